@@ -1,0 +1,129 @@
+//===- Context.h - an MLIR context with a lock and diagnostics --*- C++ -*-===//
+//
+// plait::Context owns one mlir::MLIRContext. Contexts are thread-compatible:
+// all native work on a context's IR holds its lock (Context::Guard), so threads
+// sharing a context serialise and independent contexts run in parallel.
+//
+// The lock is re-entrant for the logical operation that holds it: callbacks
+// that an operation makes (Python passes, diagnostic handlers), possibly on an
+// MLIR worker thread, run inside a CallbackScope and may use the context again
+// without deadlocking. Callers must never wait for this lock while holding the
+// GIL (threading rule 4); the bindings release it first.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PLAIT_IR_CONTEXT_H
+#define PLAIT_IR_CONTEXT_H
+
+#include "plait/Support/Error.h"
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace mlir {
+class MLIRContext;
+} // namespace mlir
+
+namespace plait {
+
+/// Called for every diagnostic not captured by a failing call; returns true
+/// when it handled the diagnostic. Must not throw.
+using DiagnosticCallback = std::function<bool(const DiagnosticInfo &)>;
+
+class Context {
+public:
+  static std::shared_ptr<Context> create();
+  ~Context();
+  Context(const Context &) = delete;
+  Context &operator=(const Context &) = delete;
+
+  mlir::MLIRContext &getMLIRContext() { return *mlirContext; }
+
+  /// Holds the context lock for the current scope, unless this thread already
+  /// holds it on behalf of the same logical operation.
+  class Guard {
+  public:
+    explicit Guard(Context &context);
+    ~Guard();
+    Guard(const Guard &) = delete;
+    Guard &operator=(const Guard &) = delete;
+
+  private:
+    Context &context;
+    bool owns;
+  };
+
+  /// Marks the current thread as running a callback of the operation that holds
+  /// this context's lock, so that Guards inside the callback do not block.
+  class CallbackScope {
+  public:
+    explicit CallbackScope(Context &context);
+    ~CallbackScope();
+    CallbackScope(const CallbackScope &) = delete;
+    CallbackScope &operator=(const CallbackScope &) = delete;
+
+  private:
+    Context &context;
+  };
+
+  /// Collects the error diagnostics emitted on this context while it lives
+  /// (unless emitErrorDiagnostics is set). Construct it under the Guard.
+  class Capture {
+  public:
+    explicit Capture(Context &context);
+    ~Capture();
+    Capture(const Capture &) = delete;
+    Capture &operator=(const Capture &) = delete;
+
+    std::vector<DiagnosticInfo> take();
+    /// Throws MlirError(message, captured diagnostics).
+    [[noreturn]] void fail(const std::string &message);
+
+  private:
+    friend class Context;
+    Context &context;
+    Capture *previous;
+    std::vector<DiagnosticInfo> captured; // guarded by context.captureMutex
+  };
+
+  uint64_t attachDiagnosticHandler(DiagnosticCallback callback);
+  /// Returns false when the id is unknown (already detached).
+  bool detachDiagnosticHandler(uint64_t id);
+
+  /// When true, error diagnostics go to the handlers even during a capturing
+  /// call, and nothing is captured onto the resulting MlirError.
+  void setEmitErrorDiagnostics(bool value) { emitErrorDiagnostics.store(value); }
+  bool getEmitErrorDiagnostics() const { return emitErrorDiagnostics.load(); }
+
+  /// Number of live plait::Context objects in the process (leak checks).
+  static int64_t liveCount();
+
+private:
+  Context();
+  bool handleDiagnostic(const DiagnosticInfo &diagnostic);
+
+  std::unique_ptr<mlir::MLIRContext> mlirContext;
+
+  // The context lock: held by the logical operation using the IR.
+  std::mutex irMutex;
+
+  // Leaf lock: guards `handlers`, `nextHandlerId` and `activeCapture`. Never
+  // held while calling a handler.
+  std::mutex captureMutex;
+  struct HandlerEntry {
+    uint64_t id;
+    std::shared_ptr<DiagnosticCallback> callback;
+  };
+  std::vector<HandlerEntry> handlers;
+  uint64_t nextHandlerId = 1;
+  Capture *activeCapture = nullptr;
+
+  std::atomic<bool> emitErrorDiagnostics{false};
+};
+
+} // namespace plait
+
+#endif // PLAIT_IR_CONTEXT_H

@@ -1,0 +1,26 @@
+//===- RuntimeSymbols.h - native functions JIT-compiled code may call -*-===//
+#ifndef PLAIT_RUNTIME_RUNTIMESYMBOLS_H
+#define PLAIT_RUNTIME_RUNTIMESYMBOLS_H
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+extern "C" {
+/// The test rendezvous for compiled code: waits at barrier "<barrierId>" (the
+/// same barriers as the test-rendezvous pass). Returns 1 when met, 0 on timeout
+/// or error. MLIR declaration:
+///   func.func private @plait_test_rendezvous(i64, i64, f64) -> i32
+int32_t plait_test_rendezvous(int64_t barrierId, int64_t participants,
+                              double timeoutSeconds);
+}
+
+namespace plait {
+
+/// Name and address of every runtime function, registered in each JIT.
+std::vector<std::pair<std::string, void *>> getRuntimeSymbols();
+
+} // namespace plait
+
+#endif // PLAIT_RUNTIME_RUNTIMESYMBOLS_H

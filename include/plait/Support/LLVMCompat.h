@@ -1,0 +1,47 @@
+//===- LLVMCompat.h - the one place for LLVM/MLIR version differences -*-===//
+//
+// plait builds against LLVM/MLIR 16 (Debian 12) and against the newest
+// packaged version where 16 is not packaged (Debian 13: 19). Every difference
+// between those versions is bridged here and nowhere else.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PLAIT_SUPPORT_LLVMCOMPAT_H
+#define PLAIT_SUPPORT_LLVMCOMPAT_H
+
+#include "llvm/Config/llvm-config.h"
+#include "llvm/ExecutionEngine/JITSymbol.h"
+#include "llvm/ExecutionEngine/Orc/Core.h"
+#include "llvm/Support/ThreadPool.h"
+
+namespace plait::compat {
+
+/// The memref-to-LLVM conversion was renamed in LLVM 17.
+#if LLVM_VERSION_MAJOR >= 17
+inline constexpr const char *kMemRefToLLVMPass = "finalize-memref-to-llvm";
+#else
+inline constexpr const char *kMemRefToLLVMPass = "convert-memref-to-llvm";
+#endif
+
+/// LLVM 18 renamed ThreadPool to DefaultThreadPool.
+#if LLVM_VERSION_MAJOR >= 18
+using ThreadPool = llvm::DefaultThreadPool;
+#else
+using ThreadPool = llvm::ThreadPool;
+#endif
+
+/// ORC's symbol definitions became ExecutorSymbolDef in LLVM 17.
+#if LLVM_VERSION_MAJOR >= 17
+inline llvm::orc::ExecutorSymbolDef makeExportedSymbol(void *address) {
+  return {llvm::orc::ExecutorAddr::fromPtr(address),
+          llvm::JITSymbolFlags::Exported};
+}
+#else
+inline llvm::JITEvaluatedSymbol makeExportedSymbol(void *address) {
+  return {llvm::pointerToJITTargetAddress(address),
+          llvm::JITSymbolFlags::Exported};
+}
+#endif
+
+} // namespace plait::compat
+
+#endif // PLAIT_SUPPORT_LLVMCOMPAT_H

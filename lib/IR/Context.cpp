@@ -1,0 +1,191 @@
+//===- Context.cpp - an MLIR context with a lock and diagnostics ----------===//
+#include "plait/IR/Context.h"
+#include "plait/IR/MLIRUtils.h"
+#include "plait/IR/Registration.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/MLIRContext.h"
+#include "plait/Support/LLVMCompat.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+
+namespace plait {
+namespace {
+
+std::atomic<int64_t> liveContexts{0};
+
+/// Contexts this thread holds the lock of, or runs a callback for. Short: a
+/// thread rarely works on more than one or two contexts at once.
+thread_local std::vector<Context *> heldContexts;
+
+bool isHeldByThisThread(Context *context) {
+  return std::find(heldContexts.begin(), heldContexts.end(), context) !=
+         heldContexts.end();
+}
+
+void popHeld(Context *context) {
+  auto it = std::find(heldContexts.rbegin(), heldContexts.rend(), context);
+  if (it != heldContexts.rend())
+    heldContexts.erase(std::next(it).base());
+}
+
+/// One worker pool for every context: per-context pools would multiply threads
+/// by the number of live contexts. Never destroyed, so that contexts released
+/// during interpreter shutdown can still use it.
+compat::ThreadPool &sharedThreadPool() {
+  static compat::ThreadPool *pool = new compat::ThreadPool();
+  return *pool;
+}
+
+} // namespace
+
+std::string locationToString(mlir::Location location) {
+  if (auto file = location.dyn_cast<mlir::FileLineColLoc>())
+    return file.getFilename().str() + ":" + std::to_string(file.getLine()) +
+           ":" + std::to_string(file.getColumn());
+  if (auto name = location.dyn_cast<mlir::NameLoc>()) {
+    if (name.getChildLoc().isa<mlir::UnknownLoc>())
+      return name.getName().str();
+    return name.getName().str() + " at " + locationToString(name.getChildLoc());
+  }
+  if (location.isa<mlir::UnknownLoc>())
+    return "unknown";
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  location.print(os);
+  os.flush();
+  return text;
+}
+
+static DiagnosticSeverity toSeverity(mlir::DiagnosticSeverity severity) {
+  switch (severity) {
+  case mlir::DiagnosticSeverity::Error:
+    return DiagnosticSeverity::Error;
+  case mlir::DiagnosticSeverity::Warning:
+    return DiagnosticSeverity::Warning;
+  case mlir::DiagnosticSeverity::Note:
+    return DiagnosticSeverity::Note;
+  case mlir::DiagnosticSeverity::Remark:
+    return DiagnosticSeverity::Remark;
+  }
+  return DiagnosticSeverity::Error;
+}
+
+DiagnosticInfo toDiagnosticInfo(const mlir::Diagnostic &diagnostic) {
+  DiagnosticInfo info;
+  info.severity = toSeverity(diagnostic.getSeverity());
+  info.message = diagnostic.str();
+  info.location = locationToString(diagnostic.getLocation());
+  for (const mlir::Diagnostic &note : diagnostic.getNotes())
+    info.notes.push_back(toDiagnosticInfo(note));
+  return info;
+}
+
+std::shared_ptr<Context> Context::create() {
+  return std::shared_ptr<Context>(new Context());
+}
+
+Context::Context()
+    : mlirContext(std::make_unique<mlir::MLIRContext>(
+          getDialectRegistry(), mlir::MLIRContext::Threading::DISABLED)) {
+  ensurePassesRegistered();
+  mlirContext->setThreadPool(sharedThreadPool());
+  mlirContext->getDiagEngine().registerHandler(
+      [this](mlir::Diagnostic &diagnostic) -> mlir::LogicalResult {
+        return mlir::success(handleDiagnostic(toDiagnosticInfo(diagnostic)));
+      });
+  ++liveContexts;
+}
+
+Context::~Context() {
+  mlirContext.reset();
+  --liveContexts;
+}
+
+int64_t Context::liveCount() { return liveContexts.load(); }
+
+bool Context::handleDiagnostic(const DiagnosticInfo &diagnostic) {
+  std::vector<std::shared_ptr<DiagnosticCallback>> callbacks;
+  {
+    std::lock_guard<std::mutex> guard(captureMutex);
+    if (diagnostic.severity == DiagnosticSeverity::Error && activeCapture &&
+        !emitErrorDiagnostics.load()) {
+      activeCapture->captured.push_back(diagnostic);
+      return true;
+    }
+    // Most recently attached first, as MLIR's own handler stack does.
+    for (auto it = handlers.rbegin(); it != handlers.rend(); ++it)
+      callbacks.push_back(it->callback);
+  }
+  // Diagnostics are only emitted by operations holding the context lock; the
+  // handler runs on their behalf.
+  CallbackScope scope(*this);
+  for (const std::shared_ptr<DiagnosticCallback> &callback : callbacks)
+    if ((*callback)(diagnostic))
+      return true;
+  return false;
+}
+
+uint64_t Context::attachDiagnosticHandler(DiagnosticCallback callback) {
+  std::lock_guard<std::mutex> guard(captureMutex);
+  uint64_t id = nextHandlerId++;
+  handlers.push_back(
+      {id, std::make_shared<DiagnosticCallback>(std::move(callback))});
+  return id;
+}
+
+bool Context::detachDiagnosticHandler(uint64_t id) {
+  std::shared_ptr<DiagnosticCallback> removed; // destroyed after unlocking
+  std::lock_guard<std::mutex> guard(captureMutex);
+  auto it = std::find_if(handlers.begin(), handlers.end(),
+                         [&](const HandlerEntry &entry) { return entry.id == id; });
+  if (it == handlers.end())
+    return false;
+  removed = std::move(it->callback);
+  handlers.erase(it);
+  return true;
+}
+
+Context::Guard::Guard(Context &context) : context(context) {
+  owns = !isHeldByThisThread(&context);
+  if (owns) {
+    context.irMutex.lock();
+    heldContexts.push_back(&context);
+  }
+}
+
+Context::Guard::~Guard() {
+  if (owns) {
+    popHeld(&context);
+    context.irMutex.unlock();
+  }
+}
+
+Context::CallbackScope::CallbackScope(Context &context) : context(context) {
+  heldContexts.push_back(&context);
+}
+
+Context::CallbackScope::~CallbackScope() { popHeld(&context); }
+
+Context::Capture::Capture(Context &context) : context(context) {
+  std::lock_guard<std::mutex> guard(context.captureMutex);
+  previous = context.activeCapture;
+  context.activeCapture = this;
+}
+
+Context::Capture::~Capture() {
+  std::lock_guard<std::mutex> guard(context.captureMutex);
+  context.activeCapture = previous;
+}
+
+std::vector<DiagnosticInfo> Context::Capture::take() {
+  std::lock_guard<std::mutex> guard(context.captureMutex);
+  return std::move(captured);
+}
+
+void Context::Capture::fail(const std::string &message) {
+  throw MlirError(message, take());
+}
+
+} // namespace plait

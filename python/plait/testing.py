@@ -1,0 +1,43 @@
+"""Deterministic concurrency hooks.
+
+A rendezvous is met only when `participants` threads are inside it at once, so
+meeting one proves those threads ran concurrently (detached from the
+interpreter). Barriers are process-global, named and one-shot: use a fresh
+name per test (see `unique_barrier_id`).
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+
+from ._core.testing import register_rendezvous_pass, rendezvous
+
+__all__ = [
+    "RENDEZVOUS_DECLARATION",
+    "register_rendezvous_pass",
+    "rendezvous",
+    "rendezvous_pipeline",
+    "unique_barrier_id",
+]
+
+#: Declaration to paste into a module whose compiled code calls the barrier:
+#: `call @plait_test_rendezvous(%id, %participants, %timeout_seconds)` returns
+#: 1 when met and 0 on timeout. Integer ids name the barrier str(id).
+RENDEZVOUS_DECLARATION = "func.func private @plait_test_rendezvous(i64, i64, f64) -> i32"
+
+_counter = itertools.count(1)
+
+
+def unique_barrier_id() -> int:
+    """A barrier id not used before in this process (an int, usable by both the
+    pass and compiled code)."""
+    return (os.getpid() % 100_000) * 1_000_000 + next(_counter)
+
+
+def rendezvous_pipeline(barrier_id: object, participants: int, timeout_seconds: float = 10.0) -> str:
+    """The textual pass for `PassManager.add`/`ExecutionEngine(pipeline=...)`."""
+    return (
+        f"test-rendezvous{{barrier-id={barrier_id} participants={participants} "
+        f"timeout-seconds={timeout_seconds}}}"
+    )

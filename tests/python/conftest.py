@@ -1,0 +1,51 @@
+"""Shared fixtures: every test ends by checking that no native Context leaked."""
+
+from __future__ import annotations
+
+import gc
+import threading
+from typing import Callable, Iterator, TypeVar
+
+import pytest
+
+from plait import ir
+
+T = TypeVar("T")
+
+
+@pytest.fixture(autouse=True)
+def no_context_leaks() -> Iterator[None]:
+    yield
+    gc.collect()
+    assert ir.Context._get_live_count() == 0, "a native Context outlived its test"
+
+
+def run_in_threads(count: int, body: Callable[[int], T], timeout: float = 120.0) -> list[T]:
+    """Runs body(i) on `count` threads; returns results in order, re-raising the
+    first exception a thread raised. Joins are bounded by `timeout`."""
+    results: list[object] = [None] * count
+    errors: list[BaseException] = []
+
+    def target(i: int) -> None:
+        try:
+            results[i] = body(i)
+        except BaseException as error:  # noqa: BLE001 - re-raised below
+            errors.append(error)
+
+    threads = [threading.Thread(target=target, args=(i,)) for i in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout)
+        assert not thread.is_alive(), "a worker thread hung"
+    if errors:
+        raise errors[0]
+    return results  # type: ignore[return-value]
+
+
+ADD_MODULE = """
+func.func @add(%a: i64, %b: i64) -> i64 {
+  %0 = arith.addi %a, %b : i64
+  return %0 : i64
+}
+"""
