@@ -8,6 +8,8 @@ BUILD := build
 LLVM_VERSION ?= $(shell scripts/llvm-version.sh)
 LLVM_ROOT := /usr/lib/llvm-$(LLVM_VERSION)
 PYTEST_ARGS ?=
+# Relative paths in ccache's hashes: clones in other folders (CI) hit the cache.
+export CCACHE_BASEDIR := $(CURDIR)
 
 .PHONY: all setup system-deps venv configure build demo test test-cpp test-python clean
 
