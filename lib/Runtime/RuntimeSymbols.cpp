@@ -1,5 +1,6 @@
 //===- RuntimeSymbols.cpp - native functions JIT-compiled code may call ---===//
 #include "plait/Runtime/RuntimeSymbols.h"
+#include "plait/Runtime/PyNumeric.h"
 #include "plait/Support/Rendezvous.h"
 
 extern "C" int32_t plait_test_rendezvous(int64_t barrierId,
@@ -14,11 +15,42 @@ extern "C" int32_t plait_test_rendezvous(int64_t barrierId,
              : 0;
 }
 
+namespace {
+/// Calls between jitted functions currently active on this thread.
+thread_local int64_t callDepth = 0;
+} // namespace
+
+extern "C" int32_t plait_rt_enter_call(int64_t limit) {
+  if (callDepth >= limit)
+    return 1;
+  ++callDepth;
+  return 0;
+}
+
+extern "C" void plait_rt_leave_call() { --callDepth; }
+
 namespace plait {
 
 std::vector<std::pair<std::string, void *>> getRuntimeSymbols() {
-  return {{"plait_test_rendezvous",
-           reinterpret_cast<void *>(&plait_test_rendezvous)}};
+#define PLAIT_SYMBOL(name) {#name, reinterpret_cast<void *>(&name)}
+  return {
+      PLAIT_SYMBOL(plait_test_rendezvous),
+      PLAIT_SYMBOL(plait_rt_enter_call),
+      PLAIT_SYMBOL(plait_rt_leave_call),
+      PLAIT_SYMBOL(plait_rt_float_floordiv),
+      PLAIT_SYMBOL(plait_rt_float_mod),
+      PLAIT_SYMBOL(plait_rt_float_divmod),
+      PLAIT_SYMBOL(plait_rt_float_pow),
+      PLAIT_SYMBOL(plait_rt_int_pow),
+      PLAIT_SYMBOL(plait_rt_int_powmod),
+      PLAIT_SYMBOL(plait_rt_int_truediv),
+      PLAIT_SYMBOL(plait_rt_cmp_int_float),
+      PLAIT_SYMBOL(plait_rt_round_half_even),
+      PLAIT_SYMBOL(plait_rt_float_to_int),
+      PLAIT_SYMBOL(plait_rt_float_floor_to_int),
+      PLAIT_SYMBOL(plait_rt_float_ceil_to_int),
+  };
+#undef PLAIT_SYMBOL
 }
 
 } // namespace plait

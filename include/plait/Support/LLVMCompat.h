@@ -11,6 +11,7 @@
 #include "llvm/Config/llvm-config.h"
 #include "llvm/ExecutionEngine/JITSymbol.h"
 #include "llvm/ExecutionEngine/Orc/Core.h"
+#include "llvm/Support/CodeGen.h"
 #include "llvm/Support/ThreadPool.h"
 
 namespace plait::compat {
@@ -20,6 +21,13 @@ namespace plait::compat {
 inline constexpr const char *kMemRefToLLVMPass = "finalize-memref-to-llvm";
 #else
 inline constexpr const char *kMemRefToLLVMPass = "convert-memref-to-llvm";
+#endif
+
+/// LLVM 18 made CodeGenFileType a scoped enum.
+#if LLVM_VERSION_MAJOR >= 18
+inline constexpr llvm::CodeGenFileType kAssemblyFile = llvm::CodeGenFileType::AssemblyFile;
+#else
+inline constexpr llvm::CodeGenFileType kAssemblyFile = llvm::CGFT_AssemblyFile;
 #endif
 
 /// LLVM 18 renamed ThreadPool to DefaultThreadPool.

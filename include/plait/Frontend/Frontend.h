@@ -1,0 +1,125 @@
+//===- Frontend.h - typed Python functions to MLIR --------------*- C++ -*-===//
+//
+// The frontend turns a snapshot of Python functions (see SExpr.h) into an MLIR
+// module: it infers one static type per variable (to a fixed point, across
+// calls between jitted functions, recursion included), then emits
+// func/arith/cf/math/memref with CPython's semantics. Run-time errors become
+// status codes that index the module's error table.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PLAIT_FRONTEND_FRONTEND_H
+#define PLAIT_FRONTEND_FRONTEND_H
+
+#include "plait/Frontend/SExpr.h"
+
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace mlir {
+class MLIRContext;
+class ModuleOp;
+} // namespace mlir
+
+namespace plait::frontend {
+
+/// A static type of a value in compiled code.
+struct Type {
+  enum class Kind { Bottom, None, Bool, Int, Float, Tuple };
+  Kind kind = Kind::Bottom;
+  std::vector<Type> elements; // Tuple
+
+  static Type bottom() { return {}; }
+  static Type none() { return {Kind::None, {}}; }
+  static Type boolean() { return {Kind::Bool, {}}; }
+  static Type integer() { return {Kind::Int, {}}; }
+  static Type floating() { return {Kind::Float, {}}; }
+  static Type tuple(std::vector<Type> elements) {
+    return {Kind::Tuple, std::move(elements)};
+  }
+  bool isNumeric() const {
+    return kind == Kind::Bool || kind == Kind::Int || kind == Kind::Float;
+  }
+  bool operator==(const Type &other) const {
+    return kind == other.kind && elements == other.elements;
+  }
+  bool operator!=(const Type &other) const { return !(*this == other); }
+  /// Python's spelling: "int", "float", "bool", "None", "tuple[int, float]".
+  std::string str() const;
+  /// Number of scalar slots (a tuple is flattened; None has none).
+  size_t numLeaves() const;
+};
+
+/// One jitted Python function of the program.
+struct FunctionSource {
+  int id = 0;
+  std::string name;
+  std::string filename;
+  std::vector<std::string> params;
+  /// Default values of the trailing parameters (constant atoms).
+  std::vector<SExpr> defaults;
+  /// name -> (G name value): what a global name read by the body is bound to.
+  std::map<std::string, SExpr> globals;
+  /// Source lines by file line number, for error carets.
+  std::map<int, std::string> lines;
+  SExpr definition; // (FunctionDef ...)
+};
+
+struct Program {
+  std::map<int, FunctionSource> functions;
+};
+
+/// Parses "(Program (Function ...) ...)"; throws std::invalid_argument.
+Program parseProgram(const std::string &snapshot);
+
+struct CompileOptions {
+  /// int64 overflow raises OverflowError when true, wraps when false.
+  bool checkOverflow = true;
+  bool fastmath = false;
+  /// Depth guard for calls between jitted functions (RecursionError).
+  int64_t recursionLimit = 1000;
+  /// CPython's messages, keyed as in plait/jit.py (sampled from the running
+  /// interpreter); defaults are CPython 3.11's.
+  std::map<std::string, std::string> messages;
+  std::string message(const std::string &key) const;
+};
+
+/// A compile-time error with the location, source line and caret.
+class CompileError : public std::runtime_error {
+public:
+  enum class Kind { Typing, Unsupported };
+  CompileError(Kind kind, std::string message)
+      : std::runtime_error(message), kind(kind) {}
+  Kind kind;
+};
+
+/// What a run-time status code (1-based index) means.
+struct ErrorSite {
+  std::string exception; // e.g. "ZeroDivisionError"
+  std::string message;
+};
+
+struct EmittedModule {
+  std::string entrySymbol;
+  std::vector<Type> argumentTypes;
+  Type resultType;
+  std::vector<ErrorSite> errors;
+  /// True when the code loops or calls other jitted functions (nogil="auto").
+  bool mayRunLong = false;
+};
+
+/// Emits into `module` the specialisation of `entryFunction` for
+/// `argumentTypes`, every jitted function it reaches, and an entry wrapper
+///   i32 @<entrySymbol>(memref<?xi64> args, memref<?xi64> results)
+/// (floats travel bit-cast in the i64 slots, bools as 0/1). `uniqueId` keeps
+/// the symbols of different modules apart in a shared JIT. Throws
+/// CompileError.
+EmittedModule emitModule(mlir::ModuleOp module, const Program &program,
+                         int entryFunction,
+                         const std::vector<Type> &argumentTypes,
+                         const CompileOptions &options, uint64_t uniqueId);
+
+} // namespace plait::frontend
+
+#endif // PLAIT_FRONTEND_FRONTEND_H

@@ -1,0 +1,1501 @@
+//===- Emitter.cpp - typed snapshots to MLIR ------------------------------===//
+//
+// One emitter per AST node kind. Variables live in stack slots (memref.alloca
+// in the entry block) that LLVM promotes to registers; control flow is cf
+// blocks, so break/continue/return need no structured-control-flow gymnastics.
+// Every function returns (i32 status, results...): status 0 is success, any
+// other value indexes the module's error table and is propagated by callers.
+//
+//===----------------------------------------------------------------------===//
+#include "Typer.h"
+#include "plait/Runtime/PyNumeric.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+
+#include <cmath>
+
+namespace plait::frontend {
+namespace {
+
+using mlir::Block;
+using mlir::Location;
+using mlir::OpBuilder;
+using mlir::Value;
+namespace arith = mlir::arith;
+
+/// A value of a static type: one MLIR value per scalar leaf.
+struct Val {
+  Type type;
+  llvm::SmallVector<Value, 2> leaves;
+};
+
+class ModuleEmitter;
+
+class FunctionEmitter {
+public:
+  FunctionEmitter(ModuleEmitter &module, Specialization &spec);
+  void emit(const std::string &symbol);
+
+private:
+  // Infrastructure.
+  Location loc(const SExpr &node);
+  mlir::Type leafType(Type::Kind kind);
+  void leafTypes(const Type &type, llvm::SmallVectorImpl<mlir::Type> &out);
+  Block *newBlock();
+  bool terminated();
+  void startBlock(Block *block) { builder.setInsertionPointToEnd(block); }
+  void branch(Block *target, mlir::ValueRange args = {});
+  Value alloca(mlir::Type type);
+  Value constInt(int64_t v, unsigned width = 64);
+  Value constFloat(double v);
+  Val zeroOf(const Type &type);
+  void returnError(Value status);
+  /// Branches to an error return with `code` when `failed` is true.
+  void check(Value failed, int32_t code);
+  int32_t errorCode(const char *exception, const std::string &messageKey);
+  void checkRuntime(Value status,
+                    std::initializer_list<std::pair<int32_t, int32_t>> codes);
+  Value outPointer(Value slot);
+
+  // Values.
+  Val convert(const Val &value, const Type &to);
+  Value truth(const Val &value);
+  Val constant(const SExpr &value, const Type &type);
+
+  // Statements.
+  void emitBody(const SExpr &body);
+  void emitStatement(const SExpr &stmt);
+  void emitAssign(const SExpr &target, const Val &value);
+  void emitFor(const SExpr &stmt);
+  void emitWhile(const SExpr &stmt);
+  void emitIf(const SExpr &stmt);
+  void emitReturn(const Val &value);
+
+  // Expressions.
+  Val emitExpr(const SExpr &expr);
+  Val loadVariable(const std::string &name, const SExpr &node);
+  Val emitBinary(const SExpr &node, const std::string &op, const Val &left,
+                 const Val &right);
+  Val intArith(const std::string &op, Value a, Value b);
+  Val floatArith(const SExpr &node, const std::string &op, Value a, Value b);
+  Value checkedIntOp(const std::string &op, Value a, Value b);
+  Val emitUnary(const SExpr &node);
+  Val emitBoolOp(const SExpr &node);
+  Val emitCompare(const SExpr &node);
+  Value compare(const std::string &op, const Val &left, const Val &right,
+                const SExpr &leftNode);
+  Val emitIfExp(const SExpr &node);
+  Val emitCall(const SExpr &node);
+  Val emitMath(const SExpr &node, const std::string &name,
+               std::vector<Val> args);
+  Val emitBuiltin(const SExpr &node, const std::string &name);
+  Val emitJitCall(const SExpr &node, int functionId);
+  Val callRuntimeFloat(const char *name, std::vector<Value> args,
+                       std::initializer_list<std::pair<int32_t, int32_t>> codes);
+  Val callRuntimeInt(const char *name, std::vector<Value> args,
+                     std::initializer_list<std::pair<int32_t, int32_t>> codes);
+  Value callLibm(const char *name, std::vector<Value> args);
+  Val floatToInt(Value x, const char *runtime);
+  Val minMax(const SExpr &node, bool isMin, std::vector<Val> values,
+             const Type &type);
+
+  ModuleEmitter &module;
+  Specialization &spec;
+  Typer &typer;
+  OpBuilder builder;
+  mlir::func::FuncOp func;
+  Block *entry = nullptr;
+  std::map<std::string, llvm::SmallVector<Value, 2>> slots;
+  std::map<std::string, Value> assigned;
+  struct Loop {
+    Block *continueTarget;
+    Block *breakTarget;
+  };
+  std::vector<Loop> loops;
+  Value f64Out, i64Out, i64Out2;
+};
+
+class ModuleEmitter {
+public:
+  ModuleEmitter(mlir::ModuleOp module, Typer &typer,
+                const CompileOptions &options)
+      : module(module), context(module.getContext()), typer(typer),
+        options(options) {}
+
+  int32_t errorCode(const std::string &exception, const std::string &message) {
+    for (size_t i = 0; i < errors.size(); ++i)
+      if (errors[i].exception == exception && errors[i].message == message)
+        return static_cast<int32_t>(i + 1);
+    errors.push_back({exception, message});
+    return static_cast<int32_t>(errors.size());
+  }
+
+  /// Declares an external function once.
+  void declare(const std::string &name, mlir::FunctionType type) {
+    if (module.lookupSymbol(name))
+      return;
+    OpBuilder b(context);
+    b.setInsertionPointToEnd(module.getBody());
+    auto decl = b.create<mlir::func::FuncOp>(b.getUnknownLoc(), name, type);
+    decl.setPrivate();
+  }
+
+  mlir::FunctionType signatureOf(const Specialization &spec) {
+    llvm::SmallVector<mlir::Type> inputs, results;
+    for (const Type &t : spec.arguments)
+      appendLeaves(t, inputs);
+    results.push_back(OpBuilder(context).getI32Type());
+    appendLeaves(spec.result, results);
+    return OpBuilder(context).getFunctionType(inputs, results);
+  }
+
+  void appendLeaves(const Type &type, llvm::SmallVectorImpl<mlir::Type> &out) {
+    OpBuilder b(context);
+    switch (type.kind) {
+    case Type::Kind::Bool:
+      out.push_back(b.getI1Type());
+      break;
+    case Type::Kind::Int:
+      out.push_back(b.getI64Type());
+      break;
+    case Type::Kind::Float:
+      out.push_back(b.getF64Type());
+      break;
+    case Type::Kind::Tuple:
+      for (const Type &e : type.elements)
+        appendLeaves(e, out);
+      break;
+    default:
+      break;
+    }
+  }
+
+  mlir::ModuleOp module;
+  mlir::MLIRContext *context;
+  Typer &typer;
+  const CompileOptions &options;
+  std::vector<ErrorSite> errors;
+};
+
+//===----------------------------------------------------------------------===//
+// Infrastructure
+//===----------------------------------------------------------------------===//
+
+FunctionEmitter::FunctionEmitter(ModuleEmitter &module, Specialization &spec)
+    : module(module), spec(spec), typer(module.typer), builder(module.context) {}
+
+Location FunctionEmitter::loc(const SExpr &node) {
+  SourceLocation l = node.location();
+  return mlir::FileLineColLoc::get(builder.getContext(), spec.source->filename,
+                                   l.line, l.column + 1);
+}
+
+mlir::Type FunctionEmitter::leafType(Type::Kind kind) {
+  switch (kind) {
+  case Type::Kind::Bool:
+    return builder.getI1Type();
+  case Type::Kind::Float:
+    return builder.getF64Type();
+  default:
+    return builder.getI64Type();
+  }
+}
+
+void FunctionEmitter::leafTypes(const Type &type,
+                                llvm::SmallVectorImpl<mlir::Type> &out) {
+  module.appendLeaves(type, out);
+}
+
+Block *FunctionEmitter::newBlock() {
+  Block *block = new Block();
+  func.getBody().push_back(block);
+  return block;
+}
+
+bool FunctionEmitter::terminated() {
+  Block *block = builder.getInsertionBlock();
+  return !block->empty() &&
+         block->back().hasTrait<mlir::OpTrait::IsTerminator>();
+}
+
+void FunctionEmitter::branch(Block *target, mlir::ValueRange args) {
+  if (!terminated())
+    builder.create<mlir::cf::BranchOp>(builder.getUnknownLoc(), target, args);
+}
+
+Value FunctionEmitter::alloca(mlir::Type type) {
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToStart(entry);
+  return builder.create<mlir::memref::AllocaOp>(
+      builder.getUnknownLoc(), mlir::MemRefType::get({}, type));
+}
+
+Value FunctionEmitter::constInt(int64_t v, unsigned width) {
+  return builder.create<arith::ConstantIntOp>(builder.getUnknownLoc(), v, width);
+}
+
+Value FunctionEmitter::constFloat(double v) {
+  return builder.create<arith::ConstantFloatOp>(
+      builder.getUnknownLoc(), llvm::APFloat(v), builder.getF64Type());
+}
+
+Val FunctionEmitter::zeroOf(const Type &type) {
+  Val v{type, {}};
+  llvm::SmallVector<mlir::Type> types;
+  leafTypes(type, types);
+  for (mlir::Type t : types)
+    v.leaves.push_back(t.isF64() ? constFloat(0.0)
+                                 : constInt(0, t.getIntOrFloatBitWidth()));
+  return v;
+}
+
+void FunctionEmitter::returnError(Value status) {
+  llvm::SmallVector<Value> values = {status};
+  Val zero = zeroOf(spec.result);
+  values.append(zero.leaves.begin(), zero.leaves.end());
+  builder.create<mlir::func::ReturnOp>(builder.getUnknownLoc(), values);
+}
+
+void FunctionEmitter::check(Value failed, int32_t code) {
+  Block *error = newBlock();
+  Block *next = newBlock();
+  builder.create<mlir::cf::CondBranchOp>(builder.getUnknownLoc(), failed, error,
+                                         next);
+  startBlock(error);
+  returnError(constInt(code, 32));
+  startBlock(next);
+}
+
+int32_t FunctionEmitter::errorCode(const char *exception,
+                                   const std::string &messageKey) {
+  return module.errorCode(exception, module.options.message(messageKey));
+}
+
+void FunctionEmitter::checkRuntime(
+    Value status, std::initializer_list<std::pair<int32_t, int32_t>> codes) {
+  Block *error = newBlock();
+  Block *next = newBlock();
+  Value failed = builder.create<arith::CmpIOp>(
+      builder.getUnknownLoc(), arith::CmpIPredicate::ne, status, constInt(0, 32));
+  builder.create<mlir::cf::CondBranchOp>(builder.getUnknownLoc(), failed, error,
+                                         next);
+  startBlock(error);
+  // Map the runtime's status to this module's error code (error path only).
+  Value code = constInt(codes.begin()->second, 32);
+  for (const auto &[runtimeStatus, moduleCode] : codes) {
+    Value is = builder.create<arith::CmpIOp>(builder.getUnknownLoc(),
+                                             arith::CmpIPredicate::eq, status,
+                                             constInt(runtimeStatus, 32));
+    code = builder.create<arith::SelectOp>(builder.getUnknownLoc(), is,
+                                           constInt(moduleCode, 32), code);
+  }
+  returnError(code);
+  startBlock(next);
+}
+
+Value FunctionEmitter::outPointer(Value slot) {
+  return builder.create<mlir::memref::ExtractAlignedPointerAsIndexOp>(
+      builder.getUnknownLoc(), slot);
+}
+
+Val FunctionEmitter::callRuntimeFloat(
+    const char *name, std::vector<Value> args,
+    std::initializer_list<std::pair<int32_t, int32_t>> codes) {
+  if (!f64Out)
+    f64Out = alloca(builder.getF64Type());
+  llvm::SmallVector<mlir::Type> inputs;
+  for (Value a : args)
+    inputs.push_back(a.getType());
+  inputs.push_back(builder.getIndexType());
+  module.declare(name, builder.getFunctionType(inputs, {builder.getI32Type()}));
+  args.push_back(outPointer(f64Out));
+  Value status = builder
+                     .create<mlir::func::CallOp>(builder.getUnknownLoc(), name,
+                                                 mlir::TypeRange{builder.getI32Type()},
+                                                 args)
+                     .getResult(0);
+  checkRuntime(status, codes);
+  Value result = builder.create<mlir::memref::LoadOp>(builder.getUnknownLoc(), f64Out);
+  return {Type::floating(), {result}};
+}
+
+Val FunctionEmitter::callRuntimeInt(
+    const char *name, std::vector<Value> args,
+    std::initializer_list<std::pair<int32_t, int32_t>> codes) {
+  if (!i64Out)
+    i64Out = alloca(builder.getI64Type());
+  llvm::SmallVector<mlir::Type> inputs;
+  for (Value a : args)
+    inputs.push_back(a.getType());
+  inputs.push_back(builder.getIndexType());
+  module.declare(name, builder.getFunctionType(inputs, {builder.getI32Type()}));
+  args.push_back(outPointer(i64Out));
+  Value status = builder
+                     .create<mlir::func::CallOp>(builder.getUnknownLoc(), name,
+                                                 mlir::TypeRange{builder.getI32Type()},
+                                                 args)
+                     .getResult(0);
+  checkRuntime(status, codes);
+  Value result = builder.create<mlir::memref::LoadOp>(builder.getUnknownLoc(), i64Out);
+  return {Type::integer(), {result}};
+}
+
+Value FunctionEmitter::callLibm(const char *name, std::vector<Value> args) {
+  llvm::SmallVector<mlir::Type> inputs(args.size(), builder.getF64Type());
+  module.declare(name, builder.getFunctionType(inputs, {builder.getF64Type()}));
+  return builder
+      .create<mlir::func::CallOp>(builder.getUnknownLoc(), name,
+                                  mlir::TypeRange{builder.getF64Type()}, args)
+      .getResult(0);
+}
+
+//===----------------------------------------------------------------------===//
+// Values
+//===----------------------------------------------------------------------===//
+
+Val FunctionEmitter::convert(const Val &value, const Type &to) {
+  if (value.type == to)
+    return value;
+  Location l = builder.getUnknownLoc();
+  if (to.kind == Type::Kind::Tuple) {
+    Val result{to, {}};
+    size_t offset = 0;
+    for (size_t i = 0; i < to.elements.size(); ++i) {
+      const Type &from = value.type.elements[i];
+      size_t n = from.numLeaves();
+      Val part{from, llvm::SmallVector<Value, 2>(
+                         value.leaves.begin() + offset,
+                         value.leaves.begin() + offset + n)};
+      offset += n;
+      Val converted = convert(part, to.elements[i]);
+      result.leaves.append(converted.leaves.begin(), converted.leaves.end());
+    }
+    return result;
+  }
+  Value v = value.leaves[0];
+  if (to.kind == Type::Kind::Int && value.type.kind == Type::Kind::Bool)
+    return {to, {builder.create<arith::ExtUIOp>(l, builder.getI64Type(), v)}};
+  if (to.kind == Type::Kind::Float && value.type.kind == Type::Kind::Bool)
+    return {to, {builder.create<arith::UIToFPOp>(l, builder.getF64Type(), v)}};
+  if (to.kind == Type::Kind::Float && value.type.kind == Type::Kind::Int)
+    return {to, {builder.create<arith::SIToFPOp>(l, builder.getF64Type(), v)}};
+  throw CompileError(CompileError::Kind::Typing,
+                     "internal: cannot convert " + value.type.str() + " to " +
+                         to.str());
+}
+
+Value FunctionEmitter::truth(const Val &value) {
+  Location l = builder.getUnknownLoc();
+  switch (value.type.kind) {
+  case Type::Kind::Bool:
+    return value.leaves[0];
+  case Type::Kind::Int:
+    return builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::ne,
+                                         value.leaves[0], constInt(0));
+  case Type::Kind::Float:
+    // NaN is truthy: unordered-or-not-equal.
+    return builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::UNE,
+                                         value.leaves[0], constFloat(0.0));
+  case Type::Kind::Tuple:
+    return constInt(value.type.elements.empty() ? 0 : 1, 1);
+  default:
+    return constInt(0, 1);
+  }
+}
+
+Val FunctionEmitter::constant(const SExpr &value, const Type &type) {
+  switch (value.kind) {
+  case SExpr::Kind::Integer:
+    return {type, {constInt(std::strtoll(value.text.c_str(), nullptr, 10))}};
+  case SExpr::Kind::Float:
+    return {type, {constFloat(value.floating)}};
+  case SExpr::Kind::True:
+    return {type, {constInt(1, 1)}};
+  case SExpr::Kind::False:
+    return {type, {constInt(0, 1)}};
+  case SExpr::Kind::None:
+    return {type, {}};
+  default: {
+    Val result{type, {}};
+    std::vector<const SExpr *> items = value.rest();
+    for (size_t i = 0; i < items.size(); ++i) {
+      Val part = constant(*items[i], type.elements[i]);
+      result.leaves.append(part.leaves.begin(), part.leaves.end());
+    }
+    return result;
+  }
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Statements
+//===----------------------------------------------------------------------===//
+
+void FunctionEmitter::emit(const std::string &symbol) {
+  mlir::FunctionType type = module.signatureOf(spec);
+  OpBuilder top(module.context);
+  top.setInsertionPointToEnd(module.module.getBody());
+  func = top.create<mlir::func::FuncOp>(loc(spec.source->definition), symbol, type);
+  func.setPrivate();
+  entry = func.addEntryBlock();
+  Block *body = newBlock();
+  builder.setInsertionPointToEnd(entry);
+
+  // Slots for every local; parameters start assigned.
+  for (const std::string &name : spec.locals) {
+    const Type &t = spec.variables[name];
+    llvm::SmallVector<mlir::Type> types;
+    leafTypes(t, types);
+    for (mlir::Type leaf : types)
+      slots[name].push_back(alloca(leaf));
+    assigned[name] = alloca(builder.getI1Type());
+    builder.create<mlir::memref::StoreOp>(builder.getUnknownLoc(),
+                                          constInt(0, 1), assigned[name]);
+  }
+  size_t argIndex = 0;
+  for (size_t i = 0; i < spec.source->params.size(); ++i) {
+    const std::string &name = spec.source->params[i];
+    Val value{spec.arguments[i], {}};
+    for (size_t k = 0; k < spec.arguments[i].numLeaves(); ++k)
+      value.leaves.push_back(entry->getArgument(argIndex++));
+    Val converted = convert(value, spec.variables[name]);
+    for (size_t k = 0; k < converted.leaves.size(); ++k)
+      builder.create<mlir::memref::StoreOp>(builder.getUnknownLoc(),
+                                            converted.leaves[k], slots[name][k]);
+    builder.create<mlir::memref::StoreOp>(builder.getUnknownLoc(),
+                                          constInt(1, 1), assigned[name]);
+  }
+  builder.create<mlir::cf::BranchOp>(builder.getUnknownLoc(), body);
+  startBlock(body);
+  emitBody(spec.source->definition.field(0));
+  if (!terminated())
+    emitReturn(Val{Type::none(), {}});
+}
+
+void FunctionEmitter::emitBody(const SExpr &body) {
+  for (const SExpr *stmt : body.rest()) {
+    if (terminated())
+      startBlock(newBlock()); // unreachable code after return/break/continue
+    emitStatement(*stmt);
+  }
+}
+
+void FunctionEmitter::emitStatement(const SExpr &stmt) {
+  const std::string &head = stmt.head();
+  if (head == "Assign") {
+    Val value = emitExpr(stmt.field(1));
+    for (const SExpr *target : stmt.field(0).rest())
+      emitAssign(*target, value);
+  } else if (head == "AnnAssign") {
+    if (stmt.field(1).kind != SExpr::Kind::None)
+      emitAssign(stmt.field(0), emitExpr(stmt.field(1)));
+  } else if (head == "AugAssign") {
+    Val current = emitExpr(stmt.field(0));
+    Val value = emitExpr(stmt.field(2));
+    emitAssign(stmt.field(0), emitBinary(stmt, stmt.field(1).text, current, value));
+  } else if (head == "If") {
+    emitIf(stmt);
+  } else if (head == "While") {
+    emitWhile(stmt);
+  } else if (head == "For") {
+    emitFor(stmt);
+  } else if (head == "Return") {
+    emitReturn(stmt.field(0).kind == SExpr::Kind::None
+                   ? Val{Type::none(), {}}
+                   : emitExpr(stmt.field(0)));
+  } else if (head == "Break" || head == "Continue") {
+    if (loops.empty())
+      typer.fail(CompileError::Kind::Unsupported, *spec.source, stmt,
+                 "'" + std::string(head == "Break" ? "break" : "continue") +
+                     "' outside loop");
+    branch(head == "Break" ? loops.back().breakTarget
+                           : loops.back().continueTarget);
+  } else if (head == "Expr") {
+    if (stmt.field(0).head() != "Const")
+      emitExpr(stmt.field(0));
+  } else if (head == "Pass") {
+  } else {
+    typer.fail(CompileError::Kind::Unsupported, *spec.source, stmt,
+               head + " statements are not supported");
+  }
+}
+
+void FunctionEmitter::emitAssign(const SExpr &target, const Val &value) {
+  if (target.head() == "Name") {
+    const std::string &name = target.field(0).text;
+    Val converted = convert(value, spec.variables[name]);
+    for (size_t k = 0; k < converted.leaves.size(); ++k)
+      builder.create<mlir::memref::StoreOp>(loc(target), converted.leaves[k],
+                                            slots[name][k]);
+    builder.create<mlir::memref::StoreOp>(loc(target), constInt(1, 1),
+                                          assigned[name]);
+    return;
+  }
+  // Tuple unpacking: the value was fully evaluated first.
+  size_t offset = 0;
+  for (size_t i = 0; i < target.numFields(); ++i) {
+    const Type &t = value.type.elements[i];
+    size_t n = t.numLeaves();
+    Val part{t, llvm::SmallVector<Value, 2>(value.leaves.begin() + offset,
+                                            value.leaves.begin() + offset + n)};
+    offset += n;
+    emitAssign(target.field(i), part);
+  }
+}
+
+void FunctionEmitter::emitReturn(const Val &value) {
+  Val converted = convert(value, spec.result);
+  llvm::SmallVector<Value> values = {constInt(0, 32)};
+  values.append(converted.leaves.begin(), converted.leaves.end());
+  builder.create<mlir::func::ReturnOp>(builder.getUnknownLoc(), values);
+}
+
+void FunctionEmitter::emitIf(const SExpr &stmt) {
+  Value condition = truth(emitExpr(stmt.field(0)));
+  Block *thenBlock = newBlock();
+  Block *elseBlock = newBlock();
+  Block *merge = newBlock();
+  builder.create<mlir::cf::CondBranchOp>(loc(stmt), condition, thenBlock,
+                                         elseBlock);
+  startBlock(thenBlock);
+  emitBody(stmt.field(1));
+  branch(merge);
+  startBlock(elseBlock);
+  emitBody(stmt.field(2));
+  branch(merge);
+  startBlock(merge);
+}
+
+void FunctionEmitter::emitWhile(const SExpr &stmt) {
+  Block *header = newBlock();
+  Block *body = newBlock();
+  Block *orElse = newBlock();
+  Block *exit = newBlock();
+  branch(header);
+  startBlock(header);
+  Value condition = truth(emitExpr(stmt.field(0)));
+  builder.create<mlir::cf::CondBranchOp>(loc(stmt), condition, body, orElse);
+  startBlock(body);
+  loops.push_back({header, exit});
+  emitBody(stmt.field(1));
+  loops.pop_back();
+  branch(header);
+  startBlock(orElse);
+  emitBody(stmt.field(2));
+  branch(exit);
+  startBlock(exit);
+}
+
+void FunctionEmitter::emitFor(const SExpr &stmt) {
+  const SExpr &call = stmt.field(1);
+  std::vector<Val> args;
+  for (const SExpr *arg : call.field(1).rest())
+    args.push_back(convert(emitExpr(*arg), Type::integer()));
+  Value start = args.size() == 1 ? constInt(0) : args[0].leaves[0];
+  Value stop = args.size() == 1 ? args[0].leaves[0] : args[1].leaves[0];
+  Value step = args.size() == 3 ? args[2].leaves[0] : constInt(1);
+  Location l = loc(stmt);
+  check(builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq, step, constInt(0)),
+        errorCode("ValueError", "range_step_zero"));
+
+  // Trip count as CPython computes len(range): unsigned arithmetic so that
+  // spans wider than int64 cannot overflow.
+  Value positive = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::sgt, step, constInt(0));
+  Value lo = builder.create<arith::SelectOp>(l, positive, start, stop);
+  Value hi = builder.create<arith::SelectOp>(l, positive, stop, start);
+  Value nonEmpty = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, lo, hi);
+  Value span = builder.create<arith::SubIOp>(l, builder.create<arith::SubIOp>(l, hi, lo), constInt(1));
+  Value negStep = builder.create<arith::SubIOp>(l, constInt(0), step);
+  Value absStep = builder.create<arith::SelectOp>(l, positive, step, negStep);
+  Value trips = builder.create<arith::AddIOp>(l, builder.create<arith::DivUIOp>(l, span, absStep), constInt(1));
+  trips = builder.create<arith::SelectOp>(l, nonEmpty, trips, constInt(0));
+
+  Value counter = alloca(builder.getI64Type());
+  builder.create<mlir::memref::StoreOp>(l, constInt(0), counter);
+  Block *header = newBlock();
+  Block *body = newBlock();
+  Block *latch = newBlock();
+  Block *orElse = newBlock();
+  Block *exit = newBlock();
+  branch(header);
+  startBlock(header);
+  Value k = builder.create<mlir::memref::LoadOp>(l, counter);
+  Value more = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::ult, k, trips);
+  builder.create<mlir::cf::CondBranchOp>(l, more, body, orElse);
+  startBlock(body);
+  // i = start + k * step wraps only where the true value is in range.
+  Value i = builder.create<arith::AddIOp>(l, start, builder.create<arith::MulIOp>(l, k, step));
+  emitAssign(stmt.field(0), Val{Type::integer(), {i}});
+  loops.push_back({latch, exit});
+  emitBody(stmt.field(2));
+  loops.pop_back();
+  branch(latch);
+  startBlock(latch);
+  Value k2 = builder.create<mlir::memref::LoadOp>(l, counter);
+  builder.create<mlir::memref::StoreOp>(l, builder.create<arith::AddIOp>(l, k2, constInt(1)), counter);
+  branch(header);
+  startBlock(orElse);
+  emitBody(stmt.field(3));
+  branch(exit);
+  startBlock(exit);
+}
+
+//===----------------------------------------------------------------------===//
+// Expressions
+//===----------------------------------------------------------------------===//
+
+Val FunctionEmitter::loadVariable(const std::string &name, const SExpr &node) {
+  Location l = loc(node);
+  Value isAssigned = builder.create<mlir::memref::LoadOp>(l, assigned[name]);
+  std::string message = module.options.message("unbound_local");
+  size_t at = message.find("{name}");
+  if (at != std::string::npos)
+    message.replace(at, 6, name);
+  check(builder.create<arith::XOrIOp>(l, isAssigned, constInt(1, 1)),
+        module.errorCode("UnboundLocalError", message));
+  Val value{spec.variables[name], {}};
+  for (Value slot : slots[name])
+    value.leaves.push_back(builder.create<mlir::memref::LoadOp>(l, slot));
+  return value;
+}
+
+Val FunctionEmitter::emitExpr(const SExpr &expr) {
+  const std::string &head = expr.head();
+  Type type = typer.exprType(spec, expr);
+  if (head == "Const")
+    return constant(expr.field(0), type);
+  if (head == "Name") {
+    const std::string &name = expr.field(0).text;
+    NameBinding binding = typer.resolve(spec, name);
+    if (binding.kind == NameBinding::Kind::Local)
+      return loadVariable(name, expr);
+    return constant(*binding.value, type);
+  }
+  if (head == "Attribute") {
+    const std::string &attr = expr.field(1).text;
+    double value = attr == "pi"    ? M_PI
+                   : attr == "e"   ? M_E
+                   : attr == "tau" ? 2 * M_PI
+                   : attr == "inf" ? HUGE_VAL
+                                   : std::nan("");
+    return {type, {constFloat(value)}};
+  }
+  if (head == "BinOp")
+    return emitBinary(expr, expr.field(0).text, emitExpr(expr.field(1)),
+                      emitExpr(expr.field(2)));
+  if (head == "UnaryOp")
+    return emitUnary(expr);
+  if (head == "BoolOp")
+    return emitBoolOp(expr);
+  if (head == "Compare")
+    return emitCompare(expr);
+  if (head == "IfExp")
+    return emitIfExp(expr);
+  if (head == "Call")
+    return emitCall(expr);
+  if (head == "Tuple") {
+    Val result{type, {}};
+    for (size_t i = 0; i < expr.numFields(); ++i) {
+      Val part = emitExpr(expr.field(i));
+      result.leaves.append(part.leaves.begin(), part.leaves.end());
+    }
+    return result;
+  }
+  if (head == "Subscript") {
+    Val base = emitExpr(expr.field(0));
+    const SExpr &index = expr.field(1);
+    bool negative = index.head() == "UnaryOp";
+    const SExpr &constant = negative ? index.field(1) : index;
+    long long i = std::strtoll(constant.field(0).text.c_str(), nullptr, 10);
+    long long n = static_cast<long long>(base.type.elements.size());
+    if (negative)
+      i = n - i;
+    size_t offset = 0;
+    for (long long k = 0; k < i; ++k)
+      offset += base.type.elements[k].numLeaves();
+    size_t count = base.type.elements[i].numLeaves();
+    return {type, llvm::SmallVector<Value, 2>(base.leaves.begin() + offset,
+                                              base.leaves.begin() + offset + count)};
+  }
+  typer.fail(CompileError::Kind::Unsupported, *spec.source, expr,
+             head + " expressions are not supported");
+}
+
+Value FunctionEmitter::checkedIntOp(const std::string &op, Value a, Value b) {
+  Location l = builder.getUnknownLoc();
+  Value result;
+  Value overflow;
+  if (op == "Add" || op == "Sub") {
+    result = op == "Add" ? builder.create<arith::AddIOp>(l, a, b).getResult()
+                         : builder.create<arith::SubIOp>(l, a, b).getResult();
+    // Signed overflow iff the operands' signs make it impossible.
+    Value x = op == "Add" ? builder.create<arith::XOrIOp>(l, a, result).getResult()
+                          : builder.create<arith::XOrIOp>(l, a, b).getResult();
+    Value y = op == "Add" ? builder.create<arith::XOrIOp>(l, b, result).getResult()
+                          : builder.create<arith::XOrIOp>(l, a, result).getResult();
+    overflow = builder.create<arith::CmpIOp>(
+        l, arith::CmpIPredicate::slt, builder.create<arith::AndIOp>(l, x, y),
+        constInt(0));
+  } else { // Mult: compute in 128 bits
+    auto i128 = builder.getIntegerType(128);
+    Value wide = builder.create<arith::MulIOp>(
+        l, builder.create<arith::ExtSIOp>(l, i128, a),
+        builder.create<arith::ExtSIOp>(l, i128, b));
+    result = builder.create<arith::TruncIOp>(l, builder.getI64Type(), wide);
+    overflow = builder.create<arith::CmpIOp>(
+        l, arith::CmpIPredicate::ne, wide,
+        builder.create<arith::ExtSIOp>(l, i128, result));
+  }
+  if (module.options.checkOverflow)
+    check(overflow, errorCode("OverflowError", "int_overflow"));
+  return result;
+}
+
+Val FunctionEmitter::intArith(const std::string &op, Value a, Value b) {
+  Location l = builder.getUnknownLoc();
+  bool checked = module.options.checkOverflow;
+  if (op == "Add" || op == "Sub" || op == "Mult") {
+    if (checked)
+      return {Type::integer(), {checkedIntOp(op, a, b)}};
+    Value r = op == "Add"   ? builder.create<arith::AddIOp>(l, a, b).getResult()
+              : op == "Sub" ? builder.create<arith::SubIOp>(l, a, b).getResult()
+                            : builder.create<arith::MulIOp>(l, a, b).getResult();
+    return {Type::integer(), {r}};
+  }
+  if (op == "FloorDiv" || op == "Mod") {
+    check(builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq, b, constInt(0)),
+          errorCode("ZeroDivisionError", "int_division_by_zero"));
+    Value minusOne = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq, b, constInt(-1));
+    if (op == "FloorDiv" && checked) {
+      Value isMin = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq, a,
+                                                  constInt(INT64_MIN));
+      check(builder.create<arith::AndIOp>(l, isMin, minusOne),
+            errorCode("OverflowError", "int_overflow"));
+    }
+    // Dividing by -1 is negation (and INT64_MIN / -1 would trap).
+    Value safeB = builder.create<arith::SelectOp>(l, minusOne, constInt(1), b);
+    Value q = builder.create<arith::DivSIOp>(l, a, safeB);
+    Value r = builder.create<arith::RemSIOp>(l, a, safeB);
+    // Python rounds toward negative infinity: fix up when signs differ.
+    Value rNonZero = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::ne, r, constInt(0));
+    Value signsDiffer = builder.create<arith::CmpIOp>(
+        l, arith::CmpIPredicate::slt, builder.create<arith::XOrIOp>(l, r, safeB), constInt(0));
+    Value adjust = builder.create<arith::AndIOp>(l, rNonZero, signsDiffer);
+    if (op == "FloorDiv") {
+      Value fixed = builder.create<arith::SubIOp>(
+          l, q, builder.create<arith::ExtUIOp>(l, builder.getI64Type(), adjust));
+      Value negated = builder.create<arith::SubIOp>(l, constInt(0), a);
+      return {Type::integer(), {builder.create<arith::SelectOp>(l, minusOne, negated, fixed)}};
+    }
+    Value fixed = builder.create<arith::SelectOp>(
+        l, adjust, builder.create<arith::AddIOp>(l, r, safeB), r);
+    return {Type::integer(), {builder.create<arith::SelectOp>(l, minusOne, constInt(0), fixed)}};
+  }
+  if (op == "Div")
+    return callRuntimeFloat("plait_rt_int_truediv", {a, b},
+                            {{PLAIT_NUMERIC_INT_DIV_BY_ZERO,
+                              errorCode("ZeroDivisionError", "int_truediv_by_zero")}});
+  if (op == "Pow") {
+    if (auto constant = b.getDefiningOp<arith::ConstantIntOp>()) {
+      int64_t e = constant.value();
+      if (e >= 0 && e <= 4) { // small powers inline, still overflow-checked
+        if (e == 0)
+          return {Type::integer(), {constInt(1)}};
+        Value r = a;
+        for (int64_t k = 1; k < e; ++k)
+          r = intArith("Mult", r, a).leaves[0];
+        return {Type::integer(), {r}};
+      }
+    }
+    return callRuntimeInt(
+        "plait_rt_int_pow", {a, b, constInt(checked ? 1 : 0, 32)},
+        {{PLAIT_NUMERIC_INT_OVERFLOW, errorCode("OverflowError", "int_overflow")},
+         {PLAIT_NUMERIC_NEGATIVE_INT_EXPONENT,
+          errorCode("ValueError", "negative_int_exponent")}});
+  }
+  if (op == "BitAnd")
+    return {Type::integer(), {builder.create<arith::AndIOp>(l, a, b)}};
+  if (op == "BitOr")
+    return {Type::integer(), {builder.create<arith::OrIOp>(l, a, b)}};
+  if (op == "BitXor")
+    return {Type::integer(), {builder.create<arith::XOrIOp>(l, a, b)}};
+  if (op == "LShift" || op == "RShift") {
+    check(builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, b, constInt(0)),
+          errorCode("ValueError", "negative_shift"));
+    Value big = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::sge, b, constInt(64));
+    // Shifts by >= 64 are poison in LLVM: shift by a clamped amount, select.
+    Value amount = builder.create<arith::SelectOp>(l, big, constInt(0), b);
+    if (op == "RShift") {
+      Value shifted = builder.create<arith::ShRSIOp>(l, a, amount);
+      Value negative = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, a, constInt(0));
+      Value saturated = builder.create<arith::SelectOp>(l, negative, constInt(-1), constInt(0));
+      return {Type::integer(), {builder.create<arith::SelectOp>(l, big, saturated, shifted)}};
+    }
+    Value shifted = builder.create<arith::ShLIOp>(l, a, amount);
+    if (checked) {
+      Value back = builder.create<arith::ShRSIOp>(l, shifted, amount);
+      Value lost = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::ne, back, a);
+      Value nonZero = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::ne, a, constInt(0));
+      Value bigLost = builder.create<arith::AndIOp>(l, big, nonZero);
+      check(builder.create<arith::OrIOp>(l, lost, bigLost),
+            errorCode("OverflowError", "int_overflow"));
+    }
+    return {Type::integer(), {builder.create<arith::SelectOp>(l, big, constInt(0), shifted)}};
+  }
+  throw CompileError(CompileError::Kind::Unsupported, "internal: int op " + op);
+}
+
+Val FunctionEmitter::floatArith(const SExpr &node, const std::string &op,
+                                Value a, Value b) {
+  Location l = loc(node);
+  auto fast = [&](mlir::Operation *op) {
+    if (module.options.fastmath)
+      op->setAttr("fastmath", arith::FastMathFlagsAttr::get(
+                                  builder.getContext(), arith::FastMathFlags::fast));
+    return op->getResult(0);
+  };
+  if (op == "Add")
+    return {Type::floating(), {fast(builder.create<arith::AddFOp>(l, a, b))}};
+  if (op == "Sub")
+    return {Type::floating(), {fast(builder.create<arith::SubFOp>(l, a, b))}};
+  if (op == "Mult")
+    return {Type::floating(), {fast(builder.create<arith::MulFOp>(l, a, b))}};
+  if (op == "Div") {
+    check(builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::OEQ, b, constFloat(0.0)),
+          errorCode("ZeroDivisionError", "float_truediv_by_zero"));
+    return {Type::floating(), {fast(builder.create<arith::DivFOp>(l, a, b))}};
+  }
+  if (op == "FloorDiv")
+    return callRuntimeFloat("plait_rt_float_floordiv", {a, b},
+                            {{PLAIT_NUMERIC_FLOAT_FLOORDIV_BY_ZERO,
+                              errorCode("ZeroDivisionError", "float_floordiv_by_zero")}});
+  if (op == "Mod")
+    return callRuntimeFloat("plait_rt_float_mod", {a, b},
+                            {{PLAIT_NUMERIC_FLOAT_MOD_BY_ZERO,
+                              errorCode("ZeroDivisionError", "float_mod_by_zero")}});
+  if (op == "Pow")
+    return callRuntimeFloat(
+        "plait_rt_float_pow", {a, b},
+        {{PLAIT_NUMERIC_ZERO_POW_NEGATIVE,
+          errorCode("ZeroDivisionError", "zero_pow_negative")},
+         {PLAIT_NUMERIC_POW_COMPLEX, errorCode("ValueError", "pow_complex")},
+         {PLAIT_NUMERIC_FLOAT_POW_OVERFLOW,
+          errorCode("OverflowError", "float_pow_overflow")}});
+  throw CompileError(CompileError::Kind::Unsupported, "internal: float op " + op);
+}
+
+Val FunctionEmitter::emitBinary(const SExpr &node, const std::string &op,
+                                const Val &left, const Val &right) {
+  bool anyFloat = left.type.kind == Type::Kind::Float ||
+                  right.type.kind == Type::Kind::Float;
+  bool bothBool = left.type.kind == Type::Kind::Bool &&
+                  right.type.kind == Type::Kind::Bool;
+  Location l = loc(node);
+  if (bothBool && (op == "BitAnd" || op == "BitOr" || op == "BitXor")) {
+    Value a = left.leaves[0], b = right.leaves[0];
+    Value r = op == "BitAnd"  ? builder.create<arith::AndIOp>(l, a, b).getResult()
+              : op == "BitOr" ? builder.create<arith::OrIOp>(l, a, b).getResult()
+                              : builder.create<arith::XOrIOp>(l, a, b).getResult();
+    return {Type::boolean(), {r}};
+  }
+  if (anyFloat) {
+    Val a = convert(left, Type::floating());
+    Val b = convert(right, Type::floating());
+    return floatArith(node, op, a.leaves[0], b.leaves[0]);
+  }
+  Val a = convert(left, Type::integer());
+  Val b = convert(right, Type::integer());
+  return intArith(op, a.leaves[0], b.leaves[0]);
+}
+
+Val FunctionEmitter::emitUnary(const SExpr &node) {
+  const std::string &op = node.field(0).text;
+  Val operand = emitExpr(node.field(1));
+  Location l = loc(node);
+  if (op == "Not")
+    return {Type::boolean(),
+            {builder.create<arith::XOrIOp>(l, truth(operand), constInt(1, 1))}};
+  if (operand.type.kind == Type::Kind::Float) {
+    if (op == "USub")
+      return {Type::floating(), {builder.create<arith::NegFOp>(l, operand.leaves[0])}};
+    return operand; // UAdd
+  }
+  Val value = convert(operand, Type::integer());
+  if (op == "UAdd")
+    return value;
+  if (op == "Invert")
+    return {Type::integer(),
+            {builder.create<arith::XOrIOp>(l, value.leaves[0], constInt(-1))}};
+  return intArith("Sub", constInt(0), value.leaves[0]);
+}
+
+Val FunctionEmitter::emitBoolOp(const SExpr &node) {
+  Type type = typer.exprType(spec, node);
+  bool isAnd = node.field(0).text == "And";
+  llvm::SmallVector<mlir::Type> types;
+  leafTypes(type, types);
+  llvm::SmallVector<Value> resultSlots;
+  for (mlir::Type t : types)
+    resultSlots.push_back(alloca(t));
+  Block *done = newBlock();
+  size_t n = node.numFields();
+  for (size_t i = 1; i < n; ++i) {
+    Val value = emitExpr(node.field(i));
+    Val converted = convert(value, type);
+    for (size_t k = 0; k < resultSlots.size(); ++k)
+      builder.create<mlir::memref::StoreOp>(loc(node), converted.leaves[k], resultSlots[k]);
+    if (i + 1 == n) {
+      branch(done);
+      break;
+    }
+    // `a and b` stops at a falsy a; `a or b` at a truthy one.
+    Value t = truth(value);
+    Block *next = newBlock();
+    if (isAnd)
+      builder.create<mlir::cf::CondBranchOp>(loc(node), t, next, done);
+    else
+      builder.create<mlir::cf::CondBranchOp>(loc(node), t, done, next);
+    startBlock(next);
+  }
+  startBlock(done);
+  Val result{type, {}};
+  for (Value slot : resultSlots)
+    result.leaves.push_back(builder.create<mlir::memref::LoadOp>(loc(node), slot));
+  return result;
+}
+
+Value FunctionEmitter::compare(const std::string &op, const Val &left,
+                               const Val &right, const SExpr &node) {
+  Location l = loc(node);
+  bool leftFloat = left.type.kind == Type::Kind::Float;
+  bool rightFloat = right.type.kind == Type::Kind::Float;
+  if (!leftFloat && !rightFloat) {
+    Value a = convert(left, Type::integer()).leaves[0];
+    Value b = convert(right, Type::integer()).leaves[0];
+    arith::CmpIPredicate p = op == "Eq"    ? arith::CmpIPredicate::eq
+                             : op == "NotEq" ? arith::CmpIPredicate::ne
+                             : op == "Lt"    ? arith::CmpIPredicate::slt
+                             : op == "LtE"   ? arith::CmpIPredicate::sle
+                             : op == "Gt"    ? arith::CmpIPredicate::sgt
+                                             : arith::CmpIPredicate::sge;
+    return builder.create<arith::CmpIOp>(l, p, a, b);
+  }
+  arith::CmpFPredicate p = op == "Eq"    ? arith::CmpFPredicate::OEQ
+                           : op == "NotEq" ? arith::CmpFPredicate::UNE
+                           : op == "Lt"    ? arith::CmpFPredicate::OLT
+                           : op == "LtE"   ? arith::CmpFPredicate::OLE
+                           : op == "Gt"    ? arith::CmpFPredicate::OGT
+                                           : arith::CmpFPredicate::OGE;
+  if (leftFloat && rightFloat)
+    return builder.create<arith::CmpFOp>(l, p, left.leaves[0], right.leaves[0]);
+
+  // int against float: exact, as CPython compares them (no rounding of the
+  // int). Ints within 2**53 convert exactly; others go through the runtime.
+  const Val &intSide = leftFloat ? right : left;
+  const Val &floatSide = leftFloat ? left : right;
+  Value i = convert(intSide, Type::integer()).leaves[0];
+  Value f = floatSide.leaves[0];
+  Value biased = builder.create<arith::AddIOp>(l, i, constInt(1LL << 53));
+  Value exact = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::ule, biased,
+                                              constInt(1LL << 54));
+  Block *fastPath = newBlock();
+  Block *slowPath = newBlock();
+  Block *merge = newBlock();
+  merge->addArgument(builder.getI1Type(), l);
+  builder.create<mlir::cf::CondBranchOp>(l, exact, fastPath, slowPath);
+  startBlock(fastPath);
+  Value asFloat = builder.create<arith::SIToFPOp>(l, builder.getF64Type(), i);
+  Value fastResult = leftFloat ? builder.create<arith::CmpFOp>(l, p, f, asFloat)
+                               : builder.create<arith::CmpFOp>(l, p, asFloat, f);
+  builder.create<mlir::cf::BranchOp>(l, merge, mlir::ValueRange{fastResult});
+  startBlock(slowPath);
+  module.declare("plait_rt_cmp_int_float",
+                 builder.getFunctionType({builder.getI64Type(), builder.getF64Type()},
+                                         {builder.getI32Type()}));
+  Value c = builder
+                .create<mlir::func::CallOp>(l, "plait_rt_cmp_int_float",
+                                            mlir::TypeRange{builder.getI32Type()},
+                                            mlir::ValueRange{i, f})
+                .getResult(0);
+  // c compares int to float: -1, 0, 1, or 2 when unordered. Flip when the
+  // float is on the left.
+  std::string o = op;
+  if (leftFloat)
+    o = op == "Lt" ? "Gt" : op == "Gt" ? "Lt" : op == "LtE" ? "GtE" : op == "GtE" ? "LtE" : op;
+  auto eq = [&](int32_t v) {
+    return builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq, c, constInt(v, 32)).getResult();
+  };
+  Value slow;
+  if (o == "Eq")
+    slow = eq(0);
+  else if (o == "NotEq")
+    slow = builder.create<arith::XOrIOp>(l, eq(0), constInt(1, 1));
+  else if (o == "Lt")
+    slow = eq(-1);
+  else if (o == "Gt")
+    slow = eq(1);
+  else if (o == "LtE")
+    slow = builder.create<arith::OrIOp>(l, eq(-1), eq(0));
+  else
+    slow = builder.create<arith::OrIOp>(l, eq(1), eq(0));
+  builder.create<mlir::cf::BranchOp>(l, merge, mlir::ValueRange{slow});
+  startBlock(merge);
+  return merge->getArgument(0);
+}
+
+Val FunctionEmitter::emitCompare(const SExpr &node) {
+  std::vector<const SExpr *> ops = node.field(1).rest();
+  std::vector<const SExpr *> rights = node.field(2).rest();
+  Val left = emitExpr(node.field(0));
+  if (ops.size() == 1)
+    return {Type::boolean(), {compare(ops[0]->text, left, emitExpr(*rights[0]), node)}};
+  // a < b < c: each operand evaluated once, stop at the first false.
+  Value result = alloca(builder.getI1Type());
+  Block *done = newBlock();
+  for (size_t i = 0; i < ops.size(); ++i) {
+    Val right = emitExpr(*rights[i]);
+    Value c = compare(ops[i]->text, left, right, node);
+    builder.create<mlir::memref::StoreOp>(loc(node), c, result);
+    if (i + 1 == ops.size()) {
+      branch(done);
+      break;
+    }
+    Block *next = newBlock();
+    builder.create<mlir::cf::CondBranchOp>(loc(node), c, next, done);
+    startBlock(next);
+    left = right;
+  }
+  startBlock(done);
+  return {Type::boolean(), {builder.create<mlir::memref::LoadOp>(loc(node), result)}};
+}
+
+Val FunctionEmitter::emitIfExp(const SExpr &node) {
+  Type type = typer.exprType(spec, node);
+  llvm::SmallVector<mlir::Type> types;
+  leafTypes(type, types);
+  llvm::SmallVector<Value> resultSlots;
+  for (mlir::Type t : types)
+    resultSlots.push_back(alloca(t));
+  Value condition = truth(emitExpr(node.field(0)));
+  Block *thenBlock = newBlock();
+  Block *elseBlock = newBlock();
+  Block *done = newBlock();
+  builder.create<mlir::cf::CondBranchOp>(loc(node), condition, thenBlock, elseBlock);
+  for (int side = 0; side < 2; ++side) {
+    startBlock(side == 0 ? thenBlock : elseBlock);
+    Val value = convert(emitExpr(node.field(side + 1)), type);
+    for (size_t k = 0; k < resultSlots.size(); ++k)
+      builder.create<mlir::memref::StoreOp>(loc(node), value.leaves[k], resultSlots[k]);
+    branch(done);
+  }
+  startBlock(done);
+  Val result{type, {}};
+  for (Value slot : resultSlots)
+    result.leaves.push_back(builder.create<mlir::memref::LoadOp>(loc(node), slot));
+  return result;
+}
+
+Val FunctionEmitter::floatToInt(Value x, const char *runtime) {
+  return callRuntimeInt(
+      runtime, {x},
+      {{PLAIT_NUMERIC_FLOAT_TO_INT_INF, errorCode("OverflowError", "float_to_int_inf")},
+       {PLAIT_NUMERIC_FLOAT_TO_INT_NAN, errorCode("ValueError", "float_to_int_nan")},
+       {PLAIT_NUMERIC_INT_OVERFLOW, errorCode("OverflowError", "int_overflow")}});
+}
+
+Val FunctionEmitter::minMax(const SExpr &node, bool isMin, std::vector<Val> values,
+                            const Type &type) {
+  Val best = convert(values[0], type);
+  Location l = loc(node);
+  for (size_t i = 1; i < values.size(); ++i) {
+    Val candidate = convert(values[i], type);
+    // Python keeps the first of equal values and compares with < / >.
+    Value better = compare(isMin ? "Lt" : "Gt", candidate, best, node);
+    best.leaves[0] = builder.create<arith::SelectOp>(l, better, candidate.leaves[0],
+                                                     best.leaves[0]);
+  }
+  return best;
+}
+
+Val FunctionEmitter::emitCall(const SExpr &node) {
+  const SExpr &callee = node.field(0);
+  std::string mathName;
+  if (callee.head() == "Attribute")
+    mathName = callee.field(1).text;
+  NameBinding binding;
+  if (callee.head() == "Name") {
+    binding = typer.resolve(spec, callee.field(0).text);
+    if (binding.kind == NameBinding::Kind::MathFunction)
+      mathName = binding.name;
+    if (binding.kind == NameBinding::Kind::Jit)
+      return emitJitCall(node, binding.functionId);
+  }
+  if (!mathName.empty()) {
+    std::vector<Val> args;
+    for (const SExpr *arg : node.field(1).rest())
+      args.push_back(emitExpr(*arg));
+    return emitMath(node, mathName, std::move(args));
+  }
+  return emitBuiltin(node, callee.field(0).text);
+}
+
+Val FunctionEmitter::emitMath(const SExpr &node, const std::string &name,
+                              std::vector<Val> args) {
+  Location l = loc(node);
+  const MathFunctionInfo *info = lookupMathFunction(name);
+  int32_t domain = errorCode("ValueError", "math_domain");
+  // Integer-valued functions keep int arguments exact.
+  if ((name == "floor" || name == "ceil" || name == "trunc") &&
+      args[0].type.kind != Type::Kind::Float)
+    return convert(args[0], Type::integer());
+  std::vector<Value> x;
+  for (Val &arg : args)
+    x.push_back(convert(arg, Type::floating()).leaves[0]);
+  auto isNan = [&](Value v) {
+    return builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::UNO, v, v).getResult();
+  };
+  auto isInf = [&](Value v) {
+    return builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::OEQ,
+                                         builder.create<mlir::math::AbsFOp>(l, v),
+                                         constFloat(HUGE_VAL)).getResult();
+  };
+  auto logDomain = [&](Value v, double bound) {
+    // CPython's loghelper: non-positive arguments are a domain error.
+    check(builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::OLE, v, constFloat(bound)),
+          domain);
+  };
+  if (name == "sqrt") {
+    check(builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::OLT, x[0], constFloat(0.0)),
+          domain);
+    return {Type::floating(), {builder.create<mlir::math::SqrtOp>(l, x[0])}};
+  }
+  if (name == "fabs")
+    return {Type::floating(), {builder.create<mlir::math::AbsFOp>(l, x[0])}};
+  if (name == "floor")
+    return floatToInt(x[0], "plait_rt_float_floor_to_int");
+  if (name == "ceil")
+    return floatToInt(x[0], "plait_rt_float_ceil_to_int");
+  if (name == "trunc")
+    return floatToInt(x[0], "plait_rt_float_to_int");
+  if (name == "copysign")
+    return {Type::floating(), {builder.create<mlir::math::CopySignOp>(l, x[0], x[1])}};
+  if (name == "isnan")
+    return {Type::boolean(), {isNan(x[0])}};
+  if (name == "isinf")
+    return {Type::boolean(), {isInf(x[0])}};
+  if (name == "isfinite")
+    return {Type::boolean(),
+            {builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::ONE,
+                                           builder.create<mlir::math::AbsFOp>(l, x[0]),
+                                           constFloat(HUGE_VAL))}};
+  if (name == "degrees")
+    return {Type::floating(), {builder.create<arith::DivFOp>(l, x[0], constFloat(M_PI / 180.0))}};
+  if (name == "radians")
+    return {Type::floating(), {builder.create<arith::MulFOp>(l, x[0], constFloat(M_PI / 180.0))}};
+  if (name == "pow") {
+    // math.pow reports what ** raises as ValueError/OverflowError.
+    int32_t range = errorCode("OverflowError", "math_range");
+    return callRuntimeFloat("plait_rt_float_pow", {x[0], x[1]},
+                            {{PLAIT_NUMERIC_ZERO_POW_NEGATIVE, domain},
+                             {PLAIT_NUMERIC_POW_COMPLEX, domain},
+                             {PLAIT_NUMERIC_FLOAT_POW_OVERFLOW, range}});
+  }
+  if (name == "log" || name == "log2" || name == "log10") {
+    logDomain(x[0], 0.0);
+    Value r = callLibm(name.c_str(), {x[0]});
+    if (x.size() == 2) {
+      logDomain(x[1], 0.0);
+      Value base = callLibm("log", {x[1]});
+      check(builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::OEQ, base, constFloat(0.0)),
+            errorCode("ZeroDivisionError", "float_truediv_by_zero"));
+      r = builder.create<arith::DivFOp>(l, r, base);
+    }
+    return {Type::floating(), {r}};
+  }
+  if (name == "log1p") {
+    logDomain(x[0], -1.0);
+    return {Type::floating(), {callLibm("log1p", {x[0]})}};
+  }
+  if (name == "gamma" || name == "lgamma") {
+    // Poles (0, -1, -2, ...) are domain errors in CPython.
+    Value nonPositive = builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::OLE, x[0], constFloat(0.0));
+    Value integral = builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::OEQ, x[0],
+                                                   builder.create<mlir::math::FloorOp>(l, x[0]));
+    check(builder.create<arith::AndIOp>(l, nonPositive, integral), domain);
+  }
+  // The generic rule of CPython's math_1/math_2: NaN from non-NaN input is a
+  // domain error; infinity from finite input overflows (or is a domain error).
+  Value r = callLibm(info->libm, x);
+  Value inputNan = isNan(x[0]);
+  Value inputInf = isInf(x[0]);
+  for (size_t k = 1; k < x.size(); ++k) {
+    inputNan = builder.create<arith::OrIOp>(l, inputNan, isNan(x[k]));
+    inputInf = builder.create<arith::OrIOp>(l, inputInf, isInf(x[k]));
+  }
+  Value one = constInt(1, 1);
+  check(builder.create<arith::AndIOp>(l, isNan(r), builder.create<arith::XOrIOp>(l, inputNan, one)),
+        domain);
+  Value finiteInput = builder.create<arith::XOrIOp>(
+      l, builder.create<arith::OrIOp>(l, inputNan, inputInf), one);
+  check(builder.create<arith::AndIOp>(l, isInf(r), finiteInput),
+        info->canOverflow ? errorCode("OverflowError", "math_range") : domain);
+  return {Type::floating(), {r}};
+}
+
+Val FunctionEmitter::emitBuiltin(const SExpr &node, const std::string &name) {
+  Location l = loc(node);
+  Type type = typer.exprType(spec, node);
+  std::vector<Val> args;
+  for (const SExpr *arg : node.field(1).rest())
+    args.push_back(emitExpr(*arg));
+  if (name == "abs") {
+    if (args[0].type.kind == Type::Kind::Float)
+      return {type, {builder.create<mlir::math::AbsFOp>(l, args[0].leaves[0])}};
+    Value v = convert(args[0], Type::integer()).leaves[0];
+    Value negative = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, v, constInt(0));
+    Value negated = intArith("Sub", constInt(0), v).leaves[0];
+    return {type, {builder.create<arith::SelectOp>(l, negative, negated, v)}};
+  }
+  if (name == "min" || name == "max") {
+    std::vector<Val> values;
+    if (args.size() == 1) {
+      size_t offset = 0;
+      for (const Type &t : args[0].type.elements) {
+        values.push_back(Val{t, {args[0].leaves[offset]}});
+        offset += t.numLeaves();
+      }
+    } else {
+      values = args;
+    }
+    return minMax(node, name == "min", values, type);
+  }
+  if (name == "round") {
+    if (args[0].type.kind != Type::Kind::Float)
+      return convert(args[0], Type::integer());
+    module.declare("plait_rt_round_half_even",
+                   builder.getFunctionType({builder.getF64Type()}, {builder.getF64Type()}));
+    Value rounded = builder
+                        .create<mlir::func::CallOp>(l, "plait_rt_round_half_even",
+                                                    mlir::TypeRange{builder.getF64Type()},
+                                                    mlir::ValueRange{args[0].leaves[0]})
+                        .getResult(0);
+    return floatToInt(rounded, "plait_rt_float_to_int");
+  }
+  if (name == "int") {
+    if (args.empty())
+      return {type, {constInt(0)}};
+    if (args[0].type.kind == Type::Kind::Float)
+      return floatToInt(args[0].leaves[0], "plait_rt_float_to_int");
+    return convert(args[0], Type::integer());
+  }
+  if (name == "float") {
+    if (args.empty())
+      return {type, {constFloat(0.0)}};
+    return convert(args[0], Type::floating());
+  }
+  if (name == "bool") {
+    if (args.empty())
+      return {type, {constInt(0, 1)}};
+    return {type, {truth(args[0])}};
+  }
+  if (name == "divmod") {
+    if (type.elements[0].kind == Type::Kind::Float) {
+      Value a = convert(args[0], Type::floating()).leaves[0];
+      Value b = convert(args[1], Type::floating()).leaves[0];
+      if (!f64Out)
+        f64Out = alloca(builder.getF64Type());
+      Value second = alloca(builder.getF64Type());
+      module.declare("plait_rt_float_divmod",
+                     builder.getFunctionType({builder.getF64Type(), builder.getF64Type(),
+                                              builder.getIndexType(), builder.getIndexType()},
+                                             {builder.getI32Type()}));
+      Value status = builder
+                         .create<mlir::func::CallOp>(
+                             l, "plait_rt_float_divmod", mlir::TypeRange{builder.getI32Type()},
+                             mlir::ValueRange{a, b, outPointer(f64Out), outPointer(second)})
+                         .getResult(0);
+      checkRuntime(status, {{PLAIT_NUMERIC_FLOAT_DIVMOD_BY_ZERO,
+                             errorCode("ZeroDivisionError", "float_divmod_by_zero")}});
+      return {type, {builder.create<mlir::memref::LoadOp>(l, f64Out),
+                     builder.create<mlir::memref::LoadOp>(l, second)}};
+    }
+    Value a = convert(args[0], Type::integer()).leaves[0];
+    Value b = convert(args[1], Type::integer()).leaves[0];
+    Val q = intArith("FloorDiv", a, b);
+    Val r = intArith("Mod", a, b);
+    return {type, {q.leaves[0], r.leaves[0]}};
+  }
+  if (name == "pow") {
+    if (args.size() == 3) {
+      std::vector<Value> ints;
+      for (Val &arg : args)
+        ints.push_back(convert(arg, Type::integer()).leaves[0]);
+      return callRuntimeInt(
+          "plait_rt_int_powmod", ints,
+          {{PLAIT_NUMERIC_POWMOD_ZERO_MODULUS, errorCode("ValueError", "powmod_zero")},
+           {PLAIT_NUMERIC_NEGATIVE_INT_EXPONENT,
+            errorCode("ValueError", "negative_int_exponent")}});
+    }
+    return emitBinary(node, "Pow", args[0], args[1]);
+  }
+  if (name == "len")
+    return {type, {constInt(static_cast<int64_t>(args[0].type.elements.size()))}};
+  typer.fail(CompileError::Kind::Unsupported, *spec.source, node,
+             name + "() is not supported here");
+}
+
+Val FunctionEmitter::emitJitCall(const SExpr &node, int functionId) {
+  const FunctionSource *target = &typer.getProgram().functions.at(functionId);
+  Type resultType = typer.exprType(spec, node);
+  std::vector<const SExpr *> actual = typer.callArguments(spec, node, *target);
+  std::vector<Type> types;
+  llvm::SmallVector<Value> operands;
+  for (const SExpr *arg : actual) {
+    bool isDefault = false;
+    for (const SExpr &d : target->defaults)
+      isDefault |= &d == arg;
+    Val value = isDefault ? constant(*arg, Typer::constantType(*arg)) : emitExpr(*arg);
+    types.push_back(value.type);
+    operands.append(value.leaves.begin(), value.leaves.end());
+  }
+  Specialization &callee = typer.specialize(functionId, types, &node, &spec);
+  llvm::SmallVector<mlir::Type> results = {builder.getI32Type()};
+  leafTypes(callee.result, results);
+  auto call = builder.create<mlir::func::CallOp>(loc(node), callee.symbol, results,
+                                                 operands);
+  Value status = call.getResult(0);
+  // Propagate the callee's error: codes are shared by the whole module.
+  Block *error = newBlock();
+  Block *next = newBlock();
+  builder.create<mlir::cf::CondBranchOp>(
+      loc(node),
+      builder.create<arith::CmpIOp>(loc(node), arith::CmpIPredicate::ne, status,
+                                    constInt(0, 32)),
+      error, next);
+  startBlock(error);
+  returnError(status);
+  startBlock(next);
+  Val result{resultType, {}};
+  for (unsigned i = 1; i < call.getNumResults(); ++i)
+    result.leaves.push_back(call.getResult(i));
+  return result;
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Module
+//===----------------------------------------------------------------------===//
+
+EmittedModule emitModule(mlir::ModuleOp module, const Program &program,
+                         int entryFunction,
+                         const std::vector<Type> &argumentTypes,
+                         const CompileOptions &options, uint64_t uniqueId) {
+  module.getContext()->loadDialect<mlir::func::FuncDialect, mlir::arith::ArithDialect,
+                                   mlir::cf::ControlFlowDialect, mlir::math::MathDialect,
+                                   mlir::memref::MemRefDialect>();
+  Typer typer(program, options, uniqueId);
+  Specialization &entry = typer.run(entryFunction, argumentTypes);
+  ModuleEmitter emitter(module, typer, options);
+  OpBuilder b(module.getContext());
+
+  EmittedModule result;
+  result.argumentTypes = argumentTypes;
+  result.resultType = entry.result;
+  result.entrySymbol = "plait_entry_" + std::to_string(uniqueId);
+  int32_t recursionCode = emitter.errorCode(
+      "RecursionError", options.message("recursion"));
+
+  for (size_t i = 0; i < typer.specializations().size(); ++i) {
+    Specialization &spec = typer.specializations()[i];
+    result.mayRunLong |= spec.loops || spec.callsJit;
+    if (!spec.callsJit) {
+      FunctionEmitter(emitter, spec).emit(spec.symbol);
+      continue;
+    }
+    // Functions that call jitted functions may recurse: a depth guard around
+    // the body turns runaway recursion into RecursionError, never a native
+    // stack overflow.
+    std::string bodySymbol = spec.symbol + "_body";
+    FunctionEmitter(emitter, spec).emit(bodySymbol);
+    mlir::FunctionType type = emitter.signatureOf(spec);
+    b.setInsertionPointToEnd(module.getBody());
+    auto guard = b.create<mlir::func::FuncOp>(b.getUnknownLoc(), spec.symbol, type);
+    guard.setPrivate();
+    Block *entryBlock = guard.addEntryBlock();
+    Block *tooDeep = new Block();
+    Block *call = new Block();
+    guard.getBody().push_back(tooDeep);
+    guard.getBody().push_back(call);
+    b.setInsertionPointToEnd(entryBlock);
+    Location l = b.getUnknownLoc();
+    emitter.declare("plait_rt_enter_call", b.getFunctionType({b.getI64Type()}, {b.getI32Type()}));
+    emitter.declare("plait_rt_leave_call", b.getFunctionType({}, {}));
+    Value limit = b.create<arith::ConstantIntOp>(l, options.recursionLimit, 64);
+    Value entered = b.create<mlir::func::CallOp>(l, "plait_rt_enter_call",
+                                                 mlir::TypeRange{b.getI32Type()},
+                                                 mlir::ValueRange{limit})
+                        .getResult(0);
+    Value zero32 = b.create<arith::ConstantIntOp>(l, 0, 32);
+    Value failed = b.create<arith::CmpIOp>(l, arith::CmpIPredicate::ne, entered, zero32);
+    b.create<mlir::cf::CondBranchOp>(l, failed, tooDeep, call);
+    b.setInsertionPointToEnd(tooDeep);
+    llvm::SmallVector<Value> errorValues = {b.create<arith::ConstantIntOp>(l, recursionCode, 32)};
+    for (mlir::Type t : type.getResults().drop_front())
+      errorValues.push_back(t.isF64() ? b.create<arith::ConstantFloatOp>(l, llvm::APFloat(0.0), b.getF64Type()).getResult()
+                                      : b.create<arith::ConstantIntOp>(l, 0, t.getIntOrFloatBitWidth()).getResult());
+    b.create<mlir::func::ReturnOp>(l, errorValues);
+    b.setInsertionPointToEnd(call);
+    auto inner = b.create<mlir::func::CallOp>(l, bodySymbol, type.getResults(),
+                                              entryBlock->getArguments());
+    b.create<mlir::func::CallOp>(l, "plait_rt_leave_call", mlir::TypeRange{}, mlir::ValueRange{});
+    b.create<mlir::func::ReturnOp>(l, inner.getResults());
+  }
+
+  // The entry wrapper for the dispatcher: arguments and results travel in
+  // 64-bit slots of two memrefs.
+  b.setInsertionPointToEnd(module.getBody());
+  Location l = b.getUnknownLoc();
+  auto slotsType = mlir::MemRefType::get({mlir::ShapedType::kDynamic}, b.getI64Type());
+  auto wrapper = b.create<mlir::func::FuncOp>(
+      l, result.entrySymbol, b.getFunctionType({slotsType, slotsType}, {b.getI32Type()}));
+  Block *body = wrapper.addEntryBlock();
+  b.setInsertionPointToEnd(body);
+  llvm::SmallVector<Value> operands;
+  llvm::SmallVector<mlir::Type> argLeaves;
+  for (const Type &t : argumentTypes)
+    emitter.appendLeaves(t, argLeaves);
+  for (size_t i = 0; i < argLeaves.size(); ++i) {
+    Value index = b.create<arith::ConstantIndexOp>(l, static_cast<int64_t>(i));
+    Value raw = b.create<mlir::memref::LoadOp>(l, body->getArgument(0), mlir::ValueRange{index});
+    if (argLeaves[i].isF64())
+      raw = b.create<arith::BitcastOp>(l, b.getF64Type(), raw);
+    else if (argLeaves[i].isInteger(1))
+      raw = b.create<arith::CmpIOp>(l, arith::CmpIPredicate::ne, raw,
+                                    b.create<arith::ConstantIntOp>(l, 0, 64));
+    operands.push_back(raw);
+  }
+  mlir::FunctionType entryType = emitter.signatureOf(entry);
+  auto call = b.create<mlir::func::CallOp>(l, entry.symbol, entryType.getResults(), operands);
+  for (unsigned i = 1; i < call.getNumResults(); ++i) {
+    Value v = call.getResult(i);
+    if (v.getType().isF64())
+      v = b.create<arith::BitcastOp>(l, b.getI64Type(), v);
+    else if (v.getType().isInteger(1))
+      v = b.create<arith::ExtUIOp>(l, b.getI64Type(), v);
+    Value index = b.create<arith::ConstantIndexOp>(l, static_cast<int64_t>(i - 1));
+    b.create<mlir::memref::StoreOp>(l, v, body->getArgument(1), mlir::ValueRange{index});
+  }
+  b.create<mlir::func::ReturnOp>(l, call.getResult(0));
+
+  result.errors = emitter.errors;
+  return result;
+}
+
+} // namespace plait::frontend

@@ -1,0 +1,977 @@
+//===- Typer.cpp - type inference for snapshots ---------------------------===//
+//
+// One static type per variable, widened flow-insensitively (bool < int <
+// float; None and tuples only unify with themselves) until nothing changes.
+// Calls to jitted functions specialise the callee for the argument types; a
+// callee still being typed (recursion) contributes Bottom until the fixed
+// point is reached.
+//
+//===----------------------------------------------------------------------===//
+#include "Typer.h"
+
+#include <cstring>
+
+namespace plait::frontend {
+
+//===----------------------------------------------------------------------===//
+// Types, program and options
+//===----------------------------------------------------------------------===//
+
+std::string Type::str() const {
+  switch (kind) {
+  case Kind::Bottom:
+    return "<unknown>";
+  case Kind::None:
+    return "None";
+  case Kind::Bool:
+    return "bool";
+  case Kind::Int:
+    return "int";
+  case Kind::Float:
+    return "float";
+  case Kind::Tuple: {
+    std::string s = "tuple[";
+    for (size_t i = 0; i < elements.size(); ++i)
+      s += (i ? ", " : "") + elements[i].str();
+    return s + "]";
+  }
+  }
+  return "?";
+}
+
+size_t Type::numLeaves() const {
+  if (kind == Kind::None || kind == Kind::Bottom)
+    return 0;
+  if (kind != Kind::Tuple)
+    return 1;
+  size_t n = 0;
+  for (const Type &element : elements)
+    n += element.numLeaves();
+  return n;
+}
+
+Program parseProgram(const std::string &snapshot) {
+  SExpr root = parseSExpr(snapshot);
+  if (root.head() != "Program")
+    throw std::invalid_argument("snapshot is not a (Program ...)");
+  Program program;
+  for (const SExpr *item : root.rest()) {
+    if (item->head() != "Function" || item->items.size() < 9)
+      throw std::invalid_argument("malformed (Function ...) in snapshot");
+    FunctionSource fn;
+    fn.id = std::stoi(item->items[1].text);
+    fn.name = item->items[2].text;
+    fn.filename = item->items[3].text;
+    for (const SExpr *p : item->items[4].rest())
+      fn.params.push_back(p->text);
+    for (const SExpr *d : item->items[5].rest())
+      fn.defaults.push_back(*d);
+    for (const SExpr *g : item->items[6].rest())
+      fn.globals[g->items.at(1).text] = g->items.at(2);
+    for (const SExpr *l : item->items[7].rest())
+      fn.lines[std::stoi(l->items.at(1).text)] = l->items.at(2).text;
+    fn.definition = item->items[8];
+    program.functions[fn.id] = std::move(fn);
+  }
+  return program;
+}
+
+std::string CompileOptions::message(const std::string &key) const {
+  auto it = messages.find(key);
+  if (it != messages.end())
+    return it->second;
+  static const std::map<std::string, std::string> defaults = {
+      {"int_division_by_zero", "integer division or modulo by zero"},
+      {"int_truediv_by_zero", "division by zero"},
+      {"float_truediv_by_zero", "float division by zero"},
+      {"float_floordiv_by_zero", "float floor division by zero"},
+      {"float_mod_by_zero", "float modulo"},
+      {"float_divmod_by_zero", "float divmod()"},
+      {"zero_pow_negative", "0.0 cannot be raised to a negative power"},
+      {"float_pow_overflow", "(34, 'Numerical result out of range')"},
+      {"math_domain", "math domain error"},
+      {"math_range", "math range error"},
+      {"float_to_int_inf", "cannot convert float infinity to integer"},
+      {"float_to_int_nan", "cannot convert float NaN to integer"},
+      {"recursion", "maximum recursion depth exceeded"},
+      {"unbound_local",
+       "cannot access local variable '{name}' where it is not associated "
+       "with a value"},
+      {"range_step_zero", "range() arg 3 must not be zero"},
+      {"negative_shift", "negative shift count"},
+      {"powmod_zero", "pow() 3rd argument cannot be 0"},
+      {"int_overflow", "int64 overflow (use overflow='wrap' to wrap around)"},
+      {"pow_complex",
+       "negative number cannot be raised to a fractional power (the result "
+       "would be complex)"},
+      {"negative_int_exponent",
+       "int ** negative int is a float in Python: write float(x) ** y"},
+  };
+  auto d = defaults.find(key);
+  return d == defaults.end() ? key : d->second;
+}
+
+//===----------------------------------------------------------------------===//
+// Tables
+//===----------------------------------------------------------------------===//
+
+const MathFunctionInfo *lookupMathFunction(const std::string &name) {
+  using K = Type::Kind;
+  static const MathFunctionInfo table[] = {
+      {"sqrt", nullptr, 1, K::Float, false},
+      {"fabs", nullptr, 1, K::Float, false},
+      {"floor", nullptr, 1, K::Int, false},
+      {"ceil", nullptr, 1, K::Int, false},
+      {"trunc", nullptr, 1, K::Int, false},
+      {"copysign", nullptr, 2, K::Float, false},
+      {"isnan", nullptr, 1, K::Bool, false},
+      {"isinf", nullptr, 1, K::Bool, false},
+      {"isfinite", nullptr, 1, K::Bool, false},
+      {"degrees", nullptr, 1, K::Float, false},
+      {"radians", nullptr, 1, K::Float, false},
+      {"pow", nullptr, 2, K::Float, false},
+      {"log", nullptr, 1, K::Float, false}, // 1 or 2 arguments
+      {"log2", nullptr, 1, K::Float, false},
+      {"log10", nullptr, 1, K::Float, false},
+      {"log1p", nullptr, 1, K::Float, false},
+      {"exp", "exp", 1, K::Float, true},
+      {"exp2", "exp2", 1, K::Float, true},
+      {"expm1", "expm1", 1, K::Float, true},
+      {"sin", "sin", 1, K::Float, false},
+      {"cos", "cos", 1, K::Float, false},
+      {"tan", "tan", 1, K::Float, false},
+      {"asin", "asin", 1, K::Float, false},
+      {"acos", "acos", 1, K::Float, false},
+      {"atan", "atan", 1, K::Float, false},
+      {"sinh", "sinh", 1, K::Float, true},
+      {"cosh", "cosh", 1, K::Float, true},
+      {"tanh", "tanh", 1, K::Float, false},
+      {"asinh", "asinh", 1, K::Float, false},
+      {"acosh", "acosh", 1, K::Float, false},
+      {"atanh", "atanh", 1, K::Float, false},
+      {"erf", "erf", 1, K::Float, false},
+      {"erfc", "erfc", 1, K::Float, false},
+      {"gamma", "tgamma", 1, K::Float, true},
+      {"lgamma", "lgamma", 1, K::Float, true},
+      {"atan2", "atan2", 2, K::Float, false},
+      {"hypot", "hypot", 2, K::Float, true},
+      {"fmod", "fmod", 2, K::Float, false},
+  };
+  for (const MathFunctionInfo &info : table)
+    if (name == info.python)
+      return &info;
+  return nullptr;
+}
+
+bool isSupportedBuiltin(const std::string &name) {
+  static const char *names[] = {"abs",   "min",  "max",    "round", "int",
+                                "float", "bool", "divmod", "pow",   "range",
+                                "len"};
+  for (const char *n : names)
+    if (name == n)
+      return true;
+  return false;
+}
+
+bool alwaysReturns(const SExpr &body) {
+  for (const SExpr *stmt : body.rest()) {
+    const std::string &head = stmt->head();
+    if (head == "Return")
+      return true;
+    if (head == "If" && alwaysReturns(stmt->field(1)) &&
+        alwaysReturns(stmt->field(2)))
+      return true;
+    if (head == "While") {
+      // `while True:` without a break only leaves through return.
+      const SExpr &test = stmt->field(0);
+      bool infinite = test.head() == "Const" && test.field(0).kind == SExpr::Kind::True;
+      if (infinite) {
+        bool hasBreak = false;
+        std::vector<const SExpr *> stack = {&stmt->field(1)};
+        while (!stack.empty()) {
+          const SExpr *node = stack.back();
+          stack.pop_back();
+          if (node->head() == "Break")
+            hasBreak = true;
+          // Breaks inside nested loops belong to those loops.
+          if (node->head() == "While" || node->head() == "For")
+            continue;
+          for (const SExpr &item : node->items)
+            if (item.isList())
+              stack.push_back(&item);
+        }
+        if (!hasBreak)
+          return true;
+      }
+    }
+  }
+  return false;
+}
+
+//===----------------------------------------------------------------------===//
+// Typer
+//===----------------------------------------------------------------------===//
+
+Typer::Typer(const Program &program, const CompileOptions &options,
+             uint64_t uniqueId)
+    : program(program), options(options), uniqueId(uniqueId) {}
+
+std::string Typer::where(const FunctionSource &fn, SourceLocation loc) const {
+  return fn.filename + ":" + std::to_string(loc.line) + ":" +
+         std::to_string(loc.column + 1);
+}
+
+void Typer::failAt(CompileError::Kind kind, const FunctionSource &fn,
+                   SourceLocation loc, const std::string &message) const {
+  std::string text = where(fn, loc) + ": " + message;
+  auto line = fn.lines.find(loc.line);
+  if (line != fn.lines.end()) {
+    text += "\n    " + line->second + "\n    " + std::string(loc.column, ' ');
+    int end = loc.endLine == loc.line ? loc.endColumn
+                                      : static_cast<int>(line->second.size());
+    text += std::string(std::max(1, end - loc.column), '^');
+  }
+  throw CompileError(kind, text);
+}
+
+void Typer::fail(CompileError::Kind kind, const FunctionSource &fn,
+                 const SExpr &node, const std::string &message) const {
+  failAt(kind, fn, node.location(), message);
+}
+
+bool Typer::unify(const Type &a, const Type &b, Type &result) {
+  if (a.kind == Type::Kind::Bottom) {
+    result = b;
+    return true;
+  }
+  if (b.kind == Type::Kind::Bottom || a == b) {
+    result = a;
+    return true;
+  }
+  if (a.isNumeric() && b.isNumeric()) {
+    result = Type{std::max(a.kind, b.kind), {}};
+    return true;
+  }
+  if (a.kind == Type::Kind::Tuple && b.kind == Type::Kind::Tuple &&
+      a.elements.size() == b.elements.size()) {
+    std::vector<Type> elements(a.elements.size());
+    for (size_t i = 0; i < elements.size(); ++i)
+      if (!unify(a.elements[i], b.elements[i], elements[i]))
+        return false;
+    result = Type::tuple(std::move(elements));
+    return true;
+  }
+  return false;
+}
+
+Type Typer::constantType(const SExpr &value) {
+  switch (value.kind) {
+  case SExpr::Kind::Integer:
+    return Type::integer();
+  case SExpr::Kind::Float:
+    return Type::floating();
+  case SExpr::Kind::True:
+  case SExpr::Kind::False:
+    return Type::boolean();
+  case SExpr::Kind::None:
+    return Type::none();
+  case SExpr::Kind::List:
+    if (value.head() == "Tuple") {
+      std::vector<Type> elements;
+      for (const SExpr *e : value.rest())
+        elements.push_back(constantType(*e));
+      return Type::tuple(std::move(elements));
+    }
+    break;
+  default:
+    break;
+  }
+  return Type::bottom();
+}
+
+void Typer::collectLocals(const SExpr &node, std::set<std::string> &out) const {
+  const std::string &head = node.head();
+  auto addTargets = [&](const SExpr &target, auto &self) -> void {
+    if (target.head() == "Name")
+      out.insert(target.field(0).text);
+    else if (target.head() == "Tuple")
+      for (size_t i = 0; i < target.numFields(); ++i)
+        self(target.field(i), self);
+  };
+  if (head == "Assign") {
+    for (const SExpr *t : node.field(0).rest())
+      addTargets(*t, addTargets);
+  } else if (head == "AugAssign" || head == "For" || head == "AnnAssign") {
+    addTargets(node.field(0), addTargets);
+  }
+  for (const SExpr &item : node.items)
+    if (item.isList())
+      collectLocals(item, out);
+}
+
+NameBinding Typer::resolve(const Specialization &spec,
+                           const std::string &name) const {
+  NameBinding binding;
+  binding.name = name;
+  if (spec.locals.count(name)) {
+    binding.kind = NameBinding::Kind::Local;
+    return binding;
+  }
+  auto it = spec.source->globals.find(name);
+  if (it == spec.source->globals.end())
+    return binding; // Undefined
+  const SExpr &value = it->second;
+  const std::string &head = value.head();
+  if (!value.isList() || head == "Tuple") {
+    binding.kind = NameBinding::Kind::Constant;
+    binding.value = &value;
+  } else if (head == "Jit") {
+    binding.kind = NameBinding::Kind::Jit;
+    binding.functionId = std::stoi(value.items.at(1).text);
+  } else if (head == "Module" && value.items.at(1).text == "math") {
+    binding.kind = NameBinding::Kind::Math;
+  } else if (head == "MathFunction") {
+    binding.kind = NameBinding::Kind::MathFunction;
+    binding.name = value.items.at(1).text;
+  } else if (head == "Builtin" && isSupportedBuiltin(value.items.at(1).text)) {
+    binding.kind = NameBinding::Kind::Builtin;
+    binding.name = value.items.at(1).text;
+  } else {
+    binding.kind = NameBinding::Kind::Unsupported;
+    binding.name = value.items.size() > 1 ? value.items[1].text : head;
+  }
+  return binding;
+}
+
+Specialization &Typer::specialize(int functionId,
+                                  const std::vector<Type> &arguments,
+                                  const SExpr *callSite,
+                                  const Specialization *caller) {
+  for (Specialization &spec : specs)
+    if (spec.source->id == functionId && spec.arguments == arguments)
+      return spec;
+  auto fn = program.functions.find(functionId);
+  if (fn == program.functions.end())
+    throw std::invalid_argument("snapshot lacks function " +
+                                std::to_string(functionId));
+  Specialization spec;
+  spec.source = &fn->second;
+  spec.arguments = arguments;
+  spec.index = static_cast<int>(specs.size());
+  spec.symbol = "plait_" + std::to_string(uniqueId) + "_" + fn->second.name +
+                "_" + std::to_string(spec.index);
+  if (arguments.size() != spec.source->params.size()) {
+    std::string message = fn->second.name + "() takes " +
+                          std::to_string(spec.source->params.size()) +
+                          " arguments but " + std::to_string(arguments.size()) +
+                          " were given";
+    if (callSite && caller)
+      fail(CompileError::Kind::Typing, *caller->source, *callSite, message);
+    throw CompileError(CompileError::Kind::Typing, message);
+  }
+  for (size_t i = 0; i < arguments.size(); ++i) {
+    spec.variables[spec.source->params[i]] = arguments[i];
+    spec.variableOrigins[spec.source->params[i]] = spec.source->definition.location();
+    spec.locals.insert(spec.source->params[i]);
+  }
+  collectLocals(spec.source->definition, spec.locals);
+  specs.push_back(std::move(spec));
+  changed = true;
+  return specs.back();
+}
+
+Specialization &Typer::run(int functionId, const std::vector<Type> &arguments) {
+  Specialization &entry = specialize(functionId, arguments, nullptr, nullptr);
+  for (int round = 0; round < 64; ++round) {
+    changed = false;
+    for (size_t i = 0; i < specs.size(); ++i) // specs may grow meanwhile
+      typeBody(specs[i], specs[i].source->definition.field(0));
+    if (!changed)
+      break;
+  }
+  for (Specialization &spec : specs) {
+    if (!alwaysReturns(spec.source->definition.field(0))) {
+      Type unified;
+      if (!unify(spec.result, Type::none(), unified))
+        failAt(CompileError::Kind::Typing, *spec.source, spec.resultOrigin,
+               spec.source->name + "() returns " + spec.result.str() +
+                   " here but may also end without a return (None)");
+      spec.result = unified;
+    }
+    if (spec.result.kind == Type::Kind::Bottom)
+      // Only reachable through endless recursion: nothing ever returns.
+      spec.result = Type::none();
+  }
+  return entry;
+}
+
+void Typer::typeBody(Specialization &spec, const SExpr &body) {
+  for (const SExpr *stmt : body.rest())
+    typeStatement(spec, *stmt);
+}
+
+void Typer::widenVariable(Specialization &spec, const std::string &name,
+                          const Type &type, const SExpr &origin) {
+  Type &current = spec.variables[name];
+  Type unified;
+  if (!unify(current, type, unified)) {
+    SourceLocation first = spec.variableOrigins[name];
+    fail(CompileError::Kind::Typing, *spec.source, origin,
+         "variable '" + name + "' is " + type.str() + " here but " +
+             current.str() + " at " + where(*spec.source, first));
+  }
+  if (current.kind == Type::Kind::Bottom && unified.kind != Type::Kind::Bottom &&
+      !spec.variableOrigins.count(name))
+    spec.variableOrigins[name] = origin.location();
+  if (unified != current) {
+    current = unified;
+    changed = true;
+  }
+}
+
+void Typer::assign(Specialization &spec, const SExpr &target, const Type &type,
+                   const SExpr &origin) {
+  if (target.head() == "Name") {
+    widenVariable(spec, target.field(0).text, type, origin);
+    return;
+  }
+  if (target.head() == "Tuple") {
+    size_t n = target.numFields();
+    if (type.kind == Type::Kind::Bottom) {
+      for (size_t i = 0; i < n; ++i)
+        assign(spec, target.field(i), Type::bottom(), origin);
+      return;
+    }
+    if (type.kind != Type::Kind::Tuple)
+      fail(CompileError::Kind::Typing, *spec.source, origin,
+           "cannot unpack a value of type " + type.str());
+    if (type.elements.size() != n)
+      fail(CompileError::Kind::Typing, *spec.source, origin,
+           "cannot unpack " + type.str() + " into " + std::to_string(n) +
+               " names");
+    for (size_t i = 0; i < n; ++i)
+      assign(spec, target.field(i), type.elements[i], origin);
+    return;
+  }
+  fail(CompileError::Kind::Unsupported, *spec.source, target,
+       "assignment to " + target.head() + " is not supported");
+}
+
+void Typer::typeStatement(Specialization &spec, const SExpr &stmt) {
+  const std::string &head = stmt.head();
+  const FunctionSource &fn = *spec.source;
+  if (head == "Assign") {
+    Type value = exprType(spec, stmt.field(1));
+    for (const SExpr *target : stmt.field(0).rest())
+      assign(spec, *target, value, stmt);
+  } else if (head == "AnnAssign") {
+    if (stmt.field(1).kind == SExpr::Kind::None)
+      return;
+    assign(spec, stmt.field(0), exprType(spec, stmt.field(1)), stmt);
+  } else if (head == "AugAssign") {
+    const SExpr &target = stmt.field(0);
+    if (target.head() != "Name")
+      fail(CompileError::Kind::Unsupported, fn, target,
+           "augmented assignment to " + target.head() + " is not supported");
+    Type current = exprType(spec, target);
+    Type value = exprType(spec, stmt.field(2));
+    assign(spec, target,
+           binaryType(spec, stmt, stmt.field(1).text, current, value), stmt);
+  } else if (head == "If") {
+    exprType(spec, stmt.field(0));
+    typeBody(spec, stmt.field(1));
+    typeBody(spec, stmt.field(2));
+  } else if (head == "While") {
+    spec.loops = true;
+    exprType(spec, stmt.field(0));
+    typeBody(spec, stmt.field(1));
+    typeBody(spec, stmt.field(2));
+  } else if (head == "For") {
+    spec.loops = true;
+    const SExpr &iter = stmt.field(1);
+    bool isRange = iter.head() == "Call" && iter.field(0).head() == "Name" &&
+                   resolve(spec, iter.field(0).field(0).text).kind ==
+                       NameBinding::Kind::Builtin &&
+                   iter.field(0).field(0).text == "range";
+    if (!isRange)
+      fail(CompileError::Kind::Unsupported, fn, iter,
+           "for loops are supported over range(...) only");
+    const SExpr &args = iter.field(1);
+    if (args.items.size() < 2 || args.items.size() > 4 ||
+        iter.field(2).items.size() > 1)
+      fail(CompileError::Kind::Typing, fn, iter,
+           "range() takes 1 to 3 positional arguments");
+    for (const SExpr *arg : args.rest()) {
+      Type t = exprType(spec, *arg);
+      if (t.kind == Type::Kind::Float || t.kind == Type::Kind::None ||
+          t.kind == Type::Kind::Tuple)
+        fail(CompileError::Kind::Typing, fn, *arg,
+             "'" + t.str() + "' object cannot be interpreted as an integer");
+    }
+    assign(spec, stmt.field(0), Type::integer(), stmt);
+    typeBody(spec, stmt.field(2));
+    typeBody(spec, stmt.field(3));
+  } else if (head == "Return") {
+    Type value = stmt.field(0).kind == SExpr::Kind::None
+                     ? Type::none()
+                     : exprType(spec, stmt.field(0));
+    Type unified;
+    if (!unify(spec.result, value, unified))
+      fail(CompileError::Kind::Typing, fn, stmt,
+           fn.name + "() returns " + value.str() + " here but " +
+               spec.result.str() + " at " + where(fn, spec.resultOrigin));
+    if (spec.result.kind == Type::Kind::Bottom && value.kind != Type::Kind::Bottom)
+      spec.resultOrigin = stmt.location();
+    if (unified != spec.result) {
+      spec.result = unified;
+      changed = true;
+    }
+  } else if (head == "Expr") {
+    const SExpr &value = stmt.field(0);
+    // Docstrings and other bare constants are no-ops.
+    if (value.head() != "Const")
+      exprType(spec, value);
+  } else if (head == "Break" || head == "Continue" || head == "Pass") {
+    // nothing to type
+  } else if (head == "Unsupported") {
+    fail(CompileError::Kind::Unsupported, fn, stmt,
+         stmt.field(0).text + " statements are not supported");
+  } else {
+    fail(CompileError::Kind::Unsupported, fn, stmt,
+         head + " statements are not supported");
+  }
+}
+
+Type Typer::binaryType(Specialization &spec, const SExpr &node,
+                       const std::string &op, const Type &left,
+                       const Type &right) {
+  if (left.kind == Type::Kind::Bottom || right.kind == Type::Kind::Bottom)
+    return Type::bottom();
+  static const std::map<std::string, const char *> symbols = {
+      {"Add", "+"},     {"Sub", "-"},    {"Mult", "*"},   {"Div", "/"},
+      {"FloorDiv", "//"}, {"Mod", "%"},  {"Pow", "**"},   {"LShift", "<<"},
+      {"RShift", ">>"}, {"BitOr", "|"},  {"BitXor", "^"}, {"BitAnd", "&"},
+      {"MatMult", "@"}};
+  auto symbol = symbols.find(op);
+  if (symbol == symbols.end() || op == "MatMult")
+    fail(CompileError::Kind::Unsupported, *spec.source, node,
+         "operator " + (symbol == symbols.end() ? op : symbol->second) +
+             " is not supported");
+  auto typeError = [&]() {
+    fail(CompileError::Kind::Typing, *spec.source, node,
+         std::string("unsupported operand type(s) for ") + symbol->second +
+             ": '" + left.str() + "' and '" + right.str() + "'");
+  };
+  if (!left.isNumeric() || !right.isNumeric())
+    typeError();
+  bool anyFloat = left.kind == Type::Kind::Float || right.kind == Type::Kind::Float;
+  bool bothBool = left.kind == Type::Kind::Bool && right.kind == Type::Kind::Bool;
+  if (op == "Div")
+    return Type::floating();
+  if (op == "BitOr" || op == "BitXor" || op == "BitAnd") {
+    if (anyFloat)
+      typeError();
+    return bothBool ? Type::boolean() : Type::integer();
+  }
+  if (op == "LShift" || op == "RShift") {
+    if (anyFloat)
+      typeError();
+    return Type::integer();
+  }
+  return anyFloat ? Type::floating() : Type::integer();
+}
+
+std::vector<const SExpr *> Typer::callArguments(Specialization &caller,
+                                                const SExpr &call,
+                                                const FunctionSource &callee) {
+  size_t n = callee.params.size();
+  std::vector<const SExpr *> args(n, nullptr);
+  std::vector<const SExpr *> positional = call.field(1).rest();
+  if (positional.size() > n)
+    fail(CompileError::Kind::Typing, *caller.source, call,
+         callee.name + "() takes " + std::to_string(n) +
+             " positional arguments but " + std::to_string(positional.size()) +
+             " were given");
+  for (size_t i = 0; i < positional.size(); ++i) {
+    if (positional[i]->head() == "Starred")
+      fail(CompileError::Kind::Unsupported, *caller.source, *positional[i],
+           "*args in calls is not supported");
+    args[i] = positional[i];
+  }
+  for (const SExpr *keyword : call.field(2).rest()) {
+    const std::string &name = keyword->items.at(1).text;
+    size_t index = 0;
+    while (index < n && callee.params[index] != name)
+      ++index;
+    if (index == n)
+      fail(CompileError::Kind::Typing, *caller.source, call,
+           callee.name + "() got an unexpected keyword argument '" + name + "'");
+    if (args[index])
+      fail(CompileError::Kind::Typing, *caller.source, call,
+           callee.name + "() got multiple values for argument '" + name + "'");
+    args[index] = &keyword->items.at(2);
+  }
+  size_t firstDefault = n - callee.defaults.size();
+  for (size_t i = 0; i < n; ++i) {
+    if (args[i])
+      continue;
+    if (i < firstDefault)
+      fail(CompileError::Kind::Typing, *caller.source, call,
+           callee.name + "() missing required argument: '" + callee.params[i] +
+               "'");
+    args[i] = &callee.defaults[i - firstDefault];
+  }
+  return args;
+}
+
+Type Typer::callType(Specialization &spec, const SExpr &call) {
+  const FunctionSource &fn = *spec.source;
+  const SExpr &callee = call.field(0);
+  std::vector<const SExpr *> args = call.field(1).rest();
+  bool hasKeywords = call.field(2).items.size() > 1;
+  auto argType = [&](size_t i) { return exprType(spec, *args.at(i)); };
+  auto needArgs = [&](const std::string &name, size_t low, size_t high) {
+    if (hasKeywords)
+      fail(CompileError::Kind::Unsupported, fn, call,
+           name + "() with keyword arguments is not supported");
+    if (args.size() < low || args.size() > high)
+      fail(CompileError::Kind::Typing, fn, call,
+           name + "() takes " +
+               (low == high ? std::to_string(low)
+                            : std::to_string(low) + " to " + std::to_string(high)) +
+               " arguments but " + std::to_string(args.size()) + " were given");
+  };
+  auto needNumeric = [&](const std::string &name, const Type &t, size_t i) {
+    if (t.kind != Type::Kind::Bottom && !t.isNumeric())
+      fail(CompileError::Kind::Typing, fn, *args[i],
+           name + "() does not accept " + t.str());
+  };
+
+  // math.<name>(...) and functions imported from math.
+  std::string mathName;
+  if (callee.head() == "Attribute" && callee.field(0).head() == "Name" &&
+      resolve(spec, callee.field(0).field(0).text).kind == NameBinding::Kind::Math)
+    mathName = callee.field(1).text;
+  NameBinding binding;
+  if (callee.head() == "Name") {
+    binding = resolve(spec, callee.field(0).text);
+    if (binding.kind == NameBinding::Kind::MathFunction)
+      mathName = binding.name;
+  }
+  if (!mathName.empty()) {
+    const MathFunctionInfo *info = lookupMathFunction(mathName);
+    if (!info)
+      fail(CompileError::Kind::Unsupported, fn, callee,
+           "math." + mathName + "() is not supported");
+    size_t high = mathName == "log" ? 2 : info->arity;
+    needArgs("math." + mathName, info->arity, high);
+    bool anyBottom = false;
+    for (size_t i = 0; i < args.size(); ++i) {
+      Type t = argType(i);
+      needNumeric("math." + mathName, t, i);
+      anyBottom |= t.kind == Type::Kind::Bottom;
+    }
+    return Type{info->result, {}};
+  }
+
+  if (callee.head() != "Name")
+    fail(CompileError::Kind::Unsupported, fn, callee,
+         "calling this expression is not supported");
+  const std::string &name = callee.field(0).text;
+  switch (binding.kind) {
+  case NameBinding::Kind::Jit: {
+    spec.callsJit = true;
+    const FunctionSource &target = program.functions.at(binding.functionId);
+    std::vector<const SExpr *> actual = callArguments(spec, call, target);
+    std::vector<Type> types;
+    for (const SExpr *arg : actual) {
+      // Defaults are constants of the callee, typed without an environment.
+      bool isDefault = false;
+      for (const SExpr &d : target.defaults)
+        isDefault |= &d == arg;
+      Type t = isDefault ? constantType(*arg) : exprType(spec, *arg);
+      if (t.kind == Type::Kind::Bottom)
+        return Type::bottom();
+      if (t.kind == Type::Kind::Bool)
+        t = Type::boolean();
+      types.push_back(t);
+    }
+    return specialize(binding.functionId, types, &call, &spec).result;
+  }
+  case NameBinding::Kind::Builtin:
+    break;
+  case NameBinding::Kind::Local:
+    fail(CompileError::Kind::Unsupported, fn, callee,
+         "calling the local variable '" + name + "' is not supported");
+  case NameBinding::Kind::Undefined:
+    fail(CompileError::Kind::Typing, fn, callee,
+         "name '" + name + "' is not defined");
+  default:
+    fail(CompileError::Kind::Unsupported, fn, callee,
+         "calling '" + name + "' (" + binding.name +
+             ") is not supported: only @plait.jit functions, math and "
+             "numeric builtins can be called");
+  }
+
+  if (name == "abs") {
+    needArgs(name, 1, 1);
+    Type t = argType(0);
+    needNumeric(name, t, 0);
+    return t.kind == Type::Kind::Bool ? Type::integer() : t;
+  }
+  if (name == "min" || name == "max") {
+    if (hasKeywords)
+      fail(CompileError::Kind::Unsupported, fn, call,
+           name + "() with keyword arguments is not supported");
+    if (args.empty())
+      fail(CompileError::Kind::Typing, fn, call,
+           name + " expected at least 1 argument, got 0");
+    std::vector<Type> types;
+    if (args.size() == 1) {
+      Type t = argType(0);
+      if (t.kind == Type::Kind::Bottom)
+        return t;
+      if (t.kind != Type::Kind::Tuple || t.elements.empty())
+        fail(CompileError::Kind::Typing, fn, *args[0],
+             name + "() of one argument needs a non-empty tuple, not " + t.str());
+      types = t.elements;
+    } else {
+      for (size_t i = 0; i < args.size(); ++i)
+        types.push_back(argType(i));
+    }
+    Type result;
+    for (size_t i = 0; i < types.size(); ++i) {
+      if (types[i].kind != Type::Kind::Bottom && !types[i].isNumeric())
+        fail(CompileError::Kind::Typing, fn, call,
+             name + "() of " + types[i].str() + " is not supported");
+      Type next;
+      unify(result, types[i], next);
+      result = next;
+    }
+    return result;
+  }
+  if (name == "round") {
+    needArgs(name, 1, 2);
+    if (args.size() == 2)
+      fail(CompileError::Kind::Unsupported, fn, *args[1],
+           "round() with ndigits is not supported");
+    Type t = argType(0);
+    needNumeric(name, t, 0);
+    return Type::integer();
+  }
+  if (name == "int" || name == "float" || name == "bool") {
+    needArgs(name, 0, 1);
+    if (!args.empty())
+      needNumeric(name, argType(0), 0);
+    return name == "int" ? Type::integer()
+                         : name == "float" ? Type::floating() : Type::boolean();
+  }
+  if (name == "divmod") {
+    needArgs(name, 2, 2);
+    Type t = binaryType(spec, call, "FloorDiv", argType(0), argType(1));
+    if (t.kind == Type::Kind::Bottom)
+      return t;
+    return Type::tuple({t, t});
+  }
+  if (name == "pow") {
+    needArgs(name, 2, 3);
+    if (args.size() == 3) {
+      for (size_t i = 0; i < 3; ++i) {
+        Type t = argType(i);
+        if (t.kind == Type::Kind::Float || !(t.isNumeric() || t.kind == Type::Kind::Bottom))
+          fail(CompileError::Kind::Typing, fn, *args[i],
+               "pow() 3rd argument not allowed unless all arguments are "
+               "integers");
+      }
+      return Type::integer();
+    }
+    return binaryType(spec, call, "Pow", argType(0), argType(1));
+  }
+  if (name == "len") {
+    needArgs(name, 1, 1);
+    Type t = argType(0);
+    if (t.kind != Type::Kind::Bottom && t.kind != Type::Kind::Tuple)
+      fail(CompileError::Kind::Typing, fn, *args[0],
+           "object of type '" + t.str() + "' has no len()");
+    return Type::integer();
+  }
+  // range() outside a for loop.
+  fail(CompileError::Kind::Unsupported, fn, call,
+       name + "() is supported only as the iterable of a for loop");
+}
+
+Type Typer::exprType(Specialization &spec, const SExpr &expr) {
+  const FunctionSource &fn = *spec.source;
+  const std::string &head = expr.head();
+  if (head == "Const") {
+    const SExpr &value = expr.field(0);
+    if (value.kind == SExpr::Kind::String)
+      fail(CompileError::Kind::Unsupported, fn, expr,
+           "string constants are not supported");
+    if (value.kind == SExpr::Kind::Integer) {
+      errno = 0;
+      char *end = nullptr;
+      std::strtoll(value.text.c_str(), &end, 10);
+      if (errno == ERANGE)
+        fail(CompileError::Kind::Unsupported, fn, expr,
+             "integer constant " + value.text + " does not fit in int64");
+    }
+    Type t = constantType(value);
+    if (t.kind == Type::Kind::Bottom)
+      fail(CompileError::Kind::Unsupported, fn, expr,
+           "this constant is not supported");
+    return t;
+  }
+  if (head == "Name") {
+    const std::string &name = expr.field(0).text;
+    NameBinding binding = resolve(spec, name);
+    switch (binding.kind) {
+    case NameBinding::Kind::Local:
+      return spec.variables[name];
+    case NameBinding::Kind::Constant: {
+      Type t = constantType(*binding.value);
+      if (t.kind == Type::Kind::Bottom)
+        fail(CompileError::Kind::Unsupported, fn, expr,
+             "global '" + name + "' has a value compiled code cannot use");
+      if (binding.value->kind == SExpr::Kind::Integer) {
+        errno = 0;
+        std::strtoll(binding.value->text.c_str(), nullptr, 10);
+        if (errno == ERANGE)
+          fail(CompileError::Kind::Unsupported, fn, expr,
+               "global '" + name + "' = " + binding.value->text +
+                   " does not fit in int64");
+      }
+      return t;
+    }
+    case NameBinding::Kind::Undefined:
+      fail(CompileError::Kind::Typing, fn, expr,
+           "name '" + name + "' is not defined");
+    case NameBinding::Kind::Unsupported:
+      fail(CompileError::Kind::Unsupported, fn, expr,
+           "global '" + name + "' is a " + binding.name +
+               ", which compiled code cannot use");
+    default:
+      fail(CompileError::Kind::Unsupported, fn, expr,
+           "'" + name + "' can only be called here");
+    }
+  }
+  if (head == "Attribute") {
+    const SExpr &base = expr.field(0);
+    if (base.head() == "Name" &&
+        resolve(spec, base.field(0).text).kind == NameBinding::Kind::Math) {
+      const std::string &attr = expr.field(1).text;
+      if (attr == "pi" || attr == "e" || attr == "tau" || attr == "inf" ||
+          attr == "nan")
+        return Type::floating();
+      fail(CompileError::Kind::Unsupported, fn, expr,
+           "math." + attr + " is not supported here");
+    }
+    fail(CompileError::Kind::Unsupported, fn, expr,
+         "attribute access is not supported");
+  }
+  if (head == "BinOp")
+    return binaryType(spec, expr, expr.field(0).text, exprType(spec, expr.field(1)),
+                      exprType(spec, expr.field(2)));
+  if (head == "UnaryOp") {
+    const std::string &op = expr.field(0).text;
+    Type t = exprType(spec, expr.field(1));
+    if (op == "Not")
+      return Type::boolean();
+    if (t.kind == Type::Kind::Bottom)
+      return t;
+    const char *symbol = op == "USub" ? "-" : op == "UAdd" ? "+" : "~";
+    if (!t.isNumeric() || (op == "Invert" && t.kind == Type::Kind::Float))
+      fail(CompileError::Kind::Typing, fn, expr,
+           std::string("bad operand type for unary ") + symbol + ": '" +
+               t.str() + "'");
+    return t.kind == Type::Kind::Bool ? Type::integer() : t;
+  }
+  if (head == "BoolOp") {
+    Type result;
+    for (size_t i = 1; i < expr.numFields(); ++i) {
+      Type t = exprType(spec, expr.field(i));
+      Type next;
+      if (!unify(result, t, next))
+        fail(CompileError::Kind::Typing, fn, expr.field(i),
+             "operands of " + std::string(expr.field(0).text == "And" ? "and" : "or") +
+                 " have conflicting types " + result.str() + " and " + t.str());
+      result = next;
+    }
+    return result;
+  }
+  if (head == "Compare") {
+    std::vector<const SExpr *> operands = {&expr.field(0)};
+    for (const SExpr *c : expr.field(2).rest())
+      operands.push_back(c);
+    std::vector<const SExpr *> ops = expr.field(1).rest();
+    for (size_t i = 0; i < operands.size(); ++i) {
+      Type t = exprType(spec, *operands[i]);
+      if (t.kind == Type::Kind::Bottom || t.isNumeric())
+        continue;
+      fail(CompileError::Kind::Unsupported, fn, *operands[i],
+           "comparing values of type " + t.str() + " is not supported");
+    }
+    for (const SExpr *op : ops)
+      if (op->text == "Is" || op->text == "IsNot" || op->text == "In" ||
+          op->text == "NotIn")
+        fail(CompileError::Kind::Unsupported, fn, expr,
+             "the comparison operator " + op->text + " is not supported");
+    return Type::boolean();
+  }
+  if (head == "IfExp") {
+    exprType(spec, expr.field(0));
+    Type a = exprType(spec, expr.field(1));
+    Type b = exprType(spec, expr.field(2));
+    Type result;
+    if (!unify(a, b, result))
+      fail(CompileError::Kind::Typing, fn, expr,
+           "the branches of this conditional expression have conflicting "
+           "types " + a.str() + " and " + b.str());
+    return result;
+  }
+  if (head == "Call")
+    return callType(spec, expr);
+  if (head == "Tuple") {
+    std::vector<Type> elements;
+    for (size_t i = 0; i < expr.numFields(); ++i) {
+      if (expr.field(i).head() == "Starred")
+        fail(CompileError::Kind::Unsupported, fn, expr.field(i),
+             "starred expressions are not supported");
+      elements.push_back(exprType(spec, expr.field(i)));
+    }
+    for (const Type &t : elements)
+      if (t.kind == Type::Kind::Bottom)
+        return Type::bottom();
+    return Type::tuple(std::move(elements));
+  }
+  if (head == "Subscript") {
+    Type base = exprType(spec, expr.field(0));
+    const SExpr &index = expr.field(1);
+    if (base.kind == Type::Kind::Bottom)
+      return base;
+    if (base.kind != Type::Kind::Tuple)
+      fail(CompileError::Kind::Unsupported, fn, expr,
+           "indexing a " + base.str() + " is not supported");
+    bool negative = index.head() == "UnaryOp" && index.field(0).text == "USub" &&
+                    index.field(1).head() == "Const";
+    const SExpr &constant = negative ? index.field(1) : index;
+    if (constant.head() != "Const" ||
+        constant.field(0).kind != SExpr::Kind::Integer)
+      fail(CompileError::Kind::Unsupported, fn, index,
+           "tuples can only be indexed by integer constants");
+    long long i = std::strtoll(constant.field(0).text.c_str(), nullptr, 10);
+    if (negative)
+      i = -i;
+    long long n = static_cast<long long>(base.elements.size());
+    if (i < -n || i >= n)
+      fail(CompileError::Kind::Typing, fn, index, "tuple index out of range");
+    return base.elements[i < 0 ? i + n : i];
+  }
+  if (head == "Unsupported")
+    fail(CompileError::Kind::Unsupported, fn, expr,
+         expr.field(0).text + " expressions are not supported");
+  fail(CompileError::Kind::Unsupported, fn, expr,
+       head + " expressions are not supported");
+}
+
+} // namespace plait::frontend

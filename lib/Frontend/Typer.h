@@ -1,0 +1,115 @@
+//===- Typer.h - type inference for snapshots (frontend-internal) -*- C++ -*-===//
+#ifndef PLAIT_LIB_FRONTEND_TYPER_H
+#define PLAIT_LIB_FRONTEND_TYPER_H
+
+#include "plait/Frontend/Frontend.h"
+
+#include <deque>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace plait::frontend {
+
+/// What a name in a function body refers to.
+struct NameBinding {
+  enum class Kind {
+    Local,     // parameter or assigned in the body
+    Constant,  // global number, bool, None or tuple of them
+    Jit,       // another jitted function
+    Math,      // the math module
+    MathFunction,
+    Builtin,
+    Unsupported, // bound to something compiled code cannot use
+    Undefined
+  };
+  Kind kind = Kind::Undefined;
+  const SExpr *value = nullptr; // Constant: the value atom/list
+  int functionId = 0;           // Jit
+  std::string name;             // MathFunction / Builtin / Unsupported type
+};
+
+/// One function specialised for argument types.
+struct Specialization {
+  const FunctionSource *source = nullptr;
+  std::vector<Type> arguments;
+  std::map<std::string, Type> variables;
+  /// Where each variable got its (first) type, for conflict messages.
+  std::map<std::string, SourceLocation> variableOrigins;
+  std::set<std::string> locals;
+  Type result;
+  SourceLocation resultOrigin;
+  bool callsJit = false;
+  bool loops = false;
+  std::string symbol;
+  int index = 0;
+};
+
+class Typer {
+public:
+  Typer(const Program &program, const CompileOptions &options,
+        uint64_t uniqueId);
+
+  /// The specialisation, typed to a fixed point with everything it reaches.
+  Specialization &run(int functionId, const std::vector<Type> &arguments);
+
+  /// Looks up (creating if needed) a specialisation; not typed by itself.
+  Specialization &specialize(int functionId, const std::vector<Type> &arguments,
+                             const SExpr *callSite, const Specialization *caller);
+
+  Type exprType(Specialization &spec, const SExpr &expr);
+  NameBinding resolve(const Specialization &spec, const std::string &name) const;
+  /// The argument types of a call to a jitted function, defaults filled in.
+  std::vector<const SExpr *> callArguments(Specialization &caller,
+                                           const SExpr &call,
+                                           const FunctionSource &callee);
+  std::deque<Specialization> &specializations() { return specs; }
+  const CompileOptions &getOptions() const { return options; }
+  const Program &getProgram() const { return program; }
+
+  [[noreturn]] void fail(CompileError::Kind kind, const FunctionSource &fn,
+                         const SExpr &node, const std::string &message) const;
+  [[noreturn]] void failAt(CompileError::Kind kind, const FunctionSource &fn,
+                           SourceLocation loc, const std::string &message) const;
+  std::string where(const FunctionSource &fn, SourceLocation loc) const;
+
+  /// Unifies two types (Bottom is the identity, bool < int < float); returns
+  /// false on a conflict.
+  static bool unify(const Type &a, const Type &b, Type &result);
+  static Type constantType(const SExpr &value);
+
+private:
+  void typeBody(Specialization &spec, const SExpr &body);
+  void typeStatement(Specialization &spec, const SExpr &stmt);
+  void assign(Specialization &spec, const SExpr &target, const Type &type,
+              const SExpr &origin);
+  void widenVariable(Specialization &spec, const std::string &name,
+                     const Type &type, const SExpr &origin);
+  Type callType(Specialization &spec, const SExpr &call);
+  Type binaryType(Specialization &spec, const SExpr &node, const std::string &op,
+                  const Type &left, const Type &right);
+  void collectLocals(const SExpr &node, std::set<std::string> &out) const;
+
+  const Program &program;
+  const CompileOptions &options;
+  uint64_t uniqueId;
+  std::deque<Specialization> specs; // stable addresses
+  bool changed = false;
+};
+
+/// The math functions compiled code may call: libm name, arity, result kind.
+struct MathFunctionInfo {
+  const char *python;
+  const char *libm;  // nullptr: emitted specially
+  int arity;
+  Type::Kind result;
+  bool canOverflow;  // an infinite result from finite input is OverflowError
+};
+const MathFunctionInfo *lookupMathFunction(const std::string &name);
+bool isSupportedBuiltin(const std::string &name);
+bool alwaysReturns(const SExpr &body);
+
+} // namespace plait::frontend
+
+#endif // PLAIT_LIB_FRONTEND_TYPER_H

@@ -1,0 +1,181 @@
+//===- Compiler.cpp - snapshot to executor, detached ----------------------===//
+#include "plait/JIT/Compiler.h"
+#include "plait/IR/Context.h"
+#include "plait/IR/MLIRUtils.h"
+#include "plait/Passes/Passes.h"
+#include "plait/Support/LLVMCompat.h"
+
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IRReader/IRReader.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+
+#include <atomic>
+#include <chrono>
+#include <mutex>
+
+namespace plait::jit {
+namespace {
+
+/// Compilations borrow contexts from a pool so they never contend on one
+/// context and do not pay for a fresh context each time. A context is retired
+/// after a number of uses to bound what it accumulates (uniqued locations).
+class ContextPool {
+public:
+  static ContextPool &get() {
+    static ContextPool *pool = new ContextPool();
+    return *pool;
+  }
+
+  struct Lease {
+    std::shared_ptr<Context> context;
+    int uses;
+  };
+
+  Lease acquire() {
+    {
+      std::lock_guard<std::mutex> guard(mutex);
+      if (!idle.empty()) {
+        Lease lease = std::move(idle.back());
+        idle.pop_back();
+        return lease;
+      }
+    }
+    return {Context::create(), 0};
+  }
+
+  void release(Lease lease) {
+    if (++lease.uses >= kMaxUses)
+      return; // dropped: its memory goes with it
+    std::lock_guard<std::mutex> guard(mutex);
+    if (idle.size() < kMaxIdle)
+      idle.push_back(std::move(lease));
+  }
+
+private:
+  static constexpr int kMaxUses = 256;
+  static constexpr size_t kMaxIdle = 16;
+  std::mutex mutex; // guards `idle`; a leaf lock held for a push or a pop
+  std::vector<Lease> idle;
+};
+
+std::atomic<uint64_t> nextModuleId{1};
+
+std::string print(mlir::Operation *op) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  op->print(os);
+  return os.str();
+}
+
+} // namespace
+
+int32_t Executor::call(int64_t *args, int64_t *results) const {
+  using Entry = int32_t (*)(int64_t *, int64_t *, int64_t, int64_t, int64_t,
+                            int64_t *, int64_t *, int64_t, int64_t, int64_t);
+  // Two memref<?xi64> descriptors: allocated, aligned, offset, size, stride.
+  return reinterpret_cast<Entry>(entry)(args, args, 0, 64, 1, results, results,
+                                        0, 64, 1);
+}
+
+std::string Executor::assembly() const {
+  llvm::LLVMContext context;
+  llvm::SMDiagnostic diagnostic;
+  std::unique_ptr<llvm::Module> module = llvm::parseIR(
+      llvm::MemoryBufferRef(llvmText, "executor"), diagnostic, context);
+  if (!module)
+    return "; cannot re-read the LLVM IR: " + diagnostic.getMessage().str();
+  llvm::SmallString<4096> text;
+  llvm::raw_svector_ostream os(text);
+  llvm::legacy::PassManager pm;
+  llvm::TargetMachine &machine = SharedJIT::threadTargetMachine();
+  if (machine.addPassesToEmitFile(pm, os, nullptr, compat::kAssemblyFile))
+    return "; the target cannot emit assembly";
+  pm.run(*module);
+  return std::string(text.str());
+}
+
+frontend::Type parseTypeName(const std::string &name, bool &narrow) {
+  narrow = name == "int32" || name == "float32";
+  if (name == "int64" || name == "int" || name == "int32" || name == "i")
+    return frontend::Type::integer();
+  if (name == "float64" || name == "float" || name == "float32" || name == "f")
+    return frontend::Type::floating();
+  if (name == "bool" || name == "boolean" || name == "b")
+    return frontend::Type::boolean();
+  throw std::invalid_argument("unknown type name '" + name +
+                              "' (use int64, float64, bool, int32 or float32)");
+}
+
+std::shared_ptr<Executor> compile(const CompileRequest &request) {
+  auto start = std::chrono::steady_clock::now();
+  frontend::Program program = frontend::parseProgram(request.snapshot);
+  auto executor = std::make_shared<Executor>();
+  uint64_t id = nextModuleId.fetch_add(1);
+
+  auto llvmContext = std::make_unique<llvm::LLVMContext>();
+  std::unique_ptr<llvm::Module> llvmModule;
+  ContextPool::Lease lease = ContextPool::get().acquire();
+  {
+    Context &context = *lease.context;
+    Context::Guard guard(context);
+    Context::Capture capture(context);
+    mlir::MLIRContext &mlirContext = context.getMLIRContext();
+    mlir::OwningOpRef<mlir::ModuleOp> module =
+        mlir::ModuleOp::create(mlir::UnknownLoc::get(&mlirContext));
+    executor->info = frontend::emitModule(*module, program, request.entryFunction,
+                                          request.argumentTypes, request.options, id);
+    if (mlir::failed(mlir::verify(*module)))
+      capture.fail("internal error: plait emitted invalid MLIR:\n" +
+                   print(*module));
+    executor->mlirText = print(*module);
+
+    mlir::PassManager optimize(&mlirContext);
+    optimize.addPass(mlir::createInlinerPass());
+    optimize.addPass(mlir::createCanonicalizerPass());
+    optimize.addPass(mlir::createCSEPass());
+    if (mlir::failed(optimize.run(*module)))
+      capture.fail("internal error: MLIR optimisation failed");
+    executor->optimizedMlirText = print(*module);
+
+    mlir::PassManager lower(&mlirContext);
+    buildLowerToLLVMPipeline(lower);
+    if (mlir::failed(lower.run(*module)))
+      capture.fail("internal error: lowering to the LLVM dialect failed");
+    llvmModule = mlir::translateModuleToLLVMIR(*module, *llvmContext);
+    if (!llvmModule)
+      capture.fail("internal error: translation to LLVM IR failed");
+  }
+  ContextPool::get().release(std::move(lease));
+
+  // LLVM only from here: no context lock held.
+  llvm::TargetMachine &machine = SharedJIT::threadTargetMachine();
+  llvmModule->setDataLayout(machine.createDataLayout());
+  llvmModule->setTargetTriple(machine.getTargetTriple().str());
+  auto optimizeLLVM =
+      mlir::makeOptimizingTransformer(request.optLevel, /*sizeLevel=*/0, &machine);
+  if (llvm::Error error = optimizeLLVM(llvmModule.get()))
+    throw std::runtime_error("LLVM optimisation failed: " +
+                             llvm::toString(std::move(error)));
+  {
+    llvm::raw_string_ostream os(executor->llvmText);
+    llvmModule->print(os, nullptr);
+  }
+  executor->code = SharedJIT::get().add(std::move(llvmModule), std::move(llvmContext),
+                                        executor->info.entrySymbol);
+  executor->entry = executor->code->lookup(executor->info.entrySymbol);
+  executor->compileSeconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return executor;
+}
+
+} // namespace plait::jit

@@ -1,0 +1,120 @@
+//===- SharedJIT.cpp - the process-wide ORC JIT of plait.jit --------------===//
+#include "plait/JIT/SharedJIT.h"
+#include "plait/Runtime/RuntimeSymbols.h"
+#include "plait/Support/LLVMCompat.h"
+
+#include "llvm/ExecutionEngine/Orc/CompileUtils.h"
+#include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/DynamicLibrary.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Target/TargetMachine.h"
+
+#include <mutex>
+#include <stdexcept>
+
+namespace plait {
+
+struct SharedJIT::Impl {
+  std::unique_ptr<llvm::orc::LLJIT> jit;
+};
+
+struct SharedJIT::Code::Impl {
+  llvm::orc::LLJIT *jit;
+  llvm::orc::ResourceTrackerSP tracker;
+};
+
+SharedJIT::Code::~Code() {
+  if (impl && impl->tracker)
+    llvm::consumeError(impl->tracker->remove());
+}
+
+void *SharedJIT::Code::lookup(const std::string &symbol) const {
+  auto address = impl->jit->lookup(impl->tracker->getJITDylib(), symbol);
+  if (!address)
+    throw std::runtime_error("symbol '" + symbol + "' not found in the JIT: " +
+                             llvm::toString(address.takeError()));
+  return address->toPtr<void *>();
+}
+
+static void initializeTarget() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    llvm::sys::DynamicLibrary::LoadLibraryPermanently(nullptr);
+  });
+}
+
+llvm::TargetMachine &SharedJIT::threadTargetMachine() {
+  // A TargetMachine is not safe for concurrent code generation: one per
+  // thread, created once (creating one costs about a millisecond).
+  thread_local std::unique_ptr<llvm::TargetMachine> machine;
+  if (!machine) {
+    initializeTarget();
+    auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
+    if (!builder)
+      throw std::runtime_error(llvm::toString(builder.takeError()));
+    builder->setCodeGenOptLevel(llvm::CodeGenOpt::Aggressive);
+    auto created = builder->createTargetMachine();
+    if (!created)
+      throw std::runtime_error(llvm::toString(created.takeError()));
+    machine = std::move(*created);
+  }
+  return *machine;
+}
+
+SharedJIT::SharedJIT() : impl(std::make_unique<Impl>()) {
+  initializeTarget();
+  auto jit = llvm::orc::LLJITBuilder().create();
+  if (!jit)
+    throw std::runtime_error("cannot create the JIT: " +
+                             llvm::toString(jit.takeError()));
+  impl->jit = std::move(*jit);
+  llvm::orc::JITDylib &main = impl->jit->getMainJITDylib();
+  char prefix = impl->jit->getDataLayout().getGlobalPrefix();
+  main.addGenerator(llvm::cantFail(
+      llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(prefix)));
+  llvm::orc::SymbolMap runtime;
+  llvm::orc::MangleAndInterner mangle(impl->jit->getExecutionSession(),
+                                      impl->jit->getDataLayout());
+  for (const auto &[name, address] : getRuntimeSymbols())
+    runtime[mangle(name)] = compat::makeExportedSymbol(address);
+  llvm::cantFail(main.define(llvm::orc::absoluteSymbols(std::move(runtime))));
+}
+
+SharedJIT &SharedJIT::get() {
+  // Never destroyed: executors may outlive static destruction order.
+  static SharedJIT *instance = new SharedJIT();
+  return *instance;
+}
+
+std::shared_ptr<SharedJIT::Code>
+SharedJIT::add(std::unique_ptr<llvm::Module> module,
+               std::unique_ptr<llvm::LLVMContext> context,
+               const std::string &entrySymbol) {
+  // Code generation on this thread with its own TargetMachine, so that
+  // compilations of different threads run in parallel.
+  llvm::orc::SimpleCompiler compiler(threadTargetMachine());
+  auto object = compiler(*module);
+  if (!object)
+    throw std::runtime_error("code generation failed: " +
+                             llvm::toString(object.takeError()));
+  auto code = std::make_shared<Code>();
+  code->bytes = (*object)->getBufferSize();
+  code->impl = std::make_unique<Code::Impl>();
+  code->impl->jit = impl->jit.get();
+  code->impl->tracker = impl->jit->getMainJITDylib().createResourceTracker();
+  if (llvm::Error error =
+          impl->jit->addObjectFile(code->impl->tracker, std::move(*object)))
+    throw std::runtime_error("cannot add code to the JIT: " +
+                             llvm::toString(std::move(error)));
+  (void)context; // the module (and its context) are no longer needed
+  code->lookup(entrySymbol); // links now: missing symbols fail here
+  return code;
+}
+
+} // namespace plait
