@@ -770,7 +770,8 @@ Val FunctionEmitter::intArith(const std::string &op, Value a, Value b) {
   }
   if (op == "FloorDiv" || op == "Mod") {
     check(builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq, b, constInt(0)),
-          errorCode("ZeroDivisionError", "int_division_by_zero"));
+          errorCode("ZeroDivisionError",
+                    op == "Mod" ? "int_mod_by_zero" : "int_division_by_zero"));
     Value minusOne = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq, b, constInt(-1));
     if (op == "FloorDiv" && checked) {
       Value isMin = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq, a,
@@ -1135,6 +1136,23 @@ Val FunctionEmitter::emitCall(const SExpr &node) {
       mathName = binding.name;
     if (binding.kind == NameBinding::Kind::Jit)
       return emitJitCall(node, binding.functionId);
+    if (binding.kind == NameBinding::Kind::Rendezvous) {
+      std::vector<Value> args;
+      const Type kinds[] = {Type::integer(), Type::integer(), Type::floating()};
+      size_t i = 0;
+      for (const SExpr *arg : node.field(1).rest())
+        args.push_back(convert(emitExpr(*arg), kinds[i++]).leaves[0]);
+      module.declare("plait_test_rendezvous",
+                     builder.getFunctionType({builder.getI64Type(), builder.getI64Type(),
+                                              builder.getF64Type()},
+                                             {builder.getI32Type()}));
+      Value met = builder
+                      .create<mlir::func::CallOp>(loc(node), "plait_test_rendezvous",
+                                                  mlir::TypeRange{builder.getI32Type()}, args)
+                      .getResult(0);
+      return {Type::boolean(), {builder.create<arith::CmpIOp>(
+                                   loc(node), arith::CmpIPredicate::ne, met, constInt(0, 32))}};
+    }
   }
   if (!mathName.empty()) {
     std::vector<Val> args;
@@ -1195,9 +1213,10 @@ Val FunctionEmitter::emitMath(const SExpr &node, const std::string &name,
                                            builder.create<mlir::math::AbsFOp>(l, x[0]),
                                            constFloat(HUGE_VAL))}};
   if (name == "degrees")
-    return {Type::floating(), {builder.create<arith::DivFOp>(l, x[0], constFloat(M_PI / 180.0))}};
+    // CPython: radToDeg * x with radToDeg = 180 / pi (not x / degToRad).
+    return {Type::floating(), {builder.create<arith::MulFOp>(l, constFloat(180.0 / M_PI), x[0])}};
   if (name == "radians")
-    return {Type::floating(), {builder.create<arith::MulFOp>(l, x[0], constFloat(M_PI / 180.0))}};
+    return {Type::floating(), {builder.create<arith::MulFOp>(l, constFloat(M_PI / 180.0), x[0])}};
   if (name == "pow") {
     // math.pow reports what ** raises as ValueError/OverflowError.
     int32_t range = errorCode("OverflowError", "math_range");
@@ -1229,6 +1248,8 @@ Val FunctionEmitter::emitMath(const SExpr &node, const std::string &name,
                                                    builder.create<mlir::math::FloorOp>(l, x[0]));
     check(builder.create<arith::AndIOp>(l, nonPositive, integral), domain);
   }
+  if (name == "hypot") // CPython's hypot returns inf on overflow, no error
+    return {Type::floating(), {callLibm("hypot", x)}};
   // The generic rule of CPython's math_1/math_2: NaN from non-NaN input is a
   // domain error; infinity from finite input overflows (or is a domain error).
   Value r = callLibm(info->libm, x);
@@ -1327,6 +1348,8 @@ Val FunctionEmitter::emitBuiltin(const SExpr &node, const std::string &name) {
     }
     Value a = convert(args[0], Type::integer()).leaves[0];
     Value b = convert(args[1], Type::integer()).leaves[0];
+    check(builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq, b, constInt(0)),
+          errorCode("ZeroDivisionError", "int_divmod_by_zero"));
     Val q = intArith("FloorDiv", a, b);
     Val r = intArith("Mod", a, b);
     return {type, {q.leaves[0], r.leaves[0]}};

@@ -82,6 +82,8 @@ std::string CompileOptions::message(const std::string &key) const {
     return it->second;
   static const std::map<std::string, std::string> defaults = {
       {"int_division_by_zero", "integer division or modulo by zero"},
+      {"int_mod_by_zero", "integer division or modulo by zero"},
+      {"int_divmod_by_zero", "integer division or modulo by zero"},
       {"int_truediv_by_zero", "division by zero"},
       {"float_truediv_by_zero", "float division by zero"},
       {"float_floordiv_by_zero", "float floor division by zero"},
@@ -333,6 +335,8 @@ NameBinding Typer::resolve(const Specialization &spec,
   } else if (head == "MathFunction") {
     binding.kind = NameBinding::Kind::MathFunction;
     binding.name = value.items.at(1).text;
+  } else if (head == "Rendezvous") {
+    binding.kind = NameBinding::Kind::Rendezvous;
   } else if (head == "Builtin" && isSupportedBuiltin(value.items.at(1).text)) {
     binding.kind = NameBinding::Kind::Builtin;
     binding.name = value.items.at(1).text;
@@ -700,6 +704,13 @@ Type Typer::callType(Specialization &spec, const SExpr &call) {
   }
   case NameBinding::Kind::Builtin:
     break;
+  case NameBinding::Kind::Rendezvous: {
+    needArgs(name, 3, 3);
+    for (size_t i = 0; i < 3; ++i)
+      needNumeric(name, argType(i), i);
+    spec.loops = true; // it blocks: always run detached under nogil="auto"
+    return Type::boolean();
+  }
   case NameBinding::Kind::Local:
     fail(CompileError::Kind::Unsupported, fn, callee,
          "calling the local variable '" + name + "' is not supported");

@@ -21,6 +21,7 @@ struct NameBinding {
     Math,      // the math module
     MathFunction,
     Builtin,
+    Rendezvous,  // plait.testing.jit_rendezvous: the native test barrier
     Unsupported, // bound to something compiled code cannot use
     Undefined
   };

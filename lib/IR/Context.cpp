@@ -82,25 +82,28 @@ DiagnosticInfo toDiagnosticInfo(const mlir::Diagnostic &diagnostic) {
   return info;
 }
 
-std::shared_ptr<Context> Context::create() {
-  return std::shared_ptr<Context>(new Context());
+std::shared_ptr<Context> Context::create(bool internal) {
+  return std::shared_ptr<Context>(new Context(internal));
 }
 
-Context::Context()
+Context::Context(bool internal)
     : mlirContext(std::make_unique<mlir::MLIRContext>(
-          getDialectRegistry(), mlir::MLIRContext::Threading::DISABLED)) {
+          getDialectRegistry(), mlir::MLIRContext::Threading::DISABLED)),
+      internal(internal) {
   ensurePassesRegistered();
   mlirContext->setThreadPool(sharedThreadPool());
   mlirContext->getDiagEngine().registerHandler(
       [this](mlir::Diagnostic &diagnostic) -> mlir::LogicalResult {
         return mlir::success(handleDiagnostic(toDiagnosticInfo(diagnostic)));
       });
-  ++liveContexts;
+  if (!internal)
+    ++liveContexts;
 }
 
 Context::~Context() {
   mlirContext.reset();
-  --liveContexts;
+  if (!internal)
+    --liveContexts;
 }
 
 int64_t Context::liveCount() { return liveContexts.load(); }

@@ -50,7 +50,7 @@ public:
         return lease;
       }
     }
-    return {Context::create(), 0};
+    return {Context::create(/*internal=*/true), 0};
   }
 
   void release(Lease lease) {

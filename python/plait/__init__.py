@@ -1,9 +1,12 @@
 """plait: a JIT compiler for Python on MLIR and LLVM, built for many threads.
 
-Submodules:
+  plait.jit -- @plait.jit compiles numeric functions to native code
   plait.ir, plait.passmanager, plait.execution_engine -- MLIR from Python
   plait.testing -- deterministic concurrency hooks for tests
 """
 
+from .errors import CompileError, TypingError, UnsupportedError
+from ._jit import Dispatcher, jit
+
 __version__ = "0.1.0"
-__all__ = ["__version__"]
+__all__ = ["CompileError", "Dispatcher", "TypingError", "UnsupportedError", "jit", "__version__"]

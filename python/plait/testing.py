@@ -18,6 +18,7 @@ __all__ = [
     "register_rendezvous_pass",
     "rendezvous",
     "rendezvous_pipeline",
+    "jit_rendezvous",
     "unique_barrier_id",
 ]
 
@@ -27,6 +28,20 @@ __all__ = [
 RENDEZVOUS_DECLARATION = "func.func private @plait_test_rendezvous(i64, i64, f64) -> i32"
 
 _counter = itertools.count(1)
+
+
+def jit_rendezvous(barrier_id: int, participants: int, timeout_seconds: float) -> bool:
+    """The barrier as a function @plait.jit code can call (it compiles to the
+    native barrier, so meeting it proves jitted calls ran detached). Returns
+    True when met. Callable from Python too."""
+    try:
+        rendezvous(str(int(barrier_id)), int(participants), float(timeout_seconds))
+    except RuntimeError:
+        return False
+    return True
+
+
+jit_rendezvous._plait_runtime = "rendezvous"  # type: ignore[attr-defined]
 
 
 def unique_barrier_id() -> int:

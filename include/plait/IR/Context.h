@@ -35,7 +35,8 @@ using DiagnosticCallback = std::function<bool(const DiagnosticInfo &)>;
 
 class Context {
 public:
-  static std::shared_ptr<Context> create();
+  /// `internal` contexts (plait.jit's pool) are not counted by liveCount().
+  static std::shared_ptr<Context> create(bool internal = false);
   ~Context();
   Context(const Context &) = delete;
   Context &operator=(const Context &) = delete;
@@ -98,11 +99,11 @@ public:
   void setEmitErrorDiagnostics(bool value) { emitErrorDiagnostics.store(value); }
   bool getEmitErrorDiagnostics() const { return emitErrorDiagnostics.load(); }
 
-  /// Number of live plait::Context objects in the process (leak checks).
+  /// Number of live user-created contexts in the process (leak checks).
   static int64_t liveCount();
 
 private:
-  Context();
+  explicit Context(bool internal);
   bool handleDiagnostic(const DiagnosticInfo &diagnostic);
 
   std::unique_ptr<mlir::MLIRContext> mlirContext;
@@ -122,6 +123,7 @@ private:
   Capture *activeCapture = nullptr;
 
   std::atomic<bool> emitErrorDiagnostics{false};
+  bool internal;
 };
 
 } // namespace plait

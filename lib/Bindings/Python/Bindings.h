@@ -71,6 +71,7 @@ void populateIR(nb::module_ &m);
 void populatePassManager(nb::module_ &m);
 void populateExecutionEngine(nb::module_ &m);
 void populateTesting(nb::module_ &m);
+void populateJIT(nb::module_ &m);
 
 } // namespace plait::python
 

@@ -58,4 +58,6 @@ NB_MODULE(_core, m) {
   populateExecutionEngine(engine);
   nb::module_ testing = m.def_submodule("testing", "Test hooks");
   populateTesting(testing);
+  nb::module_ jit = m.def_submodule("jit", "plait.jit's native half");
+  populateJIT(jit);
 }

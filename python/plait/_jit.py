@@ -1,0 +1,223 @@
+"""@plait.jit: compile numeric Python functions to native code per argument types.
+
+The decorated object is a native dispatcher (vectorcall): it classifies the
+arguments, finds the compiled executor for their types without a lock, and
+calls it. A new combination of types is compiled on first use: the function is
+snapshotted (with the GIL held, microseconds) and compiled by the C++ core with
+the GIL released.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import re
+import sys
+import threading
+from types import FunctionType
+from typing import Any, Callable, Optional, Sequence, Union, overload
+
+from . import _messages
+from ._core import jit as _native
+from ._snapshot import Snapshotter
+from .errors import CompileError, TypingError, UnsupportedError
+
+__all__ = ["jit", "Dispatcher", "CompileError", "TypingError", "UnsupportedError"]
+
+_native._set_error_classes(TypingError, UnsupportedError)
+_MESSAGES = _messages.sample()
+_ids = itertools.count(1)
+_STAGES = ("mlir", "optimized-mlir", "llvm", "asm")
+_NOGIL = {False: 0, True: 1, "auto": 2}
+_CODE_OF = {"int64": "i", "int32": "i", "int": "i", "float64": "f", "float32": "f", "float": "f", "bool": "b"}
+_KIND_OF = {"int64": "i", "int": "i", "int32": "I", "float64": "f", "float": "f", "float32": "F", "bool": "b"}
+_TYPE_OF_CODE = {"i": "int64", "f": "float64", "b": "bool"}
+
+
+def _parse_signature(text: str) -> tuple[Optional[str], list[str]]:
+    """'float64(float64, int64)' -> ('float64', ['float64', 'int64']); a bare
+    '(int64)' has no declared result."""
+    match = re.fullmatch(r"\s*([A-Za-z0-9_]*)\s*\((.*)\)\s*", text)
+    if not match:
+        raise TypeError(f"malformed signature {text!r}: expected e.g. 'float64(float64, int64)'")
+    result = match.group(1) or None
+    args = [a.strip() for a in match.group(2).split(",") if a.strip()]
+    for name in ([result] if result else []) + args:
+        if name not in _KIND_OF:
+            raise TypeError(f"unknown type {name!r} in signature {text!r} (use int64, float64, bool, int32, float32)")
+    return result, args
+
+
+class Dispatcher(_native.DispatcherBase):
+    """A @plait.jit function. Call it like the original; see `signatures`,
+    `inspect()` and `py_func`."""
+
+    def __init__(
+        self,
+        py_func: FunctionType,
+        *,
+        nogil: Union[bool, str] = "auto",
+        overflow: str = "check",
+        fastmath: bool = False,
+        opt_level: int = 2,
+        signatures: Sequence[str] = (),
+    ) -> None:
+        if not isinstance(py_func, FunctionType):
+            raise TypeError(f"@plait.jit needs a Python function, not {type(py_func).__name__}")
+        if nogil not in _NOGIL:
+            raise ValueError("nogil must be True, False or 'auto'")
+        if overflow not in ("check", "wrap"):
+            raise ValueError("overflow must be 'check' or 'wrap'")
+        functools.update_wrapper(self, py_func)
+        self.py_func = py_func
+        self._plait_id = next(_ids)
+        self._options = {"check_overflow": overflow == "check", "fastmath": bool(fastmath), "opt_level": int(opt_level)}
+        self._lock = threading.Lock()
+        self._compiled: dict[str, tuple[str, Any]] = {}  # codes -> (signature text, executor)
+        code = py_func.__code__
+        params = list(code.co_varnames[: code.co_argcount])
+        _native._configure(self, py_func.__name__, params, list(py_func.__defaults__ or ()), _NOGIL[nogil], not signatures)
+        for signature in signatures:
+            self.compile(signature)
+
+    # -- compilation -------------------------------------------------------
+    def _function_snapshot(self, snapshotter: Snapshotter) -> str:
+        return snapshotter.function(self._plait_id, self.py_func)
+
+    def _build(self, types: list[str]) -> Any:
+        snapshotter = Snapshotter(lambda value: isinstance(value, Dispatcher))
+        snapshotter.add(self)
+        return _native.compile(
+            snapshotter.program(),
+            self._plait_id,
+            types,
+            check_overflow=self._options["check_overflow"],
+            fastmath=self._options["fastmath"],
+            recursion_limit=sys.getrecursionlimit(),
+            messages=_MESSAGES,
+            opt_level=self._options["opt_level"],
+        )
+
+    def _miss(self, codes: str) -> None:
+        """Compiles and installs the executor for argument classes `codes`.
+        One compilation per signature: later callers wait on the lock (which
+        releases the GIL while waiting) and find it installed."""
+        with self._lock:
+            if codes in self._compiled:
+                return
+            types = [_TYPE_OF_CODE[c] for c in codes]
+            executor = self._build(types)
+            _native._install(self, codes, codes, "", executor)
+            self._compiled[codes] = (f"{executor.result_type}({', '.join(types)})", executor)
+
+    def compile(self, signature: str) -> None:
+        """Compiles an explicit signature such as 'float64(float64, int64)' now."""
+        result, args = _parse_signature(signature)
+        codes = "".join(_CODE_OF[a] for a in args)
+        kinds = "".join(_KIND_OF[a] for a in args)
+        with self._lock:
+            executor = self._build([_TYPE_OF_CODE[c] if a not in ("int32", "float32") else a for c, a in zip(codes, args)])
+            cast = ""
+            if result:
+                produced = executor.result_type
+                if result in ("float64", "float", "float32") and produced in ("int", "bool", "float"):
+                    cast = "F" if result == "float32" else ("f" if produced != "float" else "")
+                elif result in ("int64", "int", "int32") and produced in ("int", "bool"):
+                    cast = "I" if result == "int32" else ""
+                elif not (result == "bool" and produced == "bool"):
+                    raise TypingError(f"{self.__name__}() returns {produced}, which cannot be returned as {result}")
+            _native._install(self, codes, kinds, cast, executor)
+            self._compiled[codes] = (f"{result or executor.result_type}({', '.join(args)})", executor)
+
+    # -- introspection -----------------------------------------------------
+    @property
+    def signatures(self) -> list[str]:
+        """The compiled signatures, e.g. ['int(int64, int64)']."""
+        return [text for text, _ in self._compiled.values()]
+
+    def inspect(self, signature: Optional[str] = None, stage: str = "mlir") -> str:
+        """The text of a compilation stage: 'mlir' (as emitted),
+        'optimized-mlir', 'llvm' (optimised LLVM IR) or 'asm'."""
+        if stage not in _STAGES:
+            raise ValueError(f"stage must be one of {', '.join(_STAGES)}")
+        if not self._compiled:
+            raise ValueError(f"{self.__name__}() has not been compiled yet: call it or pass a signature")
+        executor = None
+        if signature is None:
+            executor = next(iter(self._compiled.values()))[1]
+        else:
+            for text, candidate in self._compiled.values():
+                if signature in (text, text[text.index("(") :]):
+                    executor = candidate
+            if executor is None:
+                _, args = _parse_signature(signature)
+                codes = "".join(_CODE_OF[a] for a in args)
+                if codes not in self._compiled:
+                    raise KeyError(f"no compiled signature {signature!r}; have {self.signatures}")
+                executor = self._compiled[codes][1]
+        if stage == "mlir":
+            return executor.mlir
+        if stage == "optimized-mlir":
+            return executor.optimized_mlir
+        if stage == "llvm":
+            return executor.llvm
+        return executor.asm()
+
+    def __repr__(self) -> str:
+        return f"<plait.jit {self.__qualname__}>"
+
+    def __get__(self, instance: object, owner: Optional[type] = None) -> Any:
+        return self if instance is None else functools.partial(self, instance)
+
+
+@overload
+def jit(fn: Callable[..., Any]) -> Dispatcher: ...
+@overload
+def jit(
+    fn: Union[str, Sequence[str], None] = None,
+    *,
+    nogil: Union[bool, str] = "auto",
+    overflow: str = "check",
+    fastmath: bool = False,
+    opt_level: int = 2,
+) -> Callable[[Callable[..., Any]], Dispatcher]: ...
+
+
+def jit(
+    fn: Union[Callable[..., Any], str, Sequence[str], None] = None,
+    *,
+    nogil: Union[bool, str] = "auto",
+    overflow: str = "check",
+    fastmath: bool = False,
+    opt_level: int = 2,
+) -> Any:
+    """Compile a numeric Python function to native code.
+
+    - ``@jit``: lazy, compiles on the first call for each new combination of
+      argument types.
+    - ``@jit("float64(float64, int64)")`` or a list of signatures: compiled at
+      decoration (errors raised there); calls convert bool -> int -> float to
+      a compiled signature and compile nothing new.
+    - ``nogil``: release the GIL while compiled code runs: ``"auto"`` (when it
+      loops or calls other jitted functions), ``True`` or ``False``.
+    - ``overflow``: ``"check"`` (int64 overflow raises OverflowError) or
+      ``"wrap"`` (two's complement).
+    - ``fastmath``: allow LLVM to reassociate float arithmetic.
+    """
+    signatures: Sequence[str] = ()
+    if isinstance(fn, str):
+        signatures, fn = [fn], None
+    elif isinstance(fn, (list, tuple)):
+        signatures, fn = list(fn), None
+
+    def decorate(function: Callable[..., Any]) -> Dispatcher:
+        return Dispatcher(
+            function,  # type: ignore[arg-type]
+            nogil=nogil,
+            overflow=overflow,
+            fastmath=fastmath,
+            opt_level=opt_level,
+            signatures=signatures,
+        )
+
+    return decorate(fn) if fn is not None else decorate

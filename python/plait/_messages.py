@@ -1,0 +1,55 @@
+"""CPython's own error messages, sampled from the running interpreter so that
+compiled code raises exactly what CPython would (they differ across versions)."""
+
+from __future__ import annotations
+
+import math
+from typing import Callable
+
+
+def _message(action: Callable[[], object], fallback: str) -> str:
+    try:
+        action()
+    except (ArithmeticError, ValueError) as error:
+        return str(error)
+    except UnboundLocalError as error:  # pragma: no cover - listed for clarity
+        return str(error)
+    return fallback
+
+
+def _unbound_local_template() -> str:
+    def probe() -> None:
+        if False:  # noqa: SIM108 - the assignment must exist but not run
+            plait_variable = 0
+        plait_variable  # noqa: B018 - raises UnboundLocalError
+
+    try:
+        probe()
+    except UnboundLocalError as error:
+        return str(error).replace("plait_variable", "{name}")
+    return "local variable '{name}' referenced before assignment"
+
+
+def sample() -> dict[str, str]:
+    zero_int, zero_float, one, minus = 0, 0.0, 1.0, -1
+    return {
+        "int_division_by_zero": _message(lambda: 1 // zero_int, "integer division or modulo by zero"),
+        "int_mod_by_zero": _message(lambda: 1 % zero_int, "integer division or modulo by zero"),
+        "int_divmod_by_zero": _message(lambda: divmod(1, zero_int), "integer division or modulo by zero"),
+        "int_truediv_by_zero": _message(lambda: 1 / zero_int, "division by zero"),
+        "float_truediv_by_zero": _message(lambda: one / zero_float, "float division by zero"),
+        "float_floordiv_by_zero": _message(lambda: one // zero_float, "float floor division by zero"),
+        "float_mod_by_zero": _message(lambda: one % zero_float, "float modulo"),
+        "float_divmod_by_zero": _message(lambda: divmod(one, zero_float), "float divmod()"),
+        "zero_pow_negative": _message(lambda: zero_float ** -one, "0.0 cannot be raised to a negative power"),
+        "float_pow_overflow": _message(lambda: 10.0 ** (400 * one), "(34, 'Numerical result out of range')"),
+        "math_domain": _message(lambda: math.sqrt(minus), "math domain error"),
+        "math_range": _message(lambda: math.exp(1000 * one), "math range error"),
+        "float_to_int_inf": _message(lambda: int(math.inf), "cannot convert float infinity to integer"),
+        "float_to_int_nan": _message(lambda: int(math.nan), "cannot convert float NaN to integer"),
+        "range_step_zero": _message(lambda: range(0, 1, zero_int), "range() arg 3 must not be zero"),
+        "negative_shift": _message(lambda: 1 << minus, "negative shift count"),
+        "powmod_zero": _message(lambda: pow(2, 3, zero_int), "pow() 3rd argument cannot be 0"),
+        "recursion": "maximum recursion depth exceeded",
+        "unbound_local": _unbound_local_template(),
+    }

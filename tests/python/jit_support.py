@@ -1,0 +1,93 @@
+"""Differential testing of @plait.jit against CPython itself: the same
+function, interpreted and compiled, must give the same value (and type) or
+raise the same exception type with the same message."""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Callable
+
+from hypothesis import strategies as st
+
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+
+#: Integers biased towards the edges that break naive code.
+ints = st.one_of(
+    st.sampled_from([0, 1, -1, 2, -2, 3, 7, -7, 63, 64, INT64_MAX, INT64_MIN, INT64_MAX - 1, INT64_MIN + 1, 2**53, 2**53 + 1, -(2**53) - 1]),
+    st.integers(-1000, 1000),
+    st.integers(INT64_MIN, INT64_MAX),
+)
+small_ints = st.integers(-200, 200)
+floats = st.one_of(
+    st.sampled_from([0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 1.5, 2.5, math.inf, -math.inf, math.nan, 1e308, -1e308, 5e-324, 2.0**53]),
+    st.floats(allow_nan=True, allow_infinity=True),
+)
+numbers = st.one_of(ints, floats, st.booleans())
+
+
+def _fits(value: Any) -> bool:
+    if isinstance(value, bool) or not isinstance(value, int):
+        if isinstance(value, tuple):
+            return all(_fits(v) for v in value)
+        return True
+    return INT64_MIN <= value <= INT64_MAX
+
+
+def outcome(fn: Callable[..., Any], *args: Any) -> tuple[Any, ...]:
+    try:
+        return ("value", fn(*args))
+    except Exception as error:  # noqa: BLE001 - the comparison is the point
+        return ("raised", type(error), str(error))
+
+
+def same_value(a: Any, b: Any) -> bool:
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, float):
+        if math.isnan(a):
+            return math.isnan(b)
+        return a == b and math.copysign(1.0, a) == math.copysign(1.0, b)
+    if isinstance(a, tuple):
+        return len(a) == len(b) and all(same_value(x, y) for x, y in zip(a, b))
+    return bool(a == b)
+
+
+def same_number(a: Any, b: Any) -> bool:
+    """Equal as numbers (int 0 == float 0.0), NaN equal to NaN."""
+    if isinstance(a, tuple):
+        return isinstance(b, tuple) and len(a) == len(b) and all(same_number(x, y) for x, y in zip(a, b))
+    if isinstance(a, float) and math.isnan(a):
+        return isinstance(b, float) and math.isnan(b)
+    if type(a) is not type(b) and isinstance(b, float):
+        return float(a) == b  # the unified float holds the int, rounded
+    return bool(a == b)
+
+
+def assert_same(py: Callable[..., Any], compiled: Callable[..., Any], *args: Any, unified: bool = False) -> None:
+    """`unified`: the function gives a variable an int on one path and a float
+    on another; compiled code keeps one type per variable (float), so values
+    are compared as numbers (documented in the user guide)."""
+    expected = outcome(py, *args)
+    got = outcome(compiled, *args)
+    if expected[0] == "value" and isinstance(expected[1], complex):
+        # CPython returns a complex; compiled code has no complex numbers.
+        assert got[0] == "raised" and got[1] is ValueError, (args, expected, got)
+        return
+    if expected[0] == "raised" and expected[1] is MemoryError:
+        # e.g. 1 << 2**62: CPython runs out of memory, compiled code overflows.
+        assert got[0] == "raised" and got[1] is OverflowError, (args, expected, got)
+        return
+    if unified and expected[0] == "value":
+        assert got[0] == "value" and same_number(expected[1], got[1]), (args, expected, got)
+        return
+    if expected[0] == "value" and not _fits(expected[1]):
+        # CPython's ints are unbounded; compiled code checks int64 overflow.
+        assert got[0] == "raised" and got[1] is OverflowError, (args, expected, got)
+        return
+    if expected[0] == "raised" and expected[1] is OverflowError and got[0] == "raised":
+        assert got[1] is OverflowError, (args, expected, got)
+        return
+    if expected[0] == "value":
+        assert got[0] == "value" and same_value(expected[1], got[1]), (args, expected, got)
+    else:
+        assert got[:2] == expected[:2] and got[2] == expected[2], (args, expected, got)
