@@ -166,9 +166,6 @@ class Dispatcher(_native.DispatcherBase):
     def __repr__(self) -> str:
         return f"<plait.jit {self.__qualname__}>"
 
-    def __get__(self, instance: object, owner: Optional[type] = None) -> Any:
-        return self if instance is None else functools.partial(self, instance)
-
 
 @overload
 def jit(fn: Callable[..., Any]) -> Dispatcher: ...

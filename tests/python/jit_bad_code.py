@@ -1,0 +1,76 @@
+"""Functions outside plait.jit's subset; the tests check each error's class
+and location (the line numbers below are asserted: keep them stable)."""
+
+import math
+
+
+def uses_list(x):
+    values = [x, x]
+    return values
+
+
+def uses_string(x):
+    return "text"
+
+
+def calls_print(x):
+    print(x)
+    return x
+
+
+def uses_try(x):
+    try:
+        return x
+    except ValueError:
+        return 0
+
+
+def int_or_tuple(x):
+    y = 1
+    if x:
+        y = (1, 2)
+    return y
+
+
+def returns_int_or_tuple(x):
+    if x:
+        return 1
+    return (1, 2)
+
+
+def float_bit_and(x):
+    return x & 1.5
+
+
+def unknown_name(x):
+    return x + undefined_name  # noqa: F821
+
+
+def huge_constant(x):
+    return x + 100000000000000000000
+
+
+def uses_lambda(x):
+    f = lambda y: y  # noqa: E731
+    return f(x)
+
+
+def unsupported_math(x):
+    return math.factorial(x)
+
+
+def attribute_of_value(x):
+    return x.real
+
+
+def maybe_none(x):
+    if x:
+        return 1
+
+
+def wrong_arity(x):
+    return helper_for_arity(x, x)
+
+
+def helper_for_arity(a):
+    return a

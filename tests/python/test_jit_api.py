@@ -1,0 +1,185 @@
+"""@plait.jit's API: errors with locations, dispatch, eager signatures,
+inspect, options, thread safety and detached execution."""
+
+from __future__ import annotations
+
+import sys
+import types
+from typing import Any
+
+import pytest
+
+import jit_bad_code as bad
+import plait
+from conftest import run_in_threads
+from plait.testing import jit_rendezvous, unique_barrier_id
+
+BAD_FILE = bad.__file__
+
+
+def compile_error(fn: Any, *args: Any) -> plait.CompileError:
+    with pytest.raises(plait.CompileError) as info:
+        plait.jit(fn)(*args)
+    return info.value
+
+
+@pytest.mark.parametrize(
+    "fn, cls, line, column, fragment",
+    [
+        (bad.uses_list, plait.UnsupportedError, 8, 14, "List expressions are not supported"),
+        (bad.uses_string, plait.UnsupportedError, 13, 12, "string constants"),
+        (bad.calls_print, plait.UnsupportedError, 17, 5, "calling 'print'"),
+        (bad.uses_try, plait.UnsupportedError, 22, 5, "Try statements are not supported"),
+        (bad.int_or_tuple, plait.TypingError, 31, 9, "variable 'y' is tuple[int, int] here but int at"),
+        (bad.returns_int_or_tuple, plait.TypingError, 38, 5, "returns tuple[int, int] here but int at"),
+        (bad.float_bit_and, plait.TypingError, 42, 12, "unsupported operand type(s) for &: 'int' and 'float'"),
+        (bad.unknown_name, plait.TypingError, 46, 16, "name 'undefined_name' is not defined"),
+        (bad.huge_constant, plait.UnsupportedError, 50, 16, "does not fit in int64"),
+        (bad.uses_lambda, plait.UnsupportedError, 54, 9, "Lambda expressions are not supported"),
+        (bad.unsupported_math, plait.UnsupportedError, 59, 12, "math.factorial() is not supported"),
+        (bad.attribute_of_value, plait.UnsupportedError, 63, 12, "attribute access"),
+        (bad.maybe_none, plait.TypingError, 68, 9, "may also end without a return"),
+        (bad.wrong_arity, plait.TypingError, 72, 12, "helper_for_arity() takes 1"),
+    ],
+)
+def test_unsupported_code_fails_at_the_right_place(fn: Any, cls: type, line: int, column: int, fragment: str) -> None:
+    namespace = dict(vars(bad))
+    copy = types.FunctionType(fn.__code__, namespace, fn.__name__, fn.__defaults__)
+    namespace["helper_for_arity"] = plait.jit(bad.helper_for_arity)
+    error = compile_error(copy, 1)
+    assert isinstance(error, cls), error
+    text = str(error)
+    assert text.startswith(f"{BAD_FILE}:{line}:{column}: "), text
+    assert fragment in text, text
+    source_line, caret_line = text.splitlines()[1:3]
+    original = open(BAD_FILE).read().splitlines()[line - 1]
+    assert source_line == "    " + original
+    assert caret_line.index("^") == 4 + column - 1, (caret_line, column)
+
+
+def test_functions_without_source_are_compile_errors() -> None:
+    namespace: dict[str, Any] = {}
+    exec("def f(x):\n    return x\n", namespace)
+    with pytest.raises(plait.CompileError, match="source code is not available"):
+        plait.jit(namespace["f"])(1)
+    with pytest.raises(TypeError):
+        plait.jit(len)  # type: ignore[arg-type]
+
+
+def add(a, b=2):
+    """Adds."""
+    return a + b
+
+
+def loop(n):
+    total = 0
+    for i in range(n):
+        total += i
+    return total
+
+
+def test_wrapper_attributes_and_dispatch() -> None:
+    f = plait.jit(add)
+    assert f.__name__ == "add" and f.__doc__ == "Adds." and f.__wrapped__ is add
+    assert f.py_func is add
+    assert f(1) == 3 and f(1, 2.5) == 3.5 and f(b=4, a=1) == 5 and f(True, True) == 2
+    assert sorted(f.signatures) == ["float(int64, float64)", "int(bool, bool)", "int(int64, int64)"]
+    with pytest.raises(TypeError, match=r"argument 1 \('a'\) must be int, float or bool, not str"):
+        f("x")
+    with pytest.raises(TypeError, match="missing required argument: 'a'"):
+        f()
+    with pytest.raises(TypeError, match="unexpected keyword argument 'c'"):
+        f(1, c=2)
+    with pytest.raises(TypeError, match="takes 2 positional arguments but 3"):
+        f(1, 2, 3)
+    with pytest.raises(OverflowError, match="does not fit in int64"):
+        f(2**64, 1)
+    import numpy as np
+
+    assert f(np.int64(3), np.float32(0.5)) == 3.5
+
+
+def test_eager_signatures_compile_at_decoration() -> None:
+    f = plait.jit(["float64(float64, float64)", "int64(int64, int64)"])(add)
+    assert f.signatures == ["float64(float64, float64)", "int64(int64, int64)"]
+    assert f(1, 2) == 3 and type(f(1, 2)) is int
+    assert f(1.5, 2) == 3.5  # converted to a compiled signature
+    assert f(True, 2) == 3
+    narrow = plait.jit("float32(float32, float32)")(add)
+    assert narrow(0.1, 0.2) == float(np_float32(np_float32(0.1) + np_float32(0.2)))
+    with pytest.raises(plait.TypingError):
+        plait.jit("int64(int64)")(bad.int_or_tuple)
+    with pytest.raises(TypeError, match="malformed signature"):
+        plait.jit("float64 float64")(add)
+    with pytest.raises(TypeError, match="unknown type"):
+        plait.jit("complex(float64)")(add)
+    with pytest.raises(plait.TypingError, match="cannot be returned as int64"):
+        plait.jit("int64(float64, float64)")(add)
+    strict = plait.jit("int64(int64, int64)")(add)
+    with pytest.raises(TypeError, match="no compiled signature"):
+        strict(1.5, 2.0)
+
+
+def np_float32(x: float) -> float:
+    import numpy as np
+
+    return float(np.float32(x))
+
+
+def test_inspect_every_stage() -> None:
+    f = plait.jit(loop)
+    with pytest.raises(ValueError, match="not been compiled"):
+        f.inspect()
+    assert f(10) == 45
+    texts = {stage: f.inspect(stage=stage) for stage in ("mlir", "optimized-mlir", "llvm", "asm")}
+    assert "func.func" in texts["mlir"] and "cf.cond_br" in texts["mlir"]
+    assert "func.func" in texts["optimized-mlir"]
+    assert "define" in texts["llvm"]
+    assert "plait_entry" in texts["asm"]
+    assert f.inspect("int(int64)", stage="llvm") == texts["llvm"]
+    assert f.inspect("(int64)") == texts["mlir"]
+    with pytest.raises(ValueError, match="stage"):
+        f.inspect(stage="bytecode")
+    with pytest.raises(KeyError):
+        f.inspect("(float64)")
+
+
+def test_options_are_validated() -> None:
+    with pytest.raises(ValueError):
+        plait.jit(nogil="sometimes")(add)  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        plait.jit(overflow="saturate")(add)
+    fast = plait.jit(fastmath=True)(add)
+    assert fast(0.5, 0.25) == 0.75
+    assert "fastmath" in fast.inspect(stage="mlir")
+
+
+def meet(barrier, n):
+    return jit_rendezvous(barrier, n, 60.0)
+
+
+def test_long_running_calls_release_the_gil() -> None:
+    # Two threads inside compiled code at once: only possible if the call
+    # released the GIL (nogil="auto": the function may block).
+    f = plait.jit(meet)
+    barrier = unique_barrier_id()
+    assert run_in_threads(2, lambda i: f(barrier, 2)) == [True, True]
+    if not getattr(sys, "_is_gil_enabled", lambda: True)():
+        return  # free-threaded: there is no GIL for nogil=False to hold
+    held_barrier = unique_barrier_id()
+    # With the GIL held during the call the other thread cannot enter: both
+    # time out (60 s would be too long: use a short barrier).
+    short = plait.jit(nogil=False)(short_meet)
+    assert run_in_threads(2, lambda i: short(held_barrier, 2)) == [False, False]
+
+
+def short_meet(barrier, n):
+    return jit_rendezvous(barrier, n, 0.2)
+
+
+def test_one_dispatcher_many_threads() -> None:
+    f = plait.jit(loop)
+    results = run_in_threads(8, lambda i: [f(n) for n in range(i, 200, 8)])
+    for i, values in enumerate(results):
+        assert values == [n * (n - 1) // 2 for n in range(i, 200, 8)]
+    assert f.signatures == ["int(int64)"]
