@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
@@ -119,6 +120,9 @@ private:
   };
   std::vector<Loop> loops;
   Value f64Out, i64Out, i64Out2;
+  /// Calls between jitted functions active on this native stack (a hidden
+  /// first argument): the depth guard needs no thread-local state.
+  Value depth;
 };
 
 class ModuleEmitter {
@@ -146,8 +150,10 @@ public:
     decl.setPrivate();
   }
 
+  /// (i64 depth, argument leaves...) -> (i32 status, result leaves...)
   mlir::FunctionType signatureOf(const Specialization &spec) {
-    llvm::SmallVector<mlir::Type> inputs, results;
+    llvm::SmallVector<mlir::Type> inputs = {OpBuilder(context).getI64Type()};
+    llvm::SmallVector<mlir::Type> results;
     for (const Type &t : spec.arguments)
       appendLeaves(t, inputs);
     results.push_back(OpBuilder(context).getI32Type());
@@ -458,7 +464,8 @@ void FunctionEmitter::emit(const std::string &symbol) {
     builder.create<mlir::memref::StoreOp>(builder.getUnknownLoc(),
                                           constInt(0, 1), assigned[name]);
   }
-  size_t argIndex = 0;
+  depth = entry->getArgument(0);
+  size_t argIndex = 1;
   for (size_t i = 0; i < spec.source->params.size(); ++i) {
     const std::string &name = spec.source->params[i];
     Val value{spec.arguments[i], {}};
@@ -470,6 +477,14 @@ void FunctionEmitter::emit(const std::string &symbol) {
                                             converted.leaves[k], slots[name][k]);
     builder.create<mlir::memref::StoreOp>(builder.getUnknownLoc(),
                                           constInt(1, 1), assigned[name]);
+  }
+  if (spec.callsJit) {
+    // Functions that call jitted functions may recurse: runaway recursion is
+    // RecursionError, never a native stack overflow.
+    Value limit = constInt(module.options.recursionLimit);
+    check(builder.create<arith::CmpIOp>(builder.getUnknownLoc(), arith::CmpIPredicate::sge,
+                                        depth, limit),
+          module.errorCode("RecursionError", module.options.message("recursion")));
   }
   builder.create<mlir::cf::BranchOp>(builder.getUnknownLoc(), body);
   startBlock(body);
@@ -728,32 +743,16 @@ Val FunctionEmitter::emitExpr(const SExpr &expr) {
 }
 
 Value FunctionEmitter::checkedIntOp(const std::string &op, Value a, Value b) {
+  // LLVM's *.with.overflow intrinsics: one instruction and a flag test.
   Location l = builder.getUnknownLoc();
-  Value result;
-  Value overflow;
-  if (op == "Add" || op == "Sub") {
-    result = op == "Add" ? builder.create<arith::AddIOp>(l, a, b).getResult()
-                         : builder.create<arith::SubIOp>(l, a, b).getResult();
-    // Signed overflow iff the operands' signs make it impossible.
-    Value x = op == "Add" ? builder.create<arith::XOrIOp>(l, a, result).getResult()
-                          : builder.create<arith::XOrIOp>(l, a, b).getResult();
-    Value y = op == "Add" ? builder.create<arith::XOrIOp>(l, b, result).getResult()
-                          : builder.create<arith::XOrIOp>(l, a, result).getResult();
-    overflow = builder.create<arith::CmpIOp>(
-        l, arith::CmpIPredicate::slt, builder.create<arith::AndIOp>(l, x, y),
-        constInt(0));
-  } else { // Mult: compute in 128 bits
-    auto i128 = builder.getIntegerType(128);
-    Value wide = builder.create<arith::MulIOp>(
-        l, builder.create<arith::ExtSIOp>(l, i128, a),
-        builder.create<arith::ExtSIOp>(l, i128, b));
-    result = builder.create<arith::TruncIOp>(l, builder.getI64Type(), wide);
-    overflow = builder.create<arith::CmpIOp>(
-        l, arith::CmpIPredicate::ne, wide,
-        builder.create<arith::ExtSIOp>(l, i128, result));
-  }
-  if (module.options.checkOverflow)
-    check(overflow, errorCode("OverflowError", "int_overflow"));
+  auto pair = mlir::LLVM::LLVMStructType::getLiteral(
+      builder.getContext(), {builder.getI64Type(), builder.getI1Type()});
+  Value both = op == "Add"   ? builder.create<mlir::LLVM::SAddWithOverflowOp>(l, pair, a, b).getResult()
+               : op == "Sub" ? builder.create<mlir::LLVM::SSubWithOverflowOp>(l, pair, a, b).getResult()
+                             : builder.create<mlir::LLVM::SMulWithOverflowOp>(l, pair, a, b).getResult();
+  Value result = builder.create<mlir::LLVM::ExtractValueOp>(l, both, llvm::ArrayRef<int64_t>{0});
+  Value overflow = builder.create<mlir::LLVM::ExtractValueOp>(l, both, llvm::ArrayRef<int64_t>{1});
+  check(overflow, errorCode("OverflowError", "int_overflow"));
   return result;
 }
 
@@ -1378,7 +1377,8 @@ Val FunctionEmitter::emitJitCall(const SExpr &node, int functionId) {
   Type resultType = typer.exprType(spec, node);
   std::vector<const SExpr *> actual = typer.callArguments(spec, node, *target);
   std::vector<Type> types;
-  llvm::SmallVector<Value> operands;
+  llvm::SmallVector<Value> operands = {
+      builder.create<arith::AddIOp>(loc(node), depth, constInt(1))};
   for (const SExpr *arg : actual) {
     bool isDefault = false;
     for (const SExpr &d : target->defaults)
@@ -1421,6 +1421,7 @@ EmittedModule emitModule(mlir::ModuleOp module, const Program &program,
                          const std::vector<Type> &argumentTypes,
                          const CompileOptions &options, uint64_t uniqueId) {
   module.getContext()->loadDialect<mlir::func::FuncDialect, mlir::arith::ArithDialect,
+                                   mlir::LLVM::LLVMDialect,
                                    mlir::cf::ControlFlowDialect, mlir::math::MathDialect,
                                    mlir::memref::MemRefDialect>();
   Typer typer(program, options, uniqueId);
@@ -1432,53 +1433,10 @@ EmittedModule emitModule(mlir::ModuleOp module, const Program &program,
   result.argumentTypes = argumentTypes;
   result.resultType = entry.result;
   result.entrySymbol = "plait_entry_" + std::to_string(uniqueId);
-  int32_t recursionCode = emitter.errorCode(
-      "RecursionError", options.message("recursion"));
-
   for (size_t i = 0; i < typer.specializations().size(); ++i) {
     Specialization &spec = typer.specializations()[i];
     result.mayRunLong |= spec.loops || spec.callsJit;
-    if (!spec.callsJit) {
-      FunctionEmitter(emitter, spec).emit(spec.symbol);
-      continue;
-    }
-    // Functions that call jitted functions may recurse: a depth guard around
-    // the body turns runaway recursion into RecursionError, never a native
-    // stack overflow.
-    std::string bodySymbol = spec.symbol + "_body";
-    FunctionEmitter(emitter, spec).emit(bodySymbol);
-    mlir::FunctionType type = emitter.signatureOf(spec);
-    b.setInsertionPointToEnd(module.getBody());
-    auto guard = b.create<mlir::func::FuncOp>(b.getUnknownLoc(), spec.symbol, type);
-    guard.setPrivate();
-    Block *entryBlock = guard.addEntryBlock();
-    Block *tooDeep = new Block();
-    Block *call = new Block();
-    guard.getBody().push_back(tooDeep);
-    guard.getBody().push_back(call);
-    b.setInsertionPointToEnd(entryBlock);
-    Location l = b.getUnknownLoc();
-    emitter.declare("plait_rt_enter_call", b.getFunctionType({b.getI64Type()}, {b.getI32Type()}));
-    emitter.declare("plait_rt_leave_call", b.getFunctionType({}, {}));
-    Value limit = b.create<arith::ConstantIntOp>(l, options.recursionLimit, 64);
-    Value entered = b.create<mlir::func::CallOp>(l, "plait_rt_enter_call",
-                                                 mlir::TypeRange{b.getI32Type()},
-                                                 mlir::ValueRange{limit})
-                        .getResult(0);
-    Value zero32 = b.create<arith::ConstantIntOp>(l, 0, 32);
-    Value failed = b.create<arith::CmpIOp>(l, arith::CmpIPredicate::ne, entered, zero32);
-    b.create<mlir::cf::CondBranchOp>(l, failed, tooDeep, call);
-    b.setInsertionPointToEnd(tooDeep);
-    llvm::SmallVector<Value> errorValues = {b.create<arith::ConstantIntOp>(l, recursionCode, 32)};
-    for (mlir::Type t : type.getResults().drop_front())
-      errorValues.push_back(t.isF64() ? b.create<arith::ConstantFloatOp>(l, llvm::APFloat(0.0), b.getF64Type()).getResult()
-                                      : b.create<arith::ConstantIntOp>(l, 0, t.getIntOrFloatBitWidth()).getResult());
-    b.create<mlir::func::ReturnOp>(l, errorValues);
-    b.setInsertionPointToEnd(call);
-    auto inner = b.create<mlir::func::CallOp>(l, bodySymbol, type.getResults(),
-                                              entryBlock->getArguments());
-    b.create<mlir::func::CallOp>(l, "plait_rt_leave_call", mlir::TypeRange{}, mlir::ValueRange{});
-    b.create<mlir::func::ReturnOp>(l, inner.getResults());
+    FunctionEmitter(emitter, spec).emit(spec.symbol);
   }
 
   // The entry wrapper for the dispatcher: arguments and results travel in
@@ -1490,7 +1448,7 @@ EmittedModule emitModule(mlir::ModuleOp module, const Program &program,
       l, result.entrySymbol, b.getFunctionType({slotsType, slotsType}, {b.getI32Type()}));
   Block *body = wrapper.addEntryBlock();
   b.setInsertionPointToEnd(body);
-  llvm::SmallVector<Value> operands;
+  llvm::SmallVector<Value> operands = {b.create<arith::ConstantIntOp>(l, 0, 64)};
   llvm::SmallVector<mlir::Type> argLeaves;
   for (const Type &t : argumentTypes)
     emitter.appendLeaves(t, argLeaves);

@@ -15,28 +15,12 @@ extern "C" int32_t plait_test_rendezvous(int64_t barrierId,
              : 0;
 }
 
-namespace {
-/// Calls between jitted functions currently active on this thread.
-thread_local int64_t callDepth = 0;
-} // namespace
-
-extern "C" int32_t plait_rt_enter_call(int64_t limit) {
-  if (callDepth >= limit)
-    return 1;
-  ++callDepth;
-  return 0;
-}
-
-extern "C" void plait_rt_leave_call() { --callDepth; }
-
 namespace plait {
 
 std::vector<std::pair<std::string, void *>> getRuntimeSymbols() {
 #define PLAIT_SYMBOL(name) {#name, reinterpret_cast<void *>(&name)}
   return {
       PLAIT_SYMBOL(plait_test_rendezvous),
-      PLAIT_SYMBOL(plait_rt_enter_call),
-      PLAIT_SYMBOL(plait_rt_leave_call),
       PLAIT_SYMBOL(plait_rt_float_floordiv),
       PLAIT_SYMBOL(plait_rt_float_mod),
       PLAIT_SYMBOL(plait_rt_float_divmod),

@@ -79,7 +79,8 @@ TEST(FrontendTest, CompilesIntAddWithOverflowCheck) {
   callInts(*executor, {INT64_MAX, 1}, &status);
   ASSERT_GT(status, 0);
   EXPECT_EQ(executor->info.errors.at(status - 1).exception, "OverflowError");
-  EXPECT_NE(executor->mlirText.find("arith.addi"), std::string::npos);
+  EXPECT_NE(executor->mlirText.find("llvm.intr.sadd.with.overflow"), std::string::npos)
+      << executor->mlirText;
   EXPECT_NE(executor->llvmText.find("define"), std::string::npos);
   EXPECT_NE(executor->assembly().find("ret"), std::string::npos);
 }

@@ -14,11 +14,6 @@ extern "C" {
 ///   func.func private @plait_test_rendezvous(i64, i64, f64) -> i32
 int32_t plait_test_rendezvous(int64_t barrierId, int64_t participants,
                               double timeoutSeconds);
-
-/// The depth guard of calls between jitted functions: enter returns nonzero
-/// (RecursionError) when this thread is `limit` calls deep.
-int32_t plait_rt_enter_call(int64_t limit);
-void plait_rt_leave_call();
 }
 
 namespace plait {
