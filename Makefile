@@ -11,7 +11,7 @@ PYTEST_ARGS ?=
 # Relative paths in ccache's hashes: clones in other folders (CI) hit the cache.
 export CCACHE_BASEDIR := $(CURDIR)
 
-.PHONY: all setup system-deps venv configure build demo test test-cpp test-python clean
+.PHONY: all setup system-deps venv configure build demo test test-cpp test-python bench clean
 
 all: build
 
@@ -47,6 +47,13 @@ test-python: build
 	PYTHONPATH=$(BUILD)/python $(VPY) -m pytest tests/python $(PYTEST_ARGS)
 
 test: test-cpp test-python
+
+# The benchmark suite: Numba and matplotlib from the package index (optional at
+# run time: missing ones are reported as skipped), g++ for the C++ reference.
+bench: build
+	$(VPY) -m pip install -q numba matplotlib || echo "plait: numba/matplotlib unavailable; those parts are skipped"
+	PYTHONPATH=$(BUILD)/python $(VPY) bench/run.py
+	@echo "Report: bench/results/latest.md"
 
 clean:
 	rm -rf $(BUILD)
