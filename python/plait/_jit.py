@@ -32,6 +32,9 @@ _NOGIL = {False: 0, True: 1, "auto": 2}
 _CODE_OF = {"int64": "i", "int32": "i", "int": "i", "float64": "f", "float32": "f", "float": "f", "bool": "b"}
 _KIND_OF = {"int64": "i", "int": "i", "int32": "I", "float64": "f", "float": "f", "float32": "F", "bool": "b"}
 _TYPE_OF_CODE = {"i": "int64", "f": "float64", "b": "bool"}
+#: Native frames are small but threads' stacks are not unbounded: the depth
+#: guard follows sys.getrecursionlimit() up to this cap.
+_MAX_NATIVE_DEPTH = 3000
 
 
 def _parse_signature(text: str) -> tuple[Optional[str], list[str]]:
@@ -93,7 +96,7 @@ class Dispatcher(_native.DispatcherBase):
             types,
             check_overflow=self._options["check_overflow"],
             fastmath=self._options["fastmath"],
-            recursion_limit=sys.getrecursionlimit(),
+            recursion_limit=min(sys.getrecursionlimit(), _MAX_NATIVE_DEPTH),
             messages=_MESSAGES,
             opt_level=self._options["opt_level"],
         )
