@@ -1240,15 +1240,6 @@ Val FunctionEmitter::emitMath(const SExpr &node, const std::string &name,
     logDomain(x[0], -1.0);
     return {Type::floating(), {callLibm("log1p", {x[0]})}};
   }
-  if (name == "gamma" || name == "lgamma") {
-    // Poles (0, -1, -2, ...) are domain errors in CPython.
-    Value nonPositive = builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::OLE, x[0], constFloat(0.0));
-    Value integral = builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::OEQ, x[0],
-                                                   builder.create<mlir::math::FloorOp>(l, x[0]));
-    check(builder.create<arith::AndIOp>(l, nonPositive, integral), domain);
-  }
-  if (name == "hypot") // CPython's hypot returns inf on overflow, no error
-    return {Type::floating(), {callLibm("hypot", x)}};
   // The generic rule of CPython's math_1/math_2: NaN from non-NaN input is a
   // domain error; infinity from finite input overflows (or is a domain error).
   Value r = callLibm(info->libm, x);

@@ -153,10 +153,7 @@ const MathFunctionInfo *lookupMathFunction(const std::string &name) {
       {"atanh", "atanh", 1, K::Float, false},
       {"erf", "erf", 1, K::Float, false},
       {"erfc", "erfc", 1, K::Float, false},
-      {"gamma", "tgamma", 1, K::Float, true},
-      {"lgamma", "lgamma", 1, K::Float, true},
       {"atan2", "atan2", 2, K::Float, false},
-      {"hypot", "hypot", 2, K::Float, true},
       {"fmod", "fmod", 2, K::Float, false},
   };
   for (const MathFunctionInfo &info : table)
@@ -664,6 +661,10 @@ Type Typer::callType(Specialization &spec, const SExpr &call) {
   }
   if (!mathName.empty()) {
     const MathFunctionInfo *info = lookupMathFunction(mathName);
+    if (!info && (mathName == "gamma" || mathName == "lgamma" || mathName == "hypot"))
+      fail(CompileError::Kind::Unsupported, fn, callee,
+           "math." + mathName + "() is not supported: CPython computes it with "
+           "its own algorithm, which the C library's does not match bit for bit");
     if (!info)
       fail(CompileError::Kind::Unsupported, fn, callee,
            "math." + mathName + "() is not supported");

@@ -4,6 +4,7 @@
 #include "plait/IR/MLIRUtils.h"
 #include "plait/Passes/Passes.h"
 #include "plait/Support/LLVMCompat.h"
+#include "plait/Support/Rendezvous.h"
 
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -70,6 +71,19 @@ private:
 
 std::atomic<uint64_t> nextModuleId{1};
 
+// Process-wide counters (relaxed: they are statistics, not synchronisation).
+std::atomic<int64_t> compilations{0};
+std::atomic<int64_t> liveExecutors{0};
+std::atomic<int64_t> liveCodeBytes{0};
+std::atomic<int64_t> compileNanoseconds{0};
+
+// The compile rendezvous test hook. `hookMutex` guards the three values; it
+// is a leaf lock held only to copy them.
+std::mutex hookMutex;
+std::string hookBarrier;
+unsigned hookParticipants = 0;
+double hookTimeout = 0;
+
 std::string print(mlir::Operation *op) {
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -78,6 +92,32 @@ std::string print(mlir::Operation *op) {
 }
 
 } // namespace
+
+Executor::Executor() { liveExecutors.fetch_add(1, std::memory_order_relaxed); }
+
+Executor::~Executor() {
+  liveExecutors.fetch_sub(1, std::memory_order_relaxed);
+  if (code)
+    liveCodeBytes.fetch_sub(static_cast<int64_t>(code->codeBytes()),
+                            std::memory_order_relaxed);
+}
+
+CompilerStats compilerStats() {
+  CompilerStats stats;
+  stats.compilations = compilations.load(std::memory_order_relaxed);
+  stats.liveExecutors = liveExecutors.load(std::memory_order_relaxed);
+  stats.codeBytes = liveCodeBytes.load(std::memory_order_relaxed);
+  stats.compileSeconds = compileNanoseconds.load(std::memory_order_relaxed) * 1e-9;
+  return stats;
+}
+
+void setCompileRendezvous(const std::string &barrierId, unsigned participants,
+                          double timeoutSeconds) {
+  std::lock_guard<std::mutex> guard(hookMutex);
+  hookBarrier = barrierId;
+  hookParticipants = participants;
+  hookTimeout = timeoutSeconds;
+}
 
 int32_t Executor::call(int64_t *args, int64_t *results) const {
   using Entry = int32_t (*)(int64_t *, int64_t *, int64_t, int64_t, int64_t,
@@ -118,6 +158,32 @@ frontend::Type parseTypeName(const std::string &name, bool &narrow) {
 
 std::shared_ptr<Executor> compile(const CompileRequest &request) {
   auto start = std::chrono::steady_clock::now();
+  compilations.fetch_add(1, std::memory_order_relaxed);
+  struct Timer {
+    std::chrono::steady_clock::time_point start;
+    ~Timer() {
+      compileNanoseconds.fetch_add(
+          std::chrono::duration_cast<std::chrono::nanoseconds>(
+              std::chrono::steady_clock::now() - start).count(),
+          std::memory_order_relaxed);
+    }
+  } timer{start};
+  {
+    std::string barrier;
+    unsigned participants;
+    double timeout;
+    {
+      std::lock_guard<std::mutex> guard(hookMutex);
+      barrier = hookBarrier;
+      participants = hookParticipants;
+      timeout = hookTimeout;
+    }
+    if (participants) {
+      RendezvousOutcome outcome = rendezvous(barrier, participants, timeout);
+      if (!outcome.met)
+        throw std::runtime_error("compile rendezvous: " + outcome.error);
+    }
+  }
   frontend::Program program = frontend::parseProgram(request.snapshot);
   auto executor = std::make_shared<Executor>();
   uint64_t id = nextModuleId.fetch_add(1);
@@ -173,6 +239,8 @@ std::shared_ptr<Executor> compile(const CompileRequest &request) {
   executor->code = SharedJIT::get().add(std::move(llvmModule), std::move(llvmContext),
                                         executor->info.entrySymbol);
   executor->entry = executor->code->lookup(executor->info.entrySymbol);
+  liveCodeBytes.fetch_add(static_cast<int64_t>(executor->code->codeBytes()),
+                          std::memory_order_relaxed);
   executor->compileSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return executor;

@@ -6,7 +6,7 @@
 """
 
 from .errors import CompileError, TypingError, UnsupportedError
-from ._jit import Dispatcher, jit
+from ._jit import Dispatcher, jit, stats
 
 __version__ = "0.1.0"
-__all__ = ["CompileError", "Dispatcher", "TypingError", "UnsupportedError", "jit", "__version__"]
+__all__ = ["CompileError", "Dispatcher", "TypingError", "UnsupportedError", "jit", "stats", "__version__"]

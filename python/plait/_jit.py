@@ -14,6 +14,8 @@ import itertools
 import re
 import sys
 import threading
+import time
+import weakref
 from types import FunctionType
 from typing import Any, Callable, Optional, Sequence, Union, overload
 
@@ -22,7 +24,7 @@ from ._core import jit as _native
 from ._snapshot import Snapshotter
 from .errors import CompileError, TypingError, UnsupportedError
 
-__all__ = ["jit", "Dispatcher", "CompileError", "TypingError", "UnsupportedError"]
+__all__ = ["jit", "stats", "Dispatcher", "CompileError", "TypingError", "UnsupportedError"]
 
 _native._set_error_classes(TypingError, UnsupportedError)
 _MESSAGES = _messages.sample()
@@ -35,6 +37,22 @@ _TYPE_OF_CODE = {"i": "int64", "f": "float64", "b": "bool"}
 #: Native frames are small but threads' stacks are not unbounded: the depth
 #: guard follows sys.getrecursionlimit() up to this cap.
 _MAX_NATIVE_DEPTH = 3000
+
+
+def stats() -> dict[str, Any]:
+    """Process-wide counters: compilations (attempts), cache_hits (calls served
+    by a compiled executor), single_flight_waits, invalidations,
+    live_executors, jit_code_bytes, compile_seconds, retired_pending."""
+    return dict(_native.stats())
+
+
+class _Flight:
+    """One compilation in progress; the other callers of the same signature
+    wait for it (the wait releases the GIL)."""
+
+    def __init__(self) -> None:
+        self.done = threading.Event()
+        self.error: Optional[tuple[type, str]] = None
 
 
 def _parse_signature(text: str) -> tuple[Optional[str], list[str]]:
@@ -75,8 +93,13 @@ class Dispatcher(_native.DispatcherBase):
         self.py_func = py_func
         self._plait_id = next(_ids)
         self._options = {"check_overflow": overflow == "check", "fastmath": bool(fastmath), "opt_level": int(opt_level)}
+        #: Guards _compiled and _flights; held only for dictionary updates,
+        #: never while compiling.
         self._lock = threading.Lock()
         self._compiled: dict[str, tuple[str, Any]] = {}  # codes -> (signature text, executor)
+        self._flights: dict[str, _Flight] = {}
+        #: Dispatchers whose compiled code includes this function's.
+        self._dependents: "weakref.WeakSet[Dispatcher]" = weakref.WeakSet()
         code = py_func.__code__
         params = list(code.co_varnames[: code.co_argcount])
         _native._configure(self, py_func.__name__, params, list(py_func.__defaults__ or ()), _NOGIL[nogil], not signatures)
@@ -88,37 +111,104 @@ class Dispatcher(_native.DispatcherBase):
         return snapshotter.function(self._plait_id, self.py_func)
 
     def _build(self, types: list[str]) -> Any:
+        """Snapshot (GIL held), compile (detached), and record the guard."""
         snapshotter = Snapshotter(lambda value: isinstance(value, Dispatcher))
         snapshotter.add(self)
-        return _native.compile(
-            snapshotter.program(),
-            self._plait_id,
-            types,
-            check_overflow=self._options["check_overflow"],
-            fastmath=self._options["fastmath"],
-            recursion_limit=min(sys.getrecursionlimit(), _MAX_NATIVE_DEPTH),
-            messages=_MESSAGES,
-            opt_level=self._options["opt_level"],
-        )
+        start = time.perf_counter()
+        try:
+            executor = _native.compile(
+                snapshotter.program(),
+                self._plait_id,
+                types,
+                check_overflow=self._options["check_overflow"],
+                fastmath=self._options["fastmath"],
+                recursion_limit=min(sys.getrecursionlimit(), _MAX_NATIVE_DEPTH),
+                messages=_MESSAGES,
+                opt_level=self._options["opt_level"],
+            )
+        finally:
+            _native._record(self, "compile", time.perf_counter() - start)
+        _native._set_guard(self, snapshotter.guard_functions, snapshotter.guard_reads)
+        for callee in snapshotter.dispatchers:
+            if callee is not self:
+                callee._dependents.add(self)
+        return executor
 
-    def _miss(self, codes: str) -> None:
-        """Compiles and installs the executor for argument classes `codes`.
-        One compilation per signature: later callers wait on the lock (which
-        releases the GIL while waiting) and find it installed."""
+    def _compile_once(self, codes: str, build: Callable[[], tuple[str, Any]]) -> None:
+        """Single flight: one compilation per signature; concurrent callers of
+        the same signature wait for it and share its result or its error.
+        Different signatures (and functions) compile in parallel."""
         with self._lock:
             if codes in self._compiled:
                 return
+            flight = self._flights.get(codes)
+            leader = flight is None
+            if leader:
+                flight = self._flights[codes] = _Flight()
+        assert flight is not None
+        if not leader:
+            _native._record(self, "wait", 0.0)
+            flight.done.wait()
+            if flight.error is not None:
+                cls, message = flight.error
+                raise cls(message)
+            return
+        try:
+            text, executor = build()
+            with self._lock:
+                self._compiled[codes] = (text, executor)
+        except BaseException as error:
+            flight.error = (type(error), str(error))
+            raise
+        finally:
+            with self._lock:
+                del self._flights[codes]
+            flight.done.set()
+
+    def _miss(self, codes: str) -> None:
+        """Called by the native dispatcher for argument classes `codes` that
+        have no executor: compile and install one."""
+
+        def build() -> tuple[str, Any]:
             types = [_TYPE_OF_CODE[c] for c in codes]
             executor = self._build(types)
             _native._install(self, codes, codes, "", executor)
-            self._compiled[codes] = (f"{executor.result_type}({', '.join(types)})", executor)
+            return f"{executor.result_type}({', '.join(types)})", executor
+
+        self._compile_once(codes, build)
+
+    def _stale(self) -> None:
+        """Called by the dispatcher when a guard failed: __code__ replaced or a
+        global the compiled code read was re-bound."""
+        self.invalidate()
+
+    def invalidate(self) -> None:
+        """Unlinks every executor of this function (and of the jitted functions
+        whose compiled code includes it); the next call recompiles. Code is
+        freed once no running call can still be in it."""
+        seen: set[int] = set()
+        pending: list[Dispatcher] = [self]
+        while pending:
+            dispatcher = pending.pop()
+            if id(dispatcher) in seen:
+                continue
+            seen.add(id(dispatcher))
+            with dispatcher._lock:
+                dispatcher._compiled.clear()
+            _native._invalidate(dispatcher)
+            pending.extend(dispatcher._dependents)
+
+    def stats(self) -> dict[str, Any]:
+        """This function's counters (see plait.stats())."""
+        return dict(_native._stats(self))
 
     def compile(self, signature: str) -> None:
         """Compiles an explicit signature such as 'float64(float64, int64)' now."""
         result, args = _parse_signature(signature)
         codes = "".join(_CODE_OF[a] for a in args)
         kinds = "".join(_KIND_OF[a] for a in args)
-        with self._lock:
+
+        def build() -> tuple[str, Any]:
             executor = self._build([_TYPE_OF_CODE[c] if a not in ("int32", "float32") else a for c, a in zip(codes, args)])
             cast = ""
             if result:
@@ -130,13 +220,16 @@ class Dispatcher(_native.DispatcherBase):
                 elif not (result == "bool" and produced == "bool"):
                     raise TypingError(f"{self.__name__}() returns {produced}, which cannot be returned as {result}")
             _native._install(self, codes, kinds, cast, executor)
-            self._compiled[codes] = (f"{result or executor.result_type}({', '.join(args)})", executor)
+            return f"{result or executor.result_type}({', '.join(args)})", executor
+
+        self._compile_once(codes, build)
 
     # -- introspection -----------------------------------------------------
     @property
     def signatures(self) -> list[str]:
         """The compiled signatures, e.g. ['int(int64, int64)']."""
-        return [text for text, _ in self._compiled.values()]
+        with self._lock:
+            return [text for text, _ in self._compiled.values()]
 
     def inspect(self, signature: Optional[str] = None, stage: str = "mlir") -> str:
         """The text of a compilation stage: 'mlir' (as emitted),

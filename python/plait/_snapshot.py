@@ -165,6 +165,12 @@ class Snapshotter:
     def __init__(self, is_dispatcher: Callable[[object], bool]) -> None:
         self.is_dispatcher = is_dispatcher
         self.functions: dict[int, str] = {}
+        #: What the compiled code will assume, for the dispatcher's guard:
+        #: every compiled Python function (its __code__ is checked) and every
+        #: (dict, name, value) global read (re-binding invalidates).
+        self.guard_functions: list[FunctionType] = []
+        self.guard_reads: list[tuple[dict[str, Any], str, Any]] = []
+        self.dispatchers: list[Any] = []
 
     def classify(self, value: Any) -> str:
         if _is_constant(value):
@@ -188,6 +194,7 @@ class Snapshotter:
         if ident in self.functions:
             return
         self.functions[ident] = ""  # mark first: recursion terminates
+        self.dispatchers.append(dispatcher)
         self.functions[ident] = dispatcher._function_snapshot(self)
 
     def function(self, ident: int, fn: FunctionType) -> str:
@@ -202,15 +209,19 @@ class Snapshotter:
         params = list(code.co_varnames[: code.co_argcount])
         serializer = _Serializer(line_offset, indent)
         body = "(Body " + " ".join(serializer.node(s) for s in definition.body) + ")"
+        self.guard_functions.append(fn)
         closure = dict(zip(code.co_freevars, (c.cell_contents for c in fn.__closure__ or ())))
+        builtins_dict = fn.__builtins__ if isinstance(fn.__builtins__, dict) else vars(builtins)
         globals_ = []
         for name in sorted(_read_names(definition) - set(params)):
             if name in closure:
-                value = closure[name]
+                value = closure[name]  # closure cells are read once, not watched
             elif name in fn.__globals__:
                 value = fn.__globals__[name]
-            elif hasattr(builtins, name):
-                value = getattr(builtins, name)
+                self.guard_reads.append((fn.__globals__, name, value))
+            elif name in builtins_dict:
+                value = builtins_dict[name]
+                self.guard_reads.append((builtins_dict, name, value))
             else:
                 continue  # undefined: reported with its location by the compiler
             globals_.append(f"(G {name} {self.classify(value)})")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import os
 
+from ._core.jit import _set_compile_rendezvous
 from ._core.testing import register_rendezvous_pass, rendezvous
 
 __all__ = [
@@ -18,6 +19,7 @@ __all__ = [
     "register_rendezvous_pass",
     "rendezvous",
     "rendezvous_pipeline",
+    "compile_rendezvous",
     "jit_rendezvous",
     "unique_barrier_id",
 ]
@@ -42,6 +44,24 @@ def jit_rendezvous(barrier_id: int, participants: int, timeout_seconds: float) -
 
 
 jit_rendezvous._plait_runtime = "rendezvous"  # type: ignore[attr-defined]
+
+
+class compile_rendezvous:
+    """Context manager: while active, every plait.jit compilation in this
+    process waits (detached, inside the native compiler) until `participants`
+    compilations have arrived at barrier `barrier_id`; a compilation that
+    does not meet within `timeout_seconds` fails. Meeting proves compilations
+    ran in parallel (no global compiler lock)."""
+
+    def __init__(self, barrier_id: object, participants: int, timeout_seconds: float = 30.0) -> None:
+        self.args = (str(barrier_id), int(participants), float(timeout_seconds))
+
+    def __enter__(self) -> "compile_rendezvous":
+        _set_compile_rendezvous(*self.args)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        _set_compile_rendezvous("", 0, 0.0)
 
 
 def unique_barrier_id() -> int:

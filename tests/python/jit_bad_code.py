@@ -74,3 +74,7 @@ def wrong_arity(x):
 
 def helper_for_arity(a):
     return a
+
+
+def uses_gamma(x):
+    return math.gamma(x)

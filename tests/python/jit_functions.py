@@ -120,6 +120,25 @@ def math_one(x):
     )
 
 
+def math_more(x):
+    return (
+        math.exp2(x),
+        math.expm1(x),
+        math.cos(x),
+        math.tan(x),
+        math.sinh(x),
+        math.cosh(x),
+        math.asinh(x),
+        math.erf(x),
+        math.erfc(x),
+        math.fabs(x),
+    )
+
+
+def math_inverse(x):
+    return math.asin(x), math.acos(x), math.atanh(x), math.acosh(x)
+
+
 def math_sqrt(x):
     return sqrt(x)
 
@@ -129,7 +148,7 @@ def math_log(x):
 
 
 def math_two(x, y):
-    return math.atan2(x, y), math.hypot(x, y), math.copysign(x, y), math.fmod(x, y), math.pow(x, y)
+    return math.atan2(x, y), math.copysign(x, y), math.fmod(x, y), math.pow(x, y)
 
 
 def math_int(x):

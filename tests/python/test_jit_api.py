@@ -40,6 +40,7 @@ def compile_error(fn: Any, *args: Any) -> plait.CompileError:
         (bad.attribute_of_value, plait.UnsupportedError, 63, 12, "attribute access"),
         (bad.maybe_none, plait.TypingError, 68, 9, "may also end without a return"),
         (bad.wrong_arity, plait.TypingError, 72, 12, "helper_for_arity() takes 1"),
+        (bad.uses_gamma, plait.UnsupportedError, 80, 12, "its own algorithm"),
     ],
 )
 def test_unsupported_code_fails_at_the_right_place(fn: Any, cls: type, line: int, column: int, fragment: str) -> None:

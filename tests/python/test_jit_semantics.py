@@ -135,7 +135,7 @@ def test_pow_with_modulus(a: int, b: int, m: int) -> None:
 @example(x=0.0)
 @example(x=1000.0)
 def test_math_one_argument(x: Any) -> None:
-    for name in ("math_one", "math_sqrt", "math_log", "math_int", "math_predicates"):
+    for name in ("math_one", "math_more", "math_inverse", "math_sqrt", "math_log", "math_int", "math_predicates"):
         assert_same(getattr(py, name), getattr(jit, name), x)
 
 

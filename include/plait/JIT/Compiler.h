@@ -28,7 +28,15 @@ struct CompileRequest {
 };
 
 /// Native code for one (function, argument types): immutable once built.
+/// Freed when its last owner lets go: the dispatch snapshots that list it
+/// (retired through the epoch domain, so never while a call may run it) and
+/// any Python handle.
 struct Executor {
+  Executor();
+  ~Executor();
+  Executor(const Executor &) = delete;
+  Executor &operator=(const Executor &) = delete;
+
   /// int32_t entry(args memref descriptor..., results memref descriptor...)
   void *entry = nullptr;
   std::shared_ptr<SharedJIT::Code> code;
@@ -43,6 +51,21 @@ struct Executor {
   /// Machine code as assembly text, generated on demand from llvmText.
   std::string assembly() const;
 };
+
+/// Process-wide counters of plait.jit's native side.
+struct CompilerStats {
+  int64_t compilations = 0;      // attempts, failed ones included
+  int64_t liveExecutors = 0;
+  int64_t codeBytes = 0;         // machine code of live executors
+  double compileSeconds = 0;     // total, failed attempts included
+};
+CompilerStats compilerStats();
+
+/// Test hook: make every compilation of this process meet at rendezvous
+/// `barrierId` (participants, timeout) while detached; a compilation that
+/// does not meet fails. Cleared with participants == 0.
+void setCompileRendezvous(const std::string &barrierId, unsigned participants,
+                          double timeoutSeconds);
 
 /// Throws frontend::CompileError for user errors, MlirError or
 /// std::runtime_error for internal failures.

@@ -10,6 +10,7 @@
 #include "Bindings.h"
 
 #include "plait/JIT/Compiler.h"
+#include "plait/JIT/DispatchTable.h"
 
 #include <nanobind/stl/map.h>
 #include <nanobind/stl/shared_ptr.h>
@@ -18,9 +19,12 @@
 
 #include <structmember.h> // T_PYSSIZET, READONLY for the vectorcall offset
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <mutex>
+#include <thread>
+#include <unordered_map>
 
 using namespace plait;
 using namespace plait::python;
@@ -68,22 +72,122 @@ struct Entry {
   std::shared_ptr<jit::Executor> executor;
 };
 
-/// An immutable snapshot; replaced (copy-on-write) on install.
-struct Table {
-  std::vector<Entry> entries;
+/// What the compiled code of a function assumed about Python state: the code
+/// objects of every function it compiled and the globals it read. Immutable
+/// (but for the cached dict versions); replaced on each compile and retired
+/// through the epoch domain. Holds strong references, dropped with the GIL.
+struct Guard {
+  struct Read {
+    PyObject *key;
+    PyObject *value;
+  };
+  struct Dict {
+    PyObject *dict;
+    std::vector<Read> reads;
+    /// The dict's version when last found unchanged (3.11's guard).
+    std::atomic<uint64_t> version{0};
+  };
+  std::vector<std::pair<PyObject *, PyObject *>> codes; // (function, __code__)
+  std::vector<std::unique_ptr<Dict>> dicts;
+
+  ~Guard() {
+    if (!Py_IsInitialized())
+      return;
+    PyGILState_STATE gil = PyGILState_Ensure();
+    for (auto &[function, code] : codes) {
+      Py_DECREF(function);
+      Py_DECREF(code);
+    }
+    for (auto &dict : dicts) {
+      for (Read &read : dict->reads) {
+        Py_DECREF(read.key);
+        Py_DECREF(read.value);
+      }
+      Py_DECREF(dict->dict);
+    }
+    PyGILState_Release(gil);
+  }
 };
 
+/// A counter written by many threads: sharded to keep cache lines private.
+struct ShardedCounter {
+  struct alignas(64) Shard {
+    std::atomic<int64_t> value{0};
+  };
+  Shard shards[8];
+  void add(int64_t n = 1) {
+    thread_local const size_t shard =
+        std::hash<std::thread::id>()(std::this_thread::get_id()) % 8;
+    shards[shard].value.fetch_add(n, std::memory_order_relaxed);
+  }
+  int64_t total() const {
+    int64_t sum = 0;
+    for (const Shard &s : shards)
+      sum += s.value.load(std::memory_order_relaxed);
+    return sum;
+  }
+};
+
+/// Process-wide dispatch statistics (compilation ones live in the core).
+ShardedCounter globalHits;
+std::atomic<int64_t> globalWaits{0};
+std::atomic<int64_t> globalInvalidations{0};
+
 struct DispatchState {
-  std::atomic<const Table *> table{nullptr};
-  std::mutex installMutex; // guards retired and the swap of `table`
-  /// Earlier snapshots: a reader may still hold one. Freed with the dispatcher.
-  std::vector<std::unique_ptr<const Table>> retired;
+  DispatchTable<Entry> table;
+  std::atomic<const Guard *> guard{nullptr};
+  /// Set when a watched global changed (3.12+) or a dependency was
+  /// invalidated; the next call invalidates and recompiles.
+  std::atomic<bool> stale{false};
   int nogil = 2; // 0 never, 1 always, 2 auto
   bool lazy = true;
   std::vector<std::string> params;
   std::vector<PyObject *> defaults; // strong references, set once
   std::string name = "function";
+  ShardedCounter hits;
+  std::atomic<int64_t> compilations{0};
+  std::atomic<int64_t> waits{0};
+  std::atomic<int64_t> invalidations{0};
+  std::atomic<int64_t> compileNanoseconds{0};
 };
+
+#if PY_VERSION_HEX >= 0x030C0000
+// 3.12+: dict watchers mark dispatchers stale when a global they read is
+// re-bound. `watchMutex` guards `watches`; a leaf lock (nothing is called
+// while it is held) taken by the watcher callback and by (un)registration.
+int dictWatcher = -1;
+std::mutex watchMutex;
+std::unordered_map<PyObject *, std::vector<std::pair<PyObject *, DispatchState *>>> watches;
+
+bool sameKey(PyObject *a, PyObject *b) {
+  return a == b || (PyUnicode_Check(a) && PyUnicode_Check(b) && PyUnicode_Compare(a, b) == 0);
+}
+
+int onDictEvent(PyDict_WatchEvent event, PyObject *dict, PyObject *key, PyObject *) {
+  std::lock_guard<std::mutex> guard(watchMutex);
+  auto it = watches.find(dict);
+  if (it == watches.end())
+    return 0;
+  bool whole = event == PyDict_EVENT_CLEARED || event == PyDict_EVENT_CLONED ||
+               event == PyDict_EVENT_DEALLOCATED || !key;
+  for (auto &[watchedKey, state] : it->second)
+    if (whole || sameKey(watchedKey, key))
+      state->stale.store(true, std::memory_order_release);
+  if (event == PyDict_EVENT_DEALLOCATED)
+    watches.erase(it);
+  return 0;
+}
+
+void unwatch(DispatchState *state) {
+  std::lock_guard<std::mutex> guard(watchMutex);
+  for (auto &entry : watches) {
+    auto &list = entry.second;
+    list.erase(std::remove_if(list.begin(), list.end(),
+                              [&](const auto &w) { return w.second == state; }),
+               list.end());
+  }
+}
+#endif
 
 struct DispatcherObject {
   PyObject_HEAD
@@ -92,6 +196,36 @@ struct DispatcherObject {
   PyObject *weakrefs;
   DispatchState *state;
 };
+
+/// The fast-path guard: a few pointer comparisons while nothing changed.
+bool guardHolds(DispatchState &state) {
+  if (state.stale.load(std::memory_order_acquire))
+    return false;
+  const Guard *guard = state.guard.load(std::memory_order_seq_cst);
+  if (!guard)
+    return true;
+  for (const auto &[function, code] : guard->codes)
+    if (PyFunction_GET_CODE(function) != code)
+      return false;
+#if PY_VERSION_HEX < 0x030C0000
+  // 3.11: any change to a dict bumps its version; only then look the read
+  // globals up again (a few dict lookups), and remember the new version.
+  for (const auto &dict : guard->dicts) {
+    uint64_t version = reinterpret_cast<PyDictObject *>(dict->dict)->ma_version_tag;
+    if (version == dict->version.load(std::memory_order_relaxed))
+      continue;
+    for (const Guard::Read &read : dict->reads) {
+      PyObject *current = PyDict_GetItemWithError(dict->dict, read.key);
+      if (current != read.value) {
+        PyErr_Clear();
+        return false;
+      }
+    }
+    dict->version.store(version, std::memory_order_relaxed);
+  }
+#endif
+  return true;
+}
 
 PyObject *raiseRunError(const jit::Executor &executor, int32_t status) {
   const frontend::ErrorSite &site = executor.info.errors.at(status - 1);
@@ -193,7 +327,9 @@ PyObject *box(const Type &type, const int64_t *&slot, char cast) {
   }
 }
 
-const Entry *lookup(const Table *table, const char *codes, size_t n,
+using Snapshot = DispatchTable<Entry>::Snapshot;
+
+const Entry *lookup(const Snapshot *table, const char *codes, size_t n,
                     bool exactOnly) {
   if (!table)
     return nullptr;
@@ -275,19 +411,57 @@ PyObject *dispatcherCall(PyObject *self, PyObject *const *args, size_t nargsf,
     }
   }
 
-  const Entry *entry =
-      lookup(state.table.load(std::memory_order_acquire), codes, n, state.lazy);
-  if (!entry) {
+  // Fast path inside an epoch read section (no lock): the snapshot and the
+  // executors it lists stay alive until the section ends. Slow paths (stale
+  // guard, miss) call into Python outside it, then look again.
+  for (int attempt = 0; attempt < 4; ++attempt) {
+    bool stale = false;
+    {
+      EpochDomain::ReadGuard pin(EpochDomain::global());
+      stale = !guardHolds(state);
+      const Entry *entry =
+          stale ? nullptr : lookup(state.table.read(), codes, n, state.lazy);
+      if (entry) {
+        int64_t slots[kMaxArgs];
+        for (size_t i = 0; i < n; ++i)
+          if (!unbox(bound[i], entry->kinds[i], slots[i], state, i))
+            return nullptr;
+        int64_t results[kMaxArgs];
+        const jit::Executor &executor = *entry->executor;
+        int32_t status;
+        bool detach = state.nogil == 1 || (state.nogil == 2 && executor.info.mayRunLong);
+        if (detach) {
+          Py_BEGIN_ALLOW_THREADS
+          status = executor.call(slots, results);
+          Py_END_ALLOW_THREADS
+        } else {
+          status = executor.call(slots, results);
+        }
+        state.hits.add();
+        globalHits.add();
+        if (status != 0)
+          return raiseRunError(executor, status);
+        const int64_t *cursor = results;
+        return box(executor.info.resultType, cursor, entry->resultCast);
+      }
+    }
+    if (stale) {
+      // Compiled code assumed globals or code that changed: drop it all.
+      PyObject *done = PyObject_CallMethod(self, "_stale", nullptr);
+      if (!done)
+        return nullptr;
+      Py_DECREF(done);
+      continue;
+    }
     if (!state.lazy) {
       std::string got;
       for (size_t i = 0; i < n; ++i)
         got += std::string(i ? ", " : "") + kindName(codes[i]);
-      PyErr_Format(PyExc_TypeError,
-                   "%s() has no compiled signature for arguments (%s)",
+      PyErr_Format(PyExc_TypeError, "%s() has no compiled signature for arguments (%s)",
                    state.name.c_str(), got.c_str());
       return nullptr;
     }
-    // Slow path: the Python side snapshots, compiles (detached), installs.
+    // Miss: the Python side snapshots, compiles (detached) and installs.
     PyObject *key = PyUnicode_FromStringAndSize(codes, static_cast<Py_ssize_t>(n));
     if (!key)
       return nullptr;
@@ -296,47 +470,46 @@ PyObject *dispatcherCall(PyObject *self, PyObject *const *args, size_t nargsf,
     if (!done)
       return nullptr;
     Py_DECREF(done);
-    entry = lookup(state.table.load(std::memory_order_acquire), codes, n, true);
-    if (!entry) {
-      PyErr_SetString(PyExc_RuntimeError, "internal: compiled signature was not installed");
-      return nullptr;
-    }
   }
-
-  int64_t slots[kMaxArgs];
-  for (size_t i = 0; i < n; ++i)
-    if (!unbox(bound[i], entry->kinds[i], slots[i], state, i))
-      return nullptr;
-  int64_t results[kMaxArgs];
-  const jit::Executor &executor = *entry->executor;
-  int32_t status;
-  bool detach = state.nogil == 1 || (state.nogil == 2 && executor.info.mayRunLong);
-  if (detach) {
-    Py_BEGIN_ALLOW_THREADS
-    status = executor.call(slots, results);
-    Py_END_ALLOW_THREADS
-  } else {
-    status = executor.call(slots, results);
-  }
-  if (status != 0)
-    return raiseRunError(executor, status);
-  const int64_t *cursor = results;
-  return box(executor.info.resultType, cursor, entry->resultCast);
+  PyErr_Format(PyExc_RuntimeError,
+               "%s(): compiled code kept being invalidated while calling it",
+               state.name.c_str());
+  return nullptr;
 }
 
 int dispatcherTraverse(PyObject *self, visitproc visit, void *arg) {
   auto *d = reinterpret_cast<DispatcherObject *>(self);
   Py_VISIT(Py_TYPE(self));
   Py_VISIT(d->dict);
-  if (d->state)
+  if (d->state) {
     for (PyObject *o : d->state->defaults)
       Py_VISIT(o);
+    // The guard references the globals dicts (which usually reference this
+    // dispatcher): visible to the GC so that such cycles are collected.
+    if (const Guard *guard = d->state->guard.load()) {
+      for (const auto &[function, code] : guard->codes) {
+        Py_VISIT(function);
+        Py_VISIT(code);
+      }
+      for (const auto &dict : guard->dicts) {
+        Py_VISIT(dict->dict);
+        for (const Guard::Read &read : dict->reads)
+          Py_VISIT(read.value);
+      }
+    }
+  }
   return 0;
 }
 
 int dispatcherClear(PyObject *self) {
   auto *d = reinterpret_cast<DispatcherObject *>(self);
   Py_CLEAR(d->dict);
+  if (d->state) {
+    // Guards are only read with the GIL held (or the world stopped, during
+    // a free-threaded collection): none is being read now.
+    d->state->table.clear();
+    delete d->state->guard.exchange(nullptr);
+  }
   return 0;
 }
 
@@ -348,9 +521,15 @@ void dispatcherDealloc(PyObject *self) {
     PyObject_ClearWeakRefs(self);
   dispatcherClear(self);
   if (d->state) {
+#if PY_VERSION_HEX >= 0x030C0000
+    unwatch(d->state);
+#endif
     for (PyObject *o : d->state->defaults)
       Py_DECREF(o);
-    delete d->state->table.load();
+    // Readers still inside an executor keep their snapshot alive; the table
+    // retires its snapshot and the guard through the epoch domain.
+    d->state->table.clear();
+    delete d->state->guard.exchange(nullptr); // read only with the GIL held
     delete d->state;
   }
   type->tp_free(self);
@@ -492,19 +671,136 @@ void populateJIT(nb::module_ &m) {
   m.def("_install",
         [](nb::handle self, const std::string &codes, const std::string &kinds,
            const std::string &resultCast, std::shared_ptr<jit::Executor> executor) {
-          DispatchState &state = stateOf(self);
-          Entry entry{codes, kinds, resultCast.empty() ? '\0' : resultCast[0],
-                      std::move(executor)};
-          std::lock_guard<std::mutex> guard(state.installMutex);
-          const Table *old = state.table.load(std::memory_order_relaxed);
-          auto next = std::make_unique<Table>();
-          if (old)
-            next->entries = old->entries;
-          next->entries.push_back(std::move(entry));
-          state.table.store(next.release(), std::memory_order_release);
-          if (old)
-            state.retired.emplace_back(old);
+          stateOf(self).table.insert(Entry{codes, kinds,
+                                           resultCast.empty() ? '\0' : resultCast[0],
+                                           std::move(executor)});
         });
+
+  m.def(
+      "_set_guard",
+      [](nb::handle self, nb::list functions, nb::list reads) {
+        DispatchState &state = stateOf(self);
+        auto guard = std::make_unique<Guard>();
+        for (nb::handle function : functions) {
+          if (!PyFunction_Check(function.ptr()))
+            throw nb::type_error("_set_guard expects functions");
+          PyObject *code = PyFunction_GET_CODE(function.ptr());
+          guard->codes.emplace_back(function.inc_ref().ptr(), nb::handle(code).inc_ref().ptr());
+        }
+        for (nb::handle read : reads) {
+          nb::tuple t = nb::borrow<nb::tuple>(read);
+          PyObject *dict = t[0].ptr();
+          if (!PyDict_Check(dict))
+            throw nb::type_error("_set_guard expects (dict, key, value) reads");
+          Guard::Dict *slot = nullptr;
+          for (auto &d : guard->dicts)
+            if (d->dict == dict)
+              slot = d.get();
+          if (!slot) {
+            guard->dicts.push_back(std::make_unique<Guard::Dict>());
+            slot = guard->dicts.back().get();
+            slot->dict = nb::handle(dict).inc_ref().ptr();
+#if PY_VERSION_HEX < 0x030C0000
+            slot->version.store(reinterpret_cast<PyDictObject *>(dict)->ma_version_tag);
+#endif
+          }
+          slot->reads.push_back({t[1].inc_ref().ptr(), t[2].inc_ref().ptr()});
+        }
+#if PY_VERSION_HEX >= 0x030C0000
+        unwatch(&state);
+        {
+          std::lock_guard<std::mutex> lock(watchMutex);
+          for (auto &d : guard->dicts)
+            for (Guard::Read &read : d->reads)
+              watches[d->dict].emplace_back(read.key, &state);
+        }
+        for (auto &d : guard->dicts)
+          if (PyDict_Watch(dictWatcher, d->dict) != 0)
+            throw nb::python_error();
+#endif
+        state.stale.store(false, std::memory_order_release);
+        if (const Guard *old = state.guard.exchange(guard.release()))
+          EpochDomain::global().retire([old] { delete old; });
+      },
+      "Internal: what the current executors assumed (functions' code objects "
+      "and (dict, key, value) global reads).");
+
+  m.def("_invalidate", [](nb::handle self) {
+    DispatchState &state = stateOf(self);
+    state.table.clear();
+    state.stale.store(false, std::memory_order_release);
+    if (const Guard *old = state.guard.exchange(nullptr))
+      EpochDomain::global().retire([old] { delete old; });
+    state.invalidations.fetch_add(1, std::memory_order_relaxed);
+    globalInvalidations.fetch_add(1, std::memory_order_relaxed);
+  });
+
+  m.def("_mark_stale", [](nb::handle self) {
+    stateOf(self).stale.store(true, std::memory_order_release);
+  });
+
+  m.def("_record", [](nb::handle self, const std::string &event, double seconds) {
+    DispatchState &state = stateOf(self);
+    if (event == "wait") {
+      state.waits.fetch_add(1, std::memory_order_relaxed);
+      globalWaits.fetch_add(1, std::memory_order_relaxed);
+    } else if (event == "compile") {
+      state.compilations.fetch_add(1, std::memory_order_relaxed);
+      state.compileNanoseconds.fetch_add(static_cast<int64_t>(seconds * 1e9),
+                                         std::memory_order_relaxed);
+    }
+  });
+
+  m.def("_stats", [](nb::handle self) {
+    DispatchState &state = stateOf(self);
+    int64_t live = 0, bytes = 0;
+    {
+      EpochDomain::ReadGuard pin(EpochDomain::global());
+      if (const auto *snapshot = state.table.read())
+        for (const Entry &entry : snapshot->entries) {
+          ++live;
+          bytes += static_cast<int64_t>(entry.executor->code->codeBytes());
+        }
+    }
+    nb::dict stats;
+    stats["compilations"] = state.compilations.load();
+    stats["cache_hits"] = state.hits.total();
+    stats["single_flight_waits"] = state.waits.load();
+    stats["invalidations"] = state.invalidations.load();
+    stats["live_executors"] = live;
+    stats["jit_code_bytes"] = bytes;
+    stats["compile_seconds"] = state.compileNanoseconds.load() * 1e-9;
+    return stats;
+  });
+
+  m.def("stats", [] {
+    // Free what no reader can hold any more, so the numbers are current.
+    EpochDomain::global().collect();
+    jit::CompilerStats core = jit::compilerStats();
+    nb::dict stats;
+    stats["compilations"] = core.compilations;
+    stats["cache_hits"] = globalHits.total();
+    stats["single_flight_waits"] = globalWaits.load();
+    stats["invalidations"] = globalInvalidations.load();
+    stats["live_executors"] = core.liveExecutors;
+    stats["jit_code_bytes"] = core.codeBytes;
+    stats["compile_seconds"] = core.compileSeconds;
+    stats["retired_pending"] = static_cast<int64_t>(EpochDomain::global().pending());
+    return stats;
+  });
+
+  m.def(
+      "_set_compile_rendezvous",
+      [](const std::string &barrierId, unsigned participants, double timeout) {
+        jit::setCompileRendezvous(barrierId, participants, timeout);
+      },
+      "Test hook: compilations meet at a native barrier (0 participants clears).");
+
+#if PY_VERSION_HEX >= 0x030C0000
+  dictWatcher = PyDict_AddWatcher(onDictEvent);
+  if (dictWatcher < 0)
+    throw nb::python_error();
+#endif
 }
 
 } // namespace plait::python
