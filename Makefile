@@ -11,7 +11,7 @@ PYTEST_ARGS ?=
 # Relative paths in ccache's hashes: clones in other folders (CI) hit the cache.
 export CCACHE_BASEDIR := $(CURDIR)
 
-.PHONY: all setup system-deps venv configure build demo test test-cpp test-sanitizers test-python bench clean
+.PHONY: all setup system-deps venv configure build demo test test-cpp test-sanitizers test-python test-free-threaded bench clean
 
 all: build
 
@@ -56,7 +56,24 @@ test-sanitizers: system-deps
 	g++ -std=c++17 -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -Iinclude $(SANITIZE_SOURCES) -pthread -o $(BUILD)/sanitizers/stress-asan
 	ASAN_OPTIONS=halt_on_error=1:detect_leaks=1 $(BUILD)/sanitizers/stress-asan
 
-test: test-cpp test-sanitizers test-python
+# When a free-threaded CPython is on PATH, build plait for it too and run the
+# whole Python suite there (the GIL must stay disabled: see test_jit_sharing).
+FT_PYTHON := $(shell command -v python3.14t 2>/dev/null || command -v python3.13t 2>/dev/null)
+FT_VENV := .venv-ft
+FT_BUILD := build-ft
+test-free-threaded: system-deps
+ifneq ($(FT_PYTHON),)
+	test -x $(FT_VENV)/bin/python || $(FT_PYTHON) -m venv $(FT_VENV)
+	$(FT_VENV)/bin/python -m pip install -q -r requirements-dev.txt
+	test -f $(FT_BUILD)/build.ninja || cmake -S . -B $(FT_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release \
+	  -DPLAIT_BUILD_TESTS=OFF -DPLAIT_LLVM_ROOT=$(LLVM_ROOT) -DPython_EXECUTABLE=$(abspath $(FT_VENV)/bin/python)
+	cmake --build $(FT_BUILD)
+	PYTHONPATH=$(FT_BUILD)/python $(FT_VENV)/bin/python -m pytest tests/python $(PYTEST_ARGS)
+else
+	@echo "plait: no free-threaded CPython (python3.13t or python3.14t) on PATH: the free-threaded run is skipped"
+endif
+
+test: test-cpp test-sanitizers test-python test-free-threaded
 
 # The benchmark suite: Numba and matplotlib from the package index (optional at
 # run time: missing ones are reported as skipped), g++ for the C++ reference.

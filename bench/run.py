@@ -310,6 +310,51 @@ def section_call_overhead(report: Report, rounds: int) -> dict[str, Any]:
     return plot
 
 
+# -- 3b. dispatch with many signatures -----------------------------------------
+def three(a, b, c):
+    return a
+
+
+def section_dispatch_signatures(report: Report, rounds: int) -> dict[str, Any]:
+    report.add("### Dispatch with 1 and with 20 compiled signatures")
+    report.add()
+    report.add("Nanoseconds per call of a three-argument function; with 20 signatures the call matches the last one installed (the longest scan).")
+    report.add()
+    import itertools
+
+    samples = {"kinds": [True, 1, 1.5]}
+    one = plait.jit(three)
+    one(1.5, 1.5, 1.5)
+    many = plait.jit(three)
+    combos = list(itertools.product(samples["kinds"], repeat=3))[:20]
+    for combo in combos:
+        many(*combo)
+    last = combos[-1]
+    n = 200_000
+
+    def per_call(f: Callable[..., Any], args: tuple[Any, ...]) -> float:
+        best = []
+        for _ in range(3):
+            start = time.perf_counter()
+            for _ in range(n):
+                f(*args)
+            best.append(time.perf_counter() - start)
+        return min(best) / n
+
+    ones, manys = [], []
+    for _ in range(rounds):
+        ones.append(per_call(one, (1.5, 1.5, 1.5)) * 1e9)
+        manys.append(per_call(many, last) * 1e9)
+    m1, m20 = statistics.median(ones), statistics.median(manys)
+    report.table(
+        ["compiled signatures", "ns per call"],
+        [["1", f"{m1:.0f} ({min(ones):.0f}-{max(ones):.0f})"], ["20", f"{m20:.0f} ({min(manys):.0f}-{max(manys):.0f})"]],
+    )
+    report.add(f"20 signatures / 1 signature: {fmt_ratio([b / a for a, b in zip(ones, manys)])} (loop overhead included).")
+    report.add()
+    return {"1": m1, "20": m20}
+
+
 # -- 4. parallel compilation --------------------------------------------------
 def distinct_functions(count: int, tag: str) -> list[Any]:
     folder = Path(tempfile.mkdtemp())
@@ -593,6 +638,7 @@ def main() -> None:
         "kernels": lambda: section_kernels(report, options.rounds, build_reference(report)),
         "latency": lambda: section_latency(report, options.rounds),
         "call_overhead": lambda: section_call_overhead(report, options.rounds),
+        "dispatch_signatures": lambda: section_dispatch_signatures(report, options.rounds),
         "parallel_compilation": lambda: section_parallel_compilation(report, max(2, options.rounds // 2)),
         "threaded_execution": lambda: section_threaded_execution(report, max(2, options.rounds // 2)),
         "engine_room": lambda: section_engine_room(report, max(2, options.rounds // 2)),

@@ -17,6 +17,9 @@ struct ThreadRecords {
 };
 
 thread_local ThreadRecords threadRecords;
+// The last (domain, record) this thread used: the hot path avoids the map.
+thread_local EpochDomain *lastDomain = nullptr;
+thread_local Record *lastRecord = nullptr;
 
 } // namespace
 
@@ -34,9 +37,14 @@ EpochDomain::~EpochDomain() {
 }
 
 Record *EpochDomain::acquireRecord() {
+  if (lastDomain == this)
+    return lastRecord;
   auto found = threadRecords.byDomain.find(this);
-  if (found != threadRecords.byDomain.end())
-    return found->second;
+  if (found != threadRecords.byDomain.end()) {
+    lastDomain = this;
+    lastRecord = found->second;
+    return lastRecord;
+  }
   std::lock_guard<std::mutex> guard(mutex);
   Record *record = nullptr;
   for (Record *candidate : records) {
@@ -53,7 +61,23 @@ Record *EpochDomain::acquireRecord() {
     records.push_back(record);
   }
   threadRecords.byDomain[this] = record;
+  lastDomain = this;
+  lastRecord = record;
   return record;
+}
+
+void EpochDomain::countEvent() {
+  Record *record = acquireRecord();
+  record->events.store(record->events.load(std::memory_order_relaxed) + 1,
+                       std::memory_order_relaxed);
+}
+
+int64_t EpochDomain::eventCount() {
+  std::lock_guard<std::mutex> guard(mutex);
+  int64_t total = 0;
+  for (Record *record : records)
+    total += record->events.load(std::memory_order_relaxed);
+  return total;
 }
 
 EpochDomain::ReadGuard::ReadGuard(EpochDomain &domain)

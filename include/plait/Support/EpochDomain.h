@@ -63,6 +63,11 @@ public:
   /// Retired objects still waiting for readers.
   size_t pending();
 
+  /// Counts an event on the calling thread's record (owner-only plain store:
+  /// no read-modify-write on the hot path) and sums every thread's count.
+  void countEvent();
+  int64_t eventCount();
+
 private:
   friend struct Record;
   struct Record *acquireRecord();
@@ -78,6 +83,7 @@ private:
 struct alignas(64) Record {
   std::atomic<uint64_t> pinned{0}; // 0: outside any read section
   std::atomic<bool> inUse{false};
+  std::atomic<int64_t> events{0}; // written by the owner thread only
   unsigned nesting = 0; // owner thread only
   EpochDomain *domain = nullptr;
 };

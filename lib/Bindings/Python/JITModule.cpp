@@ -128,8 +128,8 @@ struct ShardedCounter {
   }
 };
 
-/// Process-wide dispatch statistics (compilation ones live in the core).
-ShardedCounter globalHits;
+/// Process-wide dispatch statistics (compilation ones live in the core; the
+/// process-wide call count lives in the epoch domain's per-thread records).
 std::atomic<int64_t> globalWaits{0};
 std::atomic<int64_t> globalInvalidations{0};
 
@@ -438,7 +438,7 @@ PyObject *dispatcherCall(PyObject *self, PyObject *const *args, size_t nargsf,
           status = executor.call(slots, results);
         }
         state.hits.add();
-        globalHits.add();
+        EpochDomain::global().countEvent();
         if (status != 0)
           return raiseRunError(executor, status);
         const int64_t *cursor = results;
@@ -779,7 +779,7 @@ void populateJIT(nb::module_ &m) {
     jit::CompilerStats core = jit::compilerStats();
     nb::dict stats;
     stats["compilations"] = core.compilations;
-    stats["cache_hits"] = globalHits.total();
+    stats["cache_hits"] = EpochDomain::global().eventCount();
     stats["single_flight_waits"] = globalWaits.load();
     stats["invalidations"] = globalInvalidations.load();
     stats["live_executors"] = core.liveExecutors;
