@@ -98,6 +98,9 @@ class Dispatcher(_native.DispatcherBase):
         self._lock = threading.Lock()
         self._compiled: dict[str, tuple[str, Any]] = {}  # codes -> (signature text, executor)
         self._flights: dict[str, _Flight] = {}
+        #: Signatures whose compilation failed with a CompileError (type and
+        #: message): raised again without recompiling until invalidated.
+        self._failed: dict[str, tuple[type, str]] = {}
         #: Dispatchers whose compiled code includes this function's.
         self._dependents: "weakref.WeakSet[Dispatcher]" = weakref.WeakSet()
         code = py_func.__code__
@@ -128,7 +131,9 @@ class Dispatcher(_native.DispatcherBase):
             )
         finally:
             _native._record(self, "compile", time.perf_counter() - start)
-        _native._set_guard(self, snapshotter.guard_functions, snapshotter.guard_reads)
+            # Also after a failure: changing the code or a global it read
+            # must clear the remembered error.
+            _native._set_guard(self, snapshotter.guard_functions, snapshotter.guard_reads)
         for callee in snapshotter.dispatchers:
             if callee is not self:
                 callee._dependents.add(self)
@@ -141,6 +146,9 @@ class Dispatcher(_native.DispatcherBase):
         with self._lock:
             if codes in self._compiled:
                 return
+            failed = self._failed.get(codes)
+            if failed is not None:
+                raise failed[0](failed[1])
             flight = self._flights.get(codes)
             leader = flight is None
             if leader:
@@ -159,6 +167,9 @@ class Dispatcher(_native.DispatcherBase):
                 self._compiled[codes] = (text, executor)
         except BaseException as error:
             flight.error = (type(error), str(error))
+            if isinstance(error, CompileError):
+                with self._lock:
+                    self._failed[codes] = flight.error
             raise
         finally:
             with self._lock:
@@ -195,6 +206,7 @@ class Dispatcher(_native.DispatcherBase):
             seen.add(id(dispatcher))
             with dispatcher._lock:
                 dispatcher._compiled.clear()
+                dispatcher._failed.clear()
             _native._invalidate(dispatcher)
             pending.extend(dispatcher._dependents)
 

@@ -58,6 +58,13 @@ def test_single_flight_shares_the_compile_error() -> None:
     assert len({message for _, message in outcomes}) == 1
     assert "variable 'y'" in outcomes[0][1]
     assert f.stats()["compilations"] == 1
+    # The error is remembered for the signature until something changes.
+    with pytest.raises(plait.TypingError):
+        f(1, 2)
+    assert f.stats()["compilations"] == 1
+    f.py_func.__code__ = jit_shared.fresh_add.__code__
+    assert f(1, 2) == 5
+    assert f.stats()["compilations"] == 2
 
 
 def test_different_functions_compile_in_parallel() -> None:
