@@ -103,6 +103,14 @@ private:
                      std::initializer_list<std::pair<int32_t, int32_t>> codes);
   Value callLibm(const char *name, std::vector<Value> args);
   Val floatToInt(Value x, const char *runtime);
+  /// Indices of a full subscript, wrapped and bounds-checked, as `index`.
+  llvm::SmallVector<Value> arrayIndices(const SExpr &subscript, Value memref,
+                                        const Type &array);
+  Val loadElement(const SExpr &subscript);
+  void storeElement(const SExpr &subscript, const Val &value);
+  Value dimension(Value memref, int64_t axis);
+  /// Like check(), passing up to three run-time values for the message.
+  void checkWithArgs(Value failed, int32_t code, llvm::ArrayRef<Value> args);
   Val minMax(const SExpr &node, bool isMin, std::vector<Val> values,
              const Type &type);
 
@@ -113,6 +121,8 @@ private:
   mlir::func::FuncOp func;
   Block *entry = nullptr;
   std::map<std::string, llvm::SmallVector<Value, 2>> slots;
+  /// Array parameters: their memrefs (arrays are never re-bound).
+  std::map<std::string, Value> arrays;
   std::map<std::string, Value> assigned;
   struct Loop {
     Block *continueTarget;
@@ -177,8 +187,38 @@ public:
       for (const Type &e : type.elements)
         appendLeaves(e, out);
       break;
+    case Type::Kind::Array:
+      out.push_back(memrefType(type));
+      break;
     default:
       break;
+    }
+  }
+
+  /// Arrays are fully dynamic strided memrefs: any layout, zero-copy.
+  mlir::MemRefType memrefType(const Type &array) {
+    OpBuilder b(context);
+    int64_t dynamic = mlir::ShapedType::kDynamic;
+    llvm::SmallVector<int64_t> shape(array.ndim, dynamic);
+    auto layout = mlir::StridedLayoutAttr::get(context, dynamic, shape);
+    return mlir::MemRefType::get(shape, storageType(array.dtype), layout);
+  }
+
+  mlir::Type storageType(DType dtype) {
+    OpBuilder b(context);
+    switch (dtype) {
+    case DType::Float64:
+      return b.getF64Type();
+    case DType::Float32:
+      return b.getF32Type();
+    case DType::Int64:
+      return b.getI64Type();
+    case DType::Int32:
+      return b.getI32Type();
+    case DType::Int16:
+      return b.getI16Type();
+    default: // Int8, UInt8, Bool: one byte
+      return b.getI8Type();
     }
   }
 
@@ -456,6 +496,8 @@ void FunctionEmitter::emit(const std::string &symbol) {
   // Slots for every local; parameters start assigned.
   for (const std::string &name : spec.locals) {
     const Type &t = spec.variables[name];
+    if (t.kind == Type::Kind::Array)
+      continue; // bound to the argument below
     llvm::SmallVector<mlir::Type> types;
     leafTypes(t, types);
     for (mlir::Type leaf : types)
@@ -468,6 +510,10 @@ void FunctionEmitter::emit(const std::string &symbol) {
   size_t argIndex = 1;
   for (size_t i = 0; i < spec.source->params.size(); ++i) {
     const std::string &name = spec.source->params[i];
+    if (spec.arguments[i].kind == Type::Kind::Array) {
+      arrays[name] = entry->getArgument(argIndex++);
+      continue;
+    }
     Val value{spec.arguments[i], {}};
     for (size_t k = 0; k < spec.arguments[i].numLeaves(); ++k)
       value.leaves.push_back(entry->getArgument(argIndex++));
@@ -542,6 +588,10 @@ void FunctionEmitter::emitStatement(const SExpr &stmt) {
 }
 
 void FunctionEmitter::emitAssign(const SExpr &target, const Val &value) {
+  if (target.head() == "Subscript") {
+    storeElement(target, value);
+    return;
+  }
   if (target.head() == "Name") {
     const std::string &name = target.field(0).text;
     Val converted = convert(value, spec.variables[name]);
@@ -609,6 +659,61 @@ void FunctionEmitter::emitWhile(const SExpr &stmt) {
 
 void FunctionEmitter::emitFor(const SExpr &stmt) {
   const SExpr &call = stmt.field(1);
+  if (call.head() == "Name") {
+    // for x in a (1-D array): a counted loop loading each element.
+    Location l = loc(stmt);
+    Val array = emitExpr(call);
+    Value n = dimension(array.leaves[0], 0);
+    Value counter = alloca(builder.getI64Type());
+    builder.create<mlir::memref::StoreOp>(l, constInt(0), counter);
+    Block *header = newBlock();
+    Block *body = newBlock();
+    Block *latch = newBlock();
+    Block *orElse = newBlock();
+    Block *exit = newBlock();
+    branch(header);
+    startBlock(header);
+    Value k = builder.create<mlir::memref::LoadOp>(l, counter);
+    Value more = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, k, n);
+    builder.create<mlir::cf::CondBranchOp>(l, more, body, orElse);
+    startBlock(body);
+    Value index = builder.create<arith::IndexCastOp>(l, builder.getIndexType(), k);
+    Value raw = builder.create<mlir::memref::LoadOp>(l, array.leaves[0], mlir::ValueRange{index});
+    Type element = array.type.elementType();
+    Value scalar = raw;
+    switch (array.type.dtype) {
+    case DType::Float32:
+      scalar = builder.create<arith::ExtFOp>(l, builder.getF64Type(), raw);
+      break;
+    case DType::Int32:
+    case DType::Int16:
+    case DType::Int8:
+      scalar = builder.create<arith::ExtSIOp>(l, builder.getI64Type(), raw);
+      break;
+    case DType::UInt8:
+      scalar = builder.create<arith::ExtUIOp>(l, builder.getI64Type(), raw);
+      break;
+    case DType::Bool:
+      scalar = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::ne, raw, constInt(0, 8));
+      break;
+    default:
+      break;
+    }
+    emitAssign(stmt.field(0), Val{element, {scalar}});
+    loops.push_back({latch, exit});
+    emitBody(stmt.field(2));
+    loops.pop_back();
+    branch(latch);
+    startBlock(latch);
+    Value k2 = builder.create<mlir::memref::LoadOp>(l, counter);
+    builder.create<mlir::memref::StoreOp>(l, builder.create<arith::AddIOp>(l, k2, constInt(1)), counter);
+    branch(header);
+    startBlock(orElse);
+    emitBody(stmt.field(3));
+    branch(exit);
+    startBlock(exit);
+    return;
+  }
   std::vector<Val> args;
   for (const SExpr *arg : call.field(1).rest())
     args.push_back(convert(emitExpr(*arg), Type::integer()));
@@ -667,6 +772,8 @@ void FunctionEmitter::emitFor(const SExpr &stmt) {
 
 Val FunctionEmitter::loadVariable(const std::string &name, const SExpr &node) {
   Location l = loc(node);
+  if (spec.variables[name].kind == Type::Kind::Array)
+    return {spec.variables[name], {arrays.at(name)}};
   Value isAssigned = builder.create<mlir::memref::LoadOp>(l, assigned[name]);
   std::string message = module.options.message("unbound_local");
   size_t at = message.find("{name}");
@@ -691,6 +798,25 @@ Val FunctionEmitter::emitExpr(const SExpr &expr) {
     if (binding.kind == NameBinding::Kind::Local)
       return loadVariable(name, expr);
     return constant(*binding.value, type);
+  }
+  if (head == "Attribute" && type.kind != Type::Kind::Float) {
+    // shape, ndim, size of an array parameter
+    Val base = emitExpr(expr.field(0));
+    Value memref = base.leaves[0];
+    const std::string &attr = expr.field(1).text;
+    int ndim = base.type.ndim;
+    if (attr == "ndim")
+      return {type, {constInt(ndim)}};
+    Val result{type, {}};
+    Value size = constInt(1);
+    for (int axis = 0; axis < ndim; ++axis) {
+      Value d = dimension(memref, axis);
+      result.leaves.push_back(d);
+      size = builder.create<arith::MulIOp>(loc(expr), size, d);
+    }
+    if (attr == "size")
+      return {type, {size}};
+    return result;
   }
   if (head == "Attribute") {
     const std::string &attr = expr.field(1).text;
@@ -722,6 +848,8 @@ Val FunctionEmitter::emitExpr(const SExpr &expr) {
     }
     return result;
   }
+  if (head == "Subscript" && typer.exprType(spec, expr.field(0)).kind == Type::Kind::Array)
+    return loadElement(expr);
   if (head == "Subscript") {
     Val base = emitExpr(expr.field(0));
     const SExpr &index = expr.field(1);
@@ -885,6 +1013,8 @@ Val FunctionEmitter::floatArith(const SExpr &node, const std::string &op,
         {{PLAIT_NUMERIC_ZERO_POW_NEGATIVE,
           errorCode("ZeroDivisionError", "zero_pow_negative")},
          {PLAIT_NUMERIC_POW_COMPLEX, errorCode("ValueError", "pow_complex")},
+         {PLAIT_NUMERIC_COMPLEX_POW_OVERFLOW,
+          errorCode("OverflowError", "complex_pow_overflow")},
          {PLAIT_NUMERIC_FLOAT_POW_OVERFLOW,
           errorCode("OverflowError", "float_pow_overflow")}});
   throw CompileError(CompileError::Kind::Unsupported, "internal: float op " + op);
@@ -1123,6 +1253,122 @@ Val FunctionEmitter::minMax(const SExpr &node, bool isMin, std::vector<Val> valu
   return best;
 }
 
+Value FunctionEmitter::dimension(Value memref, int64_t axis) {
+  Location l = builder.getUnknownLoc();
+  Value d = builder.create<mlir::memref::DimOp>(l, memref, axis);
+  return builder.create<arith::IndexCastOp>(l, builder.getI64Type(), d);
+}
+
+void FunctionEmitter::checkWithArgs(Value failed, int32_t code,
+                                    llvm::ArrayRef<Value> args) {
+  Block *error = newBlock();
+  Block *next = newBlock();
+  builder.create<mlir::cf::CondBranchOp>(builder.getUnknownLoc(), failed, error, next);
+  startBlock(error);
+  llvm::SmallVector<Value, 3> values(args.begin(), args.end());
+  while (values.size() < 3)
+    values.push_back(constInt(0));
+  module.declare("plait_rt_set_error_args",
+                 builder.getFunctionType({builder.getI64Type(), builder.getI64Type(),
+                                          builder.getI64Type()}, {}));
+  builder.create<mlir::func::CallOp>(builder.getUnknownLoc(), "plait_rt_set_error_args",
+                                     mlir::TypeRange{}, values);
+  returnError(constInt(code, 32));
+  startBlock(next);
+}
+
+llvm::SmallVector<Value> FunctionEmitter::arrayIndices(const SExpr &subscript,
+                                                       Value memref,
+                                                       const Type &array) {
+  const SExpr &index = subscript.field(1);
+  std::vector<const SExpr *> nodes;
+  if (index.head() == "Tuple")
+    for (size_t i = 0; i < index.numFields(); ++i)
+      nodes.push_back(&index.field(i));
+  else
+    nodes.push_back(&index);
+  Location l = loc(subscript);
+  int32_t outOfBounds = module.errorCode(
+      "IndexError", module.options.message("index_out_of_bounds"));
+  llvm::SmallVector<Value> result;
+  for (size_t axis = 0; axis < nodes.size(); ++axis) {
+    Value i = convert(emitExpr(*nodes[axis]), Type::integer()).leaves[0];
+    Value size = dimension(memref, static_cast<int64_t>(axis));
+    // NumPy: negative indices count from the end.
+    Value negative = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, i, constInt(0));
+    Value wrapped = builder.create<arith::SelectOp>(
+        l, negative, builder.create<arith::AddIOp>(l, i, size), i);
+    if (module.options.boundsCheck) {
+      // Unsigned comparison: catches negatives and >= size at once.
+      Value outside = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::uge, wrapped, size);
+      checkWithArgs(outside, outOfBounds, {i, constInt(static_cast<int64_t>(axis)), size});
+    }
+    result.push_back(builder.create<arith::IndexCastOp>(l, builder.getIndexType(), wrapped));
+  }
+  return result;
+}
+
+Val FunctionEmitter::loadElement(const SExpr &subscript) {
+  Val array = emitExpr(subscript.field(0));
+  Location l = loc(subscript);
+  llvm::SmallVector<Value> indices = arrayIndices(subscript, array.leaves[0], array.type);
+  Value raw = builder.create<mlir::memref::LoadOp>(l, array.leaves[0], indices);
+  Type element = array.type.elementType();
+  switch (array.type.dtype) {
+  case DType::Float32:
+    return {element, {builder.create<arith::ExtFOp>(l, builder.getF64Type(), raw)}};
+  case DType::Int32:
+  case DType::Int16:
+  case DType::Int8:
+    return {element, {builder.create<arith::ExtSIOp>(l, builder.getI64Type(), raw)}};
+  case DType::UInt8:
+    return {element, {builder.create<arith::ExtUIOp>(l, builder.getI64Type(), raw)}};
+  case DType::Bool:
+    return {element, {builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::ne, raw, constInt(0, 8))}};
+  default:
+    return {element, {raw}};
+  }
+}
+
+void FunctionEmitter::storeElement(const SExpr &subscript, const Val &value) {
+  Val array = emitExpr(subscript.field(0));
+  Location l = loc(subscript);
+  DType dtype = array.type.dtype;
+  Value stored;
+  if (dtype == DType::Float64 || dtype == DType::Float32) {
+    Value f = convert(value, Type::floating()).leaves[0];
+    stored = dtype == DType::Float32
+                 ? builder.create<arith::TruncFOp>(l, builder.getF32Type(), f).getResult()
+                 : f;
+  } else if (dtype == DType::Bool) {
+    stored = builder.create<arith::ExtUIOp>(l, builder.getI8Type(), truth(value));
+  } else {
+    // As NumPy stores a Python number: floats truncate (errors for inf and
+    // NaN), ints out of the dtype's range raise OverflowError.
+    Value i = value.type.kind == Type::Kind::Float
+                  ? floatToInt(value.leaves[0], "plait_rt_float_to_int").leaves[0]
+                  : convert(value, Type::integer()).leaves[0];
+    unsigned width = module.storageType(dtype).getIntOrFloatBitWidth();
+    if (width < 64) {
+      int64_t low = dtype == DType::UInt8 ? 0 : -(int64_t(1) << (width - 1));
+      int64_t high = dtype == DType::UInt8 ? 255 : (int64_t(1) << (width - 1)) - 1;
+      Value below = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, i, constInt(low));
+      Value above = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::sgt, i, constInt(high));
+      std::string message = module.options.message("integer_out_of_bounds");
+      size_t at = message.find("{dtype}");
+      if (at != std::string::npos)
+        message.replace(at, 7, dtypeName(dtype));
+      checkWithArgs(builder.create<arith::OrIOp>(l, below, above),
+                    module.errorCode("OverflowError", message), {i});
+      stored = builder.create<arith::TruncIOp>(l, module.storageType(dtype), i);
+    } else {
+      stored = i;
+    }
+  }
+  llvm::SmallVector<Value> indices = arrayIndices(subscript, array.leaves[0], array.type);
+  builder.create<mlir::memref::StoreOp>(l, stored, array.leaves[0], indices);
+}
+
 Val FunctionEmitter::emitCall(const SExpr &node) {
   const SExpr &callee = node.field(0);
   std::string mathName;
@@ -1222,6 +1468,7 @@ Val FunctionEmitter::emitMath(const SExpr &node, const std::string &name,
     return callRuntimeFloat("plait_rt_float_pow", {x[0], x[1]},
                             {{PLAIT_NUMERIC_ZERO_POW_NEGATIVE, domain},
                              {PLAIT_NUMERIC_POW_COMPLEX, domain},
+                             {PLAIT_NUMERIC_COMPLEX_POW_OVERFLOW, domain},
                              {PLAIT_NUMERIC_FLOAT_POW_OVERFLOW, range}});
   }
   if (name == "log" || name == "log2" || name == "log10") {
@@ -1357,8 +1604,11 @@ Val FunctionEmitter::emitBuiltin(const SExpr &node, const std::string &name) {
     }
     return emitBinary(node, "Pow", args[0], args[1]);
   }
-  if (name == "len")
+  if (name == "len") {
+    if (args[0].type.kind == Type::Kind::Array)
+      return {type, {dimension(args[0].leaves[0], 0)}};
     return {type, {constInt(static_cast<int64_t>(args[0].type.elements.size()))}};
+  }
   typer.fail(CompileError::Kind::Unsupported, *spec.source, node,
              name + "() is not supported here");
 }
@@ -1430,29 +1680,24 @@ EmittedModule emitModule(mlir::ModuleOp module, const Program &program,
     FunctionEmitter(emitter, spec).emit(spec.symbol);
   }
 
-  // The entry wrapper for the dispatcher: arguments and results travel in
-  // 64-bit slots of two memrefs.
+  // The entry wrapper for the dispatcher: arguments as they are (scalars,
+  // strided memrefs), results into 64-bit slots of a memref.
   b.setInsertionPointToEnd(module.getBody());
   Location l = b.getUnknownLoc();
   auto slotsType = mlir::MemRefType::get({mlir::ShapedType::kDynamic}, b.getI64Type());
+  llvm::SmallVector<mlir::Type> wrapperInputs;
+  for (const Type &t : argumentTypes)
+    emitter.appendLeaves(t, wrapperInputs);
+  size_t numArgumentLeaves = wrapperInputs.size();
+  wrapperInputs.push_back(slotsType);
   auto wrapper = b.create<mlir::func::FuncOp>(
-      l, result.entrySymbol, b.getFunctionType({slotsType, slotsType}, {b.getI32Type()}));
+      l, result.entrySymbol, b.getFunctionType(wrapperInputs, {b.getI32Type()}));
   Block *body = wrapper.addEntryBlock();
   b.setInsertionPointToEnd(body);
   llvm::SmallVector<Value> operands = {b.create<arith::ConstantIntOp>(l, 0, 64)};
-  llvm::SmallVector<mlir::Type> argLeaves;
-  for (const Type &t : argumentTypes)
-    emitter.appendLeaves(t, argLeaves);
-  for (size_t i = 0; i < argLeaves.size(); ++i) {
-    Value index = b.create<arith::ConstantIndexOp>(l, static_cast<int64_t>(i));
-    Value raw = b.create<mlir::memref::LoadOp>(l, body->getArgument(0), mlir::ValueRange{index});
-    if (argLeaves[i].isF64())
-      raw = b.create<arith::BitcastOp>(l, b.getF64Type(), raw);
-    else if (argLeaves[i].isInteger(1))
-      raw = b.create<arith::CmpIOp>(l, arith::CmpIPredicate::ne, raw,
-                                    b.create<arith::ConstantIntOp>(l, 0, 64));
-    operands.push_back(raw);
-  }
+  for (size_t i = 0; i < numArgumentLeaves; ++i)
+    operands.push_back(body->getArgument(i));
+  Value resultSlots = body->getArgument(numArgumentLeaves);
   mlir::FunctionType entryType = emitter.signatureOf(entry);
   auto call = b.create<mlir::func::CallOp>(l, entry.symbol, entryType.getResults(), operands);
   for (unsigned i = 1; i < call.getNumResults(); ++i) {
@@ -1462,9 +1707,12 @@ EmittedModule emitModule(mlir::ModuleOp module, const Program &program,
     else if (v.getType().isInteger(1))
       v = b.create<arith::ExtUIOp>(l, b.getI64Type(), v);
     Value index = b.create<arith::ConstantIndexOp>(l, static_cast<int64_t>(i - 1));
-    b.create<mlir::memref::StoreOp>(l, v, body->getArgument(1), mlir::ValueRange{index});
+    b.create<mlir::memref::StoreOp>(l, v, resultSlots, mlir::ValueRange{index});
   }
   b.create<mlir::func::ReturnOp>(l, call.getResult(0));
+  for (size_t i = 0; i < argumentTypes.size(); ++i)
+    result.writesArgument.push_back(argumentTypes[i].kind == Type::Kind::Array &&
+                                    writesParameter(entry, entry.source->params[i]));
 
   result.errors = emitter.errors;
   return result;

@@ -17,8 +17,44 @@ namespace plait::frontend {
 // Types, program and options
 //===----------------------------------------------------------------------===//
 
+const char *dtypeName(DType dtype) {
+  switch (dtype) {
+  case DType::Float64:
+    return "float64";
+  case DType::Float32:
+    return "float32";
+  case DType::Int64:
+    return "int64";
+  case DType::Int32:
+    return "int32";
+  case DType::Int16:
+    return "int16";
+  case DType::Int8:
+    return "int8";
+  case DType::UInt8:
+    return "uint8";
+  case DType::Bool:
+    return "bool";
+  }
+  return "?";
+}
+
+Type Type::elementType() const {
+  switch (dtype) {
+  case DType::Float64:
+  case DType::Float32:
+    return floating();
+  case DType::Bool:
+    return boolean();
+  default:
+    return integer();
+  }
+}
+
 std::string Type::str() const {
   switch (kind) {
+  case Kind::Array:
+    return std::string(dtypeName(dtype)) + "[" + std::to_string(ndim) + "]";
   case Kind::Bottom:
     return "<unknown>";
   case Kind::None:
@@ -41,7 +77,7 @@ std::string Type::str() const {
 
 size_t Type::numLeaves() const {
   if (kind == Kind::None || kind == Kind::Bottom)
-    return 0;
+    return 0; // an array is one leaf: its memref
   if (kind != Kind::Tuple)
     return 1;
   size_t n = 0;
@@ -91,6 +127,7 @@ std::string CompileOptions::message(const std::string &key) const {
       {"float_divmod_by_zero", "float divmod()"},
       {"zero_pow_negative", "0.0 cannot be raised to a negative power"},
       {"float_pow_overflow", "(34, 'Numerical result out of range')"},
+      {"complex_pow_overflow", "complex exponentiation"},
       {"math_domain", "math domain error"},
       {"math_range", "math range error"},
       {"float_to_int_inf", "cannot convert float infinity to integer"},
@@ -108,6 +145,8 @@ std::string CompileOptions::message(const std::string &key) const {
        "would be complex)"},
       {"negative_int_exponent",
        "int ** negative int is a float in Python: write float(x) ** y"},
+      {"index_out_of_bounds", "index {0} is out of bounds for axis {1} with size {2}"},
+      {"integer_out_of_bounds", "Python integer {0} out of bounds for {dtype}"},
   };
   auto d = defaults.find(key);
   return d == defaults.end() ? key : d->second;
@@ -169,6 +208,23 @@ bool isSupportedBuiltin(const std::string &name) {
   for (const char *n : names)
     if (name == n)
       return true;
+  return false;
+}
+
+bool writesParameter(const Specialization &spec, const std::string &name) {
+  std::vector<std::pair<const Specialization *, std::string>> stack = {{&spec, name}};
+  std::set<std::pair<const Specialization *, std::string>> seen;
+  while (!stack.empty()) {
+    auto [current, param] = stack.back();
+    stack.pop_back();
+    if (!seen.insert({current, param}).second)
+      continue;
+    if (current->writes.count(param))
+      return true;
+    for (const auto &[passed, callee, index] : current->arraysPassed)
+      if (passed == param)
+        stack.push_back({callee, callee->source->params[index]});
+  }
   return false;
 }
 
@@ -413,6 +469,11 @@ void Typer::typeBody(Specialization &spec, const SExpr &body) {
 
 void Typer::widenVariable(Specialization &spec, const std::string &name,
                           const Type &type, const SExpr &origin) {
+  if (type.kind == Type::Kind::Array ||
+      spec.variables[name].kind == Type::Kind::Array)
+    fail(CompileError::Kind::Unsupported, *spec.source, origin,
+         "arrays can only be parameters here: binding an array to the variable '" +
+             name + "' is not supported yet");
   Type &current = spec.variables[name];
   Type unified;
   if (!unify(current, type, unified)) {
@@ -454,8 +515,55 @@ void Typer::assign(Specialization &spec, const SExpr &target, const Type &type,
       assign(spec, target.field(i), type.elements[i], origin);
     return;
   }
+  if (target.head() == "Subscript") {
+    Type element = subscriptType(spec, target);
+    if (type.kind != Type::Kind::Bottom && !type.isNumeric())
+      fail(CompileError::Kind::Typing, *spec.source, origin,
+           "cannot store a " + type.str() + " into an array of " + element.str());
+    spec.writes.insert(target.field(0).field(0).text);
+    return;
+  }
   fail(CompileError::Kind::Unsupported, *spec.source, target,
        "assignment to " + target.head() + " is not supported");
+}
+
+Type Typer::arrayOf(Specialization &spec, const SExpr &node, const char *what) {
+  if (node.head() != "Name")
+    fail(CompileError::Kind::Unsupported, *spec.source, node,
+         std::string(what) + " is supported on array parameters only");
+  Type t = exprType(spec, node);
+  if (t.kind != Type::Kind::Array)
+    fail(CompileError::Kind::Unsupported, *spec.source, node,
+         std::string(what) + " of a " + t.str() + " is not supported");
+  return t;
+}
+
+Type Typer::subscriptType(Specialization &spec, const SExpr &subscript) {
+  const SExpr &base = subscript.field(0);
+  const SExpr &index = subscript.field(1);
+  Type array = arrayOf(spec, base, "indexing");
+  std::vector<const SExpr *> indices;
+  if (index.head() == "Tuple")
+    for (size_t i = 0; i < index.numFields(); ++i)
+      indices.push_back(&index.field(i));
+  else
+    indices.push_back(&index);
+  for (const SExpr *i : indices) {
+    if (i->head() == "Slice" || i->head() == "Unsupported")
+      fail(CompileError::Kind::Unsupported, *spec.source, *i,
+           "slicing arrays is not supported yet");
+    Type t = exprType(spec, *i);
+    if (t.kind != Type::Kind::Bottom && t.kind != Type::Kind::Int &&
+        t.kind != Type::Kind::Bool)
+      fail(CompileError::Kind::Typing, *spec.source, *i,
+           "array indices must be integers, not " + t.str());
+  }
+  if (static_cast<int>(indices.size()) != array.ndim)
+    fail(CompileError::Kind::Unsupported, *spec.source, index,
+         "indexing a " + std::to_string(array.ndim) + "-D array with " +
+             std::to_string(indices.size()) +
+             " indices (a view) is not supported yet: index every axis");
+  return array.elementType();
 }
 
 void Typer::typeStatement(Specialization &spec, const SExpr &stmt) {
@@ -471,7 +579,7 @@ void Typer::typeStatement(Specialization &spec, const SExpr &stmt) {
     assign(spec, stmt.field(0), exprType(spec, stmt.field(1)), stmt);
   } else if (head == "AugAssign") {
     const SExpr &target = stmt.field(0);
-    if (target.head() != "Name")
+    if (target.head() != "Name" && target.head() != "Subscript")
       fail(CompileError::Kind::Unsupported, fn, target,
            "augmented assignment to " + target.head() + " is not supported");
     Type current = exprType(spec, target);
@@ -494,9 +602,17 @@ void Typer::typeStatement(Specialization &spec, const SExpr &stmt) {
                    resolve(spec, iter.field(0).field(0).text).kind ==
                        NameBinding::Kind::Builtin &&
                    iter.field(0).field(0).text == "range";
-    if (!isRange)
+    if (!isRange) {
+      Type iterated = iter.head() == "Name" ? exprType(spec, iter) : Type::bottom();
+      if (iterated.kind == Type::Kind::Array && iterated.ndim == 1) {
+        assign(spec, stmt.field(0), iterated.elementType(), stmt);
+        typeBody(spec, stmt.field(2));
+        typeBody(spec, stmt.field(3));
+        return;
+      }
       fail(CompileError::Kind::Unsupported, fn, iter,
-           "for loops are supported over range(...) only");
+           "for loops are supported over range(...) and 1-D array parameters only");
+    }
     const SExpr &args = iter.field(1);
     if (args.items.size() < 2 || args.items.size() > 4 ||
         iter.field(2).items.size() > 1)
@@ -516,6 +632,12 @@ void Typer::typeStatement(Specialization &spec, const SExpr &stmt) {
     Type value = stmt.field(0).kind == SExpr::Kind::None
                      ? Type::none()
                      : exprType(spec, stmt.field(0));
+    bool hasArray = value.kind == Type::Kind::Array;
+    for (const Type &e : value.elements)
+      hasArray |= e.kind == Type::Kind::Array;
+    if (hasArray)
+      fail(CompileError::Kind::Unsupported, fn, stmt,
+           "returning arrays is not supported yet");
     Type unified;
     if (!unify(spec.result, value, unified))
       fail(CompileError::Kind::Typing, fn, stmt,
@@ -701,7 +823,11 @@ Type Typer::callType(Specialization &spec, const SExpr &call) {
         t = Type::boolean();
       types.push_back(t);
     }
-    return specialize(binding.functionId, types, &call, &spec).result;
+    Specialization &callee = specialize(binding.functionId, types, &call, &spec);
+    for (size_t i = 0; i < actual.size(); ++i)
+      if (types[i].kind == Type::Kind::Array && actual[i]->head() == "Name")
+        spec.arraysPassed.emplace_back(actual[i]->field(0).text, &callee, i);
+    return callee.result;
   }
   case NameBinding::Kind::Builtin:
     break;
@@ -802,7 +928,8 @@ Type Typer::callType(Specialization &spec, const SExpr &call) {
   if (name == "len") {
     needArgs(name, 1, 1);
     Type t = argType(0);
-    if (t.kind != Type::Kind::Bottom && t.kind != Type::Kind::Tuple)
+    if (t.kind != Type::Kind::Bottom && t.kind != Type::Kind::Tuple &&
+        t.kind != Type::Kind::Array)
       fail(CompileError::Kind::Typing, fn, *args[0],
            "object of type '" + t.str() + "' has no len()");
     return Type::integer();
@@ -869,6 +996,18 @@ Type Typer::exprType(Specialization &spec, const SExpr &expr) {
   }
   if (head == "Attribute") {
     const SExpr &base = expr.field(0);
+    if (base.head() == "Name" &&
+        resolve(spec, base.field(0).text).kind == NameBinding::Kind::Local &&
+        spec.variables[base.field(0).text].kind == Type::Kind::Array) {
+      const Type &array = spec.variables[base.field(0).text];
+      const std::string &attr = expr.field(1).text;
+      if (attr == "shape")
+        return Type::tuple(std::vector<Type>(array.ndim, Type::integer()));
+      if (attr == "ndim" || attr == "size")
+        return Type::integer();
+      fail(CompileError::Kind::Unsupported, fn, expr,
+           "the array attribute '" + attr + "' is not supported");
+    }
     if (base.head() == "Name" &&
         resolve(spec, base.field(0).text).kind == NameBinding::Kind::Math) {
       const std::string &attr = expr.field(1).text;
@@ -961,6 +1100,8 @@ Type Typer::exprType(Specialization &spec, const SExpr &expr) {
     const SExpr &index = expr.field(1);
     if (base.kind == Type::Kind::Bottom)
       return base;
+    if (base.kind == Type::Kind::Array)
+      return subscriptType(spec, expr);
     if (base.kind != Type::Kind::Tuple)
       fail(CompileError::Kind::Unsupported, fn, expr,
            "indexing a " + base.str() + " is not supported");

@@ -5,6 +5,7 @@
 #include "plait/Frontend/Frontend.h"
 
 #include <deque>
+#include <tuple>
 #include <map>
 #include <set>
 #include <string>
@@ -43,6 +44,10 @@ struct Specialization {
   SourceLocation resultOrigin;
   bool callsJit = false;
   bool loops = false;
+  /// Array parameters the body writes to (element assignment).
+  std::set<std::string> writes;
+  /// Array parameters passed on to jitted callees: (callee, its parameter).
+  std::vector<std::tuple<std::string, const Specialization *, size_t>> arraysPassed;
   std::string symbol;
   int index = 0;
 };
@@ -88,6 +93,10 @@ private:
   void widenVariable(Specialization &spec, const std::string &name,
                      const Type &type, const SExpr &origin);
   Type callType(Specialization &spec, const SExpr &call);
+  /// The element type of `target` (an array subscript) after checking it.
+  Type subscriptType(Specialization &spec, const SExpr &subscript);
+  /// The array parameter named by `node` (a Name), or fails.
+  Type arrayOf(Specialization &spec, const SExpr &node, const char *what);
   Type binaryType(Specialization &spec, const SExpr &node, const std::string &op,
                   const Type &left, const Type &right);
   void collectLocals(const SExpr &node, std::set<std::string> &out) const;
@@ -110,6 +119,9 @@ struct MathFunctionInfo {
 const MathFunctionInfo *lookupMathFunction(const std::string &name);
 bool isSupportedBuiltin(const std::string &name);
 bool alwaysReturns(const SExpr &body);
+/// Whether `name` (a parameter of `spec`) may be written, directly or by a
+/// callee it is passed to.
+bool writesParameter(const Specialization &spec, const std::string &name);
 
 } // namespace plait::frontend
 

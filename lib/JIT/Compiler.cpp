@@ -12,6 +12,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
@@ -119,12 +120,33 @@ void setCompileRendezvous(const std::string &barrierId, unsigned participants,
   hookTimeout = timeoutSeconds;
 }
 
-int32_t Executor::call(int64_t *args, int64_t *results) const {
-  using Entry = int32_t (*)(int64_t *, int64_t *, int64_t, int64_t, int64_t,
-                            int64_t *, int64_t *, int64_t, int64_t, int64_t);
-  // Two memref<?xi64> descriptors: allocated, aligned, offset, size, stride.
-  return reinterpret_cast<Entry>(entry)(args, args, 0, 64, 1, results, results,
-                                        0, 64, 1);
+void Executor::call(void **slots) const {
+  reinterpret_cast<void (*)(void **)>(entry)(slots);
+}
+
+/// Adds `void <name>_packed(void **slots)` calling `<name>` with the values
+/// the slots point to and storing its result through the last slot: one
+/// native signature for any mix of scalars and memref descriptors.
+static void addPackedWrapper(llvm::Module &module, const std::string &name) {
+  llvm::Function *callee = module.getFunction(name);
+  if (!callee)
+    throw std::runtime_error("internal error: no entry function " + name);
+  llvm::LLVMContext &context = module.getContext();
+  llvm::Type *pointer = llvm::PointerType::get(context, 0);
+  auto *type = llvm::FunctionType::get(llvm::Type::getVoidTy(context), {pointer}, false);
+  auto *packed = llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage,
+                                        name + "_packed", module);
+  llvm::IRBuilder<> b(llvm::BasicBlock::Create(context, "entry", packed));
+  llvm::Value *slots = packed->getArg(0);
+  llvm::SmallVector<llvm::Value *> arguments;
+  for (llvm::Argument &parameter : callee->args()) {
+    llvm::Value *at = b.CreateConstGEP1_64(pointer, slots, parameter.getArgNo());
+    arguments.push_back(b.CreateLoad(parameter.getType(), b.CreateLoad(pointer, at)));
+  }
+  llvm::Value *result = b.CreateCall(callee, arguments);
+  llvm::Value *at = b.CreateConstGEP1_64(pointer, slots, callee->arg_size());
+  b.CreateStore(result, b.CreateLoad(pointer, at));
+  b.CreateRetVoid();
 }
 
 std::string Executor::assembly() const {
@@ -145,6 +167,23 @@ std::string Executor::assembly() const {
 }
 
 frontend::Type parseTypeName(const std::string &name, bool &narrow) {
+  // Arrays: "<dtype>[<ndim>]", e.g. "float64[2]".
+  size_t bracket = name.find('[');
+  if (bracket != std::string::npos && name.back() == ']') {
+    std::string dtype = name.substr(0, bracket);
+    int ndim = std::atoi(name.substr(bracket + 1).c_str());
+    static const std::pair<const char *, frontend::DType> dtypes[] = {
+        {"float64", frontend::DType::Float64}, {"float32", frontend::DType::Float32},
+        {"int64", frontend::DType::Int64},     {"int32", frontend::DType::Int32},
+        {"int16", frontend::DType::Int16},     {"int8", frontend::DType::Int8},
+        {"uint8", frontend::DType::UInt8},     {"bool", frontend::DType::Bool}};
+    for (const auto &[spelling, value] : dtypes)
+      if (dtype == spelling && ndim >= 1 && ndim <= 8) {
+        narrow = false;
+        return frontend::Type::array(value, ndim);
+      }
+    throw std::invalid_argument("unknown array type '" + name + "'");
+  }
   narrow = name == "int32" || name == "float32";
   if (name == "int64" || name == "int" || name == "int32" || name == "i")
     return frontend::Type::integer();
@@ -220,6 +259,7 @@ std::shared_ptr<Executor> compile(const CompileRequest &request) {
     llvmModule = mlir::translateModuleToLLVMIR(*module, *llvmContext);
     if (!llvmModule)
       capture.fail("internal error: translation to LLVM IR failed");
+    addPackedWrapper(*llvmModule, executor->info.entrySymbol);
   }
   ContextPool::get().release(std::move(lease));
 
@@ -236,9 +276,10 @@ std::shared_ptr<Executor> compile(const CompileRequest &request) {
     llvm::raw_string_ostream os(executor->llvmText);
     llvmModule->print(os, nullptr);
   }
+  std::string packedSymbol = executor->info.entrySymbol + "_packed";
   executor->code = SharedJIT::get().add(std::move(llvmModule), std::move(llvmContext),
-                                        executor->info.entrySymbol);
-  executor->entry = executor->code->lookup(executor->info.entrySymbol);
+                                        packedSymbol);
+  executor->entry = executor->code->lookup(packedSymbol);
   liveCodeBytes.fetch_add(static_cast<int64_t>(executor->code->codeBytes()),
                           std::memory_order_relaxed);
   executor->compileSeconds =

@@ -140,7 +140,10 @@ int32_t plait_rt_float_pow(double a, double b, double *out) {
   bool negate = false;
   if (a < 0.0) {
     if (b != std::floor(b))
-      return PLAIT_NUMERIC_POW_COMPLEX;
+      // CPython falls back to complex pow, which reports an overflowing
+      // magnitude as OverflowError; otherwise the result is a complex.
+      return std::isinf(std::pow(-a, b)) ? PLAIT_NUMERIC_COMPLEX_POW_OVERFLOW
+                                         : PLAIT_NUMERIC_POW_COMPLEX;
     // b is integral: pow(|a|, b) with the sign fixed up avoids libm quirks.
     a = -a;
     negate = isOddInteger(b);

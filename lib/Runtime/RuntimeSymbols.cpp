@@ -15,12 +15,29 @@ extern "C" int32_t plait_test_rendezvous(int64_t barrierId,
              : 0;
 }
 
+namespace {
+/// Values for the message of the error compiled code is about to report; set
+/// and read on the same thread (the dispatcher raises on the calling thread).
+thread_local int64_t errorArguments[3];
+} // namespace
+
+extern "C" void plait_rt_set_error_args(int64_t a, int64_t b, int64_t c) {
+  errorArguments[0] = a;
+  errorArguments[1] = b;
+  errorArguments[2] = c;
+}
+
 namespace plait {
+
+std::array<int64_t, 3> lastErrorArguments() {
+  return {errorArguments[0], errorArguments[1], errorArguments[2]};
+}
 
 std::vector<std::pair<std::string, void *>> getRuntimeSymbols() {
 #define PLAIT_SYMBOL(name) {#name, reinterpret_cast<void *>(&name)}
   return {
       PLAIT_SYMBOL(plait_test_rendezvous),
+      PLAIT_SYMBOL(plait_rt_set_error_args),
       PLAIT_SYMBOL(plait_rt_float_floordiv),
       PLAIT_SYMBOL(plait_rt_float_mod),
       PLAIT_SYMBOL(plait_rt_float_divmod),

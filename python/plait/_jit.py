@@ -34,6 +34,26 @@ _NOGIL = {False: 0, True: 1, "auto": 2}
 _CODE_OF = {"int64": "i", "int32": "i", "int": "i", "float64": "f", "float32": "f", "float": "f", "bool": "b"}
 _KIND_OF = {"int64": "i", "int": "i", "int32": "I", "float64": "f", "float": "f", "float32": "F", "bool": "b"}
 _TYPE_OF_CODE = {"i": "int64", "f": "float64", "b": "bool"}
+#: Array element types by their dispatch character (see JITModule.cpp).
+_DTYPE_OF_CODE = {"d": "float64", "f": "float32", "q": "int64", "i": "int32", "h": "int16", "b": "int8", "B": "uint8", "?": "bool"}
+_CODE_OF_DTYPE = {name: code for code, name in _DTYPE_OF_CODE.items()}
+
+
+def _split_key(codes: str) -> list[str]:
+    """The dispatch key's per-argument parts: 'i', 'f', 'b' or 'A<dtype><ndim>'."""
+    parts, k = [], 0
+    while k < len(codes):
+        width = 3 if codes[k] == "A" else 1
+        parts.append(codes[k : k + width])
+        k += width
+    return parts
+
+
+def _type_name(part: str) -> str:
+    """'i' -> 'int64'; 'Ad2' -> 'float64[2]' (the native compiler's spelling)."""
+    if part[0] == "A":
+        return f"{_DTYPE_OF_CODE[part[1]]}[{part[2]}]"
+    return _TYPE_OF_CODE[part]
 #: Native frames are small but threads' stacks are not unbounded: the depth
 #: guard follows sys.getrecursionlimit() up to this cap.
 _MAX_NATIVE_DEPTH = 3000
@@ -56,17 +76,29 @@ class _Flight:
 
 
 def _parse_signature(text: str) -> tuple[Optional[str], list[str]]:
-    """'float64(float64, int64)' -> ('float64', ['float64', 'int64']); a bare
-    '(int64)' has no declared result."""
+    """'float64(float64[:, :], int64)' -> ('float64', ['float64[:, :]', 'int64']);
+    a bare '(int64)' has no declared result."""
     match = re.fullmatch(r"\s*([A-Za-z0-9_]*)\s*\((.*)\)\s*", text)
     if not match:
-        raise TypeError(f"malformed signature {text!r}: expected e.g. 'float64(float64, int64)'")
+        raise TypeError(f"malformed signature {text!r}: expected e.g. 'float64(float64[:], int64)'")
     result = match.group(1) or None
-    args = [a.strip() for a in match.group(2).split(",") if a.strip()]
-    for name in ([result] if result else []) + args:
-        if name not in _KIND_OF:
-            raise TypeError(f"unknown type {name!r} in signature {text!r} (use int64, float64, bool, int32, float32)")
+    args = [a.strip() for a in re.findall(r"[^,\[\]]+(?:\[[^\]]*\])?", match.group(2)) if a.strip()]
+    for name in args:
+        if _array_part(name) is None and name not in _KIND_OF:
+            raise TypeError(f"unknown type {name!r} in signature {text!r} (use int64, float64, bool, int32, float32, or arrays like float64[:, :])")
+    if result and result not in _KIND_OF:
+        raise TypeError(f"unknown result type {result!r} in signature {text!r}")
     return result, args
+
+
+def _array_part(name: str) -> Optional[str]:
+    """'float64[:, ::1]' -> 'Ad2' (layout markers are accepted; any layout
+    is taken zero-copy); None when `name` is not an array type."""
+    match = re.fullmatch(r"([a-z0-9]+)\[([:, 1]*)\]", name.replace(" ", ""))
+    if not match or match.group(1) not in _CODE_OF_DTYPE:
+        return None
+    ndim = match.group(2).count(":") - match.group(2).count("::")
+    return f"A{_CODE_OF_DTYPE[match.group(1)]}{ndim}" if 1 <= ndim <= 8 else None
 
 
 class Dispatcher(_native.DispatcherBase):
@@ -81,6 +113,7 @@ class Dispatcher(_native.DispatcherBase):
         overflow: str = "check",
         fastmath: bool = False,
         opt_level: int = 2,
+        boundscheck: bool = True,
         signatures: Sequence[str] = (),
     ) -> None:
         if not isinstance(py_func, FunctionType):
@@ -92,7 +125,12 @@ class Dispatcher(_native.DispatcherBase):
         functools.update_wrapper(self, py_func)
         self.py_func = py_func
         self._plait_id = next(_ids)
-        self._options = {"check_overflow": overflow == "check", "fastmath": bool(fastmath), "opt_level": int(opt_level)}
+        self._options = {
+            "check_overflow": overflow == "check",
+            "fastmath": bool(fastmath),
+            "opt_level": int(opt_level),
+            "boundscheck": bool(boundscheck),
+        }
         #: Guards _compiled and _flights; held only for dictionary updates,
         #: never while compiling.
         self._lock = threading.Lock()
@@ -128,6 +166,7 @@ class Dispatcher(_native.DispatcherBase):
                 recursion_limit=min(sys.getrecursionlimit(), _MAX_NATIVE_DEPTH),
                 messages=_MESSAGES,
                 opt_level=self._options["opt_level"],
+                boundscheck=self._options["boundscheck"],
             )
         finally:
             _native._record(self, "compile", time.perf_counter() - start)
@@ -181,9 +220,11 @@ class Dispatcher(_native.DispatcherBase):
         have no executor: compile and install one."""
 
         def build() -> tuple[str, Any]:
-            types = [_TYPE_OF_CODE[c] for c in codes]
+            parts = _split_key(codes)
+            types = [_type_name(part) for part in parts]
             executor = self._build(types)
-            _native._install(self, codes, codes, "", executor)
+            kinds = "".join(part[0] for part in parts)
+            _native._install(self, codes, kinds, "", executor)
             return f"{executor.result_type}({', '.join(types)})", executor
 
         self._compile_once(codes, build)
@@ -217,11 +258,12 @@ class Dispatcher(_native.DispatcherBase):
     def compile(self, signature: str) -> None:
         """Compiles an explicit signature such as 'float64(float64, int64)' now."""
         result, args = _parse_signature(signature)
-        codes = "".join(_CODE_OF[a] for a in args)
-        kinds = "".join(_KIND_OF[a] for a in args)
+        parts = [_array_part(a) or _CODE_OF[a] for a in args]
+        codes = "".join(parts)
+        kinds = "".join("A" if part[0] == "A" else _KIND_OF[a] for part, a in zip(parts, args))
 
         def build() -> tuple[str, Any]:
-            executor = self._build([_TYPE_OF_CODE[c] if a not in ("int32", "float32") else a for c, a in zip(codes, args)])
+            executor = self._build([a if a in ("int32", "float32") else _type_name(part) for part, a in zip(parts, args)])
             cast = ""
             if result:
                 produced = executor.result_type
@@ -259,7 +301,7 @@ class Dispatcher(_native.DispatcherBase):
                     executor = candidate
             if executor is None:
                 _, args = _parse_signature(signature)
-                codes = "".join(_CODE_OF[a] for a in args)
+                codes = "".join(_array_part(a) or _CODE_OF[a] for a in args)
                 if codes not in self._compiled:
                     raise KeyError(f"no compiled signature {signature!r}; have {self.signatures}")
                 executor = self._compiled[codes][1]
@@ -285,6 +327,7 @@ def jit(
     overflow: str = "check",
     fastmath: bool = False,
     opt_level: int = 2,
+    boundscheck: bool = True,
 ) -> Callable[[Callable[..., Any]], Dispatcher]: ...
 
 
@@ -295,6 +338,7 @@ def jit(
     overflow: str = "check",
     fastmath: bool = False,
     opt_level: int = 2,
+    boundscheck: bool = True,
 ) -> Any:
     """Compile a numeric Python function to native code.
 
@@ -308,6 +352,8 @@ def jit(
     - ``overflow``: ``"check"`` (int64 overflow raises OverflowError) or
       ``"wrap"`` (two's complement).
     - ``fastmath``: allow LLVM to reassociate float arithmetic.
+    - ``boundscheck``: array indices raise IndexError when out of range
+      (default); ``False`` removes the checks.
     """
     signatures: Sequence[str] = ()
     if isinstance(fn, str):
@@ -322,6 +368,7 @@ def jit(
             overflow=overflow,
             fastmath=fastmath,
             opt_level=opt_level,
+            boundscheck=boundscheck,
             signatures=signatures,
         )
 

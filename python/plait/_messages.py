@@ -43,6 +43,7 @@ def sample() -> dict[str, str]:
         "float_divmod_by_zero": _message(lambda: divmod(one, zero_float), "float divmod()"),
         "zero_pow_negative": _message(lambda: zero_float ** -one, "0.0 cannot be raised to a negative power"),
         "float_pow_overflow": _message(lambda: 10.0 ** (400 * one), "(34, 'Numerical result out of range')"),
+        "complex_pow_overflow": _message(lambda: (-1e308 * one) ** 1.5, "complex exponentiation"),
         "math_domain": _message(lambda: math.sqrt(minus), "math domain error"),
         "math_range": _message(lambda: math.exp(1000 * one), "math range error"),
         "float_to_int_inf": _message(lambda: int(math.inf), "cannot convert float infinity to integer"),

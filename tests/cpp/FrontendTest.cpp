@@ -52,11 +52,27 @@ jit::CompileRequest request(const char *snapshot, int entry,
   return r;
 }
 
+/// Calls an executor whose arguments are scalars (one 64-bit slot each);
+/// returns the status and fills `results`.
+int32_t callPacked(const jit::Executor &executor, std::vector<int64_t> args,
+                   int64_t *results) {
+  std::vector<void *> slots;
+  for (int64_t &arg : args)
+    slots.push_back(&arg);
+  int64_t descriptor[5] = {reinterpret_cast<int64_t>(results),
+                           reinterpret_cast<int64_t>(results), 0, 4, 1};
+  for (int64_t &field : descriptor)
+    slots.push_back(&field);
+  int32_t status = -1;
+  slots.push_back(&status);
+  executor.call(slots.data());
+  return status;
+}
+
 int64_t callInts(const jit::Executor &executor, std::vector<int64_t> args,
                  int32_t *status = nullptr) {
   int64_t results[4] = {0, 0, 0, 0};
-  args.resize(8);
-  int32_t s = executor.call(args.data(), results);
+  int32_t s = callPacked(executor, std::move(args), results);
   if (status)
     *status = s;
   return results[0];
@@ -88,10 +104,10 @@ TEST(FrontendTest, CompilesIntAddWithOverflowCheck) {
 TEST(FrontendTest, MixedIntFloatPromotes) {
   auto executor = jit::compile(request(kAdd, 1, {Type::integer(), Type::floating()}));
   double b = 0.5, result;
-  int64_t args[8] = {2, 0};
-  std::memcpy(&args[1], &b, 8);
+  int64_t bBits;
+  std::memcpy(&bBits, &b, 8);
   int64_t results[4];
-  ASSERT_EQ(executor->call(args, results), 0);
+  ASSERT_EQ(callPacked(*executor, {2, bBits}, results), 0);
   std::memcpy(&result, &results[0], 8);
   EXPECT_EQ(result, 2.5);
 }

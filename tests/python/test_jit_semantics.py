@@ -220,3 +220,8 @@ def test_wrap_mode_wraps() -> None:
     assert plait.jit(overflow="wrap")(py.mul)(2**62, 4) == 0
     with pytest.raises(OverflowError):
         jit.add(INT64_MAX, 1)
+
+
+def test_negative_base_fractional_power_overflow() -> None:
+    assert_same(py.power, jit.power, -1e308, 1.5)
+    assert_same(py.power, jit.power, -8.0, 1 / 3)

@@ -24,11 +24,17 @@ class ModuleOp;
 
 namespace plait::frontend {
 
+/// Element types of arrays (NumPy dtypes).
+enum class DType { Float64, Float32, Int64, Int32, Int16, Int8, UInt8, Bool };
+const char *dtypeName(DType dtype);
+
 /// A static type of a value in compiled code.
 struct Type {
-  enum class Kind { Bottom, None, Bool, Int, Float, Tuple };
+  enum class Kind { Bottom, None, Bool, Int, Float, Tuple, Array };
   Kind kind = Kind::Bottom;
   std::vector<Type> elements; // Tuple
+  DType dtype = DType::Float64; // Array
+  int ndim = 0;                 // Array
 
   static Type bottom() { return {}; }
   static Type none() { return {Kind::None, {}}; }
@@ -38,14 +44,25 @@ struct Type {
   static Type tuple(std::vector<Type> elements) {
     return {Kind::Tuple, std::move(elements)};
   }
+  static Type array(DType dtype, int ndim) {
+    Type t;
+    t.kind = Kind::Array;
+    t.dtype = dtype;
+    t.ndim = ndim;
+    return t;
+  }
+  /// The scalar type elements of an array are loaded as.
+  Type elementType() const;
   bool isNumeric() const {
     return kind == Kind::Bool || kind == Kind::Int || kind == Kind::Float;
   }
   bool operator==(const Type &other) const {
-    return kind == other.kind && elements == other.elements;
+    return kind == other.kind && elements == other.elements &&
+           (kind != Kind::Array || (dtype == other.dtype && ndim == other.ndim));
   }
   bool operator!=(const Type &other) const { return !(*this == other); }
-  /// Python's spelling: "int", "float", "bool", "None", "tuple[int, float]".
+  /// Python's spelling: "int", "float", "bool", "None", "tuple[int, float]",
+  /// "float64[2]" for a 2-D float64 array.
   std::string str() const;
   /// Number of scalar slots (a tuple is flattened; None has none).
   size_t numLeaves() const;
@@ -77,6 +94,8 @@ struct CompileOptions {
   /// int64 overflow raises OverflowError when true, wraps when false.
   bool checkOverflow = true;
   bool fastmath = false;
+  /// Array indices are checked (IndexError) unless false.
+  bool boundsCheck = true;
   /// Depth guard for calls between jitted functions (RecursionError).
   int64_t recursionLimit = 1000;
   /// CPython's messages, keyed as in plait/jit.py (sampled from the running
@@ -107,12 +126,15 @@ struct EmittedModule {
   std::vector<ErrorSite> errors;
   /// True when the code loops or calls other jitted functions (nogil="auto").
   bool mayRunLong = false;
+  /// Per argument: does the code (or a callee) write to this array?
+  std::vector<bool> writesArgument;
 };
 
 /// Emits into `module` the specialisation of `entryFunction` for
 /// `argumentTypes`, every jitted function it reaches, and an entry wrapper
-///   i32 @<entrySymbol>(memref<?xi64> args, memref<?xi64> results)
-/// (floats travel bit-cast in the i64 slots, bools as 0/1). `uniqueId` keeps
+///   i32 @<entrySymbol>(argument leaves..., memref<?xi64> results)
+/// taking scalars and arrays (strided memrefs) as they are and writing the
+/// results into 64-bit slots (floats bit-cast, bools as 0/1). `uniqueId` keeps
 /// the symbols of different modules apart in a shared JIT. Throws
 /// CompileError.
 EmittedModule emitModule(mlir::ModuleOp module, const Program &program,

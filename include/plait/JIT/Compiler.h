@@ -37,7 +37,10 @@ struct Executor {
   Executor(const Executor &) = delete;
   Executor &operator=(const Executor &) = delete;
 
-  /// int32_t entry(args memref descriptor..., results memref descriptor...)
+  /// void entry_packed(void **slots): slots[i] points at the i-th lowered
+  /// argument of the entry (a scalar, or one field of a memref descriptor:
+  /// allocated, aligned, offset, sizes..., strides...), then the 5 fields of
+  /// the results memref, then an int32 for the status.
   void *entry = nullptr;
   std::shared_ptr<SharedJIT::Code> code;
   frontend::EmittedModule info;
@@ -46,8 +49,8 @@ struct Executor {
   std::string llvmText;          // optimised LLVM IR
   double compileSeconds = 0;
 
-  /// Calls the entry with 64-bit slots (see frontend::emitModule).
-  int32_t call(int64_t *args, int64_t *results) const;
+  /// Calls the packed entry (see `entry`).
+  void call(void **slots) const;
   /// Machine code as assembly text, generated on demand from llvmText.
   std::string assembly() const;
 };

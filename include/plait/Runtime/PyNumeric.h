@@ -26,6 +26,7 @@ enum PlaitNumericStatus : int32_t {
   PLAIT_NUMERIC_FLOAT_TO_INT_INF = 10,      // OverflowError: cannot convert float infinity to integer
   PLAIT_NUMERIC_FLOAT_TO_INT_NAN = 11,      // ValueError: cannot convert float NaN to integer
   PLAIT_NUMERIC_POWMOD_ZERO_MODULUS = 12,   // ValueError: pow() 3rd argument cannot be 0
+  PLAIT_NUMERIC_COMPLEX_POW_OVERFLOW = 13,  // OverflowError: complex exponentiation
 };
 
 int32_t plait_rt_float_floordiv(double a, double b, double *out); // a // b

@@ -11,6 +11,7 @@
 
 #include "plait/JIT/Compiler.h"
 #include "plait/JIT/DispatchTable.h"
+#include "plait/Runtime/RuntimeSymbols.h"
 
 #include <nanobind/stl/map.h>
 #include <nanobind/stl/shared_ptr.h>
@@ -43,6 +44,8 @@ char classify(PyObject *o) {
     return 'i';
   if (PyFloat_Check(o))
     return 'f';
+  if (PyObject_CheckBuffer(o))
+    return 0; // arrays (and 0-d NumPy scalars): classified from their buffer
   PyTypeObject *type = Py_TYPE(o);
   if (type->tp_as_number && type->tp_as_number->nb_index)
     return 'i';
@@ -66,8 +69,10 @@ const char *kindName(char code) {
 
 /// One compiled signature in a dispatch table.
 struct Entry {
-  std::string codes; // classification of the arguments it takes: i, f, b
-  std::string kinds; // unboxing: i, f, b, I (int32), F (float32)
+  /// The dispatch key it serves: per argument i, f, b, or A<dtype><ndim>.
+  std::string codes;
+  /// Unboxing per argument: i, f, b, I (int32), F (float32), A (array).
+  std::string kinds;
   char resultCast = 0; // 0, 'f' (to float), 'F' (float32), 'I' (int32)
   std::shared_ptr<jit::Executor> executor;
 };
@@ -241,7 +246,15 @@ PyObject *raiseRunError(const jit::Executor &executor, int32_t status) {
   for (const auto &[name, pointer] : classes)
     if (site.exception == name)
       cls = *pointer;
-  PyErr_SetString(cls, site.message.c_str());
+  // Messages with {0}..{2} take the values the code recorded on this thread.
+  std::string message = site.message;
+  std::array<int64_t, 3> values = lastErrorArguments();
+  for (int k = 0; k < 3; ++k) {
+    std::string placeholder = "{" + std::to_string(k) + "}";
+    for (size_t at; (at = message.find(placeholder)) != std::string::npos;)
+      message.replace(at, placeholder.size(), std::to_string(values[k]));
+  }
+  PyErr_SetString(cls, message.c_str());
   return nullptr;
 }
 
@@ -329,15 +342,16 @@ PyObject *box(const Type &type, const int64_t *&slot, char cast) {
 
 using Snapshot = DispatchTable<Entry>::Snapshot;
 
-const Entry *lookup(const Snapshot *table, const char *codes, size_t n,
-                    bool exactOnly) {
+const Entry *lookup(const Snapshot *table, const char *key, size_t keyLength,
+                    size_t n, bool exactOnly) {
   if (!table)
     return nullptr;
   for (const Entry &entry : table->entries)
-    if (entry.codes.size() == n && std::memcmp(entry.codes.data(), codes, n) == 0)
+    if (entry.codes.size() == keyLength &&
+        std::memcmp(entry.codes.data(), key, keyLength) == 0)
       return &entry;
-  if (exactOnly)
-    return nullptr;
+  if (exactOnly || keyLength != n)
+    return nullptr; // conversions apply to scalar arguments only
   // Eager signatures: accept safe conversions bool -> int -> float.
   auto rank = [](char c) { return c == 'b' ? 0 : c == 'i' ? 1 : 2; };
   for (const Entry &entry : table->entries) {
@@ -345,12 +359,68 @@ const Entry *lookup(const Snapshot *table, const char *codes, size_t n,
       continue;
     bool ok = true;
     for (size_t i = 0; i < n && ok; ++i)
-      ok = rank(codes[i]) <= rank(entry.codes[i]);
+      ok = rank(key[i]) <= rank(entry.codes[i]);
     if (ok)
       return &entry;
   }
   return nullptr;
 }
+
+/// The dispatch character of an exported buffer's element type, 0 if plait
+/// has no array type for it.
+char dtypeCode(const Py_buffer &view) {
+  const char *format = view.format ? view.format : "B";
+  if (*format == '@' || *format == '=' || *format == '<')
+    ++format;
+  if (!*format || format[1])
+    return 0;
+  switch (*format) {
+  case 'd':
+    return view.itemsize == 8 ? 'd' : 0;
+  case 'f':
+    return view.itemsize == 4 ? 'f' : 0;
+  case 'q':
+  case 'l':
+  case 'i':
+  case 'h':
+  case 'b':
+    return view.itemsize == 8 ? 'q' : view.itemsize == 4 ? 'i'
+           : view.itemsize == 2 ? 'h' : view.itemsize == 1 ? 'b' : 0;
+  case 'B':
+    return 'B';
+  case '?':
+    return '?';
+  default:
+    return 0;
+  }
+}
+
+/// Buffers of array arguments, released (with the GIL held) after the call:
+/// the exporter's memory stays pinned while compiled code uses it.
+class PinnedBuffers {
+public:
+  ~PinnedBuffers() {
+    for (size_t i = 0; i < count; ++i)
+      PyBuffer_Release(&views[i]);
+  }
+  Py_buffer *acquire(PyObject *object) {
+    Py_buffer *view = &views[count];
+    if (PyObject_GetBuffer(object, view, PyBUF_RECORDS) == 0) {
+      ++count;
+      return view;
+    }
+    PyErr_Clear(); // read-only: writes are refused later if the code writes
+    if (PyObject_GetBuffer(object, view, PyBUF_RECORDS_RO) == 0) {
+      ++count;
+      return view;
+    }
+    return nullptr;
+  }
+
+private:
+  Py_buffer views[32];
+  size_t count = 0;
+};
 
 constexpr size_t kMaxArgs = 32;
 
@@ -391,7 +461,10 @@ PyObject *dispatcherCall(PyObject *self, PyObject *const *args, size_t nargsf,
     }
   }
   size_t firstDefault = n - state.defaults.size();
-  char codes[kMaxArgs];
+  char codes[kMaxArgs * 3];
+  size_t keyLength = 0;
+  PinnedBuffers pins;
+  Py_buffer *views[kMaxArgs] = {};
   for (size_t i = 0; i < n; ++i) {
     if (!bound[i]) {
       if (i < firstDefault) {
@@ -401,14 +474,41 @@ PyObject *dispatcherCall(PyObject *self, PyObject *const *args, size_t nargsf,
       }
       bound[i] = state.defaults[i - firstDefault];
     }
-    codes[i] = classify(bound[i]);
-    if (!codes[i]) {
-      PyErr_Format(PyExc_TypeError,
-                   "%s() argument %zu ('%s') must be int, float or bool, not %s",
-                   state.name.c_str(), i + 1, state.params[i].c_str(),
-                   Py_TYPE(bound[i])->tp_name);
-      return nullptr;
+    char code = classify(bound[i]);
+    if (code) {
+      codes[keyLength++] = code;
+      continue;
     }
+    if (PyObject_CheckBuffer(bound[i])) {
+      Py_buffer *view = pins.acquire(bound[i]);
+      if (!view)
+        return nullptr;
+      char dtype = dtypeCode(*view);
+      if (dtype && view->ndim == 0) {
+        // A 0-d buffer is a scalar (np.int64(3), np.float32(0.5), np.bool_).
+        codes[keyLength++] = dtype == 'd' || dtype == 'f' ? 'f' : dtype == '?' ? 'b' : 'i';
+        continue;
+      }
+      if (!dtype || view->ndim < 1 || view->ndim > 8) {
+        PyErr_Format(PyExc_TypeError,
+                     "%s() argument %zu ('%s'): arrays of format '%s' with %d "
+                     "dimensions are not supported (dtypes float64, float32, int64, "
+                     "int32, int16, int8, uint8, bool; 1 to 8 dimensions)",
+                     state.name.c_str(), i + 1, state.params[i].c_str(),
+                     view->format ? view->format : "B", view->ndim);
+        return nullptr;
+      }
+      views[i] = view;
+      codes[keyLength++] = 'A';
+      codes[keyLength++] = dtype;
+      codes[keyLength++] = static_cast<char>('0' + view->ndim);
+      continue;
+    }
+    PyErr_Format(PyExc_TypeError,
+                 "%s() argument %zu ('%s') must be int, float, bool or an array, not %s",
+                 state.name.c_str(), i + 1, state.params[i].c_str(),
+                 Py_TYPE(bound[i])->tp_name);
+    return nullptr;
   }
 
   // Fast path inside an epoch read section (no lock): the snapshot and the
@@ -419,23 +519,66 @@ PyObject *dispatcherCall(PyObject *self, PyObject *const *args, size_t nargsf,
     {
       EpochDomain::ReadGuard pin(EpochDomain::global());
       stale = !guardHolds(state);
-      const Entry *entry =
-          stale ? nullptr : lookup(state.table.read(), codes, n, state.lazy);
+      const Entry *entry = stale ? nullptr
+                                 : lookup(state.table.read(), codes, keyLength, n,
+                                          state.lazy);
       if (entry) {
-        int64_t slots[kMaxArgs];
-        for (size_t i = 0; i < n; ++i)
-          if (!unbox(bound[i], entry->kinds[i], slots[i], state, i))
-            return nullptr;
-        int64_t results[kMaxArgs];
         const jit::Executor &executor = *entry->executor;
-        int32_t status;
+        // One slot per lowered argument: a scalar, or the fields of an
+        // array's descriptor (allocated, aligned, offset, sizes, strides).
+        int64_t storage[kMaxArgs * 19 + 8];
+        void *pointers[kMaxArgs * 19 + 8];
+        size_t slot = 0;
+        for (size_t i = 0; i < n; ++i) {
+          if (entry->kinds[i] != 'A') {
+            if (!unbox(bound[i], entry->kinds[i], storage[slot], state, i))
+              return nullptr;
+            pointers[slot] = &storage[slot];
+            ++slot;
+            continue;
+          }
+          const Py_buffer &view = *views[i];
+          if (view.readonly && executor.info.writesArgument[i]) {
+            PyErr_Format(PyExc_ValueError,
+                         "%s() argument %zu ('%s') is read-only, but %s() writes to it",
+                         state.name.c_str(), i + 1, state.params[i].c_str(),
+                         state.name.c_str());
+            return nullptr;
+          }
+          int64_t fields[3 + 16] = {reinterpret_cast<int64_t>(view.buf),
+                                    reinterpret_cast<int64_t>(view.buf), 0};
+          for (int d = 0; d < view.ndim; ++d) {
+            if (view.strides[d] % view.itemsize != 0) {
+              PyErr_Format(PyExc_ValueError,
+                           "%s() argument %zu ('%s') has strides that are not a "
+                           "multiple of its item size", state.name.c_str(), i + 1,
+                           state.params[i].c_str());
+              return nullptr;
+            }
+            fields[3 + d] = view.shape[d];
+            fields[3 + view.ndim + d] = view.strides[d] / view.itemsize;
+          }
+          for (int f = 0; f < 3 + 2 * view.ndim; ++f) {
+            storage[slot] = fields[f];
+            pointers[slot] = &storage[slot];
+            ++slot;
+          }
+        }
+        int64_t results[kMaxArgs];
+        int64_t resultDescriptor[5] = {reinterpret_cast<int64_t>(results),
+                                       reinterpret_cast<int64_t>(results), 0,
+                                       static_cast<int64_t>(kMaxArgs), 1};
+        for (int64_t &field : resultDescriptor)
+          pointers[slot++] = &field;
+        int32_t status = 0;
+        pointers[slot] = &status;
         bool detach = state.nogil == 1 || (state.nogil == 2 && executor.info.mayRunLong);
         if (detach) {
           Py_BEGIN_ALLOW_THREADS
-          status = executor.call(slots, results);
+          executor.call(pointers);
           Py_END_ALLOW_THREADS
         } else {
-          status = executor.call(slots, results);
+          executor.call(pointers);
         }
         state.hits.add();
         EpochDomain::global().countEvent();
@@ -455,14 +598,17 @@ PyObject *dispatcherCall(PyObject *self, PyObject *const *args, size_t nargsf,
     }
     if (!state.lazy) {
       std::string got;
-      for (size_t i = 0; i < n; ++i)
-        got += std::string(i ? ", " : "") + kindName(codes[i]);
+      for (size_t i = 0, k = 0; i < n; ++i) {
+        got += std::string(i ? ", " : "") +
+               (codes[k] == 'A' ? std::string("array") : kindName(codes[k]));
+        k += codes[k] == 'A' ? 3 : 1;
+      }
       PyErr_Format(PyExc_TypeError, "%s() has no compiled signature for arguments (%s)",
                    state.name.c_str(), got.c_str());
       return nullptr;
     }
     // Miss: the Python side snapshots, compiles (detached) and installs.
-    PyObject *key = PyUnicode_FromStringAndSize(codes, static_cast<Py_ssize_t>(n));
+    PyObject *key = PyUnicode_FromStringAndSize(codes, static_cast<Py_ssize_t>(keyLength));
     if (!key)
       return nullptr;
     PyObject *done = PyObject_CallMethod(self, "_miss", "O", key);
@@ -624,7 +770,8 @@ void populateJIT(nb::module_ &m) {
       "compile",
       [](const std::string &snapshot, int entry, const std::vector<std::string> &types,
          bool checkOverflow, bool fastmath, int64_t recursionLimit,
-         const std::map<std::string, std::string> &messages, unsigned optLevel) {
+         const std::map<std::string, std::string> &messages, unsigned optLevel,
+         bool boundsCheck) {
         jit::CompileRequest request;
         request.snapshot = snapshot;
         request.entryFunction = entry;
@@ -637,6 +784,7 @@ void populateJIT(nb::module_ &m) {
         request.options.recursionLimit = recursionLimit;
         request.options.messages = messages;
         request.optLevel = optLevel;
+        request.options.boundsCheck = boundsCheck;
         try {
           // Detached: typing, MLIR, LLVM and code generation touch no Python.
           return detached([&] { return jit::compile(request); });
@@ -652,7 +800,7 @@ void populateJIT(nb::module_ &m) {
       nb::arg("check_overflow") = true, nb::arg("fastmath") = false,
       nb::arg("recursion_limit") = 1000,
       nb::arg("messages") = std::map<std::string, std::string>(),
-      nb::arg("opt_level") = 2);
+      nb::arg("opt_level") = 2, nb::arg("boundscheck") = true);
 
   m.def("_configure",
         [](nb::handle self, const std::string &name, std::vector<std::string> params,
