@@ -1334,6 +1334,8 @@ void FunctionEmitter::storeElement(const SExpr &subscript, const Val &value) {
   Val array = emitExpr(subscript.field(0));
   Location l = loc(subscript);
   DType dtype = array.type.dtype;
+  // NumPy checks the index before converting the value.
+  llvm::SmallVector<Value> indices = arrayIndices(subscript, array.leaves[0], array.type);
   Value stored;
   if (dtype == DType::Float64 || dtype == DType::Float32) {
     Value f = convert(value, Type::floating()).leaves[0];
@@ -1346,7 +1348,15 @@ void FunctionEmitter::storeElement(const SExpr &subscript, const Val &value) {
     // As NumPy stores a Python number: floats truncate (errors for inf and
     // NaN), ints out of the dtype's range raise OverflowError.
     Value i = value.type.kind == Type::Kind::Float
-                  ? floatToInt(value.leaves[0], "plait_rt_float_to_int").leaves[0]
+                  ? callRuntimeInt(
+                        "plait_rt_float_to_int", {value.leaves[0]},
+                        {{PLAIT_NUMERIC_FLOAT_TO_INT_INF,
+                          errorCode("OverflowError", "float_to_int_inf")},
+                         {PLAIT_NUMERIC_FLOAT_TO_INT_NAN,
+                          errorCode("ValueError", "float_to_int_nan")},
+                         {PLAIT_NUMERIC_INT_OVERFLOW,
+                          errorCode("OverflowError", "store_int_too_large")}})
+                        .leaves[0]
                   : convert(value, Type::integer()).leaves[0];
     unsigned width = module.storageType(dtype).getIntOrFloatBitWidth();
     if (width < 64) {
@@ -1365,7 +1375,6 @@ void FunctionEmitter::storeElement(const SExpr &subscript, const Val &value) {
       stored = i;
     }
   }
-  llvm::SmallVector<Value> indices = arrayIndices(subscript, array.leaves[0], array.type);
   builder.create<mlir::memref::StoreOp>(l, stored, array.leaves[0], indices);
 }
 

@@ -147,6 +147,7 @@ std::string CompileOptions::message(const std::string &key) const {
        "int ** negative int is a float in Python: write float(x) ** y"},
       {"index_out_of_bounds", "index {0} is out of bounds for axis {1} with size {2}"},
       {"integer_out_of_bounds", "Python integer {0} out of bounds for {dtype}"},
+      {"store_int_too_large", "Python int too large to convert to C long"},
   };
   auto d = defaults.find(key);
   return d == defaults.end() ? key : d->second;

@@ -33,9 +33,19 @@ def _fits(value: Any) -> bool:
     return INT64_MIN <= value <= INT64_MAX
 
 
+def _plain(value: Any) -> Any:
+    """NumPy scalars (what CPython's run over arrays returns) as the Python
+    numbers compiled code returns."""
+    if hasattr(value, "item") and type(value).__module__ == "numpy":
+        return value.item()
+    if isinstance(value, tuple):
+        return tuple(_plain(v) for v in value)
+    return value
+
+
 def outcome(fn: Callable[..., Any], *args: Any) -> tuple[Any, ...]:
     try:
-        return ("value", fn(*args))
+        return ("value", _plain(fn(*args)))
     except Exception as error:  # noqa: BLE001 - the comparison is the point
         return ("raised", type(error), str(error))
 

@@ -1,0 +1,103 @@
+"""Array kernels for the tests: plain Python that also runs on NumPy arrays
+in CPython, which is the reference."""
+
+from plait.testing import jit_rendezvous
+
+
+def total(a):
+    # float(): compiled code loads float32 elements as Python floats, while
+    # NumPy keeps float32 arithmetic in float32 (documented difference).
+    s = 0.0
+    for i in range(len(a)):
+        s += float(a[i])
+    return s
+
+
+def int_total(a):
+    s = 0
+    for i in range(a.shape[0]):
+        s += int(a[i])
+    return s
+
+
+def total2d(m):
+    s = 0.0
+    rows, cols = m.shape
+    for i in range(rows):
+        for j in range(cols):
+            s += float(m[i, j]) * (i + 1) - j
+    return s
+
+
+def total3d(t):
+    s = 0.0
+    for i in range(t.shape[0]):
+        for j in range(t.shape[1]):
+            for k in range(t.shape[2]):
+                s += float(t[i, j, k])
+    return s
+
+
+def describe(m):
+    return m.ndim, m.size, m.shape, len(m)
+
+
+def count_true(flags):
+    c = 0
+    for f in flags:
+        if f:
+            c += 1
+    return c
+
+
+def fill(out, start, step):
+    for i in range(len(out)):
+        out[i] = start + i * step
+
+
+def store(a, i, v):
+    a[i] = v
+
+
+def load(a, i):
+    return a[i]
+
+
+def load2(m, i, j):
+    return m[i, j]
+
+
+def scale_in_place(a, k):
+    for i in range(len(a)):
+        a[i] *= k
+
+
+def saxpy(alpha, x, y, out):
+    for i in range(len(x)):
+        out[i] = alpha * x[i] + y[i]
+
+
+def dot(x, y):
+    s = 0.0
+    for i in range(len(x)):
+        s += x[i] * y[i]
+    return s
+
+
+def reads_only(a):
+    return a[0] + a[len(a) - 1]
+
+
+def calls_helper(a):
+    return dot(a, a) + reads_only(a)
+
+
+def writes_through_helper(a):
+    fill(a, 1.0, 0.5)
+
+
+def meet_and_fill(out, barrier):
+    met = jit_rendezvous(barrier, 2, 60.0)
+    for i in range(len(out)):
+        out[i] = i * 2.0
+    return met

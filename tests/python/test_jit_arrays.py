@@ -1,0 +1,245 @@
+"""NumPy arrays in @plait.jit, checked against the same functions run by
+CPython on the same arrays: values, in-place writes and exceptions."""
+
+from __future__ import annotations
+
+import array
+import gc
+import sys
+import types
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+import jit_arrays as py
+import plait
+from conftest import run_in_threads
+from jit_support import assert_same
+from plait.testing import unique_barrier_id
+
+SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+DTYPES = [np.float64, np.float32, np.int64, np.int32, np.int16, np.int8, np.uint8, np.bool_]
+
+
+def _jitted() -> types.SimpleNamespace:
+    namespace: dict[str, Any] = dict(vars(py))
+    for name, value in vars(py).items():
+        if isinstance(value, types.FunctionType) and value.__module__ == py.__name__:
+            namespace[name] = plait.jit(types.FunctionType(value.__code__, namespace, name))
+    return types.SimpleNamespace(**namespace)
+
+
+jit = _jitted()
+
+
+def layouts(a: np.ndarray) -> list[np.ndarray]:
+    """The same data as C-contiguous, Fortran-ordered, and strided views."""
+    views = [a, np.asfortranarray(a)]
+    if a.ndim >= 1 and a.shape[0] > 1:
+        views.append(a[::2])
+        views.append(a[::-1])
+    if a.ndim == 2:
+        views.append(a.T)
+    return views
+
+
+def arrays(dtype: Any, min_dims: int = 1, max_dims: int = 1, min_side: int = 0) -> st.SearchStrategy[np.ndarray]:
+    elements = None
+    if np.dtype(dtype).kind == "f":
+        elements = st.floats(-1e6, 1e6, width=np.dtype(dtype).itemsize * 8)
+    elif np.dtype(dtype) == np.int64:
+        elements = st.integers(-(2**40), 2**40)  # sums stay within int64
+    return hnp.arrays(dtype, hnp.array_shapes(min_dims=min_dims, max_dims=max_dims, min_side=min_side, max_side=6), elements=elements)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@given(data=st.data())
+@SETTINGS
+def test_float_reductions_over_every_layout(dtype: Any, data: st.DataObject) -> None:
+    a = data.draw(arrays(dtype))
+    for view in layouts(a):
+        assert_same(py.total, jit.total, view)
+    m = data.draw(arrays(dtype, 2, 2))
+    for view in layouts(m):
+        assert_same(py.total2d, jit.total2d, view)
+    t = data.draw(arrays(dtype, 3, 3))
+    assert_same(py.total3d, jit.total3d, t)
+    assert_same(py.total3d, jit.total3d, t.transpose(2, 0, 1))
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.int32, np.int16, np.int8, np.uint8])
+@given(data=st.data())
+@SETTINGS
+def test_integer_arrays(dtype: Any, data: st.DataObject) -> None:
+    a = data.draw(arrays(dtype))
+    for view in layouts(a):
+        assert_same(py.int_total, jit.int_total, view)
+
+
+@given(a=arrays(np.bool_))
+@SETTINGS
+def test_bool_arrays(a: np.ndarray) -> None:
+    assert_same(py.count_true, jit.count_true, a)
+
+
+@given(m=arrays(np.float64, 1, 4))
+@SETTINGS
+def test_shape_attributes(m: np.ndarray) -> None:
+    if m.shape[0] == 0:
+        return
+    expected = (m.ndim, m.size, m.shape, len(m))
+    assert jit.describe(m) == expected
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@given(data=st.data())
+@SETTINGS
+def test_indexing_and_bounds_match_numpy(dtype: Any, data: st.DataObject) -> None:
+    a = data.draw(arrays(dtype, min_side=0))
+    i = data.draw(st.integers(-8, 8))
+    # Elements come back as the Python number of their kind (NumPy scalars
+    # are compared by value).
+    for view in layouts(a):
+        assert_same(py.load, jit.load, view, i)
+    m = data.draw(arrays(dtype, 2, 2))
+    j = data.draw(st.integers(-7, 7))
+    assert_same(py.load2, jit.load2, m, i, j)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@given(value=st.one_of(st.integers(-300, 300), st.floats(allow_nan=True, allow_infinity=True), st.booleans()), index=st.integers(-4, 4))
+@SETTINGS
+def test_stores_convert_like_numpy(dtype: Any, value: Any, index: int) -> None:
+    expected = np.zeros(3, dtype)
+    got = np.zeros(3, dtype)
+    outcome_py = _outcome(py.store, expected, index, value)
+    outcome_jit = _outcome(jit.store, got, index, value)
+    if outcome_py[0] == "raised" and outcome_py[1] is RuntimeWarning:
+        return  # NumPy warns where compiled code silently casts
+    assert outcome_py[:2] == outcome_jit[:2], (dtype, value, index, outcome_py, outcome_jit)
+    if outcome_py[0] == "raised":
+        assert outcome_py[2] == outcome_jit[2]
+    np.testing.assert_array_equal(got, expected)
+
+
+def _outcome(fn: Any, *args: Any) -> tuple[Any, ...]:
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        try:
+            return ("value", fn(*args))
+        except Exception as error:  # noqa: BLE001
+            return ("raised", type(error), str(error))
+
+
+@given(n=st.integers(0, 50), start=st.floats(-100, 100), step=st.floats(-10, 10))
+@SETTINGS
+def test_writes_in_place(n: int, start: float, step: float) -> None:
+    expected, got = np.zeros(n), np.zeros(n)
+    py.fill(expected, start, step)
+    jit.fill(got, start, step)
+    np.testing.assert_array_equal(got, expected)
+    backwards = np.zeros(2 * n)[::-2]
+    jit.fill(backwards, start, step)
+    np.testing.assert_array_equal(backwards, expected)
+    ints = np.arange(n, dtype=np.int32)
+    jit.scale_in_place(ints, 3)
+    np.testing.assert_array_equal(ints, np.arange(n, dtype=np.int32) * 3)
+
+
+def test_kernels_and_calls_between_jitted_functions() -> None:
+    x = np.linspace(0, 1, 101)
+    y = np.linspace(1, 2, 101)
+    out = np.empty(101)
+    jit.saxpy(2.5, x, y, out)
+    expected = np.empty(101)
+    py.saxpy(2.5, x, y, expected)
+    np.testing.assert_array_equal(out, expected)
+    assert jit.dot(x, y) == py.dot(x, y)
+    assert jit.calls_helper(x) == py.calls_helper(x)
+    z = np.zeros(4)
+    jit.writes_through_helper(z)
+    np.testing.assert_array_equal(z, [1.0, 1.5, 2.0, 2.5])
+
+
+def test_buffer_protocol_objects_and_read_only_arrays() -> None:
+    values = array.array("d", [1.0, 2.0, 3.5])
+    assert jit.total(values) == 6.5
+    assert jit.total(memoryview(values)) == 6.5
+    read_only = np.arange(4.0)
+    read_only.setflags(write=False)
+    assert jit.reads_only(read_only) == 3.0
+    assert jit.calls_helper(read_only) == 14.0 + 3.0, "callees that only read accept read-only arrays"
+    with pytest.raises(ValueError, match=r"argument 1 \('a'\) is read-only, but store\(\) writes to it"):
+        jit.store(read_only, 0, 1.0)
+    with pytest.raises(ValueError, match="read-only"):
+        jit.writes_through_helper(read_only)
+    np.testing.assert_array_equal(read_only, np.arange(4.0))
+
+
+def test_unsupported_arrays_and_array_code() -> None:
+    with pytest.raises(TypeError, match="not supported"):
+        jit.total(np.zeros(3, dtype=np.complex128))
+    with pytest.raises(TypeError, match="not supported"):
+        jit.total(np.zeros(3, dtype=np.uint64))
+    with pytest.raises(TypeError, match="must be int, float, bool or an array, not list"):
+        jit.total([1.0, 2.0])
+    assert jit.load(np.arange(3.0), np.int64(1)) == 1.0, "0-d NumPy scalars are scalars"
+
+
+def test_boundscheck_false_removes_the_checks() -> None:
+    unchecked = plait.jit(boundscheck=False)(py.load)
+    a = np.arange(8.0)
+    assert unchecked(a[:4], 5) == 5.0  # reads past the view, inside the buffer
+    assert "out of bounds" not in unchecked.inspect(stage="llvm")
+
+
+def test_array_signatures() -> None:
+    f = plait.jit(["float64(float64[:])", "float64(float32[:])"])(py.total)
+    assert f(np.arange(4.0)) == 6.0
+    assert f(np.arange(4, dtype=np.float32)) == 6.0
+    assert f.signatures == ["float64(float64[:])", "float64(float32[:])"]
+    with pytest.raises(TypeError, match="no compiled signature"):
+        f(np.arange(4, dtype=np.int64))
+    g = plait.jit("float64(float64[:, ::1])")(py.total2d)
+    assert g(np.ones((2, 3))) == py.total2d(np.ones((2, 3)))
+
+
+def test_array_kernels_run_detached_in_threads() -> None:
+    # Two threads inside the same compiled array kernel at once.
+    barrier = unique_barrier_id()
+    outs = [np.zeros(100), np.zeros(100)]
+    assert run_in_threads(2, lambda i: jit.meet_and_fill(outs[i], barrier)) == [True, True]
+    for out in outs:
+        np.testing.assert_array_equal(out, np.arange(100) * 2.0)
+    # Eight threads on private arrays agree with a sequential run.
+    data = [np.random.default_rng(i).random(1000) for i in range(8)]
+    sequential = [py.dot(d, d) for d in data]
+    assert run_in_threads(8, lambda i: jit.dot(data[i], data[i])) == sequential
+
+
+def rss_kib() -> int:
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+def test_array_calls_release_their_buffers() -> None:
+    a = np.arange(64.0)
+    out = np.zeros(64)
+    references = sys.getrefcount(a), sys.getrefcount(out)
+    jit.saxpy(1.0, a, a, out)
+    gc.collect()
+    before = rss_kib()
+    for _ in range(100_000):
+        jit.saxpy(1.0, a, a, out)
+    gc.collect()
+    assert (sys.getrefcount(a), sys.getrefcount(out)) == references, "buffers stay pinned"
+    assert rss_kib() - before < 16 * 1024
