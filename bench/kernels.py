@@ -88,6 +88,3 @@ KERNELS = {
     "harmonic sum (reduction)": (harmonic, (3_000_000,), "harmonic"),
     "Gauss-Legendre steps (math)": (gauss_legendre_pi, (300,), "gauss_legendre_pi"),
 }
-
-#: Kernels of the issue's list that need NumPy arrays in compiled code.
-NEEDS_ARRAYS = ["n-body step", "saxpy", "dot", "2-D Laplace stencil", "prime sieve", "pairwise distances"]

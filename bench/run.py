@@ -30,6 +30,7 @@ HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results"
 sys.path.insert(0, str(HERE))
 
+import array_kernels  # noqa: E402
 import kernels  # noqa: E402
 
 import plait  # noqa: E402
@@ -176,8 +177,98 @@ def section_kernels(report: Report, rounds: int, reference: Optional[ctypes.CDLL
         ["kernel", "CPython", "NumPy", "Numba", "plait", "C++ -O3", "plait speed-up vs CPython", "plait/Numba time", "plait/C++ time"],
         rows,
     )
-    report.add("Not run yet (they need NumPy arrays inside compiled code, issue 5): " + ", ".join(kernels.NEEDS_ARRAYS) + ".")
+    return plot
+
+
+# -- 1b. array kernels ---------------------------------------------------------
+def reference_array_call(lib: ctypes.CDLL, name: str, args: tuple[Any, ...]) -> Callable[[], Any]:
+    """The C++ kernel over the same (C-contiguous) arrays."""
+    import numpy as np
+
+    c_args: list[Any] = []
+    for a in args:
+        if isinstance(a, np.ndarray):
+            c_args.append(ctypes.c_void_p(a.ctypes.data))
+        elif isinstance(a, float):
+            c_args.append(ctypes.c_double(a))
+    arrays = [a for a in args if isinstance(a, np.ndarray)]
+    if name in ("laplace",):
+        c_args += [ctypes.c_int64(arrays[0].shape[0]), ctypes.c_int64(arrays[0].shape[1])]
+    else:
+        c_args.append(ctypes.c_int64(arrays[0].shape[0]))
+    fn = getattr(lib, name)
+    fn.restype = {"dot": ctypes.c_double, "sum_of_squares_array": ctypes.c_double, "sieve": ctypes.c_int64}.get(name)
+    return lambda: fn(*c_args)
+
+
+def section_array_kernels(report: Report, rounds: int, reference: Optional[ctypes.CDLL]) -> dict[str, Any]:
+    import numpy as np
+
+    report.add("### 1b. Array kernels")
     report.add()
+    report.add("Loops over preallocated NumPy arrays (the same source for CPython, Numba and plait); NumPy is the vectorised equivalent; C++ runs the same loops over the same memory. Every implementation's outputs are checked against CPython's before timing. plait checks array bounds by default (Numba does not): where that matters, a second row shows plait with boundscheck=False.")
+    report.add()
+    numba_ns = compiled_copies(array_kernels, numba.njit) if numba else None
+    rows, plot = [], {}
+    for label, (name, written, plait_options) in array_kernels.ARRAY_KERNELS.items():
+        plait_ns = compiled_copies(array_kernels, lambda f: plait.jit(f, **plait_options))
+        candidates: dict[str, Callable[..., Any]] = {
+            "CPython": getattr(array_kernels, name),
+            "NumPy": getattr(array_kernels, "np_" + name),
+        }
+        if numba_ns:
+            candidates["Numba"] = getattr(numba_ns, name)
+        candidates["plait"] = getattr(plait_ns, name)
+        # Correctness first, on fresh inputs for each implementation.
+        expected_args = array_kernels.make_inputs(name)
+        expected = candidates["CPython"](*expected_args)
+        for impl, fn in candidates.items():
+            args = array_kernels.make_inputs(name)
+            got = fn(*args)
+            if expected is not None:
+                assert np.isclose(got, expected, rtol=1e-6), (label, impl, got, expected)
+            for index in written:
+                assert np.allclose(args[index], expected_args[index], rtol=1e-6), (label, impl)
+        impls: dict[str, Callable[[], Any]] = {}
+        for impl, fn in candidates.items():
+            args = array_kernels.make_inputs(name)
+            impls[impl] = lambda fn=fn, args=args: fn(*args)
+        if reference is not None:
+            args = array_kernels.make_inputs(name)
+            reference_fn = reference_array_call(reference, name, args)
+            reference_fn()
+            if expected is not None:
+                assert np.isclose(reference_fn(), expected, rtol=1e-6), (label, "C++")
+            impls["C++ -O3"] = reference_fn
+        times: dict[str, list[float]] = {impl: [] for impl in impls}
+        for r in range(rounds):
+            for impl, call in impls.items():
+                if impl == "CPython" and r >= 2:
+                    continue  # slow and stable: two rounds are enough
+                times[impl].append(time_call(call, 0.01 if impl == "CPython" else 0.05))
+        med = {impl: statistics.median(values) for impl, values in times.items()}
+        plot[label] = med
+        vs_numba = fmt_ratio([p / n for p, n in zip(times["plait"], times["Numba"])]) if "Numba" in times else "skipped"
+        vs_cpp = fmt_ratio([p / c for p, c in zip(times["plait"], times["C++ -O3"])]) if "C++ -O3" in times else "skipped"
+        vs_numpy = fmt_ratio([p / n for p, n in zip(times["plait"], times["NumPy"])])
+        rows.append(
+            [
+                label,
+                fmt_time(med["CPython"]),
+                fmt_time(med["NumPy"]),
+                fmt_time(med["Numba"]) if "Numba" in med else "skipped",
+                fmt_time(med["plait"]),
+                fmt_time(med["C++ -O3"]) if "C++ -O3" in med else "skipped",
+                f"{med['CPython'] / med['plait']:.0f}x",
+                vs_numpy,
+                vs_numba,
+                vs_cpp,
+            ]
+        )
+    report.table(
+        ["kernel", "CPython", "NumPy", "Numba", "plait", "C++ -O3", "plait speed-up vs CPython", "plait/NumPy time", "plait/Numba time", "plait/C++ time"],
+        rows,
+    )
     return plot
 
 
@@ -252,6 +343,14 @@ def identity(x):
     return x
 
 
+def first_of(a):
+    return a[0]
+
+
+def first_of_three(a, b, c):
+    return a[0] + b[0] + c[0]
+
+
 def section_call_overhead(report: Report, rounds: int) -> dict[str, Any]:
     report.add("## 3. Call overhead")
     report.add()
@@ -301,8 +400,41 @@ def section_call_overhead(report: Report, rounds: int) -> dict[str, Any]:
         rows.append([name, f"{zero_ns[0]:.0f} ({zero_ns[1]:.0f}-{zero_ns[2]:.0f})", f"{one_ns[0]:.0f} ({one_ns[1]:.0f}-{one_ns[2]:.0f})"])
     if not numba:
         rows.append(["Numba", NUMBA_MISSING, ""])
-    rows.append(["one-array-argument function", "skipped: needs arrays (issue 5)", ""])
     report.table(["callee", "no arguments (ns)", "one float argument (ns)"], rows)
+    import numpy as np
+
+    a, b, c = np.zeros(8), np.zeros(8), np.zeros(8)
+    array_callers = {"plait": (plait.jit(first_of), plait.jit(first_of_three))}
+    if numba:
+        array_callers["Numba"] = (numba.njit(first_of), numba.njit(first_of_three))
+    array_samples: dict[str, list[tuple[float, float]]] = {name: [] for name in array_callers}
+    for one_array, three_arrays in array_callers.values():
+        one_array(a), three_arrays(a, b, c)
+    for _ in range(rounds):
+        for name, (one_array, three_arrays) in array_callers.items():
+            base = baseline()
+            start = time.perf_counter()
+            for _ in range(n):
+                one_array(a)
+            t1 = (time.perf_counter() - start) / n - base
+            start = time.perf_counter()
+            for _ in range(n):
+                three_arrays(a, b, c)
+            t3 = (time.perf_counter() - start) / n - base
+            array_samples[name].append((t1, t3))
+    array_rows = []
+    for name, values in array_samples.items():
+        one = median_spread([v[0] * 1e9 for v in values])
+        three = median_spread([v[1] * 1e9 for v in values])
+        array_rows.append([name, f"{one[0]:.0f} ({one[1]:.0f}-{one[2]:.0f})", f"{three[0]:.0f} ({three[1]:.0f}-{three[2]:.0f})"])
+    if not numba:
+        array_rows.append(["Numba", NUMBA_MISSING, ""])
+    report.table(["callee", "one array argument (ns)", "three array arguments (ns)"], array_rows)
+    if numba:
+        ratio1 = [p[0] / q[0] for p, q in zip(array_samples["plait"], array_samples["Numba"])]
+        ratio3 = [p[1] / q[1] for p, q in zip(array_samples["plait"], array_samples["Numba"])]
+        report.add(f"plait/Numba call overhead with arrays: one {fmt_ratio(ratio1)}, three {fmt_ratio(ratio3)}.")
+        report.add()
     if numba:
         ratio = [p[1] / q[1] for p, q in zip(samples["plait"], samples["Numba"])]
         report.add(f"plait/Numba call overhead (one argument): {fmt_ratio(ratio)}.")
@@ -583,6 +715,22 @@ def plots(results: dict[str, Any], report: Report) -> None:
         fig.tight_layout()
         fig.savefig(RESULTS / "kernels.png", dpi=110)
         report.plots.append("kernels.png")
+    if "array_kernels" in results:
+        data = results["array_kernels"]
+        labels = list(data)
+        systems = list(next(iter(data.values())))
+        fig, ax = plt.subplots(figsize=(12, 5))
+        width = 0.8 / len(systems)
+        for i, system in enumerate(systems):
+            ax.bar([x + i * width for x in range(len(labels))], [data[k][system] for k in labels], width, label=system)
+        ax.set_yscale("log")
+        ax.set_ylabel("seconds per call (log)")
+        ax.set_xticks([x + 0.4 - width / 2 for x in range(len(labels))], labels, rotation=20, ha="right", fontsize=8)
+        ax.legend()
+        ax.set_title("Array kernels")
+        fig.tight_layout()
+        fig.savefig(RESULTS / "array_kernels.png", dpi=110)
+        report.plots.append("array_kernels.png")
     for key, title, ylabel in (
         ("parallel_compilation", "Parallel compilation speed-up", "sequential / threaded"),
         ("threaded_execution", "Threaded execution speed-up", "speed-up vs 1 thread"),
@@ -634,8 +782,10 @@ def main() -> None:
         report.add()
     started = time.perf_counter()
     results: dict[str, Any] = {}
+    reference = build_reference(report)
     sections = {
-        "kernels": lambda: section_kernels(report, options.rounds, build_reference(report)),
+        "kernels": lambda: section_kernels(report, options.rounds, reference),
+        "array_kernels": lambda: section_array_kernels(report, options.rounds, reference),
         "latency": lambda: section_latency(report, options.rounds),
         "call_overhead": lambda: section_call_overhead(report, options.rounds),
         "dispatch_signatures": lambda: section_dispatch_signatures(report, options.rounds),

@@ -72,3 +72,77 @@ double gauss_legendre_pi(int64_t iterations) {
   return result;
 }
 }
+
+// Array kernels: C-contiguous arrays, the same loops as bench/array_kernels.py.
+extern "C" {
+
+void saxpy(double alpha, const double *x, const double *y, double *out, int64_t n) {
+  for (int64_t i = 0; i < n; ++i)
+    out[i] = alpha * x[i] + y[i];
+}
+
+double dot(const double *x, const double *y, int64_t n) {
+  double s = 0;
+  for (int64_t i = 0; i < n; ++i)
+    s += x[i] * y[i];
+  return s;
+}
+
+void laplace(const double *u, double *out, int64_t rows, int64_t cols) {
+  for (int64_t i = 1; i < rows - 1; ++i)
+    for (int64_t j = 1; j < cols - 1; ++j)
+      out[i * cols + j] = 0.25 * (u[(i - 1) * cols + j] + u[(i + 1) * cols + j] +
+                                  u[i * cols + j - 1] + u[i * cols + j + 1]);
+}
+
+int64_t sieve(bool *flags, int64_t n) {
+  for (int64_t i = 0; i < n; ++i)
+    flags[i] = i >= 2;
+  for (int64_t i = 2; i * i < n; ++i)
+    if (flags[i])
+      for (int64_t j = i * i; j < n; j += i)
+        flags[j] = false;
+  int64_t count = 0;
+  for (int64_t i = 0; i < n; ++i)
+    count += flags[i];
+  return count;
+}
+
+void pairwise(const double *p, double *out, int64_t n) {
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      double dx = p[i * 3] - p[j * 3], dy = p[i * 3 + 1] - p[j * 3 + 1],
+             dz = p[i * 3 + 2] - p[j * 3 + 2];
+      out[i * n + j] = std::sqrt(dx * dx + dy * dy + dz * dz);
+    }
+}
+
+void nbody_step(double *pos, double *vel, const double *mass, double dt, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) {
+    double ax = 0, ay = 0, az = 0;
+    for (int64_t j = 0; j < n; ++j)
+      if (i != j) {
+        double dx = pos[j * 3] - pos[i * 3], dy = pos[j * 3 + 1] - pos[i * 3 + 1],
+               dz = pos[j * 3 + 2] - pos[i * 3 + 2];
+        double d2 = dx * dx + dy * dy + dz * dz + 0.01;
+        double inv = mass[j] / (d2 * std::sqrt(d2));
+        ax += dx * inv;
+        ay += dy * inv;
+        az += dz * inv;
+      }
+    vel[i * 3] += ax * dt;
+    vel[i * 3 + 1] += ay * dt;
+    vel[i * 3 + 2] += az * dt;
+  }
+  for (int64_t i = 0; i < n; ++i)
+    for (int k = 0; k < 3; ++k)
+      pos[i * 3 + k] += vel[i * 3 + k] * dt;
+}
+
+double sum_of_squares_array(const double *x, int64_t n) {
+  double s = 0;
+  for (int64_t i = 0; i < n; ++i)
+    s += x[i] * x[i];
+  return s;
+}
+}

@@ -200,7 +200,10 @@ public:
     OpBuilder b(context);
     int64_t dynamic = mlir::ShapedType::kDynamic;
     llvm::SmallVector<int64_t> shape(array.ndim, dynamic);
-    auto layout = mlir::StridedLayoutAttr::get(context, dynamic, shape);
+    llvm::SmallVector<int64_t> strides(array.ndim, dynamic);
+    if (array.contiguous)
+      strides.back() = 1; // lets LLVM vectorise the innermost loop
+    auto layout = mlir::StridedLayoutAttr::get(context, dynamic, strides);
     return mlir::MemRefType::get(shape, storageType(array.dtype), layout);
   }
 

@@ -54,7 +54,8 @@ Type Type::elementType() const {
 std::string Type::str() const {
   switch (kind) {
   case Kind::Array:
-    return std::string(dtypeName(dtype)) + "[" + std::to_string(ndim) + "]";
+    return std::string(dtypeName(dtype)) + "[" + std::to_string(ndim) +
+           (contiguous ? "C" : "") + "]";
   case Kind::Bottom:
     return "<unknown>";
   case Kind::None:

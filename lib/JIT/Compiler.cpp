@@ -167,11 +167,12 @@ std::string Executor::assembly() const {
 }
 
 frontend::Type parseTypeName(const std::string &name, bool &narrow) {
-  // Arrays: "<dtype>[<ndim>]", e.g. "float64[2]".
+  // Arrays: "<dtype>[<ndim>]", "<dtype>[<ndim>C]" when C-contiguous.
   size_t bracket = name.find('[');
   if (bracket != std::string::npos && name.back() == ']') {
     std::string dtype = name.substr(0, bracket);
     int ndim = std::atoi(name.substr(bracket + 1).c_str());
+    bool contiguous = name[name.size() - 2] == 'C';
     static const std::pair<const char *, frontend::DType> dtypes[] = {
         {"float64", frontend::DType::Float64}, {"float32", frontend::DType::Float32},
         {"int64", frontend::DType::Int64},     {"int32", frontend::DType::Int32},
@@ -180,7 +181,7 @@ frontend::Type parseTypeName(const std::string &name, bool &narrow) {
     for (const auto &[spelling, value] : dtypes)
       if (dtype == spelling && ndim >= 1 && ndim <= 8) {
         narrow = false;
-        return frontend::Type::array(value, ndim);
+        return frontend::Type::array(value, ndim, contiguous);
       }
     throw std::invalid_argument("unknown array type '" + name + "'");
   }

@@ -40,19 +40,21 @@ _CODE_OF_DTYPE = {name: code for code, name in _DTYPE_OF_CODE.items()}
 
 
 def _split_key(codes: str) -> list[str]:
-    """The dispatch key's per-argument parts: 'i', 'f', 'b' or 'A<dtype><ndim>'."""
+    """The dispatch key's per-argument parts: 'i', 'f', 'b' or
+    'A<dtype><ndim><layout>' (layout 'C': C-contiguous, 'A': any)."""
     parts, k = [], 0
     while k < len(codes):
-        width = 3 if codes[k] == "A" else 1
+        width = 4 if codes[k] == "A" else 1
         parts.append(codes[k : k + width])
         k += width
     return parts
 
 
 def _type_name(part: str) -> str:
-    """'i' -> 'int64'; 'Ad2' -> 'float64[2]' (the native compiler's spelling)."""
+    """'i' -> 'int64'; 'Ad2A' -> 'float64[2]', 'Ad2C' -> 'float64[2C]' (the
+    native compiler's spelling)."""
     if part[0] == "A":
-        return f"{_DTYPE_OF_CODE[part[1]]}[{part[2]}]"
+        return f"{_DTYPE_OF_CODE[part[1]]}[{part[2]}{'C' if part[3] == 'C' else ''}]"
     return _TYPE_OF_CODE[part]
 #: Native frames are small but threads' stacks are not unbounded: the depth
 #: guard follows sys.getrecursionlimit() up to this cap.
@@ -92,13 +94,16 @@ def _parse_signature(text: str) -> tuple[Optional[str], list[str]]:
 
 
 def _array_part(name: str) -> Optional[str]:
-    """'float64[:, ::1]' -> 'Ad2' (layout markers are accepted; any layout
-    is taken zero-copy); None when `name` is not an array type."""
+    """'float64[:, ::1]' -> 'Ad2C' (C-contiguous: the last axis is '::1'),
+    'float64[:, :]' -> 'Ad2A' (any strides); None when not an array type."""
     match = re.fullmatch(r"([a-z0-9]+)\[([:, 1]*)\]", name.replace(" ", ""))
     if not match or match.group(1) not in _CODE_OF_DTYPE:
         return None
-    ndim = match.group(2).count(":") - match.group(2).count("::")
-    return f"A{_CODE_OF_DTYPE[match.group(1)]}{ndim}" if 1 <= ndim <= 8 else None
+    axes = match.group(2).split(",")
+    if not 1 <= len(axes) <= 8 or any(a not in (":", "::1") for a in axes) or "::1" in axes[:-1]:
+        return None
+    layout = "C" if axes[-1] == "::1" else "A"
+    return f"A{_CODE_OF_DTYPE[match.group(1)]}{len(axes)}{layout}"
 
 
 class Dispatcher(_native.DispatcherBase):

@@ -35,6 +35,9 @@ struct Type {
   std::vector<Type> elements; // Tuple
   DType dtype = DType::Float64; // Array
   int ndim = 0;                 // Array
+  /// Array: C-contiguous, so the innermost stride is the constant 1 (the
+  /// code vectorises); otherwise any strides.
+  bool contiguous = false;
 
   static Type bottom() { return {}; }
   static Type none() { return {Kind::None, {}}; }
@@ -44,11 +47,12 @@ struct Type {
   static Type tuple(std::vector<Type> elements) {
     return {Kind::Tuple, std::move(elements)};
   }
-  static Type array(DType dtype, int ndim) {
+  static Type array(DType dtype, int ndim, bool contiguous = false) {
     Type t;
     t.kind = Kind::Array;
     t.dtype = dtype;
     t.ndim = ndim;
+    t.contiguous = contiguous;
     return t;
   }
   /// The scalar type elements of an array are loaded as.
@@ -58,11 +62,12 @@ struct Type {
   }
   bool operator==(const Type &other) const {
     return kind == other.kind && elements == other.elements &&
-           (kind != Kind::Array || (dtype == other.dtype && ndim == other.ndim));
+           (kind != Kind::Array || (dtype == other.dtype && ndim == other.ndim &&
+                                    contiguous == other.contiguous));
   }
   bool operator!=(const Type &other) const { return !(*this == other); }
   /// Python's spelling: "int", "float", "bool", "None", "tuple[int, float]",
-  /// "float64[2]" for a 2-D float64 array.
+  /// "float64[2]" for a 2-D float64 array, "float64[2C]" if C-contiguous.
   std::string str() const;
   /// Number of scalar slots (a tuple is flattened; None has none).
   size_t numLeaves() const;

@@ -69,7 +69,8 @@ const char *kindName(char code) {
 
 /// One compiled signature in a dispatch table.
 struct Entry {
-  /// The dispatch key it serves: per argument i, f, b, or A<dtype><ndim>.
+  /// The dispatch key it serves: per argument i, f, b, or
+  /// A<dtype><ndim><layout> (layout C: C-contiguous, A: any).
   std::string codes;
   /// Unboxing per argument: i, f, b, I (int32), F (float32), A (array).
   std::string kinds;
@@ -343,24 +344,36 @@ PyObject *box(const Type &type, const int64_t *&slot, char cast) {
 using Snapshot = DispatchTable<Entry>::Snapshot;
 
 const Entry *lookup(const Snapshot *table, const char *key, size_t keyLength,
-                    size_t n, bool exactOnly) {
+                    bool exactOnly) {
   if (!table)
     return nullptr;
   for (const Entry &entry : table->entries)
     if (entry.codes.size() == keyLength &&
         std::memcmp(entry.codes.data(), key, keyLength) == 0)
       return &entry;
-  if (exactOnly || keyLength != n)
-    return nullptr; // conversions apply to scalar arguments only
-  // Eager signatures: accept safe conversions bool -> int -> float.
+  if (exactOnly)
+    return nullptr;
+  // Eager signatures: scalars convert bool -> int -> float; an any-layout
+  // array signature takes C-contiguous arrays too.
   auto rank = [](char c) { return c == 'b' ? 0 : c == 'i' ? 1 : 2; };
   for (const Entry &entry : table->entries) {
-    if (entry.codes.size() != n)
-      continue;
+    const std::string &want = entry.codes;
+    size_t k = 0, w = 0;
     bool ok = true;
-    for (size_t i = 0; i < n && ok; ++i)
-      ok = rank(key[i]) <= rank(entry.codes[i]);
-    if (ok)
+    while (ok && k < keyLength && w < want.size()) {
+      if (key[k] == 'A' || want[w] == 'A') {
+        ok = key[k] == 'A' && want[w] == 'A' && k + 3 < keyLength &&
+             w + 3 < want.size() && key[k + 1] == want[w + 1] &&
+             key[k + 2] == want[w + 2] && (want[w + 3] == 'A' || key[k + 3] == 'C');
+        k += 4;
+        w += 4;
+      } else {
+        ok = rank(key[k]) <= rank(want[w]);
+        ++k;
+        ++w;
+      }
+    }
+    if (ok && k == keyLength && w == want.size())
       return &entry;
   }
   return nullptr;
@@ -461,7 +474,7 @@ PyObject *dispatcherCall(PyObject *self, PyObject *const *args, size_t nargsf,
     }
   }
   size_t firstDefault = n - state.defaults.size();
-  char codes[kMaxArgs * 3];
+  char codes[kMaxArgs * 4];
   size_t keyLength = 0;
   PinnedBuffers pins;
   Py_buffer *views[kMaxArgs] = {};
@@ -502,6 +515,7 @@ PyObject *dispatcherCall(PyObject *self, PyObject *const *args, size_t nargsf,
       codes[keyLength++] = 'A';
       codes[keyLength++] = dtype;
       codes[keyLength++] = static_cast<char>('0' + view->ndim);
+      codes[keyLength++] = PyBuffer_IsContiguous(view, 'C') ? 'C' : 'A';
       continue;
     }
     PyErr_Format(PyExc_TypeError,
@@ -520,7 +534,7 @@ PyObject *dispatcherCall(PyObject *self, PyObject *const *args, size_t nargsf,
       EpochDomain::ReadGuard pin(EpochDomain::global());
       stale = !guardHolds(state);
       const Entry *entry = stale ? nullptr
-                                 : lookup(state.table.read(), codes, keyLength, n,
+                                 : lookup(state.table.read(), codes, keyLength,
                                           state.lazy);
       if (entry) {
         const jit::Executor &executor = *entry->executor;
@@ -601,7 +615,7 @@ PyObject *dispatcherCall(PyObject *self, PyObject *const *args, size_t nargsf,
       for (size_t i = 0, k = 0; i < n; ++i) {
         got += std::string(i ? ", " : "") +
                (codes[k] == 'A' ? std::string("array") : kindName(codes[k]));
-        k += codes[k] == 'A' ? 3 : 1;
+        k += codes[k] == 'A' ? 4 : 1;
       }
       PyErr_Format(PyExc_TypeError, "%s() has no compiled signature for arguments (%s)",
                    state.name.c_str(), got.c_str());
