@@ -20,6 +20,7 @@
 #include "mlir/IR/BuiltinOps.h"
 
 #include <cmath>
+#include <functional>
 
 namespace plait::frontend {
 namespace {
@@ -54,6 +55,9 @@ private:
   void branch(Block *target, mlir::ValueRange args = {});
   Value alloca(mlir::Type type);
   Value constInt(int64_t v, unsigned width = 64);
+  Value constIndexValue(int64_t v) {
+    return builder.create<arith::ConstantIndexOp>(builder.getUnknownLoc(), v);
+  }
   Value constFloat(double v);
   Val zeroOf(const Type &type);
   void returnError(Value status);
@@ -108,6 +112,12 @@ private:
                                         const Type &array);
   Val loadElement(const SExpr &subscript);
   void storeElement(const SExpr &subscript, const Val &value);
+  /// A number as an array element of `dtype`, converted as NumPy stores a
+  /// Python number (with its errors).
+  Value toStorage(const Val &value, DType dtype, mlir::Location l);
+  Val emitNumpy(const SExpr &node, const std::string &name);
+  /// Emits `body(k)` for k in [0, n).
+  void countedLoop(Value n, const std::function<void(Value)> &body);
   Value dimension(Value memref, int64_t axis);
   /// Like check(), passing up to three run-time values for the message.
   void checkWithArgs(Value failed, int32_t code, llvm::ArrayRef<Value> args);
@@ -298,9 +308,20 @@ Val FunctionEmitter::zeroOf(const Type &type) {
   Val v{type, {}};
   llvm::SmallVector<mlir::Type> types;
   leafTypes(type, types);
-  for (mlir::Type t : types)
+  for (mlir::Type t : types) {
+    if (auto memref = t.dyn_cast<mlir::MemRefType>()) {
+      // Error paths return an empty array nobody reads (the status says so).
+      Location l = builder.getUnknownLoc();
+      llvm::SmallVector<Value> zeros(memref.getRank(),
+                                     builder.create<arith::ConstantIndexOp>(l, 0));
+      Value empty = builder.create<mlir::memref::AllocaOp>(
+          l, mlir::MemRefType::get(memref.getShape(), memref.getElementType()), zeros);
+      v.leaves.push_back(builder.create<mlir::memref::CastOp>(l, memref, empty));
+      continue;
+    }
     v.leaves.push_back(t.isF64() ? constFloat(0.0)
                                  : constInt(0, t.getIntOrFloatBitWidth()));
+  }
   return v;
 }
 
@@ -595,6 +616,10 @@ void FunctionEmitter::emitAssign(const SExpr &target, const Val &value) {
     storeElement(target, value);
     return;
   }
+  if (target.head() == "Name" && value.type.kind == Type::Kind::Array) {
+    arrays[target.field(0).text] = value.leaves[0]; // single assignment: an SSA value
+    return;
+  }
   if (target.head() == "Name") {
     const std::string &name = target.field(0).text;
     Val converted = convert(value, spec.variables[name]);
@@ -775,8 +800,23 @@ void FunctionEmitter::emitFor(const SExpr &stmt) {
 
 Val FunctionEmitter::loadVariable(const std::string &name, const SExpr &node) {
   Location l = loc(node);
-  if (spec.variables[name].kind == Type::Kind::Array)
-    return {spec.variables[name], {arrays.at(name)}};
+  if (spec.variables[name].kind == Type::Kind::Array) {
+    auto found = arrays.find(name);
+    if (found != arrays.end())
+      return {spec.variables[name], {found->second}};
+    // Used before its (only) assignment: CPython raises UnboundLocalError.
+    std::string message = module.options.message("unbound_local");
+    size_t at = message.find("{name}");
+    if (at != std::string::npos)
+      message.replace(at, 6, name);
+    returnError(constInt(module.errorCode("UnboundLocalError", message), 32));
+    startBlock(newBlock());
+    Value empty = builder.create<mlir::memref::AllocaOp>(
+        l, module.memrefType(spec.variables[name]),
+        llvm::SmallVector<Value>(spec.variables[name].ndim,
+                                 builder.create<arith::ConstantIndexOp>(l, 0)));
+    return {spec.variables[name], {empty}};
+  }
   Value isAssigned = builder.create<mlir::memref::LoadOp>(l, assigned[name]);
   std::string message = module.options.message("unbound_local");
   size_t at = message.find("{name}");
@@ -1336,9 +1376,13 @@ Val FunctionEmitter::loadElement(const SExpr &subscript) {
 void FunctionEmitter::storeElement(const SExpr &subscript, const Val &value) {
   Val array = emitExpr(subscript.field(0));
   Location l = loc(subscript);
-  DType dtype = array.type.dtype;
   // NumPy checks the index before converting the value.
   llvm::SmallVector<Value> indices = arrayIndices(subscript, array.leaves[0], array.type);
+  Value stored = toStorage(value, array.type.dtype, l);
+  builder.create<mlir::memref::StoreOp>(l, stored, array.leaves[0], indices);
+}
+
+Value FunctionEmitter::toStorage(const Val &value, DType dtype, mlir::Location l) {
   Value stored;
   if (dtype == DType::Float64 || dtype == DType::Float32) {
     Value f = convert(value, Type::floating()).leaves[0];
@@ -1378,11 +1422,182 @@ void FunctionEmitter::storeElement(const SExpr &subscript, const Val &value) {
       stored = i;
     }
   }
-  builder.create<mlir::memref::StoreOp>(l, stored, array.leaves[0], indices);
+  return stored;
+}
+
+void FunctionEmitter::countedLoop(Value n, const std::function<void(Value)> &body) {
+  Location l = builder.getUnknownLoc();
+  Value counter = alloca(builder.getI64Type());
+  builder.create<mlir::memref::StoreOp>(l, constInt(0), counter);
+  Block *header = newBlock();
+  Block *loop = newBlock();
+  Block *exit = newBlock();
+  branch(header);
+  startBlock(header);
+  Value k = builder.create<mlir::memref::LoadOp>(l, counter);
+  builder.create<mlir::cf::CondBranchOp>(
+      l, builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, k, n), loop, exit);
+  startBlock(loop);
+  body(k);
+  builder.create<mlir::memref::StoreOp>(l, builder.create<arith::AddIOp>(l, k, constInt(1)), counter);
+  branch(header);
+  startBlock(exit);
+}
+
+Val FunctionEmitter::emitNumpy(const SExpr &node, const std::string &name) {
+  Type type = typer.exprType(spec, node);
+  Location l = loc(node);
+  std::vector<const SExpr *> args = node.field(1).rest();
+  bool dtypeGiven = node.field(2).items.size() > 1;
+  size_t positional = args.size();
+  // Drop a positional dtype (the typer validated it).
+  if (!dtypeGiven && ((name == "empty" || name == "zeros" || name == "ones") && positional == 2))
+    args.resize(1);
+  if (!dtypeGiven && name == "full" && positional == 3)
+    args.resize(2);
+  if (!dtypeGiven && name.size() > 5 && name.compare(name.size() - 5, 5, "_like") == 0 &&
+      positional == 2)
+    args.resize(1);
+
+  llvm::SmallVector<Value> sizes;
+  if (name == "arange") {
+    std::vector<Val> values;
+    for (const SExpr *arg : args)
+      values.push_back(emitExpr(*arg));
+    bool anyFloat = false;
+    for (const Val &v : values)
+      anyFloat |= v.type.kind == Type::Kind::Float;
+    Type domain = anyFloat ? Type::floating() : Type::integer();
+    Val start = values.size() == 1 ? Val{domain, {anyFloat ? constFloat(0.0) : constInt(0)}}
+                                   : convert(values[0], domain);
+    Val stop = convert(values.size() == 1 ? values[0] : values[1], domain);
+    Val step = values.size() == 3 ? convert(values[2], domain)
+                                  : Val{domain, {anyFloat ? constFloat(1.0) : constInt(1)}};
+    Value length;
+    if (anyFloat) {
+      check(builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::OEQ, step.leaves[0], constFloat(0.0)),
+            errorCode("ZeroDivisionError", "int_truediv_by_zero"));
+      Value count = builder.create<mlir::math::CeilOp>(
+          l, builder.create<arith::DivFOp>(
+                 l, builder.create<arith::SubFOp>(l, stop.leaves[0], start.leaves[0]), step.leaves[0]));
+      Value positive = builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::OGT, count, constFloat(0.0));
+      Value clamped = builder.create<arith::SelectOp>(l, positive, count, constFloat(0.0));
+      length = floatToInt(clamped, "plait_rt_float_to_int").leaves[0];
+    } else {
+      check(builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq, step.leaves[0], constInt(0)),
+            errorCode("ZeroDivisionError", "int_truediv_by_zero"));
+      Value positive = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::sgt, step.leaves[0], constInt(0));
+      Value lo = builder.create<arith::SelectOp>(l, positive, start.leaves[0], stop.leaves[0]);
+      Value hi = builder.create<arith::SelectOp>(l, positive, stop.leaves[0], start.leaves[0]);
+      Value nonEmpty = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, lo, hi);
+      Value span = builder.create<arith::SubIOp>(l, builder.create<arith::SubIOp>(l, hi, lo), constInt(1));
+      Value absStep = builder.create<arith::SelectOp>(
+          l, positive, step.leaves[0], builder.create<arith::SubIOp>(l, constInt(0), step.leaves[0]));
+      Value trips = builder.create<arith::AddIOp>(l, builder.create<arith::DivUIOp>(l, span, absStep), constInt(1));
+      length = builder.create<arith::SelectOp>(l, nonEmpty, trips, constInt(0));
+    }
+    sizes.push_back(length);
+    Value flat = builder.create<mlir::memref::AllocOp>(
+        l, mlir::MemRefType::get({mlir::ShapedType::kDynamic}, module.storageType(type.dtype)),
+        mlir::ValueRange{builder.create<arith::IndexCastOp>(l, builder.getIndexType(), length)});
+    // NumPy fills float ranges as start + i * delta with delta computed as
+    // (start + step) - start, which can differ from step in the last bit.
+    Value delta = anyFloat ? builder.create<arith::SubFOp>(
+                                 l, builder.create<arith::AddFOp>(l, start.leaves[0], step.leaves[0]),
+                                 start.leaves[0]).getResult()
+                           : step.leaves[0];
+    countedLoop(length, [&](Value k) {
+      Val element = anyFloat
+          ? Val{domain, {builder.create<arith::AddFOp>(
+                    l, start.leaves[0],
+                    builder.create<arith::MulFOp>(
+                        l, builder.create<arith::SIToFPOp>(l, builder.getF64Type(), k), delta))}}
+          : Val{domain, {builder.create<arith::AddIOp>(
+                    l, start.leaves[0], builder.create<arith::MulIOp>(l, k, step.leaves[0]))}};
+      builder.create<mlir::memref::StoreOp>(
+          l, toStorage(element, type.dtype, l), flat,
+          mlir::ValueRange{builder.create<arith::IndexCastOp>(l, builder.getIndexType(), k)});
+    });
+    auto cast = builder.create<mlir::memref::ReinterpretCastOp>(
+        l, module.memrefType(type), flat, mlir::OpFoldResult(constIndexValue(0)),
+        llvm::SmallVector<mlir::OpFoldResult>{builder.create<arith::IndexCastOp>(l, builder.getIndexType(), length).getResult()},
+        llvm::SmallVector<mlir::OpFoldResult>{builder.getIndexAttr(1)});
+    return {type, {cast}};
+  }
+
+  if (name.size() > 5 && name.compare(name.size() - 5, 5, "_like") == 0) {
+    Val like = emitExpr(*args[0]);
+    for (int axis = 0; axis < like.type.ndim; ++axis)
+      sizes.push_back(dimension(like.leaves[0], axis));
+  } else {
+    Val shape = emitExpr(*args[0]);
+    Val asInts = shape.type.kind == Type::Kind::Tuple
+                     ? shape
+                     : Val{Type::tuple({shape.type}), shape.leaves};
+    size_t offset = 0;
+    for (const Type &t : asInts.type.elements) {
+      Val part{t, {asInts.leaves[offset++]}};
+      sizes.push_back(convert(part, Type::integer()).leaves[0]);
+    }
+  }
+  // NumPy: "negative dimensions are not allowed"; sizes multiply without
+  // overflowing the address space.
+  int32_t negative = module.errorCode("ValueError", module.options.message("negative_dimensions"));
+  int32_t tooBig = module.errorCode("MemoryError", module.options.message("array_too_big"));
+  Value total = constInt(1);
+  auto pair = mlir::LLVM::LLVMStructType::getLiteral(
+      builder.getContext(), {builder.getI64Type(), builder.getI1Type()});
+  for (Value size : sizes) {
+    check(builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, size, constInt(0)), negative);
+    Value both = builder.create<mlir::LLVM::SMulWithOverflowOp>(l, pair, total, size);
+    check(builder.create<mlir::LLVM::ExtractValueOp>(l, both, llvm::ArrayRef<int64_t>{1}), tooBig);
+    total = builder.create<mlir::LLVM::ExtractValueOp>(l, both, llvm::ArrayRef<int64_t>{0});
+  }
+  unsigned itemBits = module.storageType(type.dtype).getIntOrFloatBitWidth();
+  Value bytes = builder.create<mlir::LLVM::SMulWithOverflowOp>(l, pair, total, constInt(itemBits / 8));
+  check(builder.create<mlir::LLVM::ExtractValueOp>(l, bytes, llvm::ArrayRef<int64_t>{1}), tooBig);
+  Value flat = builder.create<mlir::memref::AllocOp>(
+      l, mlir::MemRefType::get({mlir::ShapedType::kDynamic}, module.storageType(type.dtype)),
+      mlir::ValueRange{builder.create<arith::IndexCastOp>(l, builder.getIndexType(), total)});
+  Value address = builder.create<mlir::memref::ExtractAlignedPointerAsIndexOp>(l, flat);
+  check(builder.create<arith::CmpIOp>(
+            l, arith::CmpIPredicate::eq,
+            builder.create<arith::IndexCastOp>(l, builder.getI64Type(), address), constInt(0)),
+        tooBig);
+  if (name != "empty" && name != "empty_like") {
+    Val fill = name == "zeros" || name == "zeros_like" ? Val{Type::integer(), {constInt(0)}}
+               : name == "ones" || name == "ones_like" ? Val{Type::integer(), {constInt(1)}}
+                                                        : emitExpr(*args[1]);
+    Value stored = toStorage(fill, type.dtype, l);
+    countedLoop(total, [&](Value k) {
+      builder.create<mlir::memref::StoreOp>(
+          l, stored, flat,
+          mlir::ValueRange{builder.create<arith::IndexCastOp>(l, builder.getIndexType(), k)});
+    });
+  }
+  // The C-contiguous N-D view of the flat allocation.
+  llvm::SmallVector<mlir::OpFoldResult> viewSizes, viewStrides(sizes.size());
+  for (Value size : sizes)
+    viewSizes.push_back(builder.create<arith::IndexCastOp>(l, builder.getIndexType(), size).getResult());
+  Value stride = constInt(1);
+  for (size_t k = sizes.size(); k-- > 0;) {
+    if (k + 1 == sizes.size())
+      viewStrides[k] = builder.getIndexAttr(1);
+    else
+      viewStrides[k] = builder.create<arith::IndexCastOp>(l, builder.getIndexType(), stride).getResult();
+    stride = builder.create<arith::MulIOp>(l, stride, sizes[k]);
+  }
+  auto cast = builder.create<mlir::memref::ReinterpretCastOp>(
+      l, module.memrefType(type), flat, mlir::OpFoldResult(constIndexValue(0)), viewSizes,
+      viewStrides);
+  return {type, {cast}};
 }
 
 Val FunctionEmitter::emitCall(const SExpr &node) {
   const SExpr &callee = node.field(0);
+  std::string numpyName = typer.numpyFunctionName(spec, callee);
+  if (!numpyName.empty())
+    return emitNumpy(node, numpyName);
   std::string mathName;
   if (callee.head() == "Attribute")
     mathName = callee.field(1).text;
@@ -1712,14 +1927,31 @@ EmittedModule emitModule(mlir::ModuleOp module, const Program &program,
   Value resultSlots = body->getArgument(numArgumentLeaves);
   mlir::FunctionType entryType = emitter.signatureOf(entry);
   auto call = b.create<mlir::func::CallOp>(l, entry.symbol, entryType.getResults(), operands);
-  for (unsigned i = 1; i < call.getNumResults(); ++i) {
-    Value v = call.getResult(i);
+  int64_t slot = 0;
+  auto store = [&](Value v) {
     if (v.getType().isF64())
       v = b.create<arith::BitcastOp>(l, b.getI64Type(), v);
     else if (v.getType().isInteger(1))
       v = b.create<arith::ExtUIOp>(l, b.getI64Type(), v);
-    Value index = b.create<arith::ConstantIndexOp>(l, static_cast<int64_t>(i - 1));
+    else if (v.getType().isIndex())
+      v = b.create<arith::IndexCastOp>(l, b.getI64Type(), v);
+    Value index = b.create<arith::ConstantIndexOp>(l, slot++);
     b.create<mlir::memref::StoreOp>(l, v, resultSlots, mlir::ValueRange{index});
+  };
+  for (unsigned i = 1; i < call.getNumResults(); ++i) {
+    Value v = call.getResult(i);
+    if (!v.getType().isa<mlir::MemRefType>()) {
+      store(v);
+      continue;
+    }
+    // An array result: base address, offset, sizes, strides.
+    store(b.create<mlir::memref::ExtractAlignedPointerAsIndexOp>(l, v));
+    auto metadata = b.create<mlir::memref::ExtractStridedMetadataOp>(l, v);
+    store(metadata.getOffset());
+    for (Value size : metadata.getSizes())
+      store(size);
+    for (Value stride : metadata.getStrides())
+      store(stride);
   }
   b.create<mlir::func::ReturnOp>(l, call.getResult(0));
   for (size_t i = 0; i < argumentTypes.size(); ++i)

@@ -9,7 +9,9 @@
 //===----------------------------------------------------------------------===//
 #include "Typer.h"
 
+#include <algorithm>
 #include <cstring>
+#include <functional>
 
 namespace plait::frontend {
 
@@ -149,6 +151,8 @@ std::string CompileOptions::message(const std::string &key) const {
       {"index_out_of_bounds", "index {0} is out of bounds for axis {1} with size {2}"},
       {"integer_out_of_bounds", "Python integer {0} out of bounds for {dtype}"},
       {"store_int_too_large", "Python int too large to convert to C long"},
+      {"negative_dimensions", "negative dimensions are not allowed"},
+      {"array_too_big", "Unable to allocate the array: it is too big"},
   };
   auto d = defaults.find(key);
   return d == defaults.end() ? key : d->second;
@@ -392,6 +396,14 @@ NameBinding Typer::resolve(const Specialization &spec,
     binding.name = value.items.at(1).text;
   } else if (head == "Rendezvous") {
     binding.kind = NameBinding::Kind::Rendezvous;
+  } else if (head == "Module" && value.items.at(1).text == "numpy") {
+    binding.kind = NameBinding::Kind::NumPy;
+  } else if (head == "NumPyFunction") {
+    binding.kind = NameBinding::Kind::NumPyFunction;
+    binding.name = value.items.at(1).text;
+  } else if (head == "DType") {
+    binding.kind = NameBinding::Kind::DTypeValue;
+    binding.name = value.items.at(1).text;
   } else if (head == "Builtin" && isSupportedBuiltin(value.items.at(1).text)) {
     binding.kind = NameBinding::Kind::Builtin;
     binding.name = value.items.at(1).text;
@@ -434,6 +446,38 @@ Specialization &Typer::specialize(int functionId,
     spec.locals.insert(spec.source->params[i]);
   }
   collectLocals(spec.source->definition, spec.locals);
+  {
+    // Count every binding of each name; keep those bound once, at top level.
+    std::map<std::string, int> bindings;
+    std::function<void(const SExpr &)> countTargets = [&](const SExpr &target) {
+      if (target.head() == "Name")
+        ++bindings[target.field(0).text];
+      else if (target.head() == "Tuple")
+        for (size_t i = 0; i < target.numFields(); ++i)
+          countTargets(target.field(i));
+    };
+    std::function<void(const SExpr &)> walk = [&](const SExpr &node) {
+      const std::string &h = node.head();
+      if (h == "Assign")
+        for (const SExpr *t : node.field(0).rest())
+          countTargets(*t);
+      else if (h == "AugAssign" || h == "For" || h == "AnnAssign")
+        countTargets(node.field(0));
+      for (const SExpr &item : node.items)
+        if (item.isList())
+          walk(item);
+    };
+    walk(spec.source->definition);
+    for (const SExpr *stmt : spec.source->definition.field(0).rest())
+      if (stmt->head() == "Assign" && stmt->field(0).items.size() == 2 &&
+          stmt->field(0).items[1].head() == "Name") {
+        const std::string &name = stmt->field(0).items[1].field(0).text;
+        bool isParam = std::find(spec.source->params.begin(), spec.source->params.end(),
+                                 name) != spec.source->params.end();
+        if (bindings[name] == 1 && !isParam)
+          spec.singleAssignment.insert(name);
+      }
+  }
   specs.push_back(std::move(spec));
   changed = true;
   return specs.back();
@@ -471,11 +515,22 @@ void Typer::typeBody(Specialization &spec, const SExpr &body) {
 
 void Typer::widenVariable(Specialization &spec, const std::string &name,
                           const Type &type, const SExpr &origin) {
-  if (type.kind == Type::Kind::Array ||
-      spec.variables[name].kind == Type::Kind::Array)
+  if (type.kind == Type::Kind::Array || spec.variables[name].kind == Type::Kind::Array) {
+    Type &current = spec.variables[name];
+    if (type.kind == Type::Kind::Array && spec.singleAssignment.count(name) &&
+        (current.kind == Type::Kind::Bottom || current == type)) {
+      if (current != type) {
+        current = type;
+        spec.variableOrigins[name] = origin.location();
+        changed = true;
+      }
+      return;
+    }
     fail(CompileError::Kind::Unsupported, *spec.source, origin,
-         "arrays can only be parameters here: binding an array to the variable '" +
-             name + "' is not supported yet");
+         "an array can be bound to the variable '" + name +
+             "' only by one assignment at the top level of the function "
+             "(re-binding array variables is not supported yet)");
+  }
   Type &current = spec.variables[name];
   Type unified;
   if (!unify(current, type, unified)) {
@@ -527,6 +582,144 @@ void Typer::assign(Specialization &spec, const SExpr &target, const Type &type,
   }
   fail(CompileError::Kind::Unsupported, *spec.source, target,
        "assignment to " + target.head() + " is not supported");
+}
+
+std::string Typer::numpyFunction(const Specialization &spec, const SExpr &callee) const {
+  if (callee.head() == "Attribute" && callee.field(0).head() == "Name" &&
+      resolve(spec, callee.field(0).field(0).text).kind == NameBinding::Kind::NumPy)
+    return callee.field(1).text;
+  if (callee.head() == "Name") {
+    NameBinding binding = resolve(spec, callee.field(0).text);
+    if (binding.kind == NameBinding::Kind::NumPyFunction)
+      return binding.name;
+  }
+  return "";
+}
+
+static bool dtypeFromName(const std::string &name, DType &dtype) {
+  static const std::pair<const char *, DType> names[] = {
+      {"float64", DType::Float64}, {"double", DType::Float64}, {"float32", DType::Float32},
+      {"single", DType::Float32},  {"int64", DType::Int64},    {"int32", DType::Int32},
+      {"int16", DType::Int16},     {"int8", DType::Int8},      {"uint8", DType::UInt8},
+      {"bool_", DType::Bool},      {"bool", DType::Bool}};
+  for (const auto &[spelling, value] : names)
+    if (name == spelling) {
+      dtype = value;
+      return true;
+    }
+  return false;
+}
+
+DType Typer::dtypeOf(Specialization &spec, const SExpr &node) {
+  DType dtype;
+  const FunctionSource &fn = *spec.source;
+  if (node.head() == "Attribute" && node.field(0).head() == "Name" &&
+      resolve(spec, node.field(0).field(0).text).kind == NameBinding::Kind::NumPy &&
+      dtypeFromName(node.field(1).text, dtype))
+    return dtype;
+  if (node.head() == "Const" && node.field(0).kind == SExpr::Kind::String &&
+      dtypeFromName(node.field(0).text, dtype))
+    return dtype;
+  if (node.head() == "Name") {
+    NameBinding binding = resolve(spec, node.field(0).text);
+    if (binding.kind == NameBinding::Kind::Builtin) {
+      if (binding.name == "float")
+        return DType::Float64;
+      if (binding.name == "int")
+        return DType::Int64;
+      if (binding.name == "bool")
+        return DType::Bool;
+    }
+    if (binding.kind == NameBinding::Kind::DTypeValue && dtypeFromName(binding.name, dtype))
+      return dtype;
+  }
+  fail(CompileError::Kind::Unsupported, fn, node,
+       "unsupported dtype: use float64, float32, int64, int32, int16, int8, "
+       "uint8 or bool (as np.float64, float, int, bool or a string)");
+}
+
+int Typer::shapeRank(Specialization &spec, const SExpr &node) {
+  Type t = exprType(spec, node);
+  if (t.kind == Type::Kind::Int || t.kind == Type::Kind::Bool)
+    return 1;
+  if (t.kind == Type::Kind::Tuple && !t.elements.empty() && t.elements.size() <= 8) {
+    for (const Type &e : t.elements)
+      if (e.kind != Type::Kind::Int && e.kind != Type::Kind::Bool)
+        fail(CompileError::Kind::Typing, *spec.source, node,
+             "array shapes are ints or tuples of ints, not " + t.str());
+    return static_cast<int>(t.elements.size());
+  }
+  fail(CompileError::Kind::Typing, *spec.source, node,
+       "array shapes are ints or tuples of 1 to 8 ints, not " + t.str());
+}
+
+Type Typer::numpyCallType(Specialization &spec, const SExpr &call, const std::string &name) {
+  const FunctionSource &fn = *spec.source;
+  std::vector<const SExpr *> args = call.field(1).rest();
+  const SExpr *dtypeNode = nullptr;
+  for (const SExpr *keyword : call.field(2).rest()) {
+    if (keyword->items.at(1).text != "dtype")
+      fail(CompileError::Kind::Unsupported, fn, call,
+           "np." + name + "() keyword '" + keyword->items.at(1).text + "' is not supported");
+    dtypeNode = &keyword->items.at(2);
+  }
+  auto takeDtype = [&](size_t position) {
+    if (args.size() > position) {
+      if (dtypeNode)
+        fail(CompileError::Kind::Typing, fn, call, "np." + name + "() got dtype twice");
+      dtypeNode = args[position];
+      args.resize(position);
+    }
+  };
+  auto arity = [&](size_t low, size_t high) {
+    if (args.size() < low || args.size() > high)
+      fail(CompileError::Kind::Typing, fn, call,
+           "np." + name + "() takes " + std::to_string(low) + " to " +
+               std::to_string(high) + " positional arguments");
+  };
+  if (name == "empty" || name == "zeros" || name == "ones") {
+    takeDtype(1);
+    arity(1, 1);
+    int rank = shapeRank(spec, *args[0]);
+    return Type::array(dtypeNode ? dtypeOf(spec, *dtypeNode) : DType::Float64, rank, true);
+  }
+  if (name == "full") {
+    takeDtype(2);
+    arity(2, 2);
+    int rank = shapeRank(spec, *args[0]);
+    Type fill = exprType(spec, *args[1]);
+    if (fill.kind != Type::Kind::Bottom && !fill.isNumeric())
+      fail(CompileError::Kind::Typing, fn, *args[1], "np.full() needs a number to fill with");
+    DType dtype = fill.kind == Type::Kind::Float ? DType::Float64
+                  : fill.kind == Type::Kind::Bool ? DType::Bool : DType::Int64;
+    return Type::array(dtypeNode ? dtypeOf(spec, *dtypeNode) : dtype, rank, true);
+  }
+  if (name == "empty_like" || name == "zeros_like" || name == "ones_like") {
+    takeDtype(1);
+    arity(1, 1);
+    Type like = exprType(spec, *args[0]);
+    if (like.kind != Type::Kind::Array)
+      fail(CompileError::Kind::Typing, fn, *args[0],
+           "np." + name + "() needs an array, not " + like.str());
+    return Type::array(dtypeNode ? dtypeOf(spec, *dtypeNode) : like.dtype, like.ndim, true);
+  }
+  if (name == "arange") {
+    arity(1, 3);
+    bool anyFloat = false;
+    for (const SExpr *arg : args) {
+      Type t = exprType(spec, *arg);
+      if (t.kind != Type::Kind::Bottom && !t.isNumeric())
+        fail(CompileError::Kind::Typing, fn, *arg, "np.arange() takes numbers");
+      anyFloat |= t.kind == Type::Kind::Float;
+    }
+    spec.loops = true;
+    return Type::array(dtypeNode ? dtypeOf(spec, *dtypeNode)
+                                 : anyFloat ? DType::Float64 : DType::Int64,
+                       1, true);
+  }
+  fail(CompileError::Kind::Unsupported, fn, call.field(0),
+       "np." + name + "() is not supported yet (supported: empty, zeros, ones, "
+       "full, empty_like, zeros_like, ones_like, arange)");
 }
 
 Type Typer::arrayOf(Specialization &spec, const SExpr &node, const char *what) {
@@ -634,12 +827,6 @@ void Typer::typeStatement(Specialization &spec, const SExpr &stmt) {
     Type value = stmt.field(0).kind == SExpr::Kind::None
                      ? Type::none()
                      : exprType(spec, stmt.field(0));
-    bool hasArray = value.kind == Type::Kind::Array;
-    for (const Type &e : value.elements)
-      hasArray |= e.kind == Type::Kind::Array;
-    if (hasArray)
-      fail(CompileError::Kind::Unsupported, fn, stmt,
-           "returning arrays is not supported yet");
     Type unified;
     if (!unify(spec.result, value, unified))
       fail(CompileError::Kind::Typing, fn, stmt,
@@ -803,6 +990,9 @@ Type Typer::callType(Specialization &spec, const SExpr &call) {
     return Type{info->result, {}};
   }
 
+  std::string numpyName = numpyFunction(spec, callee);
+  if (!numpyName.empty())
+    return numpyCallType(spec, call, numpyName);
   if (callee.head() != "Name")
     fail(CompileError::Kind::Unsupported, fn, callee,
          "calling this expression is not supported");

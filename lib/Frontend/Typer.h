@@ -23,6 +23,9 @@ struct NameBinding {
     MathFunction,
     Builtin,
     Rendezvous,  // plait.testing.jit_rendezvous: the native test barrier
+    NumPy,       // the numpy module
+    NumPyFunction, // a function imported from numpy
+    DTypeValue,  // a NumPy scalar type (np.float32 bound to a global)
     Unsupported, // bound to something compiled code cannot use
     Undefined
   };
@@ -40,6 +43,9 @@ struct Specialization {
   /// Where each variable got its (first) type, for conflict messages.
   std::map<std::string, SourceLocation> variableOrigins;
   std::set<std::string> locals;
+  /// Locals assigned exactly once, by a top-level statement: the only ones
+  /// that may hold arrays (arrays are SSA values, not stack slots).
+  std::set<std::string> singleAssignment;
   Type result;
   SourceLocation resultOrigin;
   bool callsJit = false;
@@ -97,6 +103,21 @@ private:
   Type subscriptType(Specialization &spec, const SExpr &subscript);
   /// The array parameter named by `node` (a Name), or fails.
   Type arrayOf(Specialization &spec, const SExpr &node, const char *what);
+  /// The NumPy function a call names ("zeros" for np.zeros(...)), or "".
+  std::string numpyFunction(const Specialization &spec, const SExpr &callee) const;
+  Type numpyCallType(Specialization &spec, const SExpr &call, const std::string &name);
+
+public:
+  std::string numpyFunctionName(const Specialization &spec, const SExpr &callee) const {
+    return numpyFunction(spec, callee);
+  }
+  /// A dtype designator: np.float64, float, int, bool, "int32", a global
+  /// bound to a NumPy type. Fails with a TypingError otherwise.
+  DType dtypeOf(Specialization &spec, const SExpr &node);
+  /// The number of dimensions a shape argument (int or tuple of ints) gives.
+  int shapeRank(Specialization &spec, const SExpr &node);
+
+private:
   Type binaryType(Specialization &spec, const SExpr &node, const std::string &op,
                   const Type &left, const Type &right);
   void collectLocals(const SExpr &node, std::set<std::string> &out) const;

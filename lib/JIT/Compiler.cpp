@@ -254,7 +254,7 @@ std::shared_ptr<Executor> compile(const CompileRequest &request) {
     executor->optimizedMlirText = print(*module);
 
     mlir::PassManager lower(&mlirContext);
-    buildLowerToLLVMPipeline(lower);
+    buildLowerToLLVMPipeline(lower, /*genericAllocation=*/true);
     if (mlir::failed(lower.run(*module)))
       capture.fail("internal error: lowering to the LLVM dialect failed");
     llvmModule = mlir::translateModuleToLLVMIR(*module, *llvmContext);

@@ -8,7 +8,7 @@
 
 namespace plait {
 
-void buildLowerToLLVMPipeline(mlir::OpPassManager &pm) {
+void buildLowerToLLVMPipeline(mlir::OpPassManager &pm, bool genericAllocation) {
   // Spelled as text so that the pass names, which differ between LLVM
   // versions, come from the compatibility header only. math-to-llvm takes the
   // operations with LLVM intrinsics; math-to-libm the rest (tan, atan2, erf...)
@@ -17,6 +17,7 @@ void buildLowerToLLVMPipeline(mlir::OpPassManager &pm) {
       "plait-annotate-signatures,convert-scf-to-cf,arith-expand,"
       "convert-math-to-llvm,convert-math-to-libm,expand-strided-metadata,") +
       compat::kMemRefToLLVMPass +
+      (genericAllocation ? "{use-generic-functions=1}" : "") +
       ",convert-func-to-llvm,convert-index-to-llvm,convert-arith-to-llvm,"
       "convert-cf-to-llvm,reconcile-unrealized-casts";
   std::string errors;

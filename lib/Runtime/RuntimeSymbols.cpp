@@ -3,6 +3,9 @@
 #include "plait/Runtime/PyNumeric.h"
 #include "plait/Support/Rendezvous.h"
 
+#include <algorithm>
+#include <cstdlib>
+
 extern "C" int32_t plait_test_rendezvous(int64_t barrierId,
                                          int64_t participants,
                                          double timeoutSeconds) {
@@ -27,7 +30,49 @@ extern "C" void plait_rt_set_error_args(int64_t a, int64_t b, int64_t c) {
   errorArguments[2] = c;
 }
 
+namespace {
+thread_local plait::AllocationArena *activeArena = nullptr;
+} // namespace
+
+extern "C" void *_mlir_memref_to_llvm_alloc(size_t size) {
+  void *pointer = std::malloc(size ? size : 1);
+  if (pointer && activeArena)
+    activeArena->allocations.push_back(pointer);
+  return pointer;
+}
+
+extern "C" void *_mlir_memref_to_llvm_aligned_alloc(size_t alignment, size_t size) {
+  // aligned_alloc wants a size that is a multiple of the alignment.
+  size_t rounded = (size + alignment - 1) / alignment * alignment;
+  void *pointer = std::aligned_alloc(alignment, rounded ? rounded : alignment);
+  if (pointer && activeArena)
+    activeArena->allocations.push_back(pointer);
+  return pointer;
+}
+
+extern "C" void _mlir_memref_to_llvm_free(void *pointer) {
+  if (activeArena)
+    activeArena->release(pointer);
+  std::free(pointer);
+}
+
 namespace plait {
+
+AllocationArena::AllocationArena() : previous(activeArena) { activeArena = this; }
+
+AllocationArena::~AllocationArena() {
+  activeArena = previous;
+  for (void *pointer : allocations)
+    std::free(pointer);
+}
+
+bool AllocationArena::release(void *pointer) {
+  auto it = std::find(allocations.begin(), allocations.end(), pointer);
+  if (it == allocations.end())
+    return false;
+  allocations.erase(it);
+  return true;
+}
 
 std::array<int64_t, 3> lastErrorArguments() {
   return {errorArguments[0], errorArguments[1], errorArguments[2]};
@@ -38,6 +83,9 @@ std::vector<std::pair<std::string, void *>> getRuntimeSymbols() {
   return {
       PLAIT_SYMBOL(plait_test_rendezvous),
       PLAIT_SYMBOL(plait_rt_set_error_args),
+      PLAIT_SYMBOL(_mlir_memref_to_llvm_alloc),
+      PLAIT_SYMBOL(_mlir_memref_to_llvm_aligned_alloc),
+      PLAIT_SYMBOL(_mlir_memref_to_llvm_free),
       PLAIT_SYMBOL(plait_rt_float_floordiv),
       PLAIT_SYMBOL(plait_rt_float_mod),
       PLAIT_SYMBOL(plait_rt_float_divmod),

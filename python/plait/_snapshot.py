@@ -10,6 +10,7 @@ import builtins
 import inspect
 import linecache
 import math
+import sys
 import textwrap
 from types import FunctionType, ModuleType
 from typing import Any, Callable
@@ -185,6 +186,12 @@ class Snapshotter:
         name = getattr(value, "__name__", None)
         if name and getattr(math, name, None) is value and callable(value):
             return f"(MathFunction {name})"
+        numpy = sys.modules.get("numpy")  # only if the program imported it
+        if numpy is not None:
+            if isinstance(value, type) and issubclass(value, numpy.generic):
+                return f"(DType {numpy.dtype(value).name})"
+            if name and getattr(numpy, name, None) is value and callable(value):
+                return f"(NumPyFunction {name})"
         if name in _SUPPORTED_BUILTINS and getattr(builtins, name, None) is value:
             return f"(Builtin {name})"
         return f"(Other {_string(type(value).__name__)})"

@@ -1,6 +1,8 @@
 """Array kernels for the tests: plain Python that also runs on NumPy arrays
 in CPython, which is the reference."""
 
+import numpy as np
+
 from plait.testing import jit_rendezvous
 
 
@@ -101,3 +103,54 @@ def meet_and_fill(out, barrier):
     for i in range(len(out)):
         out[i] = i * 2.0
     return met
+
+
+def make_scaled(n, k):
+    a = np.zeros(n)
+    for i in range(n):
+        a[i] = i * k
+    return a
+
+
+def make_grid(rows, cols):
+    g = np.empty((rows, cols), dtype=np.int32)
+    for i in range(rows):
+        for j in range(cols):
+            g[i, j] = i * 10 + j
+    return g
+
+
+def make_variants(n):
+    return (
+        np.ones(n, np.int64),
+        np.full((2, n), 2.5),
+        np.arange(n),
+        np.arange(1.0, 2.0, 0.25),
+        np.zeros(n, dtype=bool),
+        np.zeros_like(np.ones((n, 2), np.float32)),
+    )
+
+
+def like(a):
+    b = np.empty_like(a)
+    for i in range(len(a)):
+        b[i] = a[i] * 2
+    return b
+
+
+def ranges(start, stop, step):
+    return np.arange(start, stop, step)
+
+
+def same(a):
+    return a
+
+
+def fails_after_allocating(n):
+    a = np.zeros(n)
+    return a[n]
+
+
+def twice(n):
+    a = make_scaled(n, 1.0)
+    return a, a

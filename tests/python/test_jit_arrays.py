@@ -243,3 +243,60 @@ def test_array_calls_release_their_buffers() -> None:
     gc.collect()
     assert (sys.getrefcount(a), sys.getrefcount(out)) == references, "buffers stay pinned"
     assert rss_kib() - before < 16 * 1024
+
+
+def test_creating_and_returning_arrays() -> None:
+    for n in (0, 1, 7):
+        np.testing.assert_array_equal(jit.make_scaled(n, 0.5), py.make_scaled(n, 0.5))
+    grid = jit.make_grid(3, 4)
+    assert grid.dtype == np.int32 and grid.shape == (3, 4) and grid.flags["C_CONTIGUOUS"]
+    np.testing.assert_array_equal(grid, py.make_grid(3, 4))
+    for got, expected in zip(jit.make_variants(3), py.make_variants(3)):
+        assert got.dtype == expected.dtype, (got, expected)
+        np.testing.assert_array_equal(got, expected)
+    a = np.arange(5, dtype=np.int16)
+    np.testing.assert_array_equal(jit.like(a), py.like(a))
+    assert jit.like(a).dtype == np.int16
+
+
+@given(start=st.integers(-20, 20), stop=st.integers(-20, 20), step=st.integers(-5, 5).filter(bool))
+@SETTINGS
+def test_arange_matches_numpy(start: int, stop: int, step: int) -> None:
+    np.testing.assert_array_equal(jit.ranges(start, stop, step), np.arange(start, stop, step))
+    fstart, fstep = start / 3, step / 4
+    np.testing.assert_array_equal(jit.ranges(fstart, stop, fstep), np.arange(fstart, stop, fstep))
+
+
+def test_returned_views_and_ownership() -> None:
+    x = np.arange(4.0)
+    y = jit.same(x)
+    y[0] = 9.0
+    assert x[0] == 9.0, "returning an argument returns a view of it"
+    del x
+    gc.collect()
+    assert y[0] == 9.0, "and keeps it alive"
+    first, second = jit.twice(3)
+    first[0] = 5.0
+    assert second[0] == 5.0, "one allocation returned twice is one array"
+    with pytest.raises(IndexError, match="index 3 is out of bounds for axis 0 with size 3"):
+        jit.fails_after_allocating(3)
+    with pytest.raises(ValueError, match="negative dimensions are not allowed"):
+        jit.make_scaled(-1, 1.0)
+
+
+def test_returned_arrays_are_freed() -> None:
+    # 100,000 calls that allocate and return: memory is reclaimed when the
+    # arrays are dropped, and allocations that are not returned are freed.
+    for _ in range(1000):
+        jit.make_scaled(1000, 1.0)
+    gc.collect()
+    before = rss_kib()
+    for _ in range(100_000):
+        jit.make_scaled(1000, 1.0)
+        try:
+            jit.fails_after_allocating(100)
+        except IndexError:
+            pass
+    gc.collect()
+    growth = rss_kib() - before
+    assert growth < 32 * 1024, f"RSS grew by {growth} KiB over 100,000 allocating calls"

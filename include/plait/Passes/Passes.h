@@ -24,7 +24,9 @@ inline constexpr const char *kLowerToLLVMPipelineName = "plait-lower-to-llvm";
 std::unique_ptr<mlir::Pass> createAnnotateSignaturesPass();
 
 /// Adds plait-lower-to-llvm's passes to `pm` (anchored on builtin.module).
-void buildLowerToLLVMPipeline(mlir::OpPassManager &pm);
+/// `genericAllocation`: memref.alloc calls _mlir_memref_to_llvm_alloc (plait's
+/// arena-tracking allocator) instead of malloc.
+void buildLowerToLLVMPipeline(mlir::OpPassManager &pm, bool genericAllocation = false);
 
 /// Registers plait's passes and pipelines except the test rendezvous (called
 /// once per process by ensurePassesRegistered).

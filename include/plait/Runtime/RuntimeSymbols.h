@@ -3,6 +3,7 @@
 #define PLAIT_RUNTIME_RUNTIMESYMBOLS_H
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -19,12 +20,40 @@ int32_t plait_test_rendezvous(int64_t barrierId, int64_t participants,
 /// Records run-time values for the message of the error about to be
 /// reported (e.g. the index, axis and size of an IndexError).
 void plait_rt_set_error_args(int64_t a, int64_t b, int64_t c);
+
+/// memref.alloc and its frees in plait.jit code (MLIR's "generic allocation
+/// functions"): malloc/free, with every allocation recorded in the calling
+/// thread's AllocationArena when one is active.
+void *_mlir_memref_to_llvm_alloc(size_t size);
+void *_mlir_memref_to_llvm_aligned_alloc(size_t alignment, size_t size);
+void _mlir_memref_to_llvm_free(void *pointer);
 }
 
 namespace plait {
 
 /// The values the last plait_rt_set_error_args call on this thread recorded.
 std::array<int64_t, 3> lastErrorArguments();
+
+/// Collects what compiled code allocates on this thread during one call; the
+/// dispatcher takes ownership of what the call returns (release()) and the
+/// arena frees the rest when it ends, so nothing leaks, on error paths too.
+class AllocationArena {
+public:
+  AllocationArena();
+  ~AllocationArena();
+  AllocationArena(const AllocationArena &) = delete;
+  AllocationArena &operator=(const AllocationArena &) = delete;
+  /// Transfers `pointer` (an allocation of this call) to the caller; false
+  /// when it was not allocated during this call.
+  bool release(void *pointer);
+
+private:
+  std::vector<void *> allocations;
+  AllocationArena *previous;
+  friend void *::_mlir_memref_to_llvm_alloc(size_t);
+  friend void *::_mlir_memref_to_llvm_aligned_alloc(size_t, size_t);
+  friend void ::_mlir_memref_to_llvm_free(void *);
+};
 
 /// Name and address of every runtime function, registered in each JIT.
 std::vector<std::pair<std::string, void *>> getRuntimeSymbols();

@@ -13,6 +13,7 @@
 #include "plait/JIT/DispatchTable.h"
 #include "plait/Runtime/RuntimeSymbols.h"
 
+#include <nanobind/ndarray.h>
 #include <nanobind/stl/map.h>
 #include <nanobind/stl/shared_ptr.h>
 #include <nanobind/stl/string.h>
@@ -297,10 +298,99 @@ bool unbox(PyObject *o, char kind, int64_t &slot, const DispatchState &state,
   return true;
 }
 
-PyObject *box(const Type &type, const int64_t *&slot, char cast) {
+/// Who owns the memory of array results: the call's arguments (a result may
+/// be a view of one) and the call's allocation arena.
+struct ResultOwners {
+  plait::AllocationArena *arena;
+  PyObject *const *arguments;
+  Py_buffer *const *views;
+  size_t count;
+  std::vector<std::pair<int64_t, PyObject *>> made; // borrowed: results so far
+};
+
+nb::dlpack::dtype dlpackType(frontend::DType dtype) {
+  switch (dtype) {
+  case frontend::DType::Float64:
+    return nb::dtype<double>();
+  case frontend::DType::Float32:
+    return nb::dtype<float>();
+  case frontend::DType::Int64:
+    return nb::dtype<int64_t>();
+  case frontend::DType::Int32:
+    return nb::dtype<int32_t>();
+  case frontend::DType::Int16:
+    return nb::dtype<int16_t>();
+  case frontend::DType::Int8:
+    return nb::dtype<int8_t>();
+  case frontend::DType::UInt8:
+    return nb::dtype<uint8_t>();
+  case frontend::DType::Bool:
+    return nb::dtype<bool>();
+  }
+  return nb::dtype<double>();
+}
+
+size_t itemSize(frontend::DType dtype) {
+  switch (dtype) {
+  case frontend::DType::Float64:
+  case frontend::DType::Int64:
+    return 8;
+  case frontend::DType::Float32:
+  case frontend::DType::Int32:
+    return 4;
+  case frontend::DType::Int16:
+    return 2;
+  default:
+    return 1;
+  }
+}
+
+PyObject *boxArray(const Type &type, const int64_t *&slot, ResultOwners &owners) {
+  int64_t base = *slot++;
+  int64_t offset = *slot++;
+  std::vector<size_t> shape;
+  std::vector<int64_t> strides;
+  for (int d = 0; d < type.ndim; ++d)
+    shape.push_back(static_cast<size_t>(*slot++));
+  for (int d = 0; d < type.ndim; ++d)
+    strides.push_back(*slot++);
+  nb::object owner;
+  // 1. A view of an argument keeps the argument alive.
+  for (size_t i = 0; i < owners.count && !owner.is_valid(); ++i) {
+    const Py_buffer *view = owners.views[i];
+    if (!view)
+      continue;
+    int64_t start = reinterpret_cast<int64_t>(view->buf);
+    if (base >= start && base < start + std::max<int64_t>(view->len, 1))
+      owner = nb::borrow(owners.arguments[i]);
+  }
+  // 2. The same memory as an earlier result of this call.
+  for (auto &[address, object] : owners.made)
+    if (!owner.is_valid() && address == base)
+      owner = nb::borrow(object);
+  // 3. Memory this call allocated: the array owns it from now on.
+  if (!owner.is_valid()) {
+    void *pointer = reinterpret_cast<void *>(base);
+    if (!owners.arena->release(pointer)) {
+      PyErr_SetString(PyExc_RuntimeError, "internal: an array result of unknown origin");
+      return nullptr;
+    }
+    owner = nb::capsule(pointer, [](void *p) noexcept { std::free(p); });
+  }
+  char *data = reinterpret_cast<char *>(base) + offset * static_cast<int64_t>(itemSize(type.dtype));
+  nb::ndarray<nb::numpy> array(data, shape.size(), shape.data(), owner, strides.data(),
+                               dlpackType(type.dtype));
+  nb::object result = nb::cast(array, nb::rv_policy::reference);
+  owners.made.emplace_back(base, result.ptr());
+  return result.release().ptr();
+}
+
+PyObject *box(const Type &type, const int64_t *&slot, char cast, ResultOwners &owners) {
   switch (type.kind) {
   case Type::Kind::None:
     Py_RETURN_NONE;
+  case Type::Kind::Array:
+    return boxArray(type, slot, owners);
   case Type::Kind::Bool:
     if (cast == 'f' || cast == 'F')
       return PyFloat_FromDouble(*slot++ ? 1.0 : 0.0);
@@ -327,7 +417,7 @@ PyObject *box(const Type &type, const int64_t *&slot, char cast) {
     if (!tuple)
       return nullptr;
     for (size_t i = 0; i < type.elements.size(); ++i) {
-      PyObject *item = box(type.elements[i], slot, 0);
+      PyObject *item = box(type.elements[i], slot, 0, owners);
       if (!item) {
         Py_DECREF(tuple);
         return nullptr;
@@ -578,10 +668,12 @@ PyObject *dispatcherCall(PyObject *self, PyObject *const *args, size_t nargsf,
             ++slot;
           }
         }
-        int64_t results[kMaxArgs];
+        int64_t results[256];
         int64_t resultDescriptor[5] = {reinterpret_cast<int64_t>(results),
-                                       reinterpret_cast<int64_t>(results), 0,
-                                       static_cast<int64_t>(kMaxArgs), 1};
+                                       reinterpret_cast<int64_t>(results), 0, 256, 1};
+        // What the call allocates is freed when the arena ends, except the
+        // arrays it returns, which become NumPy arrays owning their memory.
+        plait::AllocationArena arena;
         for (int64_t &field : resultDescriptor)
           pointers[slot++] = &field;
         int32_t status = 0;
@@ -599,7 +691,8 @@ PyObject *dispatcherCall(PyObject *self, PyObject *const *args, size_t nargsf,
         if (status != 0)
           return raiseRunError(executor, status);
         const int64_t *cursor = results;
-        return box(executor.info.resultType, cursor, entry->resultCast);
+        ResultOwners owners{&arena, bound, views, n, {}};
+        return box(executor.info.resultType, cursor, entry->resultCast, owners);
       }
     }
     if (stale) {
