@@ -21,6 +21,7 @@
 
 #include <cmath>
 #include <functional>
+#include <optional>
 
 namespace plait::frontend {
 namespace {
@@ -116,6 +117,20 @@ private:
   /// Python number (with its errors).
   Value toStorage(const Val &value, DType dtype, mlir::Location l);
   Val emitNumpy(const SExpr &node, const std::string &name);
+  /// A new C-contiguous array of `sizes` (checked), optionally filled.
+  Value allocateArray(const Type &type, llvm::ArrayRef<Value> sizes, const Val *fill,
+                      Location l);
+  /// An element loaded from storage as the scalar it reads as.
+  Val fromStorage(Value raw, DType dtype, Location l);
+  /// Emits `body(indices)` for every element, in C order.
+  void forEachElement(Value memref, int ndim,
+                      const std::function<void(llvm::ArrayRef<Value>)> &body);
+  /// Address of the first element (the data pointer), as an i64.
+  Value dataAddress(Value memref, const Type &array, Location l);
+  Val emitReduction(const SExpr &node, const std::string &name);
+  Val emitDot(const SExpr &node);
+  Val emitElementwise(const SExpr &node, const std::string &name);
+  Value applyElementwise(const std::string &name, const Val &x, Location l);
   /// Emits `body(k)` for k in [0, n).
   void countedLoop(Value n, const std::function<void(Value)> &body);
   Value dimension(Value memref, int64_t axis);
@@ -1356,8 +1371,12 @@ Val FunctionEmitter::loadElement(const SExpr &subscript) {
   Location l = loc(subscript);
   llvm::SmallVector<Value> indices = arrayIndices(subscript, array.leaves[0], array.type);
   Value raw = builder.create<mlir::memref::LoadOp>(l, array.leaves[0], indices);
-  Type element = array.type.elementType();
-  switch (array.type.dtype) {
+  return fromStorage(raw, array.type.dtype, l);
+}
+
+Val FunctionEmitter::fromStorage(Value raw, DType dtype, Location l) {
+  Type element = Type::array(dtype, 1).elementType();
+  switch (dtype) {
   case DType::Float32:
     return {element, {builder.create<arith::ExtFOp>(l, builder.getF64Type(), raw)}};
   case DType::Int32:
@@ -1371,6 +1390,256 @@ Val FunctionEmitter::loadElement(const SExpr &subscript) {
   default:
     return {element, {raw}};
   }
+}
+
+void FunctionEmitter::forEachElement(Value memref, int ndim,
+                                     const std::function<void(llvm::ArrayRef<Value>)> &body) {
+  llvm::SmallVector<Value> indices;
+  std::function<void(int)> level = [&](int axis) {
+    if (axis == ndim) {
+      body(indices);
+      return;
+    }
+    countedLoop(dimension(memref, axis), [&](Value k) {
+      indices.push_back(builder.create<arith::IndexCastOp>(builder.getUnknownLoc(),
+                                                           builder.getIndexType(), k));
+      level(axis + 1);
+      indices.pop_back();
+    });
+  };
+  level(0);
+}
+
+Value FunctionEmitter::dataAddress(Value memref, const Type &array, Location l) {
+  Value base = builder.create<arith::IndexCastOp>(
+      l, builder.getI64Type(), builder.create<mlir::memref::ExtractAlignedPointerAsIndexOp>(l, memref));
+  auto metadata = builder.create<mlir::memref::ExtractStridedMetadataOp>(l, memref);
+  Value offset = builder.create<arith::IndexCastOp>(l, builder.getI64Type(), metadata.getOffset());
+  unsigned bytes = module.storageType(array.dtype).getIntOrFloatBitWidth() / 8;
+  return builder.create<arith::AddIOp>(l, base, builder.create<arith::MulIOp>(l, offset, constInt(bytes)));
+}
+
+Val FunctionEmitter::emitReduction(const SExpr &node, const std::string &name) {
+  Location l = loc(node);
+  Val array = emitExpr(node.field(1).items.at(1));
+  const Type &t = array.type;
+  Value memref = array.leaves[0];
+  Type element = t.elementType();
+  bool isFloat = element.kind == Type::Kind::Float;
+  Value size = constInt(1);
+  for (int axis = 0; axis < t.ndim; ++axis)
+    size = builder.create<arith::MulIOp>(l, size, dimension(memref, axis));
+  auto pairwise = [&]() -> Value {
+    // NumPy's pairwise summation over contiguous (or 1-D strided) data.
+    bool f32 = t.dtype == DType::Float32;
+    const char *runtime = f32 ? "plait_rt_pairwise_sum_f32" : "plait_rt_pairwise_sum_f64";
+    module.declare(runtime, builder.getFunctionType({builder.getI64Type(), builder.getI64Type(),
+                                                     builder.getI64Type()},
+                                                    {builder.getF64Type()}));
+    Value stride = constInt(1);
+    if (!t.contiguous) {
+      auto metadata = builder.create<mlir::memref::ExtractStridedMetadataOp>(l, memref);
+      stride = builder.create<arith::IndexCastOp>(l, builder.getI64Type(), metadata.getStrides()[0]);
+    }
+    return builder
+        .create<mlir::func::CallOp>(l, runtime, mlir::TypeRange{builder.getF64Type()},
+                                    mlir::ValueRange{dataAddress(memref, t, l), size, stride})
+        .getResult(0);
+  };
+  bool canPairwise = isFloat && (t.contiguous || t.ndim == 1);
+  if ((name == "sum" || name == "mean") && canPairwise) {
+    Value total = pairwise();
+    if (name == "sum")
+      return {Type::floating(), {total}};
+    if (t.dtype == DType::Float32) {
+      // NumPy divides in float32 for float32 arrays.
+      Value narrow = builder.create<arith::TruncFOp>(l, builder.getF32Type(), total);
+      Value count = builder.create<arith::SIToFPOp>(l, builder.getF32Type(), size);
+      return {Type::floating(), {builder.create<arith::ExtFOp>(
+                                   l, builder.getF64Type(), builder.create<arith::DivFOp>(l, narrow, count))}};
+    }
+    return {Type::floating(), {builder.create<arith::DivFOp>(
+                                  l, total, builder.create<arith::SIToFPOp>(l, builder.getF64Type(), size))}};
+  }
+  if (name == "min" || name == "max" || name == "amin" || name == "amax") {
+    bool isMin = name == "min" || name == "amin";
+    check(builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq, size, constInt(0)),
+          module.errorCode("ValueError", module.options.message(isMin ? "empty_minimum" : "empty_maximum")));
+    llvm::SmallVector<Value> first(t.ndim, constIndexValue(0));
+    Val initial = fromStorage(builder.create<mlir::memref::LoadOp>(l, memref, first), t.dtype, l);
+    Type domain = element.kind == Type::Kind::Bool ? Type::integer() : element;
+    Value slot = alloca(leafType(domain.kind));
+    builder.create<mlir::memref::StoreOp>(l, convert(initial, domain).leaves[0], slot);
+    forEachElement(memref, t.ndim, [&](llvm::ArrayRef<Value> indices) {
+      Value x = convert(fromStorage(builder.create<mlir::memref::LoadOp>(l, memref, indices), t.dtype, l),
+                        domain).leaves[0];
+      Value r = builder.create<mlir::memref::LoadOp>(l, slot);
+      Value better;
+      if (domain.kind == Type::Kind::Float) {
+        // np.minimum/np.maximum: NaN wins from either side.
+        Value keep = builder.create<arith::CmpFOp>(
+            l, isMin ? arith::CmpFPredicate::OLT : arith::CmpFPredicate::OGT, r, x);
+        Value rNan = builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::UNO, r, r);
+        better = builder.create<arith::SelectOp>(l, builder.create<arith::OrIOp>(l, keep, rNan), r, x);
+      } else {
+        Value keep = builder.create<arith::CmpIOp>(
+            l, isMin ? arith::CmpIPredicate::slt : arith::CmpIPredicate::sgt, r, x);
+        better = builder.create<arith::SelectOp>(l, keep, r, x);
+      }
+      builder.create<mlir::memref::StoreOp>(l, better, slot);
+    });
+    Value result = builder.create<mlir::memref::LoadOp>(l, slot);
+    if (element.kind == Type::Kind::Bool)
+      return {element, {builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::ne, result, constInt(0))}};
+    return {element, {result}};
+  }
+  // Sequential sum / product (ints wrap, as NumPy's int64 arithmetic does),
+  // and sums over non-contiguous N-D float arrays.
+  bool product = name == "prod";
+  if (t.dtype == DType::Float32 && name != "mean") {
+    // NumPy accumulates float32 arrays in float32.
+    Value slot32 = alloca(builder.getF32Type());
+    builder.create<mlir::memref::StoreOp>(
+        l, builder.create<arith::ConstantFloatOp>(l, llvm::APFloat(product ? 1.0f : -0.0f),
+                                                  builder.getF32Type()),
+        slot32);
+    forEachElement(memref, t.ndim, [&](llvm::ArrayRef<Value> indices) {
+      Value x = builder.create<mlir::memref::LoadOp>(l, memref, indices);
+      Value r = builder.create<mlir::memref::LoadOp>(l, slot32);
+      Value next = product ? builder.create<arith::MulFOp>(l, r, x).getResult()
+                           : builder.create<arith::AddFOp>(l, r, x).getResult();
+      builder.create<mlir::memref::StoreOp>(l, next, slot32);
+    });
+    return {Type::floating(), {builder.create<arith::ExtFOp>(
+                                  l, builder.getF64Type(), builder.create<mlir::memref::LoadOp>(l, slot32))}};
+  }
+  Type domain = isFloat || name == "mean" ? Type::floating() : Type::integer();
+  Value slot = alloca(leafType(domain.kind));
+  builder.create<mlir::memref::StoreOp>(
+      l, domain.kind == Type::Kind::Float ? constFloat(product ? 1.0 : -0.0) : constInt(product ? 1 : 0), slot);
+  forEachElement(memref, t.ndim, [&](llvm::ArrayRef<Value> indices) {
+    Value x = convert(fromStorage(builder.create<mlir::memref::LoadOp>(l, memref, indices), t.dtype, l),
+                      domain).leaves[0];
+    Value r = builder.create<mlir::memref::LoadOp>(l, slot);
+    Value next = domain.kind == Type::Kind::Float
+                     ? (product ? builder.create<arith::MulFOp>(l, r, x).getResult()
+                                : builder.create<arith::AddFOp>(l, r, x).getResult())
+                     : (product ? builder.create<arith::MulIOp>(l, r, x).getResult()
+                                : builder.create<arith::AddIOp>(l, r, x).getResult());
+    builder.create<mlir::memref::StoreOp>(l, next, slot);
+  });
+  Value result = builder.create<mlir::memref::LoadOp>(l, slot);
+  if (name == "mean")
+    return {Type::floating(), {builder.create<arith::DivFOp>(
+                                  l, result, builder.create<arith::SIToFPOp>(l, builder.getF64Type(), size))}};
+  return {domain, {result}};
+}
+
+Val FunctionEmitter::emitDot(const SExpr &node) {
+  Location l = loc(node);
+  Type type = typer.exprType(spec, node);
+  Val a = emitExpr(node.field(1).items.at(1));
+  Val b = emitExpr(node.field(1).items.at(2));
+  bool isFloat = a.type.elementType().kind == Type::Kind::Float ||
+                 b.type.elementType().kind == Type::Kind::Float;
+  Type domain = isFloat ? Type::floating() : Type::integer();
+  int32_t notAligned = module.errorCode("ValueError", module.options.message("dot_not_aligned"));
+  Value inner = dimension(a.leaves[0], a.type.ndim - 1);
+  Value other = dimension(b.leaves[0], 0);
+  checkWithArgs(builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::ne, inner, other), notAligned,
+                {inner, other});
+  auto element = [&](const Val &array, llvm::ArrayRef<Value> indices) {
+    return convert(fromStorage(builder.create<mlir::memref::LoadOp>(l, array.leaves[0], indices),
+                               array.type.dtype, l),
+                   domain).leaves[0];
+  };
+  auto multiplyAdd = [&](Value acc, Value x, Value y) -> Value {
+    if (isFloat)
+      return builder.create<arith::AddFOp>(l, acc, builder.create<arith::MulFOp>(l, x, y));
+    return builder.create<arith::AddIOp>(l, acc, builder.create<arith::MulIOp>(l, x, y));
+  };
+  Value acc = alloca(leafType(domain.kind));
+  Value zero = isFloat ? constFloat(0.0) : constInt(0);
+  auto index = [&](Value k) {
+    return builder.create<arith::IndexCastOp>(l, builder.getIndexType(), k).getResult();
+  };
+  if (a.type.ndim == 1) {
+    builder.create<mlir::memref::StoreOp>(l, zero, acc);
+    countedLoop(inner, [&](Value k) {
+      Value r = builder.create<mlir::memref::LoadOp>(l, acc);
+      builder.create<mlir::memref::StoreOp>(
+          l, multiplyAdd(r, element(a, {index(k)}), element(b, {index(k)})), acc);
+    });
+    return {domain, {builder.create<mlir::memref::LoadOp>(l, acc)}};
+  }
+  Value rows = dimension(a.leaves[0], 0);
+  llvm::SmallVector<Value> sizes = {rows};
+  if (b.type.ndim == 2)
+    sizes.push_back(dimension(b.leaves[0], 1));
+  Value out = allocateArray(type, sizes, nullptr, l);
+  Value columns = b.type.ndim == 2 ? sizes[1] : constInt(1);
+  countedLoop(rows, [&](Value i) {
+    countedLoop(columns, [&](Value j) {
+      builder.create<mlir::memref::StoreOp>(l, zero, acc);
+      countedLoop(inner, [&](Value k) {
+        Value x = element(a, {index(i), index(k)});
+        Value y = b.type.ndim == 2 ? element(b, {index(k), index(j)}) : element(b, {index(k)});
+        Value r = builder.create<mlir::memref::LoadOp>(l, acc);
+        builder.create<mlir::memref::StoreOp>(l, multiplyAdd(r, x, y), acc);
+      });
+      Value r = builder.create<mlir::memref::LoadOp>(l, acc);
+      if (b.type.ndim == 2)
+        builder.create<mlir::memref::StoreOp>(l, r, out, mlir::ValueRange{index(i), index(j)});
+      else
+        builder.create<mlir::memref::StoreOp>(l, r, out, mlir::ValueRange{index(i)});
+    });
+  });
+  return {type, {out}};
+}
+
+Value FunctionEmitter::applyElementwise(const std::string &name, const Val &x, Location l) {
+  if (name == "abs" || name == "absolute") {
+    if (x.type.kind == Type::Kind::Float)
+      return builder.create<mlir::math::AbsFOp>(l, x.leaves[0]);
+    if (x.type.kind == Type::Kind::Bool)
+      return x.leaves[0];
+    // NumPy's integer abs wraps (abs(INT64_MIN) stays negative).
+    Value v = x.leaves[0];
+    Value negative = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, v, constInt(0));
+    return builder.create<arith::SelectOp>(l, negative, builder.create<arith::SubIOp>(l, constInt(0), v), v);
+  }
+  Value f = convert(x, Type::floating()).leaves[0];
+  // NumPy's ufuncs follow IEEE: no exceptions (sqrt(-1) is nan, log(0) -inf).
+  if (name == "sqrt")
+    return builder.create<mlir::math::SqrtOp>(l, f);
+  const char *libm = name == "arctan" ? "atan" : name.c_str();
+  return callLibm(libm, {f});
+}
+
+Val FunctionEmitter::emitElementwise(const SExpr &node, const std::string &name) {
+  Location l = loc(node);
+  Type type = typer.exprType(spec, node);
+  Val input = emitExpr(node.field(1).items.at(1));
+  if (input.type.kind != Type::Kind::Array)
+    return {type, {applyElementwise(name, input, l)}};
+  llvm::SmallVector<Value> sizes;
+  for (int axis = 0; axis < input.type.ndim; ++axis)
+    sizes.push_back(dimension(input.leaves[0], axis));
+  Value out = allocateArray(type, sizes, nullptr, l);
+  forEachElement(input.leaves[0], input.type.ndim, [&](llvm::ArrayRef<Value> indices) {
+    Val x = fromStorage(builder.create<mlir::memref::LoadOp>(l, input.leaves[0], indices),
+                        input.type.dtype, l);
+    Value y = applyElementwise(name, x, l);
+    Value stored;
+    mlir::Type storage = module.storageType(type.dtype);
+    if (x.type.kind == Type::Kind::Int && storage.getIntOrFloatBitWidth() < 64)
+      stored = builder.create<arith::TruncIOp>(l, storage, y); // wraps, as NumPy's abs
+    else
+      stored = toStorage(Val{name == "abs" || name == "absolute" ? x.type : Type::floating(), {y}},
+                         type.dtype, l);
+    builder.create<mlir::memref::StoreOp>(l, stored, out, indices);
+  });
+  return {type, {out}};
 }
 
 void FunctionEmitter::storeElement(const SExpr &subscript, const Val &value) {
@@ -1445,6 +1714,14 @@ void FunctionEmitter::countedLoop(Value n, const std::function<void(Value)> &bod
 }
 
 Val FunctionEmitter::emitNumpy(const SExpr &node, const std::string &name) {
+  if (name == "sum" || name == "prod" || name == "min" || name == "max" || name == "amin" ||
+      name == "amax" || name == "mean")
+    return emitReduction(node, name);
+  if (name == "dot")
+    return emitDot(node);
+  if (name == "sqrt" || name == "exp" || name == "log" || name == "sin" || name == "cos" ||
+      name == "tan" || name == "arctan" || name == "abs" || name == "absolute")
+    return emitElementwise(node, name);
   Type type = typer.exprType(spec, node);
   Location l = loc(node);
   std::vector<const SExpr *> args = node.field(1).rest();
@@ -1540,8 +1817,20 @@ Val FunctionEmitter::emitNumpy(const SExpr &node, const std::string &name) {
       sizes.push_back(convert(part, Type::integer()).leaves[0]);
     }
   }
+  std::optional<Val> fill;
+  if (name == "zeros" || name == "zeros_like")
+    fill = Val{Type::integer(), {constInt(0)}};
+  else if (name == "ones" || name == "ones_like")
+    fill = Val{Type::integer(), {constInt(1)}};
+  else if (name == "full")
+    fill = emitExpr(*args[1]);
+  return {type, {allocateArray(type, sizes, fill ? &*fill : nullptr, l)}};
+}
+
+Value FunctionEmitter::allocateArray(const Type &type, llvm::ArrayRef<Value> sizes,
+                                     const Val *fill, Location l) {
   // NumPy: "negative dimensions are not allowed"; sizes multiply without
-  // overflowing the address space.
+  // overflowing the address space; a failed allocation is a MemoryError.
   int32_t negative = module.errorCode("ValueError", module.options.message("negative_dimensions"));
   int32_t tooBig = module.errorCode("MemoryError", module.options.message("array_too_big"));
   Value total = constInt(1);
@@ -1564,11 +1853,8 @@ Val FunctionEmitter::emitNumpy(const SExpr &node, const std::string &name) {
             l, arith::CmpIPredicate::eq,
             builder.create<arith::IndexCastOp>(l, builder.getI64Type(), address), constInt(0)),
         tooBig);
-  if (name != "empty" && name != "empty_like") {
-    Val fill = name == "zeros" || name == "zeros_like" ? Val{Type::integer(), {constInt(0)}}
-               : name == "ones" || name == "ones_like" ? Val{Type::integer(), {constInt(1)}}
-                                                        : emitExpr(*args[1]);
-    Value stored = toStorage(fill, type.dtype, l);
+  if (fill) {
+    Value stored = toStorage(*fill, type.dtype, l);
     countedLoop(total, [&](Value k) {
       builder.create<mlir::memref::StoreOp>(
           l, stored, flat,
@@ -1587,10 +1873,9 @@ Val FunctionEmitter::emitNumpy(const SExpr &node, const std::string &name) {
       viewStrides[k] = builder.create<arith::IndexCastOp>(l, builder.getIndexType(), stride).getResult();
     stride = builder.create<arith::MulIOp>(l, stride, sizes[k]);
   }
-  auto cast = builder.create<mlir::memref::ReinterpretCastOp>(
+  return builder.create<mlir::memref::ReinterpretCastOp>(
       l, module.memrefType(type), flat, mlir::OpFoldResult(constIndexValue(0)), viewSizes,
       viewStrides);
-  return {type, {cast}};
 }
 
 Val FunctionEmitter::emitCall(const SExpr &node) {

@@ -153,6 +153,9 @@ std::string CompileOptions::message(const std::string &key) const {
       {"store_int_too_large", "Python int too large to convert to C long"},
       {"negative_dimensions", "negative dimensions are not allowed"},
       {"array_too_big", "Unable to allocate the array: it is too big"},
+      {"empty_minimum", "zero-size array to reduction operation minimum which has no identity"},
+      {"empty_maximum", "zero-size array to reduction operation maximum which has no identity"},
+      {"dot_not_aligned", "shapes not aligned: {0} (dim 1) != {1} (dim 0)"},
   };
   auto d = defaults.find(key);
   return d == defaults.end() ? key : d->second;
@@ -717,9 +720,68 @@ Type Typer::numpyCallType(Specialization &spec, const SExpr &call, const std::st
                                  : anyFloat ? DType::Float64 : DType::Int64,
                        1, true);
   }
+  if (name == "sum" || name == "prod" || name == "min" || name == "max" ||
+      name == "amin" || name == "amax" || name == "mean") {
+    if (call.field(2).items.size() > 1)
+      fail(CompileError::Kind::Unsupported, fn, call,
+           "np." + name + "() with keyword arguments (axis, dtype, ...) is not supported yet");
+    arity(1, 1);
+    Type array = exprType(spec, *args[0]);
+    if (array.kind == Type::Kind::Bottom)
+      return array;
+    if (array.kind != Type::Kind::Array)
+      fail(CompileError::Kind::Typing, fn, *args[0],
+           "np." + name + "() needs an array here, not " + array.str());
+    spec.loops = true;
+    if (name == "mean")
+      return Type::floating();
+    if (name == "sum" || name == "prod")
+      return array.elementType().kind == Type::Kind::Float ? Type::floating()
+                                                           : Type::integer();
+    return array.elementType();
+  }
+  if (name == "dot") {
+    arity(2, 2);
+    Type a = exprType(spec, *args[0]);
+    Type b = exprType(spec, *args[1]);
+    if (a.kind == Type::Kind::Bottom || b.kind == Type::Kind::Bottom)
+      return Type::bottom();
+    if (a.kind != Type::Kind::Array || b.kind != Type::Kind::Array || a.ndim > 2 ||
+        b.ndim > 2 || (a.ndim == 1 && b.ndim == 2))
+      fail(CompileError::Kind::Unsupported, fn, call,
+           "np.dot() is supported for 1-D.1-D, 2-D.2-D and 2-D.1-D arrays");
+    spec.loops = true;
+    bool isFloat = a.elementType().kind == Type::Kind::Float ||
+                   b.elementType().kind == Type::Kind::Float;
+    if (a.ndim == 1)
+      return isFloat ? Type::floating() : Type::integer();
+    return Type::array(isFloat ? DType::Float64 : DType::Int64, b.ndim == 2 ? 2 : 1, true);
+  }
+  if (name == "sqrt" || name == "exp" || name == "log" || name == "sin" ||
+      name == "cos" || name == "tan" || name == "arctan" || name == "abs" ||
+      name == "absolute") {
+    arity(1, 1);
+    Type t = exprType(spec, *args[0]);
+    if (t.kind == Type::Kind::Bottom)
+      return t;
+    bool isAbs = name == "abs" || name == "absolute";
+    if (t.kind == Type::Kind::Array) {
+      spec.loops = true;
+      if (isAbs)
+        return Type::array(t.dtype, t.ndim, true);
+      return Type::array(t.dtype == DType::Float32 ? DType::Float32 : DType::Float64,
+                         t.ndim, true);
+    }
+    if (!t.isNumeric())
+      fail(CompileError::Kind::Typing, fn, *args[0], "np." + name + "() of " + t.str());
+    if (isAbs)
+      return t;
+    return Type::floating();
+  }
   fail(CompileError::Kind::Unsupported, fn, call.field(0),
        "np." + name + "() is not supported yet (supported: empty, zeros, ones, "
-       "full, empty_like, zeros_like, ones_like, arange)");
+       "full, empty_like, zeros_like, ones_like, arange, sum, prod, min, max, "
+       "mean, dot, sqrt, exp, log, sin, cos, tan, arctan, abs)");
 }
 
 Type Typer::arrayOf(Specialization &spec, const SExpr &node, const char *what) {

@@ -1,5 +1,6 @@
 //===- RuntimeSymbols.cpp - native functions JIT-compiled code may call ---===//
 #include "plait/Runtime/RuntimeSymbols.h"
+#include "plait/Runtime/NumPyKernels.h"
 #include "plait/Runtime/PyNumeric.h"
 #include "plait/Support/Rendezvous.h"
 
@@ -83,6 +84,8 @@ std::vector<std::pair<std::string, void *>> getRuntimeSymbols() {
   return {
       PLAIT_SYMBOL(plait_test_rendezvous),
       PLAIT_SYMBOL(plait_rt_set_error_args),
+      PLAIT_SYMBOL(plait_rt_pairwise_sum_f64),
+      PLAIT_SYMBOL(plait_rt_pairwise_sum_f32),
       PLAIT_SYMBOL(_mlir_memref_to_llvm_alloc),
       PLAIT_SYMBOL(_mlir_memref_to_llvm_aligned_alloc),
       PLAIT_SYMBOL(_mlir_memref_to_llvm_free),

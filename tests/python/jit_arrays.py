@@ -154,3 +154,19 @@ def fails_after_allocating(n):
 def twice(n):
     a = make_scaled(n, 1.0)
     return a, a
+
+
+def reductions(a):
+    return np.sum(a), np.min(a), np.max(a), np.mean(a), np.prod(a)
+
+
+def dot_of(a, b):
+    return np.dot(a, b)
+
+
+def elementwise(a):
+    return np.sqrt(a), np.abs(a), np.exp(a), np.log(a), np.sin(a), np.cos(a)
+
+
+def scalar_ufuncs(x):
+    return np.sqrt(x), np.abs(x), np.exp(x)

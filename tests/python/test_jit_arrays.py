@@ -300,3 +300,67 @@ def test_returned_arrays_are_freed() -> None:
     gc.collect()
     growth = rss_kib() - before
     assert growth < 32 * 1024, f"RSS grew by {growth} KiB over 100,000 allocating calls"
+
+
+def _same_numbers(got: Any, expected: Any) -> bool:
+    got, expected = float(got), float(expected)
+    return got == expected or (got != got and expected != expected)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64, np.int32, np.uint8, np.bool_])
+@given(data=st.data())
+@SETTINGS
+def test_reductions_match_numpy(dtype: Any, data: st.DataObject) -> None:
+    import warnings
+
+    a = data.draw(arrays(dtype, 1, 3, min_side=1))
+    if np.dtype(dtype).kind == "f":
+        a = a / 7  # not integers: summation order matters
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        expected = (a.sum(), a.min(), a.max(), a.mean(), a.prod())
+    got = jit.reductions(a)
+    exact = a.flags["C_CONTIGUOUS"] or a.ndim == 1
+    for g, e in zip(got, expected):
+        if np.dtype(dtype) == np.uint8 and isinstance(g, int):
+            # NumPy accumulates uint8 in uint64, compiled code in int64: the
+            # same 64 bits (documented).
+            assert g % 2**64 == int(e) % 2**64
+            continue
+        if exact:
+            assert _same_numbers(g, e), (a, got, expected)  # NumPy's pairwise sum, bit for bit
+        else:
+            assert np.isclose(float(g), float(e), rtol=1e-5, equal_nan=True), (a, got, expected)
+    with pytest.raises(ValueError, match="zero-size array to reduction operation minimum"):
+        jit.reductions(np.zeros(0, dtype))
+
+
+def test_dot_and_elementwise_functions() -> None:
+    import warnings
+
+    rng = np.random.default_rng(11)
+    x, y, v = rng.random((3, 4)), rng.random((4, 2)), rng.random(4)
+    np.testing.assert_allclose(jit.dot_of(x, y), x @ y, rtol=1e-12)
+    np.testing.assert_allclose(jit.dot_of(x, v), x @ v, rtol=1e-12)
+    assert np.isclose(jit.dot_of(v, v), v @ v, rtol=1e-12)
+    ints = np.arange(6, dtype=np.int32).reshape(2, 3)
+    np.testing.assert_array_equal(jit.dot_of(ints, ints.T.copy()), ints @ ints.T)
+    with pytest.raises(ValueError, match="not aligned: 4 \\(dim 1\\) != 3 \\(dim 0\\)"):
+        jit.dot_of(x, x)
+    a = np.array([-1.0, -0.0, 0.0, 0.25, 4.0, np.inf, np.nan])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        expected = (np.sqrt(a), np.abs(a), np.exp(a), np.log(a), np.sin(a), np.cos(a))
+    for got, want in zip(jit.elementwise(a), expected):
+        assert got.dtype == want.dtype
+        np.testing.assert_allclose(got, want, rtol=1e-15, equal_nan=True)
+    small = np.array([-128, -1, 5], dtype=np.int8)
+    assert jit.elementwise(small.astype(np.float32))[0].dtype == np.float32
+    np.testing.assert_array_equal(np.abs(small), plait.jit(lambda_free_abs)(small))
+    assert jit.scalar_ufuncs(4.0) == (2.0, 4.0, np.exp(4.0))
+    root, _, _ = jit.scalar_ufuncs(-1.0)
+    assert root != root, "np.sqrt(-1.0) is nan, not an exception"
+
+
+def lambda_free_abs(a):
+    return np.abs(a)
