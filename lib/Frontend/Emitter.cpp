@@ -112,6 +112,8 @@ private:
   llvm::SmallVector<Value> arrayIndices(const SExpr &subscript, Value memref,
                                         const Type &array);
   Val loadElement(const SExpr &subscript);
+  /// A view: some axes sliced, indexed by an int, or left whole.
+  Val emitView(const SExpr &subscript);
   void storeElement(const SExpr &subscript, const Val &value);
   /// A number as an array element of `dtype`, converted as NumPy stores a
   /// Python number (with its errors).
@@ -907,7 +909,7 @@ Val FunctionEmitter::emitExpr(const SExpr &expr) {
     return result;
   }
   if (head == "Subscript" && typer.exprType(spec, expr.field(0)).kind == Type::Kind::Array)
-    return loadElement(expr);
+    return type.kind == Type::Kind::Array ? emitView(expr) : loadElement(expr);
   if (head == "Subscript") {
     Val base = emitExpr(expr.field(0));
     const SExpr &index = expr.field(1);
@@ -1364,6 +1366,101 @@ llvm::SmallVector<Value> FunctionEmitter::arrayIndices(const SExpr &subscript,
     result.push_back(builder.create<arith::IndexCastOp>(l, builder.getIndexType(), wrapped));
   }
   return result;
+}
+
+Val FunctionEmitter::emitView(const SExpr &subscript) {
+  Type type = typer.exprType(spec, subscript);
+  Val base = emitExpr(subscript.field(0));
+  Location l = loc(subscript);
+  auto i64 = [&](Value index) {
+    return builder.create<arith::IndexCastOp>(l, builder.getI64Type(), index).getResult();
+  };
+  auto select = [&](Value c, Value a, Value b) {
+    return builder.create<arith::SelectOp>(l, c, a, b).getResult();
+  };
+  auto cmp = [&](arith::CmpIPredicate p, Value a, Value b) {
+    return builder.create<arith::CmpIOp>(l, p, a, b).getResult();
+  };
+  auto add = [&](Value a, Value b) { return builder.create<arith::AddIOp>(l, a, b).getResult(); };
+  auto sub = [&](Value a, Value b) { return builder.create<arith::SubIOp>(l, a, b).getResult(); };
+  auto mul = [&](Value a, Value b) { return builder.create<arith::MulIOp>(l, a, b).getResult(); };
+  using P = arith::CmpIPredicate;
+
+  auto metadata = builder.create<mlir::memref::ExtractStridedMetadataOp>(l, base.leaves[0]);
+  Value offset = i64(metadata.getOffset());
+  const SExpr &index = subscript.field(1);
+  std::vector<const SExpr *> nodes;
+  if (index.head() == "Tuple")
+    for (size_t i = 0; i < index.numFields(); ++i)
+      nodes.push_back(&index.field(i));
+  else
+    nodes.push_back(&index);
+  int32_t outOfBounds = module.errorCode("IndexError", module.options.message("index_out_of_bounds"));
+  int32_t zeroStep = module.errorCode("ValueError", module.options.message("slice_step_zero"));
+  llvm::SmallVector<mlir::OpFoldResult> sizes, strides;
+  for (int axis = 0; axis < base.type.ndim; ++axis) {
+    Value size = i64(metadata.getSizes()[axis]);
+    Value stride = i64(metadata.getStrides()[axis]);
+    const SExpr *node = axis < static_cast<int>(nodes.size()) ? nodes[axis] : nullptr;
+    if (!node) { // a trailing axis not indexed: kept whole
+      sizes.push_back(metadata.getSizes()[axis]);
+      strides.push_back(metadata.getStrides()[axis]);
+      continue;
+    }
+    if (node->head() != "Slice") {
+      Value i = convert(emitExpr(*node), Type::integer()).leaves[0];
+      Value wrapped = select(cmp(P::slt, i, constInt(0)), add(i, size), i);
+      if (module.options.boundsCheck)
+        checkWithArgs(cmp(P::uge, wrapped, size), outOfBounds, {i, constInt(axis), size});
+      offset = add(offset, mul(wrapped, stride));
+      continue;
+    }
+    // CPython's PySlice_Unpack + PySlice_AdjustIndices.
+    auto part = [&](size_t k) -> std::optional<Value> {
+      const SExpr &bound = node->field(k);
+      if (bound.kind == SExpr::Kind::None)
+        return std::nullopt;
+      return convert(emitExpr(bound), Type::integer()).leaves[0];
+    };
+    std::optional<Value> startPart = part(0), stopPart = part(1), stepPart = part(2);
+    Value step = stepPart ? *stepPart : constInt(1);
+    if (stepPart)
+      check(cmp(P::eq, step, constInt(0)), zeroStep);
+    Value negative = cmp(P::slt, step, constInt(0));
+    auto adjust = [&](std::optional<Value> given, bool isStart) -> Value {
+      if (!given) // defaults: [0, size) forwards, [size-1, -1) backwards
+        return isStart ? select(negative, sub(size, constInt(1)), constInt(0))
+                       : select(negative, constInt(-1), size);
+      Value v = *given;
+      Value below = cmp(P::slt, v, constInt(0));
+      Value shifted = add(v, size);
+      Value low = select(negative, constInt(-1), constInt(0));
+      Value fromEnd = select(cmp(P::slt, shifted, constInt(0)), low, shifted);
+      Value high = select(negative, sub(size, constInt(1)), size);
+      Value fromStart = select(cmp(P::sge, v, size), high, v);
+      return select(below, fromEnd, fromStart);
+    };
+    Value start = adjust(startPart, true);
+    Value stop = adjust(stopPart, false);
+    Value negStep = sub(constInt(0), step);
+    Value backwardsLength = select(cmp(P::slt, stop, start),
+                                   add(builder.create<arith::DivSIOp>(l, sub(sub(start, stop), constInt(1)), negStep), constInt(1)),
+                                   constInt(0));
+    Value forwardsLength = select(cmp(P::slt, start, stop),
+                                  add(builder.create<arith::DivSIOp>(l, sub(sub(stop, start), constInt(1)), step), constInt(1)),
+                                  constInt(0));
+    Value length = select(negative, backwardsLength, forwardsLength);
+    // An empty view keeps the offset in range.
+    Value first = select(cmp(P::sgt, length, constInt(0)), start, constInt(0));
+    offset = add(offset, mul(first, stride));
+    sizes.push_back(builder.create<arith::IndexCastOp>(l, builder.getIndexType(), length).getResult());
+    strides.push_back(builder.create<arith::IndexCastOp>(l, builder.getIndexType(), mul(stride, step)).getResult());
+  }
+  Value view = builder.create<mlir::memref::ReinterpretCastOp>(
+      l, module.memrefType(type), metadata.getBaseBuffer(),
+      mlir::OpFoldResult(builder.create<arith::IndexCastOp>(l, builder.getIndexType(), offset).getResult()),
+      sizes, strides);
+  return {type, {view}};
 }
 
 Val FunctionEmitter::loadElement(const SExpr &subscript) {

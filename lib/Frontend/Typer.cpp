@@ -156,6 +156,7 @@ std::string CompileOptions::message(const std::string &key) const {
       {"empty_minimum", "zero-size array to reduction operation minimum which has no identity"},
       {"empty_maximum", "zero-size array to reduction operation maximum which has no identity"},
       {"dot_not_aligned", "shapes not aligned: {0} (dim 1) != {1} (dim 0)"},
+      {"slice_step_zero", "slice step cannot be zero"},
   };
   auto d = defaults.find(key);
   return d == defaults.end() ? key : d->second;
@@ -577,10 +578,17 @@ void Typer::assign(Specialization &spec, const SExpr &target, const Type &type,
   }
   if (target.head() == "Subscript") {
     Type element = subscriptType(spec, target);
+    if (element.kind == Type::Kind::Array)
+      fail(CompileError::Kind::Unsupported, *spec.source, target,
+           "assigning to a slice of an array is not supported yet: index every axis");
     if (type.kind != Type::Kind::Bottom && !type.isNumeric())
       fail(CompileError::Kind::Typing, *spec.source, origin,
            "cannot store a " + type.str() + " into an array of " + element.str());
-    spec.writes.insert(target.field(0).field(0).text);
+    std::string root = viewRoot(spec, target);
+    if (root.empty())
+      fail(CompileError::Kind::Unsupported, *spec.source, target,
+           "element assignment is supported on array variables only");
+    spec.writes.insert(root);
     return;
   }
   fail(CompileError::Kind::Unsupported, *spec.source, target,
@@ -798,29 +806,59 @@ Type Typer::arrayOf(Specialization &spec, const SExpr &node, const char *what) {
 Type Typer::subscriptType(Specialization &spec, const SExpr &subscript) {
   const SExpr &base = subscript.field(0);
   const SExpr &index = subscript.field(1);
-  Type array = arrayOf(spec, base, "indexing");
+  Type array = exprType(spec, base);
+  if (array.kind != Type::Kind::Array)
+    fail(CompileError::Kind::Unsupported, *spec.source, base,
+         "indexing a " + array.str() + " is not supported");
   std::vector<const SExpr *> indices;
   if (index.head() == "Tuple")
     for (size_t i = 0; i < index.numFields(); ++i)
       indices.push_back(&index.field(i));
   else
     indices.push_back(&index);
+  if (static_cast<int>(indices.size()) > array.ndim)
+    fail(CompileError::Kind::Typing, *spec.source, index,
+         "too many indices for array: array is " + std::to_string(array.ndim) +
+             "-dimensional, but " + std::to_string(indices.size()) + " were indexed");
+  int kept = array.ndim - static_cast<int>(indices.size()); // trailing axes
   for (const SExpr *i : indices) {
-    if (i->head() == "Slice" || i->head() == "Unsupported")
+    if (i->head() == "Slice") {
+      ++kept;
+      for (size_t part = 0; part < 3; ++part) {
+        const SExpr &bound = i->field(part);
+        if (bound.kind == SExpr::Kind::None)
+          continue;
+        Type t = exprType(spec, bound);
+        if (t.kind != Type::Kind::Bottom && t.kind != Type::Kind::Int && t.kind != Type::Kind::Bool)
+          fail(CompileError::Kind::Typing, *spec.source, bound,
+               "slice indices must be integers or None, not " + t.str());
+      }
+      continue;
+    }
+    if (i->head() == "Unsupported")
       fail(CompileError::Kind::Unsupported, *spec.source, *i,
-           "slicing arrays is not supported yet");
+           "this kind of array index is not supported");
     Type t = exprType(spec, *i);
     if (t.kind != Type::Kind::Bottom && t.kind != Type::Kind::Int &&
         t.kind != Type::Kind::Bool)
       fail(CompileError::Kind::Typing, *spec.source, *i,
-           "array indices must be integers, not " + t.str());
+           "array indices must be integers or slices, not " + t.str());
   }
-  if (static_cast<int>(indices.size()) != array.ndim)
-    fail(CompileError::Kind::Unsupported, *spec.source, index,
-         "indexing a " + std::to_string(array.ndim) + "-D array with " +
-             std::to_string(indices.size()) +
-             " indices (a view) is not supported yet: index every axis");
-  return array.elementType();
+  if (kept == 0)
+    return array.elementType();
+  return Type::array(array.dtype, kept, /*contiguous=*/false);
+}
+
+std::string Typer::viewRoot(const Specialization &spec, const SExpr &expr) const {
+  const SExpr *node = &expr;
+  while (node->head() == "Subscript")
+    node = &node->field(0);
+  if (node->head() != "Name")
+    return "";
+  std::string name = node->field(0).text;
+  for (auto it = spec.viewOf.find(name); it != spec.viewOf.end(); it = spec.viewOf.find(name))
+    name = it->second;
+  return name;
 }
 
 void Typer::typeStatement(Specialization &spec, const SExpr &stmt) {
@@ -828,6 +866,12 @@ void Typer::typeStatement(Specialization &spec, const SExpr &stmt) {
   const FunctionSource &fn = *spec.source;
   if (head == "Assign") {
     Type value = exprType(spec, stmt.field(1));
+    if (value.kind == Type::Kind::Array && stmt.field(1).head() == "Subscript") {
+      std::string root = viewRoot(spec, stmt.field(1));
+      for (const SExpr *target : stmt.field(0).rest())
+        if (target->head() == "Name" && !root.empty())
+          spec.viewOf[target->field(0).text] = root;
+    }
     for (const SExpr *target : stmt.field(0).rest())
       assign(spec, *target, value, stmt);
   } else if (head == "AnnAssign") {
@@ -1079,8 +1123,11 @@ Type Typer::callType(Specialization &spec, const SExpr &call) {
     }
     Specialization &callee = specialize(binding.functionId, types, &call, &spec);
     for (size_t i = 0; i < actual.size(); ++i)
-      if (types[i].kind == Type::Kind::Array && actual[i]->head() == "Name")
-        spec.arraysPassed.emplace_back(actual[i]->field(0).text, &callee, i);
+      if (types[i].kind == Type::Kind::Array) {
+        std::string root = viewRoot(spec, *actual[i]);
+        if (!root.empty())
+          spec.arraysPassed.emplace_back(root, &callee, i);
+      }
     return callee.result;
   }
   case NameBinding::Kind::Builtin:

@@ -52,6 +52,9 @@ struct Specialization {
   bool loops = false;
   /// Array parameters the body writes to (element assignment).
   std::set<std::string> writes;
+  /// Array locals that are views of another array variable (b = a[1:]):
+  /// writes through them are writes to the root.
+  std::map<std::string, std::string> viewOf;
   /// Array parameters passed on to jitted callees: (callee, its parameter).
   std::vector<std::tuple<std::string, const Specialization *, size_t>> arraysPassed;
   std::string symbol;
@@ -99,8 +102,11 @@ private:
   void widenVariable(Specialization &spec, const std::string &name,
                      const Type &type, const SExpr &origin);
   Type callType(Specialization &spec, const SExpr &call);
-  /// The element type of `target` (an array subscript) after checking it.
+  /// The element type of `target` (an array subscript) after checking it;
+  /// a view (array type) when some axes are sliced or not indexed.
   Type subscriptType(Specialization &spec, const SExpr &subscript);
+  /// The array variable a view expression comes from ("" if none).
+  std::string viewRoot(const Specialization &spec, const SExpr &expr) const;
   /// The array parameter named by `node` (a Name), or fails.
   Type arrayOf(Specialization &spec, const SExpr &node, const char *what);
   /// The NumPy function a call names ("zeros" for np.zeros(...)), or "".

@@ -43,6 +43,7 @@ _FIELDS: dict[str, tuple[str, ...]] = {
     "Tuple": ("elts+",),
     "Subscript": ("value", "slice"),
     "Starred": ("value",),
+    "Slice": ("lower?", "upper?", "step?"),
 }
 
 _LIST_HEADS = {

@@ -170,3 +170,25 @@ def elementwise(a):
 
 def scalar_ufuncs(x):
     return np.sqrt(x), np.abs(x), np.exp(x)
+
+
+def sliced_total(a, start, stop, step):
+    return total(a[start:stop:step])
+
+
+def open_slices(a):
+    return total(a[1:]) + total(a[:-1]) + total(a[::3]) + total(a[::-1])
+
+
+def row_of(m, i):
+    return m[i, :]
+
+
+def column_times(m, j, k):
+    c = m[:, j]
+    for i in range(len(c)):
+        c[i] = c[i] * k
+
+
+def zero_step(a):
+    return total(a[::0])

@@ -364,3 +364,36 @@ def test_dot_and_elementwise_functions() -> None:
 
 def lambda_free_abs(a):
     return np.abs(a)
+
+
+@given(
+    a=arrays(np.float64, 1, 1, min_side=0),
+    start=st.integers(-12, 12),
+    stop=st.integers(-12, 12),
+    step=st.integers(-4, 4).filter(bool),
+)
+@SETTINGS
+def test_slices_match_python(a: np.ndarray, start: int, stop: int, step: int) -> None:
+    for view in layouts(a):
+        assert_same(py.sliced_total, jit.sliced_total, view, start, stop, step)
+        assert_same(py.open_slices, jit.open_slices, view)
+
+
+def test_views_write_through_and_are_returned() -> None:
+    m = np.arange(12.0).reshape(3, 4)
+    row = jit.row_of(m, 1)
+    np.testing.assert_array_equal(row, m[1])
+    row[0] = 99.0
+    assert m[1, 0] == 99.0, "a returned view shares memory with its argument"
+    with pytest.raises(IndexError, match="index 5 is out of bounds for axis 0 with size 3"):
+        jit.row_of(m, 5)
+    expected, got = m.copy(), m.copy()
+    py.column_times(expected, 2, 10.0)
+    jit.column_times(got, 2, 10.0)
+    np.testing.assert_array_equal(got, expected)
+    read_only = np.arange(4.0).reshape(2, 2)
+    read_only.setflags(write=False)
+    with pytest.raises(ValueError, match="read-only"):
+        jit.column_times(read_only, 0, 2.0)  # writes through a view
+    with pytest.raises(ValueError, match="slice step cannot be zero"):
+        jit.zero_step(np.arange(3.0))
