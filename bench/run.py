@@ -699,24 +699,10 @@ def plots(results: dict[str, Any], report: Report) -> None:
     except Exception as error:  # noqa: BLE001
         report.add(f"Plots skipped: matplotlib not importable ({error}).")
         return
-    if "kernels" in results:
-        data = results["kernels"]
-        labels = list(data)
-        systems = list(next(iter(data.values())))
-        fig, ax = plt.subplots(figsize=(11, 5))
-        width = 0.8 / len(systems)
-        for i, system in enumerate(systems):
-            ax.bar([x + i * width for x in range(len(labels))], [data[k][system] for k in labels], width, label=system)
-        ax.set_yscale("log")
-        ax.set_ylabel("seconds per call (log)")
-        ax.set_xticks([x + 0.4 - width / 2 for x in range(len(labels))], labels, rotation=20, ha="right", fontsize=8)
-        ax.legend()
-        ax.set_title("Kernels")
-        fig.tight_layout()
-        fig.savefig(RESULTS / "kernels.png", dpi=110)
-        report.plots.append("kernels.png")
-    if "array_kernels" in results:
-        data = results["array_kernels"]
+    for key, title in (("kernels", "Kernels"), ("array_kernels", "Array kernels")):
+        if key not in results:
+            continue
+        data = results[key]
         labels = list(data)
         systems = list(next(iter(data.values())))
         fig, ax = plt.subplots(figsize=(12, 5))
@@ -727,10 +713,10 @@ def plots(results: dict[str, Any], report: Report) -> None:
         ax.set_ylabel("seconds per call (log)")
         ax.set_xticks([x + 0.4 - width / 2 for x in range(len(labels))], labels, rotation=20, ha="right", fontsize=8)
         ax.legend()
-        ax.set_title("Array kernels")
+        ax.set_title(title)
         fig.tight_layout()
-        fig.savefig(RESULTS / "array_kernels.png", dpi=110)
-        report.plots.append("array_kernels.png")
+        fig.savefig(RESULTS / f"{key}.png", dpi=110)
+        report.plots.append(f"{key}.png")
     for key, title, ylabel in (
         ("parallel_compilation", "Parallel compilation speed-up", "sequential / threaded"),
         ("threaded_execution", "Threaded execution speed-up", "speed-up vs 1 thread"),

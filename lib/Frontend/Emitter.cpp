@@ -102,6 +102,8 @@ private:
                std::vector<Val> args);
   Val emitBuiltin(const SExpr &node, const std::string &name);
   Val emitJitCall(const SExpr &node, int functionId);
+  Val callRuntime(const char *name, std::vector<Value> args, const Type &resultType,
+                  std::initializer_list<std::pair<int32_t, int32_t>> codes);
   Val callRuntimeFloat(const char *name, std::vector<Value> args,
                        std::initializer_list<std::pair<int32_t, int32_t>> codes);
   Val callRuntimeInt(const char *name, std::vector<Value> args,
@@ -391,46 +393,39 @@ Value FunctionEmitter::outPointer(Value slot) {
       builder.getUnknownLoc(), slot);
 }
 
-Val FunctionEmitter::callRuntimeFloat(
-    const char *name, std::vector<Value> args,
+Val FunctionEmitter::callRuntime(
+    const char *name, std::vector<Value> args, const Type &resultType,
     std::initializer_list<std::pair<int32_t, int32_t>> codes) {
-  if (!f64Out)
-    f64Out = alloca(builder.getF64Type());
+  // The runtime writes its result through a pointer into a stack slot.
+  bool isFloat = resultType.kind == Type::Kind::Float;
+  Value &slot = isFloat ? f64Out : i64Out;
+  if (!slot)
+    slot = alloca(isFloat ? mlir::Type(builder.getF64Type()) : mlir::Type(builder.getI64Type()));
   llvm::SmallVector<mlir::Type> inputs;
   for (Value a : args)
     inputs.push_back(a.getType());
   inputs.push_back(builder.getIndexType());
   module.declare(name, builder.getFunctionType(inputs, {builder.getI32Type()}));
-  args.push_back(outPointer(f64Out));
+  args.push_back(outPointer(slot));
   Value status = builder
                      .create<mlir::func::CallOp>(builder.getUnknownLoc(), name,
                                                  mlir::TypeRange{builder.getI32Type()},
                                                  args)
                      .getResult(0);
   checkRuntime(status, codes);
-  Value result = builder.create<mlir::memref::LoadOp>(builder.getUnknownLoc(), f64Out);
-  return {Type::floating(), {result}};
+  return {resultType, {builder.create<mlir::memref::LoadOp>(builder.getUnknownLoc(), slot)}};
+}
+
+Val FunctionEmitter::callRuntimeFloat(
+    const char *name, std::vector<Value> args,
+    std::initializer_list<std::pair<int32_t, int32_t>> codes) {
+  return callRuntime(name, std::move(args), Type::floating(), codes);
 }
 
 Val FunctionEmitter::callRuntimeInt(
     const char *name, std::vector<Value> args,
     std::initializer_list<std::pair<int32_t, int32_t>> codes) {
-  if (!i64Out)
-    i64Out = alloca(builder.getI64Type());
-  llvm::SmallVector<mlir::Type> inputs;
-  for (Value a : args)
-    inputs.push_back(a.getType());
-  inputs.push_back(builder.getIndexType());
-  module.declare(name, builder.getFunctionType(inputs, {builder.getI32Type()}));
-  args.push_back(outPointer(i64Out));
-  Value status = builder
-                     .create<mlir::func::CallOp>(builder.getUnknownLoc(), name,
-                                                 mlir::TypeRange{builder.getI32Type()},
-                                                 args)
-                     .getResult(0);
-  checkRuntime(status, codes);
-  Value result = builder.create<mlir::memref::LoadOp>(builder.getUnknownLoc(), i64Out);
-  return {Type::integer(), {result}};
+  return callRuntime(name, std::move(args), Type::integer(), codes);
 }
 
 Value FunctionEmitter::callLibm(const char *name, std::vector<Value> args) {

@@ -43,6 +43,15 @@ def run_in_threads(count: int, body: Callable[[int], T], timeout: float = 120.0)
     return results  # type: ignore[return-value]
 
 
+def rss_kib() -> int:
+    """Resident set size of this process, in KiB."""
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    raise RuntimeError("no VmRSS in /proc/self/status")
+
+
 ADD_MODULE = """
 func.func @add(%a: i64, %b: i64) -> i64 {
   %0 = arith.addi %a, %b : i64

@@ -17,7 +17,7 @@ from hypothesis.extra import numpy as hnp
 
 import jit_arrays as py
 import plait
-from conftest import run_in_threads
+from conftest import rss_kib, run_in_threads
 from jit_support import assert_same
 from plait.testing import unique_barrier_id
 
@@ -222,13 +222,6 @@ def test_array_kernels_run_detached_in_threads() -> None:
     sequential = [py.dot(d, d) for d in data]
     assert run_in_threads(8, lambda i: jit.dot(data[i], data[i])) == sequential
 
-
-def rss_kib() -> int:
-    with open("/proc/self/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    return 0
 
 
 def test_array_calls_release_their_buffers() -> None:

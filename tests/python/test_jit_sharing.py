@@ -15,7 +15,7 @@ import pytest
 
 import jit_shared
 import plait
-from conftest import run_in_threads
+from conftest import rss_kib, run_in_threads
 from plait.testing import compile_rendezvous, unique_barrier_id
 
 
@@ -155,13 +155,6 @@ def test_invalidation_under_load() -> None:
     namespace["OFFSET"] = 7
     assert f(0) == 7
 
-
-def rss_kib() -> int:
-    with open("/proc/self/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    return 0
 
 
 def test_compiling_and_invalidating_ten_thousand_times_is_bounded() -> None:

@@ -4,11 +4,10 @@ shared contexts; results must be right and memory must not grow."""
 from __future__ import annotations
 
 import gc
-import resource
 
 import numpy as np
 
-from conftest import run_in_threads
+from conftest import rss_kib, run_in_threads
 from plait import ir
 from plait.execution_engine import ExecutionEngine
 from plait.passmanager import PassManager
@@ -34,13 +33,6 @@ func.func @offset(%v: i64) -> i64 {{
 }}
 """
 
-
-def rss_kib() -> int:
-    with open("/proc/self/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 
 
 def one_round(threads: int, iterations: int, shared: ir.Context) -> None:
