@@ -322,6 +322,9 @@ class Dispatcher(_native.DispatcherBase):
         return f"<plait.jit {self.__qualname__}>"
 
 
+_native._enable_vectorcall(Dispatcher)
+
+
 @overload
 def jit(fn: Callable[..., Any]) -> Dispatcher: ...
 @overload

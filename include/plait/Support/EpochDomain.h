@@ -50,6 +50,11 @@ public:
     ReadGuard(const ReadGuard &) = delete;
     ReadGuard &operator=(const ReadGuard &) = delete;
 
+    /// Counts an event on this thread's record (see countEvent()).
+    void countEvent();
+    /// A number distinct per thread (for sharding counters).
+    size_t shard() const { return reinterpret_cast<uintptr_t>(record) / 64; }
+
   private:
     struct Record *record;
   };

@@ -23,6 +23,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <deque>
 #include <cstring>
 #include <mutex>
 #include <thread>
@@ -122,10 +123,9 @@ struct ShardedCounter {
     std::atomic<int64_t> value{0};
   };
   Shard shards[8];
-  void add(int64_t n = 1) {
-    thread_local const size_t shard =
-        std::hash<std::thread::id>()(std::this_thread::get_id()) % 8;
-    shards[shard].value.fetch_add(n, std::memory_order_relaxed);
+  /// `shard`: any per-thread number (the epoch record's), spreads writers.
+  void add(size_t shard) {
+    shards[shard % 8].value.fetch_add(1, std::memory_order_relaxed);
   }
   int64_t total() const {
     int64_t sum = 0;
@@ -345,6 +345,26 @@ size_t itemSize(frontend::DType dtype) {
   }
 }
 
+/// The 64-bit result slots a result type uses (an array: base, offset,
+/// sizes, strides).
+size_t resultSlots(const Type &type) {
+  switch (type.kind) {
+  case Type::Kind::None:
+  case Type::Kind::Bottom:
+    return 1; // room for the wrapper's stores, which there are none of
+  case Type::Kind::Array:
+    return 2 + 2 * static_cast<size_t>(type.ndim);
+  case Type::Kind::Tuple: {
+    size_t total = 0;
+    for (const Type &element : type.elements)
+      total += resultSlots(element);
+    return std::max<size_t>(total, 1);
+  }
+  default:
+    return 1;
+  }
+}
+
 PyObject *boxArray(const Type &type, const int64_t *&slot, ResultOwners &owners) {
   int64_t base = *slot++;
   int64_t offset = *slot++;
@@ -504,25 +524,51 @@ class PinnedBuffers {
 public:
   ~PinnedBuffers() {
     for (size_t i = 0; i < count; ++i)
-      PyBuffer_Release(&views[i]);
+      PyBuffer_Release(slot(i));
   }
   Py_buffer *acquire(PyObject *object) {
-    Py_buffer *view = &views[count];
-    if (PyObject_GetBuffer(object, view, PyBUF_RECORDS) == 0) {
-      ++count;
-      return view;
+    if (count >= kInline)
+      extra.push_back(std::make_unique<Py_buffer>()); // beyond a few arrays
+    Py_buffer *view = slot(count);
+    if (PyObject_GetBuffer(object, view, PyBUF_RECORDS) != 0) {
+      PyErr_Clear(); // read-only: writes are refused later if the code writes
+      if (PyObject_GetBuffer(object, view, PyBUF_RECORDS_RO) != 0) {
+        if (count >= kInline)
+          extra.pop_back();
+        return nullptr;
+      }
     }
-    PyErr_Clear(); // read-only: writes are refused later if the code writes
-    if (PyObject_GetBuffer(object, view, PyBUF_RECORDS_RO) == 0) {
-      ++count;
-      return view;
-    }
-    return nullptr;
+    ++count;
+    return view;
   }
 
 private:
-  Py_buffer views[32];
+  static constexpr size_t kInline = 4;
+  Py_buffer *slot(size_t i) { return i < kInline ? &inlineViews[i] : extra[i - kInline].get(); }
+  Py_buffer inlineViews[kInline];
+  std::vector<std::unique_ptr<Py_buffer>> extra; // stable addresses
   size_t count = 0;
+};
+
+/// Scratch space for one call: inline for common signatures (a large fixed
+/// stack frame would be probed page by page on every call), on the heap for
+/// large ones.
+template <typename T, size_t Inline>
+class Scratch {
+public:
+  explicit Scratch(size_t size) {
+    if (size > Inline) {
+      heap.resize(size);
+      data = heap.data();
+    }
+  }
+  T &operator[](size_t i) { return data[i]; }
+  T *get() { return data; }
+
+private:
+  T inlineStorage[Inline];
+  std::vector<T> heap;
+  T *data = inlineStorage;
 };
 
 constexpr size_t kMaxArgs = 32;
@@ -621,7 +667,8 @@ PyObject *dispatcherCall(PyObject *self, PyObject *const *args, size_t nargsf,
   for (int attempt = 0; attempt < 4; ++attempt) {
     bool stale = false;
     {
-      EpochDomain::ReadGuard pin(EpochDomain::global());
+      static EpochDomain &domain = EpochDomain::global();
+      EpochDomain::ReadGuard pin(domain);
       stale = !guardHolds(state);
       const Entry *entry = stale ? nullptr
                                  : lookup(state.table.read(), codes, keyLength,
@@ -629,9 +676,13 @@ PyObject *dispatcherCall(PyObject *self, PyObject *const *args, size_t nargsf,
       if (entry) {
         const jit::Executor &executor = *entry->executor;
         // One slot per lowered argument: a scalar, or the fields of an
-        // array's descriptor (allocated, aligned, offset, sizes, strides).
-        int64_t storage[kMaxArgs * 19 + 8];
-        void *pointers[kMaxArgs * 19 + 8];
+        // array's descriptor (allocated, aligned, offset, sizes, strides);
+        // then the results descriptor (5) and the status.
+        size_t slotsNeeded = 6;
+        for (size_t i = 0; i < n; ++i)
+          slotsNeeded += entry->kinds[i] == 'A' ? 3 + 2 * static_cast<size_t>(views[i]->ndim) : 1;
+        Scratch<int64_t, 24> storage(slotsNeeded);
+        Scratch<void *, 24> pointers(slotsNeeded);
         size_t slot = 0;
         for (size_t i = 0; i < n; ++i) {
           if (entry->kinds[i] != 'A') {
@@ -668,9 +719,10 @@ PyObject *dispatcherCall(PyObject *self, PyObject *const *args, size_t nargsf,
             ++slot;
           }
         }
-        int64_t results[256];
-        int64_t resultDescriptor[5] = {reinterpret_cast<int64_t>(results),
-                                       reinterpret_cast<int64_t>(results), 0, 256, 1};
+        Scratch<int64_t, 8> results(resultSlots(executor.info.resultType));
+        int64_t resultDescriptor[5] = {reinterpret_cast<int64_t>(results.get()),
+                                       reinterpret_cast<int64_t>(results.get()), 0,
+                                       static_cast<int64_t>(resultSlots(executor.info.resultType)), 1};
         // What the call allocates is freed when the arena ends, except the
         // arrays it returns, which become NumPy arrays owning their memory.
         plait::AllocationArena arena;
@@ -681,16 +733,16 @@ PyObject *dispatcherCall(PyObject *self, PyObject *const *args, size_t nargsf,
         bool detach = state.nogil == 1 || (state.nogil == 2 && executor.info.mayRunLong);
         if (detach) {
           Py_BEGIN_ALLOW_THREADS
-          executor.call(pointers);
+          executor.call(pointers.get());
           Py_END_ALLOW_THREADS
         } else {
-          executor.call(pointers);
+          executor.call(pointers.get());
         }
-        state.hits.add();
-        EpochDomain::global().countEvent();
+        state.hits.add(pin.shard());
+        pin.countEvent();
         if (status != 0)
           return raiseRunError(executor, status);
-        const int64_t *cursor = results;
+        const int64_t *cursor = results.get();
         ResultOwners owners{&arena, bound, views, n, {}};
         return box(executor.info.resultType, cursor, entry->resultCast, owners);
       }
@@ -846,6 +898,21 @@ void populateJIT(nb::module_ &m) {
   if (!type)
     throw nb::python_error();
   m.attr("DispatcherBase") = nb::steal(type);
+
+  m.def(
+      "_enable_vectorcall",
+      [base = nb::handle(type)](nb::handle cls) {
+        // Python 3.11 does not let heap subclasses inherit vectorcall (3.12
+        // does when tp_call is inherited): without it every call packs a tuple.
+        auto *type = reinterpret_cast<PyTypeObject *>(cls.ptr());
+        if (!PyType_IsSubtype(type, reinterpret_cast<PyTypeObject *>(base.ptr())))
+          throw nb::type_error("not a DispatcherBase subclass");
+        if (type->tp_call == PyVectorcall_Call && type->tp_vectorcall_offset) {
+          type->tp_flags |= Py_TPFLAGS_HAVE_VECTORCALL;
+          PyType_Modified(type);
+        }
+      },
+      "Internal: let a Python subclass of DispatcherBase keep vectorcall.");
 
   m.def("_set_error_classes", [](nb::handle typing, nb::handle unsupported) {
     Py_INCREF(typing.ptr());
