@@ -79,6 +79,8 @@ private:
   void emitStatement(const SExpr &stmt);
   void emitAssign(const SExpr &target, const Val &value);
   void emitFor(const SExpr &stmt);
+  /// A for loop of `trips` iterations binding `item(k)` to the target.
+  void emitCountedFor(const SExpr &stmt, Value trips, const std::function<Val(Value)> &item);
   void emitWhile(const SExpr &stmt);
   void emitIf(const SExpr &stmt);
   void emitReturn(const Val &value);
@@ -699,59 +701,15 @@ void FunctionEmitter::emitWhile(const SExpr &stmt) {
 
 void FunctionEmitter::emitFor(const SExpr &stmt) {
   const SExpr &call = stmt.field(1);
+  Location l = loc(stmt);
   if (call.head() == "Name") {
-    // for x in a (1-D array): a counted loop loading each element.
-    Location l = loc(stmt);
+    // for x in a (1-D array): element k on iteration k.
     Val array = emitExpr(call);
-    Value n = dimension(array.leaves[0], 0);
-    Value counter = alloca(builder.getI64Type());
-    builder.create<mlir::memref::StoreOp>(l, constInt(0), counter);
-    Block *header = newBlock();
-    Block *body = newBlock();
-    Block *latch = newBlock();
-    Block *orElse = newBlock();
-    Block *exit = newBlock();
-    branch(header);
-    startBlock(header);
-    Value k = builder.create<mlir::memref::LoadOp>(l, counter);
-    Value more = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, k, n);
-    builder.create<mlir::cf::CondBranchOp>(l, more, body, orElse);
-    startBlock(body);
-    Value index = builder.create<arith::IndexCastOp>(l, builder.getIndexType(), k);
-    Value raw = builder.create<mlir::memref::LoadOp>(l, array.leaves[0], mlir::ValueRange{index});
-    Type element = array.type.elementType();
-    Value scalar = raw;
-    switch (array.type.dtype) {
-    case DType::Float32:
-      scalar = builder.create<arith::ExtFOp>(l, builder.getF64Type(), raw);
-      break;
-    case DType::Int32:
-    case DType::Int16:
-    case DType::Int8:
-      scalar = builder.create<arith::ExtSIOp>(l, builder.getI64Type(), raw);
-      break;
-    case DType::UInt8:
-      scalar = builder.create<arith::ExtUIOp>(l, builder.getI64Type(), raw);
-      break;
-    case DType::Bool:
-      scalar = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::ne, raw, constInt(0, 8));
-      break;
-    default:
-      break;
-    }
-    emitAssign(stmt.field(0), Val{element, {scalar}});
-    loops.push_back({latch, exit});
-    emitBody(stmt.field(2));
-    loops.pop_back();
-    branch(latch);
-    startBlock(latch);
-    Value k2 = builder.create<mlir::memref::LoadOp>(l, counter);
-    builder.create<mlir::memref::StoreOp>(l, builder.create<arith::AddIOp>(l, k2, constInt(1)), counter);
-    branch(header);
-    startBlock(orElse);
-    emitBody(stmt.field(3));
-    branch(exit);
-    startBlock(exit);
+    emitCountedFor(stmt, dimension(array.leaves[0], 0), [&](Value k) {
+      Value index = builder.create<arith::IndexCastOp>(l, builder.getIndexType(), k);
+      Value raw = builder.create<mlir::memref::LoadOp>(l, array.leaves[0], mlir::ValueRange{index});
+      return fromStorage(raw, array.type.dtype, l);
+    });
     return;
   }
   std::vector<Val> args;
@@ -760,7 +718,6 @@ void FunctionEmitter::emitFor(const SExpr &stmt) {
   Value start = args.size() == 1 ? constInt(0) : args[0].leaves[0];
   Value stop = args.size() == 1 ? args[0].leaves[0] : args[1].leaves[0];
   Value step = args.size() == 3 ? args[2].leaves[0] : constInt(1);
-  Location l = loc(stmt);
   check(builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq, step, constInt(0)),
         errorCode("ValueError", "range_step_zero"));
 
@@ -775,7 +732,18 @@ void FunctionEmitter::emitFor(const SExpr &stmt) {
   Value absStep = builder.create<arith::SelectOp>(l, positive, step, negStep);
   Value trips = builder.create<arith::AddIOp>(l, builder.create<arith::DivUIOp>(l, span, absStep), constInt(1));
   trips = builder.create<arith::SelectOp>(l, nonEmpty, trips, constInt(0));
+  emitCountedFor(stmt, trips, [&](Value k) {
+    // i = start + k * step wraps only where the true value is in range.
+    return Val{Type::integer(),
+               {builder.create<arith::AddIOp>(l, start, builder.create<arith::MulIOp>(l, k, step))}};
+  });
+}
 
+void FunctionEmitter::emitCountedFor(const SExpr &stmt, Value trips,
+                                     const std::function<Val(Value)> &item) {
+  // k counts iterations (unsigned compare: trips may exceed INT64_MAX);
+  // `continue` goes to the latch, `break` past the else clause.
+  Location l = loc(stmt);
   Value counter = alloca(builder.getI64Type());
   builder.create<mlir::memref::StoreOp>(l, constInt(0), counter);
   Block *header = newBlock();
@@ -789,9 +757,7 @@ void FunctionEmitter::emitFor(const SExpr &stmt) {
   Value more = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::ult, k, trips);
   builder.create<mlir::cf::CondBranchOp>(l, more, body, orElse);
   startBlock(body);
-  // i = start + k * step wraps only where the true value is in range.
-  Value i = builder.create<arith::AddIOp>(l, start, builder.create<arith::MulIOp>(l, k, step));
-  emitAssign(stmt.field(0), Val{Type::integer(), {i}});
+  emitAssign(stmt.field(0), item(k));
   loops.push_back({latch, exit});
   emitBody(stmt.field(2));
   loops.pop_back();
