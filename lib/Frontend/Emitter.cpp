@@ -116,6 +116,9 @@ private:
   llvm::SmallVector<Value> arrayIndices(const SExpr &subscript, Value memref,
                                         const Type &array);
   Val loadElement(const SExpr &subscript);
+  /// a[...] = scalar (fill) or a[...] = array (copy, through a temporary when
+  /// both share a buffer, as NumPy does).
+  void storeSlice(const SExpr &subscript, const Val &value);
   /// A view: some axes sliced, indexed by an int, or left whole.
   Val emitView(const SExpr &subscript);
   void storeElement(const SExpr &subscript, const Val &value);
@@ -626,6 +629,10 @@ void FunctionEmitter::emitStatement(const SExpr &stmt) {
 }
 
 void FunctionEmitter::emitAssign(const SExpr &target, const Val &value) {
+  if (target.head() == "Subscript" && typer.exprType(spec, target).kind == Type::Kind::Array) {
+    storeSlice(target, value);
+    return;
+  }
   if (target.head() == "Subscript") {
     storeElement(target, value);
     return;
@@ -1422,6 +1429,63 @@ Val FunctionEmitter::emitView(const SExpr &subscript) {
       mlir::OpFoldResult(builder.create<arith::IndexCastOp>(l, builder.getIndexType(), offset).getResult()),
       sizes, strides);
   return {type, {view}};
+}
+
+void FunctionEmitter::storeSlice(const SExpr &subscript, const Val &value) {
+  Location l = loc(subscript);
+  Val target = emitView(subscript);
+  DType dtype = target.type.dtype;
+  Value destination = target.leaves[0];
+  if (value.type.kind != Type::Kind::Array) {
+    Value stored = toStorage(value, dtype, l);
+    forEachElement(destination, target.type.ndim, [&](llvm::ArrayRef<Value> indices) {
+      builder.create<mlir::memref::StoreOp>(l, stored, destination, indices);
+    });
+    return;
+  }
+  Value source = value.leaves[0];
+  int ndim = target.type.ndim;
+  for (int axis = 0; axis < ndim; ++axis) {
+    Value have = dimension(source, axis);
+    Value want = dimension(destination, axis);
+    Value differ = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::ne, have, want);
+    if (ndim == 1)
+      checkWithArgs(differ, module.errorCode("ValueError", module.options.message("broadcast_mismatch")),
+                    {have, want});
+    else
+      checkWithArgs(differ, module.errorCode("ValueError", module.options.message("broadcast_mismatch_nd")),
+                    {have, want, constInt(axis)});
+  }
+  auto copy = [&](Value from, const Type &fromType, Value to) {
+    forEachElement(to, ndim, [&](llvm::ArrayRef<Value> indices) {
+      Val element = fromStorage(builder.create<mlir::memref::LoadOp>(l, from, indices), fromType.dtype, l);
+      builder.create<mlir::memref::StoreOp>(l, toStorage(element, dtype, l), to, indices);
+    });
+  };
+  // Views of one buffer may overlap (a[1:] = a[:-1]): NumPy copies as if
+  // through a temporary, so do that whenever the base buffers are the same.
+  auto base = [&](Value memref) {
+    return builder.create<arith::IndexCastOp>(
+        l, builder.getI64Type(), builder.create<mlir::memref::ExtractAlignedPointerAsIndexOp>(l, memref));
+  };
+  Value shared = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq, base(source), base(destination));
+  Block *throughTemporary = newBlock();
+  Block *direct = newBlock();
+  Block *done = newBlock();
+  builder.create<mlir::cf::CondBranchOp>(l, shared, throughTemporary, direct);
+  startBlock(throughTemporary);
+  llvm::SmallVector<Value> sizes;
+  for (int axis = 0; axis < ndim; ++axis)
+    sizes.push_back(dimension(source, axis));
+  Type temporaryType = Type::array(value.type.dtype, ndim, true);
+  Value temporary = allocateArray(temporaryType, sizes, nullptr, l);
+  copy(source, value.type, temporary);
+  copy(temporary, temporaryType, destination);
+  branch(done);
+  startBlock(direct);
+  copy(source, value.type, destination);
+  branch(done);
+  startBlock(done);
 }
 
 Val FunctionEmitter::loadElement(const SExpr &subscript) {

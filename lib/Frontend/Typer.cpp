@@ -157,6 +157,8 @@ std::string CompileOptions::message(const std::string &key) const {
       {"empty_maximum", "zero-size array to reduction operation maximum which has no identity"},
       {"dot_not_aligned", "shapes not aligned: {0} (dim 1) != {1} (dim 0)"},
       {"slice_step_zero", "slice step cannot be zero"},
+      {"broadcast_mismatch", "could not broadcast input array from shape ({0},) into shape ({1},)"},
+      {"broadcast_mismatch_nd", "could not broadcast input array into the target: size {0} != {1} in dimension {2}"},
   };
   auto d = defaults.find(key);
   return d == defaults.end() ? key : d->second;
@@ -578,12 +580,19 @@ void Typer::assign(Specialization &spec, const SExpr &target, const Type &type,
   }
   if (target.head() == "Subscript") {
     Type element = subscriptType(spec, target);
-    if (element.kind == Type::Kind::Array)
-      fail(CompileError::Kind::Unsupported, *spec.source, target,
-           "assigning to a slice of an array is not supported yet: index every axis");
-    if (type.kind != Type::Kind::Bottom && !type.isNumeric())
+    if (element.kind == Type::Kind::Array) {
+      // a[1:] = 0 (fill) or a[1:] = b (copy; same shape, no broadcasting yet)
+      if (type.kind == Type::Kind::Array && type.ndim != element.ndim)
+        fail(CompileError::Kind::Unsupported, *spec.source, origin,
+             "copying a " + std::to_string(type.ndim) + "-D array into a " +
+                 std::to_string(element.ndim) + "-D slice (broadcasting) is not supported yet");
+      if (type.kind != Type::Kind::Bottom && type.kind != Type::Kind::Array && !type.isNumeric())
+        fail(CompileError::Kind::Typing, *spec.source, origin,
+             "cannot store a " + type.str() + " into an array slice");
+    } else if (type.kind != Type::Kind::Bottom && !type.isNumeric()) {
       fail(CompileError::Kind::Typing, *spec.source, origin,
            "cannot store a " + type.str() + " into an array of " + element.str());
+    }
     std::string root = viewRoot(spec, target);
     if (root.empty())
       fail(CompileError::Kind::Unsupported, *spec.source, target,

@@ -192,3 +192,23 @@ def column_times(m, j, k):
 
 def zero_step(a):
     return total(a[::0])
+
+
+def fill_slice(a, v):
+    a[1:-1] = v
+
+
+def copy_into(a, b):
+    a[::2] = b
+
+
+def shift_right(a):
+    a[1:] = a[:-1]
+
+
+def set_row(m, i, row):
+    m[i, :] = row
+
+
+def set_column(m, j, v):
+    m[:, j] = v

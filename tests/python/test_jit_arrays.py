@@ -390,3 +390,63 @@ def test_views_write_through_and_are_returned() -> None:
         jit.column_times(read_only, 0, 2.0)  # writes through a view
     with pytest.raises(ValueError, match="slice step cannot be zero"):
         jit.zero_step(np.arange(3.0))
+
+
+class DlpackOnly:
+    """A tensor from 'another library': DLPack, no buffer protocol."""
+
+    def __init__(self, array: np.ndarray) -> None:
+        self._array = array
+
+    def __dlpack__(self, **kwargs: Any) -> Any:
+        return self._array.__dlpack__(**kwargs)
+
+    def __dlpack_device__(self) -> Any:
+        return self._array.__dlpack_device__()
+
+
+def test_dlpack_exporters_are_passed_zero_copy() -> None:
+    data = np.arange(6.0)
+    tensor = DlpackOnly(data)
+    assert jit.total(tensor) == 15.0
+    jit.scale_in_place(DlpackOnly(np.arange(3, dtype=np.int32)), 2)
+    out = np.zeros(6)
+    target = DlpackOnly(out)
+    jit.fill(target, 1.0, 1.0)
+    np.testing.assert_array_equal(out, [1, 2, 3, 4, 5, 6])  # written through to the exporter's memory
+    with pytest.raises(TypeError, match="must be int, float, bool or an array, not object"):
+        jit.total(object())
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.int32, np.bool_])
+def test_slice_assignment_matches_numpy(dtype: Any) -> None:
+    for value in (7, 0.0, True):
+        expected, got = np.arange(6).astype(dtype), np.arange(6).astype(dtype)
+        assert_same(py.fill_slice, jit.fill_slice, expected, value)
+        jit.fill_slice(got, value)
+        py.fill_slice(expected, value)
+        np.testing.assert_array_equal(got, expected)
+    source = np.array([10, 20, 30]).astype(dtype)
+    expected, got = np.zeros(6, dtype), np.zeros(6, dtype)
+    py.copy_into(expected, source)
+    jit.copy_into(got, source)
+    np.testing.assert_array_equal(got, expected)
+
+
+def test_slice_assignment_overlap_and_shapes() -> None:
+    expected, got = np.arange(6.0), np.arange(6.0)
+    py.shift_right(expected)
+    jit.shift_right(got)
+    np.testing.assert_array_equal(got, expected)  # [0, 0, 1, 2, 3, 4], not all zeros
+    m = np.zeros((3, 4))
+    jit.set_row(m, 1, np.arange(4.0))
+    jit.set_column(m, 2, 9.5)
+    expected = np.zeros((3, 4))
+    expected[1, :] = np.arange(4.0)
+    expected[:, 2] = 9.5
+    np.testing.assert_array_equal(m, expected)
+    assert_same(py.copy_into, jit.copy_into, np.zeros(6), np.ones(2))  # NumPy's broadcast message
+    read_only = np.zeros(4)
+    read_only.setflags(write=False)
+    with pytest.raises(ValueError, match="read-only"):
+        jit.fill_slice(read_only, 1.0)

@@ -525,6 +525,13 @@ public:
   ~PinnedBuffers() {
     for (size_t i = 0; i < count; ++i)
       PyBuffer_Release(slot(i));
+    for (PyObject *object : kept)
+      Py_DECREF(object);
+  }
+  /// Takes a new reference to hold until the call ends; returns it.
+  PyObject *keep(PyObject *object) {
+    kept.push_back(object);
+    return object;
   }
   Py_buffer *acquire(PyObject *object) {
     if (count >= kInline)
@@ -547,8 +554,16 @@ private:
   Py_buffer *slot(size_t i) { return i < kInline ? &inlineViews[i] : extra[i - kInline].get(); }
   Py_buffer inlineViews[kInline];
   std::vector<std::unique_ptr<Py_buffer>> extra; // stable addresses
+  std::vector<PyObject *> kept;
   size_t count = 0;
 };
+
+/// numpy.from_dlpack(object): a new reference, or null with an exception.
+PyObject *fromDlpack(PyObject *object) {
+  nb::module_ numpy = nb::module_::import_("numpy");
+  nb::object converted = numpy.attr("from_dlpack")(nb::handle(object));
+  return converted.release().ptr();
+}
 
 /// Scratch space for one call: inline for common signatures (a large fixed
 /// stack frame would be probed page by page on every call), on the heap for
@@ -627,6 +642,14 @@ PyObject *dispatcherCall(PyObject *self, PyObject *const *args, size_t nargsf,
     if (code) {
       codes[keyLength++] = code;
       continue;
+    }
+    if (!PyObject_CheckBuffer(bound[i]) && PyObject_HasAttrString(bound[i], "__dlpack__")) {
+      // Another library's tensor: numpy.from_dlpack shares its memory
+      // (zero-copy); the NumPy wrapper is kept alive for the call.
+      PyObject *converted = fromDlpack(bound[i]);
+      if (!converted)
+        return nullptr;
+      bound[i] = pins.keep(converted);
     }
     if (PyObject_CheckBuffer(bound[i])) {
       Py_buffer *view = pins.acquire(bound[i]);
