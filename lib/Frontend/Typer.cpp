@@ -55,9 +55,13 @@ Type Type::elementType() const {
 
 std::string Type::str() const {
   switch (kind) {
-  case Kind::Array:
-    return std::string(dtypeName(dtype)) + "[" + std::to_string(ndim) +
-           (contiguous ? "C" : "") + "]";
+  case Kind::Array: {
+    // The signature spelling: float64[:, :], or float64[:, ::1] if C-contiguous.
+    std::string axes;
+    for (int axis = 0; axis < ndim; ++axis)
+      axes += std::string(axis ? ", " : "") + (contiguous && axis + 1 == ndim ? "::1" : ":");
+    return std::string(dtypeName(dtype)) + "[" + axes + "]";
+  }
   case Kind::Bottom:
     return "<unknown>";
   case Kind::None:

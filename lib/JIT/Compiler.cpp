@@ -21,6 +21,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <mutex>
@@ -167,12 +168,13 @@ std::string Executor::assembly() const {
 }
 
 frontend::Type parseTypeName(const std::string &name, bool &narrow) {
-  // Arrays: "<dtype>[<ndim>]", "<dtype>[<ndim>C]" when C-contiguous.
+  // Arrays: "float64[:, :]" (any strides), "float64[:, ::1]" (C-contiguous).
   size_t bracket = name.find('[');
   if (bracket != std::string::npos && name.back() == ']') {
     std::string dtype = name.substr(0, bracket);
-    int ndim = std::atoi(name.substr(bracket + 1).c_str());
-    bool contiguous = name[name.size() - 2] == 'C';
+    std::string axes = name.substr(bracket + 1, name.size() - bracket - 2);
+    int ndim = static_cast<int>(std::count(axes.begin(), axes.end(), ',')) + 1;
+    bool contiguous = axes.size() >= 3 && axes.compare(axes.size() - 3, 3, "::1") == 0;
     static const std::pair<const char *, frontend::DType> dtypes[] = {
         {"float64", frontend::DType::Float64}, {"float32", frontend::DType::Float32},
         {"int64", frontend::DType::Int64},     {"int32", frontend::DType::Int32},

@@ -51,10 +51,13 @@ def _split_key(codes: str) -> list[str]:
 
 
 def _type_name(part: str) -> str:
-    """'i' -> 'int64'; 'Ad2A' -> 'float64[2]', 'Ad2C' -> 'float64[2C]' (the
-    native compiler's spelling)."""
+    """'i' -> 'int64'; 'Ad2A' -> 'float64[:, :]', 'Ad2C' -> 'float64[:, ::1]'
+    (the spelling of signatures, which the native compiler also reads)."""
     if part[0] == "A":
-        return f"{_DTYPE_OF_CODE[part[1]]}[{part[2]}{'C' if part[3] == 'C' else ''}]"
+        axes = [":"] * int(part[2])
+        if part[3] == "C":
+            axes[-1] = "::1"
+        return f"{_DTYPE_OF_CODE[part[1]]}[{', '.join(axes)}]"
     return _TYPE_OF_CODE[part]
 #: Native frames are small but threads' stacks are not unbounded: the depth
 #: guard follows sys.getrecursionlimit() up to this cap.

@@ -67,7 +67,8 @@ struct Type {
   }
   bool operator!=(const Type &other) const { return !(*this == other); }
   /// Python's spelling: "int", "float", "bool", "None", "tuple[int, float]",
-  /// "float64[2]" for a 2-D float64 array, "float64[2C]" if C-contiguous.
+  /// "float64[:, :]" for a 2-D float64 array, "float64[:, ::1]" if
+  /// C-contiguous (the spelling of signatures).
   std::string str() const;
   /// Number of scalar slots (a tuple is flattened; None has none).
   size_t numLeaves() const;
