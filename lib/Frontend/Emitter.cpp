@@ -163,7 +163,7 @@ private:
     Block *breakTarget;
   };
   std::vector<Loop> loops;
-  Value f64Out, i64Out, i64Out2;
+  Value f64Out, i64Out;
   /// Calls between jitted functions active on this native stack (a hidden
   /// first argument): the depth guard needs no thread-local state.
   Value depth;
@@ -2002,7 +2002,7 @@ Value FunctionEmitter::allocateArray(const Type &type, llvm::ArrayRef<Value> siz
 
 Val FunctionEmitter::emitCall(const SExpr &node) {
   const SExpr &callee = node.field(0);
-  std::string numpyName = typer.numpyFunctionName(spec, callee);
+  std::string numpyName = typer.numpyFunction(spec, callee);
   if (!numpyName.empty())
     return emitNumpy(node, numpyName);
   std::string mathName;

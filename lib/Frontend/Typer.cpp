@@ -805,17 +805,6 @@ Type Typer::numpyCallType(Specialization &spec, const SExpr &call, const std::st
        "mean, dot, sqrt, exp, log, sin, cos, tan, arctan, abs)");
 }
 
-Type Typer::arrayOf(Specialization &spec, const SExpr &node, const char *what) {
-  if (node.head() != "Name")
-    fail(CompileError::Kind::Unsupported, *spec.source, node,
-         std::string(what) + " is supported on array parameters only");
-  Type t = exprType(spec, node);
-  if (t.kind != Type::Kind::Array)
-    fail(CompileError::Kind::Unsupported, *spec.source, node,
-         std::string(what) + " of a " + t.str() + " is not supported");
-  return t;
-}
-
 Type Typer::subscriptType(Specialization &spec, const SExpr &subscript) {
   const SExpr &base = subscript.field(0);
   const SExpr &index = subscript.field(1);

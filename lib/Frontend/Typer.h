@@ -107,16 +107,11 @@ private:
   Type subscriptType(Specialization &spec, const SExpr &subscript);
   /// The array variable a view expression comes from ("" if none).
   std::string viewRoot(const Specialization &spec, const SExpr &expr) const;
-  /// The array parameter named by `node` (a Name), or fails.
-  Type arrayOf(Specialization &spec, const SExpr &node, const char *what);
-  /// The NumPy function a call names ("zeros" for np.zeros(...)), or "".
-  std::string numpyFunction(const Specialization &spec, const SExpr &callee) const;
   Type numpyCallType(Specialization &spec, const SExpr &call, const std::string &name);
 
 public:
-  std::string numpyFunctionName(const Specialization &spec, const SExpr &callee) const {
-    return numpyFunction(spec, callee);
-  }
+  /// The NumPy function a call names ("zeros" for np.zeros(...)), or "".
+  std::string numpyFunction(const Specialization &spec, const SExpr &callee) const;
   /// A dtype designator: np.float64, float, int, bool, "int32", a global
   /// bound to a NumPy type. Fails with a TypingError otherwise.
   DType dtypeOf(Specialization &spec, const SExpr &node);

@@ -66,8 +66,6 @@ Record *EpochDomain::acquireRecord() {
   return record;
 }
 
-void EpochDomain::countEvent() { ReadGuard(*this).countEvent(); }
-
 void EpochDomain::ReadGuard::countEvent() {
   record->events.store(record->events.load(std::memory_order_relaxed) + 1,
                        std::memory_order_relaxed);

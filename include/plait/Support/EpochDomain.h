@@ -50,7 +50,8 @@ public:
     ReadGuard(const ReadGuard &) = delete;
     ReadGuard &operator=(const ReadGuard &) = delete;
 
-    /// Counts an event on this thread's record (see countEvent()).
+    /// Counts an event on this thread's record: an owner-only plain store,
+    /// no read-modify-write on the hot path (summed by eventCount()).
     void countEvent();
     /// A number distinct per thread (for sharding counters).
     size_t shard() const { return reinterpret_cast<uintptr_t>(record) / 64; }
@@ -68,9 +69,7 @@ public:
   /// Retired objects still waiting for readers.
   size_t pending();
 
-  /// Counts an event on the calling thread's record (owner-only plain store:
-  /// no read-modify-write on the hot path) and sums every thread's count.
-  void countEvent();
+  /// The sum of every thread's ReadGuard::countEvent() calls.
   int64_t eventCount();
 
 private:
