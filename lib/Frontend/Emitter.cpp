@@ -74,6 +74,24 @@ private:
   Value truth(const Val &value);
   Val constant(const SExpr &value, const Type &type);
 
+  // NumPy scalars.
+  /// A C cast to a NumPy type: ints wrap, floats round, out-of-range floats
+  /// saturate into ints (NumPy leaves those undefined); never fails.
+  Val castNumPy(const Val &value, DType to);
+  /// An operand meeting a NumPy scalar: a Python int outside the dtype's
+  /// range raises OverflowError, as NumPy does (NEP 50).
+  Val weakToNumPy(const Val &value, DType to);
+  /// OverflowError "Python integer N out of bounds for <dtype>" unless the
+  /// Python int `i` fits `dtype`.
+  void checkPythonIntFits(Value i, DType dtype);
+  Val numpyArith(const SExpr &node, const std::string &op, const Val &left, const Val &right);
+  Value numpyIntDivMod(const std::string &op, Value a, Value b, bool isUnsigned);
+  Value numpyShift(const std::string &op, Value a, Value b, bool isUnsigned);
+  Value numpyCompare(const std::string &op, const Val &left, const Val &right, Location l);
+  Value constOf(mlir::Type type, int64_t v) {
+    return builder.create<arith::ConstantIntOp>(builder.getUnknownLoc(), v, type);
+  }
+
   // Statements.
   void emitBody(const SExpr &body);
   void emitStatement(const SExpr &stmt);
@@ -139,7 +157,7 @@ private:
   Val emitReduction(const SExpr &node, const std::string &name);
   Val emitDot(const SExpr &node);
   Val emitElementwise(const SExpr &node, const std::string &name);
-  Value applyElementwise(const std::string &name, const Val &x, Location l);
+  Val applyElementwise(const std::string &name, const Val &x, Location l);
   /// Emits `body(k)` for k in [0, n).
   void countedLoop(Value n, const std::function<void(Value)> &body);
   Value dimension(Value memref, int64_t axis);
@@ -224,9 +242,17 @@ public:
     case Type::Kind::Array:
       out.push_back(memrefType(type));
       break;
+    case Type::Kind::NumPy:
+      out.push_back(scalarType(type.dtype));
+      break;
     default:
       break;
     }
+  }
+
+  /// A NumPy scalar's leaf: its width (bool as i1; signedness is the dtype's).
+  mlir::Type scalarType(DType dtype) {
+    return dtype == DType::Bool ? OpBuilder(context).getI1Type() : storageType(dtype);
   }
 
   /// Arrays are fully dynamic strided memrefs: any layout, zero-copy.
@@ -249,6 +275,7 @@ public:
     case DType::Float32:
       return b.getF32Type();
     case DType::Int64:
+    case DType::UInt64:
       return b.getI64Type();
     case DType::Int32:
       return b.getI32Type();
@@ -343,8 +370,11 @@ Val FunctionEmitter::zeroOf(const Type &type) {
       v.leaves.push_back(builder.create<mlir::memref::CastOp>(l, memref, empty));
       continue;
     }
-    v.leaves.push_back(t.isF64() ? constFloat(0.0)
-                                 : constInt(0, t.getIntOrFloatBitWidth()));
+    if (auto f = t.dyn_cast<mlir::FloatType>())
+      v.leaves.push_back(builder.create<arith::ConstantFloatOp>(
+          builder.getUnknownLoc(), llvm::APFloat(f.getFloatSemantics()), f));
+    else
+      v.leaves.push_back(constInt(0, t.getIntOrFloatBitWidth()));
   }
   return v;
 }
@@ -434,11 +464,14 @@ Val FunctionEmitter::callRuntimeInt(
 }
 
 Value FunctionEmitter::callLibm(const char *name, std::vector<Value> args) {
-  llvm::SmallVector<mlir::Type> inputs(args.size(), builder.getF64Type());
-  module.declare(name, builder.getFunctionType(inputs, {builder.getF64Type()}));
+  // double f(double...) or float f(float...): the result has the arguments' type.
+  llvm::SmallVector<mlir::Type> inputs;
+  for (Value a : args)
+    inputs.push_back(a.getType());
+  module.declare(name, builder.getFunctionType(inputs, {inputs[0]}));
   return builder
       .create<mlir::func::CallOp>(builder.getUnknownLoc(), name,
-                                  mlir::TypeRange{builder.getF64Type()}, args)
+                                  mlir::TypeRange{inputs[0]}, args)
       .getResult(0);
 }
 
@@ -465,7 +498,23 @@ Val FunctionEmitter::convert(const Val &value, const Type &to) {
     }
     return result;
   }
+  if (to.isNumPy())
+    return castNumPy(value, to.dtype);
   Value v = value.leaves[0];
+  if (value.type.isNumPy()) {
+    // To a Python number: float(x) of any, int(x) of integers, bool of bool.
+    DType from = value.type.dtype;
+    if (to.kind == Type::Kind::Float)
+      return {to, {castNumPy(value, DType::Float64).leaves[0]}};
+    if (to.kind == Type::Kind::Int && !isFloatDType(from)) {
+      if (from == DType::UInt64) // beyond int64: Python's int would hold it
+        check(builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, v, constInt(0)),
+              errorCode("OverflowError", "int_overflow"));
+      return {to, {castNumPy(value, DType::Int64).leaves[0]}};
+    }
+    if (to.kind == Type::Kind::Bool && from == DType::Bool)
+      return {to, {v}};
+  }
   if (to.kind == Type::Kind::Int && value.type.kind == Type::Kind::Bool)
     return {to, {builder.create<arith::ExtUIOp>(l, builder.getI64Type(), v)}};
   if (to.kind == Type::Kind::Float && value.type.kind == Type::Kind::Bool)
@@ -479,6 +528,18 @@ Val FunctionEmitter::convert(const Val &value, const Type &to) {
 
 Value FunctionEmitter::truth(const Val &value) {
   Location l = builder.getUnknownLoc();
+  if (value.type.isNumPy()) {
+    Value v = value.leaves[0];
+    if (value.type.dtype == DType::Bool)
+      return v;
+    if (isFloatDType(value.type.dtype)) {
+      Value zero = builder.create<arith::ConstantFloatOp>(
+          l, llvm::APFloat(v.getType().cast<mlir::FloatType>().getFloatSemantics()),
+          v.getType().cast<mlir::FloatType>());
+      return builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::UNE, v, zero);
+    }
+    return builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::ne, v, constOf(v.getType(), 0));
+  }
   switch (value.type.kind) {
   case Type::Kind::Bool:
     return value.leaves[0];
@@ -518,6 +579,279 @@ Val FunctionEmitter::constant(const SExpr &value, const Type &type) {
     return result;
   }
   }
+}
+
+//===----------------------------------------------------------------------===//
+// NumPy scalars
+//===----------------------------------------------------------------------===//
+
+Val FunctionEmitter::castNumPy(const Val &value, DType to) {
+  Location l = builder.getUnknownLoc();
+  Type target = Type::numpy(to);
+  if (value.type == target)
+    return value;
+  if (to == DType::Bool)
+    return {target, {truth(value)}};
+  mlir::Type toType = module.scalarType(to);
+  Value v = value.leaves[0];
+  const Type &from = value.type;
+  bool fromFloat = from.isFloating();
+  bool fromUnsigned = from.kind == Type::Kind::Bool ||
+                      (from.isNumPy() && (from.dtype == DType::Bool || isUnsignedDType(from.dtype)));
+  unsigned width = v.getType().getIntOrFloatBitWidth();
+  unsigned toWidth = toType.getIntOrFloatBitWidth();
+  if (isFloatDType(to)) {
+    if (!fromFloat)
+      return {target, {fromUnsigned ? builder.create<arith::UIToFPOp>(l, toType, v).getResult()
+                                    : builder.create<arith::SIToFPOp>(l, toType, v).getResult()}};
+    if (width == toWidth)
+      return {target, {v}};
+    return {target, {width < toWidth ? builder.create<arith::ExtFOp>(l, toType, v).getResult()
+                                     : builder.create<arith::TruncFOp>(l, toType, v).getResult()}};
+  }
+  if (fromFloat) {
+    // fptosi of NaN or of values out of range is poison in LLVM: clamp
+    // first (NaN to 0). NumPy calls such casts undefined and warns.
+    Value f = width == 64 ? v : builder.create<arith::ExtFOp>(l, builder.getF64Type(), v).getResult();
+    auto select = [&](arith::CmpFPredicate p, double bound, double replacement, Value x) {
+      Value c = builder.create<arith::CmpFOp>(l, p, x, constFloat(bound));
+      return builder.create<arith::SelectOp>(l, c, constFloat(replacement), x).getResult();
+    };
+    Value isNan = builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::UNO, f, f);
+    f = builder.create<arith::SelectOp>(l, isNan, constFloat(0.0), f);
+    Value low = select(arith::CmpFPredicate::OLT, -9223372036854775808.0, -9223372036854775808.0, f);
+    Value asSigned = builder.create<arith::FPToSIOp>(
+        l, builder.getI64Type(), select(arith::CmpFPredicate::OGE, 9223372036854775808.0, 9223372036854774784.0, low));
+    Value i = asSigned;
+    if (to == DType::UInt64) {
+      Value nonNegative = select(arith::CmpFPredicate::OLT, 0.0, 0.0, f);
+      Value asUnsigned = builder.create<arith::FPToUIOp>(
+          l, builder.getI64Type(), select(arith::CmpFPredicate::OGE, 18446744073709551616.0, 18446744073709549568.0, nonNegative));
+      Value negative = builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::OLT, f, constFloat(0.0));
+      i = builder.create<arith::SelectOp>(l, negative, asSigned, asUnsigned);
+    }
+    if (toWidth < 64)
+      i = builder.create<arith::TruncIOp>(l, toType, i);
+    return {target, {i}};
+  }
+  if (width == toWidth)
+    return {target, {v}};
+  if (width > toWidth)
+    return {target, {builder.create<arith::TruncIOp>(l, toType, v)}};
+  return {target, {fromUnsigned ? builder.create<arith::ExtUIOp>(l, toType, v).getResult()
+                                : builder.create<arith::ExtSIOp>(l, toType, v).getResult()}};
+}
+
+void FunctionEmitter::checkPythonIntFits(Value i, DType dtype) {
+  Location l = builder.getUnknownLoc();
+  Value outside;
+  if (dtype == DType::UInt64) {
+    outside = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, i, constInt(0));
+  } else {
+    int bits = dtypeBits(dtype);
+    if (bits >= 64 || isFloatDType(dtype) || dtype == DType::Bool)
+      return;
+    int64_t low = isUnsignedDType(dtype) ? 0 : -(int64_t(1) << (bits - 1));
+    int64_t high = isUnsignedDType(dtype) ? (int64_t(1) << bits) - 1 : (int64_t(1) << (bits - 1)) - 1;
+    Value below = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, i, constInt(low));
+    Value above = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::sgt, i, constInt(high));
+    outside = builder.create<arith::OrIOp>(l, below, above);
+  }
+  std::string message = module.options.message("integer_out_of_bounds");
+  size_t at = message.find("{dtype}");
+  if (at != std::string::npos)
+    message.replace(at, 7, dtypeName(dtype));
+  checkWithArgs(outside, module.errorCode("OverflowError", message), {i});
+}
+
+Val FunctionEmitter::weakToNumPy(const Val &value, DType to) {
+  if (value.type.kind == Type::Kind::Int)
+    checkPythonIntFits(value.leaves[0], to);
+  return castNumPy(value, to);
+}
+
+Value FunctionEmitter::numpyIntDivMod(const std::string &op, Value a, Value b, bool isUnsigned) {
+  // NumPy does not raise: x // 0 and x % 0 are 0 (with a warning), and
+  // INT_MIN // -1 wraps to INT_MIN.
+  Location l = builder.getUnknownLoc();
+  mlir::Type type = a.getType();
+  using P = arith::CmpIPredicate;
+  Value zero = constOf(type, 0), one = constOf(type, 1);
+  Value byZero = builder.create<arith::CmpIOp>(l, P::eq, b, zero);
+  if (isUnsigned) {
+    Value safe = builder.create<arith::SelectOp>(l, byZero, one, b);
+    Value r = op == "Mod" ? builder.create<arith::RemUIOp>(l, a, safe).getResult()
+                          : builder.create<arith::DivUIOp>(l, a, safe).getResult();
+    return builder.create<arith::SelectOp>(l, byZero, zero, r);
+  }
+  Value minusOne = builder.create<arith::CmpIOp>(l, P::eq, b, constOf(type, -1));
+  Value safe = builder.create<arith::SelectOp>(l, builder.create<arith::OrIOp>(l, byZero, minusOne), one, b);
+  Value q = builder.create<arith::DivSIOp>(l, a, safe);
+  Value r = builder.create<arith::RemSIOp>(l, a, safe);
+  Value rNonZero = builder.create<arith::CmpIOp>(l, P::ne, r, zero);
+  Value signsDiffer = builder.create<arith::CmpIOp>(l, P::slt, builder.create<arith::XOrIOp>(l, r, b), zero);
+  Value adjust = builder.create<arith::AndIOp>(l, rNonZero, signsDiffer);
+  Value result;
+  if (op == "Mod") {
+    result = builder.create<arith::SelectOp>(l, adjust, builder.create<arith::AddIOp>(l, r, b), r);
+    result = builder.create<arith::SelectOp>(l, minusOne, zero, result);
+  } else {
+    result = builder.create<arith::SubIOp>(l, q, builder.create<arith::ExtUIOp>(l, type, adjust));
+    result = builder.create<arith::SelectOp>(l, minusOne, builder.create<arith::SubIOp>(l, zero, a), result);
+  }
+  return builder.create<arith::SelectOp>(l, byZero, zero, result);
+}
+
+Value FunctionEmitter::numpyShift(const std::string &op, Value a, Value b, bool isUnsigned) {
+  // NumPy: shifting by the width or more (or by a negative amount, seen as
+  // unsigned) gives 0, or -1 for a negative value shifted right.
+  Location l = builder.getUnknownLoc();
+  mlir::Type type = a.getType();
+  unsigned width = type.getIntOrFloatBitWidth();
+  using P = arith::CmpIPredicate;
+  Value zero = constOf(type, 0);
+  Value big = builder.create<arith::CmpIOp>(l, P::uge, b, constOf(type, width));
+  Value amount = builder.create<arith::SelectOp>(l, big, zero, b);
+  if (op == "LShift")
+    return builder.create<arith::SelectOp>(l, big, zero, builder.create<arith::ShLIOp>(l, a, amount));
+  if (isUnsigned)
+    return builder.create<arith::SelectOp>(l, big, zero, builder.create<arith::ShRUIOp>(l, a, amount));
+  Value negative = builder.create<arith::CmpIOp>(l, P::slt, a, zero);
+  Value saturated = builder.create<arith::SelectOp>(l, negative, constOf(type, -1), zero);
+  return builder.create<arith::SelectOp>(l, big, saturated, builder.create<arith::ShRSIOp>(l, a, amount));
+}
+
+Val FunctionEmitter::numpyArith(const SExpr &node, const std::string &op, const Val &left,
+                                const Val &right) {
+  Location l = loc(node);
+  DType common = numpyCommonType(left.type, right.type).dtype;
+  if (op == "Div" && !isFloatDType(common))
+    common = DType::Float64; // true division of integers is float64
+  if (common == DType::Bool) {
+    Value a = weakToNumPy(left, common).leaves[0], b = weakToNumPy(right, common).leaves[0];
+    // + is logical or and * logical and; //, %, ** and shifts compute in int8.
+    if (op == "Add" || op == "BitOr")
+      return {Type::numpy(common), {builder.create<arith::OrIOp>(l, a, b)}};
+    if (op == "Mult" || op == "BitAnd")
+      return {Type::numpy(common), {builder.create<arith::AndIOp>(l, a, b)}};
+    if (op == "BitXor")
+      return {Type::numpy(common), {builder.create<arith::XOrIOp>(l, a, b)}};
+    common = DType::Int8;
+  }
+  Type type = Type::numpy(common);
+  Value a = weakToNumPy(left, common).leaves[0];
+  Value b = weakToNumPy(right, common).leaves[0];
+  if (isFloatDType(common)) {
+    bool f32 = common == DType::Float32;
+    auto fast = [&](mlir::Operation *operation) {
+      if (module.options.fastmath)
+        operation->setAttr("fastmath", arith::FastMathFlagsAttr::get(
+                                           builder.getContext(), arith::FastMathFlags::fast));
+      return Val{type, {operation->getResult(0)}};
+    };
+    // IEEE throughout: no ZeroDivisionError, x / 0.0 is inf or nan.
+    if (op == "Add")
+      return fast(builder.create<arith::AddFOp>(l, a, b));
+    if (op == "Sub")
+      return fast(builder.create<arith::SubFOp>(l, a, b));
+    if (op == "Mult")
+      return fast(builder.create<arith::MulFOp>(l, a, b));
+    if (op == "Div")
+      return fast(builder.create<arith::DivFOp>(l, a, b));
+    if (op == "FloorDiv")
+      return {type, {callLibm(f32 ? "plait_rt_np_floordiv_f32" : "plait_rt_np_floordiv_f64", {a, b})}};
+    if (op == "Mod")
+      return {type, {callLibm(f32 ? "plait_rt_np_remainder_f32" : "plait_rt_np_remainder_f64", {a, b})}};
+    if (op == "Pow")
+      return {type, {callLibm(f32 ? "powf" : "pow", {a, b})}};
+    throw CompileError(CompileError::Kind::Unsupported, "internal: NumPy float op " + op);
+  }
+  bool isUnsigned = isUnsignedDType(common);
+  // Integers wrap at their width, as NumPy's do (it only warns).
+  if (op == "Add")
+    return {type, {builder.create<arith::AddIOp>(l, a, b)}};
+  if (op == "Sub")
+    return {type, {builder.create<arith::SubIOp>(l, a, b)}};
+  if (op == "Mult")
+    return {type, {builder.create<arith::MulIOp>(l, a, b)}};
+  if (op == "FloorDiv" || op == "Mod")
+    return {type, {numpyIntDivMod(op, a, b, isUnsigned)}};
+  if (op == "BitAnd")
+    return {type, {builder.create<arith::AndIOp>(l, a, b)}};
+  if (op == "BitOr")
+    return {type, {builder.create<arith::OrIOp>(l, a, b)}};
+  if (op == "BitXor")
+    return {type, {builder.create<arith::XOrIOp>(l, a, b)}};
+  if (op == "LShift" || op == "RShift")
+    return {type, {numpyShift(op, a, b, isUnsigned)}};
+  if (op == "Pow") {
+    if (!isUnsigned)
+      check(builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, b, constOf(b.getType(), 0)),
+            module.errorCode("ValueError", "Integers to negative integer powers are not allowed."));
+    Val wideA = castNumPy(Val{type, {a}}, isUnsigned ? DType::UInt64 : DType::Int64);
+    Val wideB = castNumPy(Val{type, {b}}, isUnsigned ? DType::UInt64 : DType::Int64);
+    module.declare("plait_rt_np_int_pow",
+                   builder.getFunctionType({builder.getI64Type(), builder.getI64Type()},
+                                           {builder.getI64Type()}));
+    Value r = builder
+                  .create<mlir::func::CallOp>(l, "plait_rt_np_int_pow",
+                                              mlir::TypeRange{builder.getI64Type()},
+                                              mlir::ValueRange{wideA.leaves[0], wideB.leaves[0]})
+                  .getResult(0);
+    return castNumPy(Val{Type::numpy(isUnsigned ? DType::UInt64 : DType::Int64), {r}}, common);
+  }
+  throw CompileError(CompileError::Kind::Unsupported, "internal: NumPy int op " + op);
+}
+
+Value FunctionEmitter::numpyCompare(const std::string &op, const Val &left, const Val &right,
+                                    Location l) {
+  using P = arith::CmpIPredicate;
+  if (left.type.isFloating() || right.type.isFloating()) {
+    // With a float involved NumPy compares in the promoted float type (a
+    // Python float against float32 in float32).
+    DType common = numpyCommonType(left.type, right.type).dtype;
+    if (!isFloatDType(common))
+      common = DType::Float64;
+    Value a = castNumPy(left, common).leaves[0], b = castNumPy(right, common).leaves[0];
+    arith::CmpFPredicate p = op == "Eq"      ? arith::CmpFPredicate::OEQ
+                             : op == "NotEq" ? arith::CmpFPredicate::UNE
+                             : op == "Lt"    ? arith::CmpFPredicate::OLT
+                             : op == "LtE"   ? arith::CmpFPredicate::OLE
+                             : op == "Gt"    ? arith::CmpFPredicate::OGT
+                                             : arith::CmpFPredicate::OGE;
+    return builder.create<arith::CmpFOp>(l, p, a, b);
+  }
+  // Integers (and bools) compare exactly, whatever their types: widen to 64
+  // bits; only uint64 against a signed value needs care.
+  auto isU64 = [](const Type &t) { return t.isNumPy() && t.dtype == DType::UInt64; };
+  auto wide = [&](const Val &v) {
+    if (isU64(v.type))
+      return v.leaves[0];
+    if (v.type.isNumPy())
+      return castNumPy(v, DType::Int64).leaves[0];
+    return convert(v, Type::integer()).leaves[0];
+  };
+  Value a = wide(left), b = wide(right);
+  bool ua = isU64(left.type), ub = isU64(right.type);
+  P signedP = op == "Eq" ? P::eq : op == "NotEq" ? P::ne : op == "Lt" ? P::slt
+              : op == "LtE" ? P::sle : op == "Gt" ? P::sgt : P::sge;
+  if (!ua && !ub)
+    return builder.create<arith::CmpIOp>(l, signedP, a, b);
+  P unsignedP = op == "Eq" ? P::eq : op == "NotEq" ? P::ne : op == "Lt" ? P::ult
+                : op == "LtE" ? P::ule : op == "Gt" ? P::ugt : P::uge;
+  if (ua && ub)
+    return builder.create<arith::CmpIOp>(l, unsignedP, a, b);
+  // One side may be negative: it is below every uint64; otherwise compare
+  // the bits unsigned.
+  Value zero = constInt(0);
+  Value aNegative = ua ? constInt(0, 1) : builder.create<arith::CmpIOp>(l, P::slt, a, zero).getResult();
+  Value bNegative = ub ? constInt(0, 1) : builder.create<arith::CmpIOp>(l, P::slt, b, zero).getResult();
+  Value bitsResult = builder.create<arith::CmpIOp>(l, unsignedP, a, b);
+  // Exactly one of them can be negative (the other is uint64).
+  bool trueWhenLeftNegative = op == "NotEq" || op == "Lt" || op == "LtE";
+  bool trueWhenRightNegative = op == "NotEq" || op == "Gt" || op == "GtE";
+  Value r = builder.create<arith::SelectOp>(l, aNegative, constInt(trueWhenLeftNegative ? 1 : 0, 1), bitsResult);
+  return builder.create<arith::SelectOp>(l, bNegative, constInt(trueWhenRightNegative ? 1 : 0, 1), r);
 }
 
 //===----------------------------------------------------------------------===//
@@ -1050,6 +1384,8 @@ Val FunctionEmitter::floatArith(const SExpr &node, const std::string &op,
 
 Val FunctionEmitter::emitBinary(const SExpr &node, const std::string &op,
                                 const Val &left, const Val &right) {
+  if (left.type.isNumPy() || right.type.isNumPy())
+    return numpyArith(node, op, left, right);
   bool anyFloat = left.type.kind == Type::Kind::Float ||
                   right.type.kind == Type::Kind::Float;
   bool bothBool = left.type.kind == Type::Kind::Bool &&
@@ -1079,6 +1415,16 @@ Val FunctionEmitter::emitUnary(const SExpr &node) {
   if (op == "Not")
     return {Type::boolean(),
             {builder.create<arith::XOrIOp>(l, truth(operand), constInt(1, 1))}};
+  if (operand.type.isNumPy()) {
+    Value v = operand.leaves[0];
+    if (op == "UAdd")
+      return operand;
+    if (isFloatDType(operand.type.dtype)) // USub (~ is a TypingError)
+      return {operand.type, {builder.create<arith::NegFOp>(l, v)}};
+    if (op == "Invert") // ~ of numpy.bool is logical not
+      return {operand.type, {builder.create<arith::XOrIOp>(l, v, constOf(v.getType(), -1))}};
+    return {operand.type, {builder.create<arith::SubIOp>(l, constOf(v.getType(), 0), v)}}; // wraps
+  }
   if (operand.type.kind == Type::Kind::Float) {
     if (op == "USub")
       return {Type::floating(), {builder.create<arith::NegFOp>(l, operand.leaves[0])}};
@@ -1131,6 +1477,8 @@ Val FunctionEmitter::emitBoolOp(const SExpr &node) {
 Value FunctionEmitter::compare(const std::string &op, const Val &left,
                                const Val &right, const SExpr &node) {
   Location l = loc(node);
+  if (left.type.isNumPy() || right.type.isNumPy())
+    return numpyCompare(op, left, right, l);
   bool leftFloat = left.type.kind == Type::Kind::Float;
   bool rightFloat = right.type.kind == Type::Kind::Float;
   if (!leftFloat && !rightFloat) {
@@ -1211,8 +1559,12 @@ Val FunctionEmitter::emitCompare(const SExpr &node) {
   std::vector<const SExpr *> ops = node.field(1).rest();
   std::vector<const SExpr *> rights = node.field(2).rest();
   Val left = emitExpr(node.field(0));
-  if (ops.size() == 1)
-    return {Type::boolean(), {compare(ops[0]->text, left, emitExpr(*rights[0]), node)}};
+  if (ops.size() == 1) {
+    Val right = emitExpr(*rights[0]);
+    Type type = left.type.isNumPy() || right.type.isNumPy() ? Type::numpy(DType::Bool)
+                                                            : Type::boolean();
+    return {type, {compare(ops[0]->text, left, right, node)}};
+  }
   // a < b < c: each operand evaluated once, stop at the first false.
   Value result = alloca(builder.getI1Type());
   Block *done = newBlock();
@@ -1230,7 +1582,7 @@ Val FunctionEmitter::emitCompare(const SExpr &node) {
     left = right;
   }
   startBlock(done);
-  return {Type::boolean(), {builder.create<mlir::memref::LoadOp>(loc(node), result)}};
+  return {typer.exprType(spec, node), {builder.create<mlir::memref::LoadOp>(loc(node), result)}};
 }
 
 Val FunctionEmitter::emitIfExp(const SExpr &node) {
@@ -1497,21 +1849,10 @@ Val FunctionEmitter::loadElement(const SExpr &subscript) {
 }
 
 Val FunctionEmitter::fromStorage(Value raw, DType dtype, Location l) {
-  Type element = Type::array(dtype, 1).elementType();
-  switch (dtype) {
-  case DType::Float32:
-    return {element, {builder.create<arith::ExtFOp>(l, builder.getF64Type(), raw)}};
-  case DType::Int32:
-  case DType::Int16:
-  case DType::Int8:
-    return {element, {builder.create<arith::ExtSIOp>(l, builder.getI64Type(), raw)}};
-  case DType::UInt8:
-    return {element, {builder.create<arith::ExtUIOp>(l, builder.getI64Type(), raw)}};
-  case DType::Bool:
-    return {element, {builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::ne, raw, constInt(0, 8))}};
-  default:
-    return {element, {raw}};
-  }
+  // Elements load as NumPy scalars of their dtype; bools are bytes in memory.
+  if (dtype == DType::Bool)
+    return {Type::numpy(dtype), {builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::ne, raw, constInt(0, 8))}};
+  return {Type::numpy(dtype), {raw}};
 }
 
 void FunctionEmitter::forEachElement(Value memref, int ndim,
@@ -1547,7 +1888,8 @@ Val FunctionEmitter::emitReduction(const SExpr &node, const std::string &name) {
   const Type &t = array.type;
   Value memref = array.leaves[0];
   Type element = t.elementType();
-  bool isFloat = element.kind == Type::Kind::Float;
+  Type result = typer.exprType(spec, node);
+  bool isFloat = isFloatDType(t.dtype);
   Value size = constInt(1);
   for (int axis = 0; axis < t.ndim; ++axis)
     size = builder.create<arith::MulIOp>(l, size, dimension(memref, axis));
@@ -1570,18 +1912,12 @@ Val FunctionEmitter::emitReduction(const SExpr &node, const std::string &name) {
   };
   bool canPairwise = isFloat && (t.contiguous || t.ndim == 1);
   if ((name == "sum" || name == "mean") && canPairwise) {
-    Value total = pairwise();
+    Val total = castNumPy(Val{Type::floating(), {pairwise()}}, result.dtype);
     if (name == "sum")
-      return {Type::floating(), {total}};
-    if (t.dtype == DType::Float32) {
-      // NumPy divides in float32 for float32 arrays.
-      Value narrow = builder.create<arith::TruncFOp>(l, builder.getF32Type(), total);
-      Value count = builder.create<arith::SIToFPOp>(l, builder.getF32Type(), size);
-      return {Type::floating(), {builder.create<arith::ExtFOp>(
-                                   l, builder.getF64Type(), builder.create<arith::DivFOp>(l, narrow, count))}};
-    }
-    return {Type::floating(), {builder.create<arith::DivFOp>(
-                                  l, total, builder.create<arith::SIToFPOp>(l, builder.getF64Type(), size))}};
+      return total;
+    // The mean divides in the result's type (float32 for float32 arrays).
+    Val count = castNumPy(Val{Type::integer(), {size}}, result.dtype);
+    return {result, {builder.create<arith::DivFOp>(l, total.leaves[0], count.leaves[0])}};
   }
   if (name == "min" || name == "max" || name == "amin" || name == "amax") {
     bool isMin = name == "min" || name == "amin";
@@ -1589,12 +1925,16 @@ Val FunctionEmitter::emitReduction(const SExpr &node, const std::string &name) {
           module.errorCode("ValueError", module.options.message(isMin ? "empty_minimum" : "empty_maximum")));
     llvm::SmallVector<Value> first(t.ndim, constIndexValue(0));
     Val initial = fromStorage(builder.create<mlir::memref::LoadOp>(l, memref, first), t.dtype, l);
-    Type domain = element.kind == Type::Kind::Bool ? Type::integer() : element;
+    // Compared as Python ints or floats (uint64 by its bits, unsigned).
+    Type domain = isFloat ? Type::floating() : Type::integer();
+    bool isU64 = t.dtype == DType::UInt64;
+    auto toDomain = [&](const Val &v) {
+      return castNumPy(v, isFloat ? DType::Float64 : DType::Int64).leaves[0];
+    };
     Value slot = alloca(leafType(domain.kind));
-    builder.create<mlir::memref::StoreOp>(l, convert(initial, domain).leaves[0], slot);
+    builder.create<mlir::memref::StoreOp>(l, toDomain(initial), slot);
     forEachElement(memref, t.ndim, [&](llvm::ArrayRef<Value> indices) {
-      Value x = convert(fromStorage(builder.create<mlir::memref::LoadOp>(l, memref, indices), t.dtype, l),
-                        domain).leaves[0];
+      Value x = toDomain(fromStorage(builder.create<mlir::memref::LoadOp>(l, memref, indices), t.dtype, l));
       Value r = builder.create<mlir::memref::LoadOp>(l, slot);
       Value better;
       if (domain.kind == Type::Kind::Float) {
@@ -1605,15 +1945,15 @@ Val FunctionEmitter::emitReduction(const SExpr &node, const std::string &name) {
         better = builder.create<arith::SelectOp>(l, builder.create<arith::OrIOp>(l, keep, rNan), r, x);
       } else {
         Value keep = builder.create<arith::CmpIOp>(
-            l, isMin ? arith::CmpIPredicate::slt : arith::CmpIPredicate::sgt, r, x);
+            l, isMin ? (isU64 ? arith::CmpIPredicate::ult : arith::CmpIPredicate::slt)
+                     : (isU64 ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::sgt),
+            r, x);
         better = builder.create<arith::SelectOp>(l, keep, r, x);
       }
       builder.create<mlir::memref::StoreOp>(l, better, slot);
     });
-    Value result = builder.create<mlir::memref::LoadOp>(l, slot);
-    if (element.kind == Type::Kind::Bool)
-      return {element, {builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::ne, result, constInt(0))}};
-    return {element, {result}};
+    Value best = builder.create<mlir::memref::LoadOp>(l, slot);
+    return castNumPy(Val{domain, {best}}, t.dtype);
   }
   // Sequential sum / product (ints wrap, as NumPy's int64 arithmetic does),
   // and sums over non-contiguous N-D float arrays.
@@ -1632,16 +1972,16 @@ Val FunctionEmitter::emitReduction(const SExpr &node, const std::string &name) {
                            : builder.create<arith::AddFOp>(l, r, x).getResult();
       builder.create<mlir::memref::StoreOp>(l, next, slot32);
     });
-    return {Type::floating(), {builder.create<arith::ExtFOp>(
-                                  l, builder.getF64Type(), builder.create<mlir::memref::LoadOp>(l, slot32))}};
+    return {result, {builder.create<mlir::memref::LoadOp>(l, slot32)}};
   }
   Type domain = isFloat || name == "mean" ? Type::floating() : Type::integer();
   Value slot = alloca(leafType(domain.kind));
   builder.create<mlir::memref::StoreOp>(
       l, domain.kind == Type::Kind::Float ? constFloat(product ? 1.0 : -0.0) : constInt(product ? 1 : 0), slot);
   forEachElement(memref, t.ndim, [&](llvm::ArrayRef<Value> indices) {
-    Value x = convert(fromStorage(builder.create<mlir::memref::LoadOp>(l, memref, indices), t.dtype, l),
-                      domain).leaves[0];
+    // Integers wrap in 64 bits (uint64 by the same bits).
+    Value x = castNumPy(fromStorage(builder.create<mlir::memref::LoadOp>(l, memref, indices), t.dtype, l),
+                        domain.kind == Type::Kind::Float ? DType::Float64 : DType::Int64).leaves[0];
     Value r = builder.create<mlir::memref::LoadOp>(l, slot);
     Value next = domain.kind == Type::Kind::Float
                      ? (product ? builder.create<arith::MulFOp>(l, r, x).getResult()
@@ -1650,11 +1990,12 @@ Val FunctionEmitter::emitReduction(const SExpr &node, const std::string &name) {
                                 : builder.create<arith::AddIOp>(l, r, x).getResult());
     builder.create<mlir::memref::StoreOp>(l, next, slot);
   });
-  Value result = builder.create<mlir::memref::LoadOp>(l, slot);
+  Value total = builder.create<mlir::memref::LoadOp>(l, slot);
   if (name == "mean")
-    return {Type::floating(), {builder.create<arith::DivFOp>(
-                                  l, result, builder.create<arith::SIToFPOp>(l, builder.getF64Type(), size))}};
-  return {domain, {result}};
+    return castNumPy(Val{Type::floating(), {builder.create<arith::DivFOp>(
+                         l, total, builder.create<arith::SIToFPOp>(l, builder.getF64Type(), size))}},
+                     result.dtype);
+  return castNumPy(Val{domain, {total}}, result.dtype);
 }
 
 Val FunctionEmitter::emitDot(const SExpr &node) {
@@ -1662,8 +2003,10 @@ Val FunctionEmitter::emitDot(const SExpr &node) {
   Type type = typer.exprType(spec, node);
   Val a = emitExpr(node.field(1).items.at(1));
   Val b = emitExpr(node.field(1).items.at(2));
-  bool isFloat = a.type.elementType().kind == Type::Kind::Float ||
-                 b.type.elementType().kind == Type::Kind::Float;
+  // Computed in Python's float or (wrapping) int64, then cast to NumPy's
+  // result type (a bool dot product: any product nonzero).
+  DType resultDType = promoteDTypes(a.type.dtype, b.type.dtype);
+  bool isFloat = isFloatDType(resultDType);
   Type domain = isFloat ? Type::floating() : Type::integer();
   int32_t notAligned = module.errorCode("ValueError", module.options.message("dot_not_aligned"));
   Value inner = dimension(a.leaves[0], a.type.ndim - 1);
@@ -1671,9 +2014,9 @@ Val FunctionEmitter::emitDot(const SExpr &node) {
   checkWithArgs(builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::ne, inner, other), notAligned,
                 {inner, other});
   auto element = [&](const Val &array, llvm::ArrayRef<Value> indices) {
-    return convert(fromStorage(builder.create<mlir::memref::LoadOp>(l, array.leaves[0], indices),
-                               array.type.dtype, l),
-                   domain).leaves[0];
+    return castNumPy(fromStorage(builder.create<mlir::memref::LoadOp>(l, array.leaves[0], indices),
+                                 array.type.dtype, l),
+                     isFloat ? DType::Float64 : DType::Int64).leaves[0];
   };
   auto multiplyAdd = [&](Value acc, Value x, Value y) -> Value {
     if (isFloat)
@@ -1692,7 +2035,7 @@ Val FunctionEmitter::emitDot(const SExpr &node) {
       builder.create<mlir::memref::StoreOp>(
           l, multiplyAdd(r, element(a, {index(k)}), element(b, {index(k)})), acc);
     });
-    return {domain, {builder.create<mlir::memref::LoadOp>(l, acc)}};
+    return castNumPy(Val{domain, {builder.create<mlir::memref::LoadOp>(l, acc)}}, resultDType);
   }
   Value rows = dimension(a.leaves[0], 0);
   llvm::SmallVector<Value> sizes = {rows};
@@ -1709,7 +2052,8 @@ Val FunctionEmitter::emitDot(const SExpr &node) {
         Value r = builder.create<mlir::memref::LoadOp>(l, acc);
         builder.create<mlir::memref::StoreOp>(l, multiplyAdd(r, x, y), acc);
       });
-      Value r = builder.create<mlir::memref::LoadOp>(l, acc);
+      Value r = toStorage(castNumPy(Val{domain, {builder.create<mlir::memref::LoadOp>(l, acc)}}, resultDType),
+                          resultDType, l);
       if (b.type.ndim == 2)
         builder.create<mlir::memref::StoreOp>(l, r, out, mlir::ValueRange{index(i), index(j)});
       else
@@ -1719,23 +2063,31 @@ Val FunctionEmitter::emitDot(const SExpr &node) {
   return {type, {out}};
 }
 
-Value FunctionEmitter::applyElementwise(const std::string &name, const Val &x, Location l) {
+Val FunctionEmitter::applyElementwise(const std::string &name, const Val &x, Location l) {
+  // Python numbers enter ufuncs as NumPy scalars: int64, float64, bool.
+  DType dtype = x.type.isNumPy()                   ? x.type.dtype
+                : x.type.kind == Type::Kind::Float ? DType::Float64
+                : x.type.kind == Type::Kind::Bool  ? DType::Bool
+                                                   : DType::Int64;
+  Val v = castNumPy(x, dtype);
   if (name == "abs" || name == "absolute") {
-    if (x.type.kind == Type::Kind::Float)
-      return builder.create<mlir::math::AbsFOp>(l, x.leaves[0]);
-    if (x.type.kind == Type::Kind::Bool)
-      return x.leaves[0];
+    if (isFloatDType(dtype))
+      return {v.type, {builder.create<mlir::math::AbsFOp>(l, v.leaves[0])}};
+    if (dtype == DType::Bool || isUnsignedDType(dtype))
+      return v;
     // NumPy's integer abs wraps (abs(INT64_MIN) stays negative).
-    Value v = x.leaves[0];
-    Value negative = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, v, constInt(0));
-    return builder.create<arith::SelectOp>(l, negative, builder.create<arith::SubIOp>(l, constInt(0), v), v);
+    Value n = v.leaves[0];
+    Value zero = constOf(n.getType(), 0);
+    Value negative = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, n, zero);
+    return {v.type, {builder.create<arith::SelectOp>(l, negative, builder.create<arith::SubIOp>(l, zero, n), n)}};
   }
-  Value f = convert(x, Type::floating()).leaves[0];
+  // float32 (and int16) results are computed in double and rounded once.
+  DType result = dtype == DType::Float32 || dtype == DType::Int16 ? DType::Float32 : DType::Float64;
+  Value f = castNumPy(v, DType::Float64).leaves[0];
   // NumPy's ufuncs follow IEEE: no exceptions (sqrt(-1) is nan, log(0) -inf).
-  if (name == "sqrt")
-    return builder.create<mlir::math::SqrtOp>(l, f);
-  const char *libm = name == "arctan" ? "atan" : name.c_str();
-  return callLibm(libm, {f});
+  Value r = name == "sqrt" ? builder.create<mlir::math::SqrtOp>(l, f).getResult()
+                           : callLibm(name == "arctan" ? "atan" : name.c_str(), {f});
+  return castNumPy(Val{Type::numpy(DType::Float64), {r}}, result);
 }
 
 Val FunctionEmitter::emitElementwise(const SExpr &node, const std::string &name) {
@@ -1743,7 +2095,7 @@ Val FunctionEmitter::emitElementwise(const SExpr &node, const std::string &name)
   Type type = typer.exprType(spec, node);
   Val input = emitExpr(node.field(1).items.at(1));
   if (input.type.kind != Type::Kind::Array)
-    return {type, {applyElementwise(name, input, l)}};
+    return applyElementwise(name, input, l);
   llvm::SmallVector<Value> sizes;
   for (int axis = 0; axis < input.type.ndim; ++axis)
     sizes.push_back(dimension(input.leaves[0], axis));
@@ -1751,15 +2103,8 @@ Val FunctionEmitter::emitElementwise(const SExpr &node, const std::string &name)
   forEachElement(input.leaves[0], input.type.ndim, [&](llvm::ArrayRef<Value> indices) {
     Val x = fromStorage(builder.create<mlir::memref::LoadOp>(l, input.leaves[0], indices),
                         input.type.dtype, l);
-    Value y = applyElementwise(name, x, l);
-    Value stored;
-    mlir::Type storage = module.storageType(type.dtype);
-    if (x.type.kind == Type::Kind::Int && storage.getIntOrFloatBitWidth() < 64)
-      stored = builder.create<arith::TruncIOp>(l, storage, y); // wraps, as NumPy's abs
-    else
-      stored = toStorage(Val{name == "abs" || name == "absolute" ? x.type : Type::floating(), {y}},
-                         type.dtype, l);
-    builder.create<mlir::memref::StoreOp>(l, stored, out, indices);
+    builder.create<mlir::memref::StoreOp>(l, toStorage(applyElementwise(name, x, l), type.dtype, l),
+                                          out, indices);
   });
   return {type, {out}};
 }
@@ -1774,45 +2119,33 @@ void FunctionEmitter::storeElement(const SExpr &subscript, const Val &value) {
 }
 
 Value FunctionEmitter::toStorage(const Val &value, DType dtype, mlir::Location l) {
-  Value stored;
-  if (dtype == DType::Float64 || dtype == DType::Float32) {
-    Value f = convert(value, Type::floating()).leaves[0];
-    stored = dtype == DType::Float32
-                 ? builder.create<arith::TruncFOp>(l, builder.getF32Type(), f).getResult()
-                 : f;
-  } else if (dtype == DType::Bool) {
-    stored = builder.create<arith::ExtUIOp>(l, builder.getI8Type(), truth(value));
-  } else {
-    // As NumPy stores a Python number: floats truncate (errors for inf and
-    // NaN), ints out of the dtype's range raise OverflowError.
-    Value i = value.type.kind == Type::Kind::Float
-                  ? callRuntimeInt(
-                        "plait_rt_float_to_int", {value.leaves[0]},
-                        {{PLAIT_NUMERIC_FLOAT_TO_INT_INF,
-                          errorCode("OverflowError", "float_to_int_inf")},
-                         {PLAIT_NUMERIC_FLOAT_TO_INT_NAN,
-                          errorCode("ValueError", "float_to_int_nan")},
-                         {PLAIT_NUMERIC_INT_OVERFLOW,
-                          errorCode("OverflowError", "store_int_too_large")}})
-                        .leaves[0]
-                  : convert(value, Type::integer()).leaves[0];
-    unsigned width = module.storageType(dtype).getIntOrFloatBitWidth();
-    if (width < 64) {
-      int64_t low = dtype == DType::UInt8 ? 0 : -(int64_t(1) << (width - 1));
-      int64_t high = dtype == DType::UInt8 ? 255 : (int64_t(1) << (width - 1)) - 1;
-      Value below = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, i, constInt(low));
-      Value above = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::sgt, i, constInt(high));
-      std::string message = module.options.message("integer_out_of_bounds");
-      size_t at = message.find("{dtype}");
-      if (at != std::string::npos)
-        message.replace(at, 7, dtypeName(dtype));
-      checkWithArgs(builder.create<arith::OrIOp>(l, below, above),
-                    module.errorCode("OverflowError", message), {i});
-      stored = builder.create<arith::TruncIOp>(l, module.storageType(dtype), i);
-    } else {
-      stored = i;
-    }
+  Val element = value;
+  if (value.type.kind == Type::Kind::Float && !isFloatDType(dtype) && dtype != DType::Bool) {
+    // As NumPy stores a Python float into an integer array: truncate, with
+    // errors for inf and NaN, then the range check of a Python int.
+    element = callRuntimeInt("plait_rt_float_to_int", {value.leaves[0]},
+                             {{PLAIT_NUMERIC_FLOAT_TO_INT_INF,
+                               errorCode("OverflowError", "float_to_int_inf")},
+                              {PLAIT_NUMERIC_FLOAT_TO_INT_NAN,
+                               errorCode("ValueError", "float_to_int_nan")},
+                              {PLAIT_NUMERIC_INT_OVERFLOW,
+                               errorCode("OverflowError", "store_int_too_large")}});
   }
+  // Integers out of the dtype's range raise, NumPy's too (NumPy stores an
+  // integer scalar by its value); NumPy floats and bools are cast.
+  const Type &from = element.type;
+  if (from.isNumPy() && !isFloatDType(from.dtype) && from.dtype != DType::Bool &&
+      !isFloatDType(dtype) && dtype != DType::Bool && from.dtype != dtype) {
+    Value i = castNumPy(element, DType::Int64).leaves[0];
+    if (from.dtype == DType::UInt64) // beyond int64: only uint64 holds it
+      checkWithArgs(builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, i, constInt(0)),
+                    module.errorCode("OverflowError", module.options.message("store_int_too_large")),
+                    {});
+    checkPythonIntFits(i, dtype);
+  }
+  Value stored = weakToNumPy(element, dtype).leaves[0];
+  if (dtype == DType::Bool)
+    stored = builder.create<arith::ExtUIOp>(l, builder.getI8Type(), stored);
   return stored;
 }
 
@@ -1847,6 +2180,15 @@ Val FunctionEmitter::emitNumpy(const SExpr &node, const std::string &name) {
   Type type = typer.exprType(spec, node);
   Location l = loc(node);
   std::vector<const SExpr *> args = node.field(1).rest();
+  if (type.isNumPy()) { // np.float32(x), np.int8(x): NumPy's conversion
+    if (args.empty())
+      return zeroOf(type);
+    Val value = emitExpr(*args[0]);
+    if (value.type.kind == Type::Kind::Float && !isFloatDType(type.dtype) &&
+        type.dtype != DType::Bool) // via a Python int: NaN and inf raise
+      value = floatToInt(value.leaves[0], "plait_rt_float_to_int");
+    return weakToNumPy(value, type.dtype);
+  }
   bool dtypeGiven = node.field(2).items.size() > 1;
   size_t positional = args.size();
   // Drop a positional dtype (the typer validated it).
@@ -1865,7 +2207,7 @@ Val FunctionEmitter::emitNumpy(const SExpr &node, const std::string &name) {
       values.push_back(emitExpr(*arg));
     bool anyFloat = false;
     for (const Val &v : values)
-      anyFloat |= v.type.kind == Type::Kind::Float;
+      anyFloat |= v.type.isFloating();
     Type domain = anyFloat ? Type::floating() : Type::integer();
     Val start = values.size() == 1 ? Val{domain, {anyFloat ? constFloat(0.0) : constInt(0)}}
                                    : convert(values[0], domain);
@@ -2049,7 +2391,7 @@ Val FunctionEmitter::emitMath(const SExpr &node, const std::string &name,
   int32_t domain = errorCode("ValueError", "math_domain");
   // Integer-valued functions keep int arguments exact.
   if ((name == "floor" || name == "ceil" || name == "trunc") &&
-      args[0].type.kind != Type::Kind::Float)
+      !args[0].type.isFloating())
     return convert(args[0], Type::integer());
   std::vector<Value> x;
   for (Val &arg : args)
@@ -2146,6 +2488,8 @@ Val FunctionEmitter::emitBuiltin(const SExpr &node, const std::string &name) {
   std::vector<Val> args;
   for (const SExpr *arg : node.field(1).rest())
     args.push_back(emitExpr(*arg));
+  if (name == "abs" && args[0].type.isNumPy())
+    return applyElementwise("abs", args[0], l);
   if (name == "abs") {
     if (args[0].type.kind == Type::Kind::Float)
       return {type, {builder.create<mlir::math::AbsFOp>(l, args[0].leaves[0])}};
@@ -2168,8 +2512,9 @@ Val FunctionEmitter::emitBuiltin(const SExpr &node, const std::string &name) {
     return minMax(node, name == "min", values, type);
   }
   if (name == "round") {
-    if (args[0].type.kind != Type::Kind::Float)
+    if (!args[0].type.isFloating())
       return convert(args[0], Type::integer());
+    args[0] = convert(args[0], Type::floating());
     module.declare("plait_rt_round_half_even",
                    builder.getFunctionType({builder.getF64Type()}, {builder.getF64Type()}));
     Value rounded = builder
@@ -2182,8 +2527,8 @@ Val FunctionEmitter::emitBuiltin(const SExpr &node, const std::string &name) {
   if (name == "int") {
     if (args.empty())
       return {type, {constInt(0)}};
-    if (args[0].type.kind == Type::Kind::Float)
-      return floatToInt(args[0].leaves[0], "plait_rt_float_to_int");
+    if (args[0].type.isFloating())
+      return floatToInt(convert(args[0], Type::floating()).leaves[0], "plait_rt_float_to_int");
     return convert(args[0], Type::integer());
   }
   if (name == "float") {
@@ -2197,6 +2542,9 @@ Val FunctionEmitter::emitBuiltin(const SExpr &node, const std::string &name) {
     return {type, {truth(args[0])}};
   }
   if (name == "divmod") {
+    if (type.elements[0].isNumPy()) // NumPy's rules: no ZeroDivisionError
+      return {type, {numpyArith(node, "FloorDiv", args[0], args[1]).leaves[0],
+                     numpyArith(node, "Mod", args[0], args[1]).leaves[0]}};
     if (type.elements[0].kind == Type::Kind::Float) {
       Value a = convert(args[0], Type::floating()).leaves[0];
       Value b = convert(args[1], Type::floating()).leaves[0];
@@ -2336,9 +2684,12 @@ EmittedModule emitModule(mlir::ModuleOp module, const Program &program,
   auto call = b.create<mlir::func::CallOp>(l, entry.symbol, entryType.getResults(), operands);
   int64_t slot = 0;
   auto store = [&](Value v) {
-    if (v.getType().isF64())
-      v = b.create<arith::BitcastOp>(l, b.getI64Type(), v);
-    else if (v.getType().isInteger(1))
+    // Floats by their bits; narrower values in the low bytes (the boxing
+    // code reads them by type).
+    if (auto f = v.getType().dyn_cast<mlir::FloatType>())
+      v = b.create<arith::BitcastOp>(l, b.getIntegerType(f.getWidth()), v);
+    if (v.getType().isIntOrIndex() && !v.getType().isIndex() &&
+        v.getType().getIntOrFloatBitWidth() < 64)
       v = b.create<arith::ExtUIOp>(l, b.getI64Type(), v);
     else if (v.getType().isIndex())
       v = b.create<arith::IndexCastOp>(l, b.getI64Type(), v);

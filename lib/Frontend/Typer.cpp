@@ -35,22 +35,76 @@ const char *dtypeName(DType dtype) {
     return "int8";
   case DType::UInt8:
     return "uint8";
+  case DType::UInt64:
+    return "uint64";
   case DType::Bool:
     return "bool";
   }
   return "?";
 }
 
-Type Type::elementType() const {
+bool isFloatDType(DType dtype) {
+  return dtype == DType::Float64 || dtype == DType::Float32;
+}
+
+bool isUnsignedDType(DType dtype) {
+  return dtype == DType::UInt8 || dtype == DType::UInt64;
+}
+
+int dtypeBits(DType dtype) {
   switch (dtype) {
   case DType::Float64:
+  case DType::Int64:
+  case DType::UInt64:
+    return 64;
   case DType::Float32:
-    return floating();
+  case DType::Int32:
+    return 32;
+  case DType::Int16:
+    return 16;
+  case DType::Int8:
+  case DType::UInt8:
+    return 8;
   case DType::Bool:
-    return boolean();
-  default:
-    return integer();
+    return 1;
   }
+  return 64;
+}
+
+DType promoteDTypes(DType a, DType b) {
+  if (a == b || b == DType::Bool)
+    return a;
+  if (a == DType::Bool)
+    return b;
+  if (isFloatDType(a) || isFloatDType(b)) {
+    if (isFloatDType(a) && isFloatDType(b))
+      return DType::Float64;
+    DType f = isFloatDType(a) ? a : b;
+    DType i = isFloatDType(a) ? b : a;
+    // float32 holds int8/uint8/int16 exactly; wider ints need float64.
+    return f == DType::Float32 && dtypeBits(i) <= 16 ? DType::Float32 : DType::Float64;
+  }
+  bool ua = isUnsignedDType(a), ub = isUnsignedDType(b);
+  if (ua == ub)
+    return dtypeBits(a) >= dtypeBits(b) ? a : b;
+  DType u = ua ? a : b, i = ua ? b : a;
+  if (dtypeBits(u) < dtypeBits(i))
+    return i;
+  if (u == DType::UInt64)
+    return DType::Float64; // no integer type holds both
+  return DType::Int16;     // uint8 with int8
+}
+
+Type numpyCommonType(const Type &a, const Type &b) {
+  if (a.isNumPy() && b.isNumPy())
+    return Type::numpy(promoteDTypes(a.dtype, b.dtype));
+  DType np = a.isNumPy() ? a.dtype : b.dtype;
+  Type::Kind python = a.isNumPy() ? b.kind : a.kind;
+  if (python == Type::Kind::Int && np == DType::Bool)
+    return Type::numpy(DType::Int64);
+  if (python == Type::Kind::Float && !isFloatDType(np))
+    return Type::numpy(DType::Float64);
+  return Type::numpy(np);
 }
 
 std::string Type::str() const {
@@ -72,6 +126,8 @@ std::string Type::str() const {
     return "int";
   case Kind::Float:
     return "float";
+  case Kind::NumPy:
+    return std::string("numpy.") + dtypeName(dtype);
   case Kind::Tuple: {
     std::string s = "tuple[";
     for (size_t i = 0; i < elements.size(); ++i)
@@ -317,6 +373,12 @@ bool Typer::unify(const Type &a, const Type &b, Type &result) {
   }
   if (b.kind == Type::Kind::Bottom || a == b) {
     result = a;
+    return true;
+  }
+  if (a.isNumeric() && b.isNumeric() && (a.isNumPy() || b.isNumPy())) {
+    // A variable that holds a Python number and a NumPy scalar takes the
+    // type NumPy computes their mix in (s = 0.0; s += a[i]: the type of a).
+    result = numpyCommonType(a, b);
     return true;
   }
   if (a.isNumeric() && b.isNumeric()) {
@@ -614,18 +676,21 @@ std::string Typer::numpyFunction(const Specialization &spec, const SExpr &callee
     return callee.field(1).text;
   if (callee.head() == "Name") {
     NameBinding binding = resolve(spec, callee.field(0).text);
-    if (binding.kind == NameBinding::Kind::NumPyFunction)
+    // A NumPy scalar type bound to a global (from numpy import float32)
+    // is called as a constructor, like np.float32(x).
+    if (binding.kind == NameBinding::Kind::NumPyFunction ||
+        binding.kind == NameBinding::Kind::DTypeValue)
       return binding.name;
   }
   return "";
 }
 
-static bool dtypeFromName(const std::string &name, DType &dtype) {
+bool dtypeFromName(const std::string &name, DType &dtype) {
   static const std::pair<const char *, DType> names[] = {
       {"float64", DType::Float64}, {"double", DType::Float64}, {"float32", DType::Float32},
       {"single", DType::Float32},  {"int64", DType::Int64},    {"int32", DType::Int32},
       {"int16", DType::Int16},     {"int8", DType::Int8},      {"uint8", DType::UInt8},
-      {"bool_", DType::Bool},      {"bool", DType::Bool}};
+      {"uint64", DType::UInt64},   {"bool_", DType::Bool},     {"bool", DType::Bool}};
   for (const auto &[spelling, value] : names)
     if (name == spelling) {
       dtype = value;
@@ -659,16 +724,22 @@ DType Typer::dtypeOf(Specialization &spec, const SExpr &node) {
   }
   fail(CompileError::Kind::Unsupported, fn, node,
        "unsupported dtype: use float64, float32, int64, int32, int16, int8, "
-       "uint8 or bool (as np.float64, float, int, bool or a string)");
+       "uint8, uint64 or bool (as np.float64, float, int, bool or a string)");
+}
+
+/// An integer index or size: Python's int or bool, or a NumPy integer.
+static bool isIntegral(const Type &t) {
+  return t.kind == Type::Kind::Int || t.kind == Type::Kind::Bool ||
+         (t.isNumPy() && !isFloatDType(t.dtype) && t.dtype != DType::Bool);
 }
 
 int Typer::shapeRank(Specialization &spec, const SExpr &node) {
   Type t = exprType(spec, node);
-  if (t.kind == Type::Kind::Int || t.kind == Type::Kind::Bool)
+  if (isIntegral(t))
     return 1;
   if (t.kind == Type::Kind::Tuple && !t.elements.empty() && t.elements.size() <= 8) {
     for (const Type &e : t.elements)
-      if (e.kind != Type::Kind::Int && e.kind != Type::Kind::Bool)
+      if (!isIntegral(e))
         fail(CompileError::Kind::Typing, *spec.source, node,
              "array shapes are ints or tuples of ints, not " + t.str());
     return static_cast<int>(t.elements.size());
@@ -701,6 +772,20 @@ Type Typer::numpyCallType(Specialization &spec, const SExpr &call, const std::st
            "np." + name + "() takes " + std::to_string(low) + " to " +
                std::to_string(high) + " positional arguments");
   };
+  DType scalar;
+  if (dtypeFromName(name, scalar)) {
+    // np.float32(x): a NumPy scalar, converted as NumPy converts.
+    if (call.field(2).items.size() > 1)
+      fail(CompileError::Kind::Unsupported, fn, call, "np." + name + "() takes no keywords here");
+    arity(0, 1);
+    if (!args.empty()) {
+      Type t = exprType(spec, *args[0]);
+      if (t.kind != Type::Kind::Bottom && !t.isNumeric())
+        fail(CompileError::Kind::Typing, fn, *args[0],
+             "np." + name + "() of " + t.str() + " is not supported");
+    }
+    return Type::numpy(scalar);
+  }
   if (name == "empty" || name == "zeros" || name == "ones") {
     takeDtype(1);
     arity(1, 1);
@@ -714,8 +799,10 @@ Type Typer::numpyCallType(Specialization &spec, const SExpr &call, const std::st
     Type fill = exprType(spec, *args[1]);
     if (fill.kind != Type::Kind::Bottom && !fill.isNumeric())
       fail(CompileError::Kind::Typing, fn, *args[1], "np.full() needs a number to fill with");
-    DType dtype = fill.kind == Type::Kind::Float ? DType::Float64
-                  : fill.kind == Type::Kind::Bool ? DType::Bool : DType::Int64;
+    DType dtype = fill.isNumPy()                   ? fill.dtype
+                  : fill.kind == Type::Kind::Float ? DType::Float64
+                  : fill.kind == Type::Kind::Bool  ? DType::Bool
+                                                   : DType::Int64;
     return Type::array(dtypeNode ? dtypeOf(spec, *dtypeNode) : dtype, rank, true);
   }
   if (name == "empty_like" || name == "zeros_like" || name == "ones_like") {
@@ -734,7 +821,7 @@ Type Typer::numpyCallType(Specialization &spec, const SExpr &call, const std::st
       Type t = exprType(spec, *arg);
       if (t.kind != Type::Kind::Bottom && !t.isNumeric())
         fail(CompileError::Kind::Typing, fn, *arg, "np.arange() takes numbers");
-      anyFloat |= t.kind == Type::Kind::Float;
+      anyFloat |= t.isFloating();
     }
     spec.loops = true;
     return Type::array(dtypeNode ? dtypeOf(spec, *dtypeNode)
@@ -754,11 +841,15 @@ Type Typer::numpyCallType(Specialization &spec, const SExpr &call, const std::st
       fail(CompileError::Kind::Typing, fn, *args[0],
            "np." + name + "() needs an array here, not " + array.str());
     spec.loops = true;
+    // NumPy's result types: float32 stays float32; integer sums widen to
+    // the platform's (u)int64; the mean of integers is float64.
     if (name == "mean")
-      return Type::floating();
-    if (name == "sum" || name == "prod")
-      return array.elementType().kind == Type::Kind::Float ? Type::floating()
-                                                           : Type::integer();
+      return Type::numpy(array.dtype == DType::Float32 ? DType::Float32 : DType::Float64);
+    if (name == "sum" || name == "prod") {
+      if (isFloatDType(array.dtype))
+        return Type::numpy(array.dtype);
+      return Type::numpy(isUnsignedDType(array.dtype) ? DType::UInt64 : DType::Int64);
+    }
     return array.elementType();
   }
   if (name == "dot") {
@@ -772,11 +863,10 @@ Type Typer::numpyCallType(Specialization &spec, const SExpr &call, const std::st
       fail(CompileError::Kind::Unsupported, fn, call,
            "np.dot() is supported for 1-D.1-D, 2-D.2-D and 2-D.1-D arrays");
     spec.loops = true;
-    bool isFloat = a.elementType().kind == Type::Kind::Float ||
-                   b.elementType().kind == Type::Kind::Float;
+    DType dtype = promoteDTypes(a.dtype, b.dtype);
     if (a.ndim == 1)
-      return isFloat ? Type::floating() : Type::integer();
-    return Type::array(isFloat ? DType::Float64 : DType::Int64, b.ndim == 2 ? 2 : 1, true);
+      return Type::numpy(dtype);
+    return Type::array(dtype, b.ndim == 2 ? 2 : 1, true);
   }
   if (name == "sqrt" || name == "exp" || name == "log" || name == "sin" ||
       name == "cos" || name == "tan" || name == "arctan" || name == "abs" ||
@@ -786,18 +876,32 @@ Type Typer::numpyCallType(Specialization &spec, const SExpr &call, const std::st
     if (t.kind == Type::Kind::Bottom)
       return t;
     bool isAbs = name == "abs" || name == "absolute";
+    // NumPy computes sqrt(int8) etc. in float16, which plait does not have.
+    auto elementwiseFloat = [&](DType dtype) {
+      if (dtype == DType::Float32 || dtype == DType::Int16)
+        return DType::Float32;
+      if (dtypeBits(dtype) <= 8)
+        fail(CompileError::Kind::Unsupported, fn, call,
+             "np." + name + "() of " + std::string(dtypeName(dtype)) +
+                 " computes in float16, which is not supported: convert first");
+      return DType::Float64;
+    };
     if (t.kind == Type::Kind::Array) {
       spec.loops = true;
       if (isAbs)
         return Type::array(t.dtype, t.ndim, true);
-      return Type::array(t.dtype == DType::Float32 ? DType::Float32 : DType::Float64,
-                         t.ndim, true);
+      return Type::array(elementwiseFloat(t.dtype), t.ndim, true);
     }
     if (!t.isNumeric())
       fail(CompileError::Kind::Typing, fn, *args[0], "np." + name + "() of " + t.str());
+    // Python numbers become NumPy scalars: int as int64, float as float64.
+    DType dtype = t.isNumPy()                   ? t.dtype
+                  : t.kind == Type::Kind::Float ? DType::Float64
+                  : t.kind == Type::Kind::Bool  ? DType::Bool
+                                                : DType::Int64;
     if (isAbs)
-      return t;
-    return Type::floating();
+      return Type::numpy(dtype);
+    return Type::numpy(elementwiseFloat(dtype));
   }
   fail(CompileError::Kind::Unsupported, fn, call.field(0),
        "np." + name + "() is not supported yet (supported: empty, zeros, ones, "
@@ -831,7 +935,7 @@ Type Typer::subscriptType(Specialization &spec, const SExpr &subscript) {
         if (bound.kind == SExpr::Kind::None)
           continue;
         Type t = exprType(spec, bound);
-        if (t.kind != Type::Kind::Bottom && t.kind != Type::Kind::Int && t.kind != Type::Kind::Bool)
+        if (t.kind != Type::Kind::Bottom && !isIntegral(t))
           fail(CompileError::Kind::Typing, *spec.source, bound,
                "slice indices must be integers or None, not " + t.str());
       }
@@ -841,8 +945,7 @@ Type Typer::subscriptType(Specialization &spec, const SExpr &subscript) {
       fail(CompileError::Kind::Unsupported, *spec.source, *i,
            "this kind of array index is not supported");
     Type t = exprType(spec, *i);
-    if (t.kind != Type::Kind::Bottom && t.kind != Type::Kind::Int &&
-        t.kind != Type::Kind::Bool)
+    if (t.kind != Type::Kind::Bottom && !isIntegral(t))
       fail(CompileError::Kind::Typing, *spec.source, *i,
            "array indices must be integers or slices, not " + t.str());
   }
@@ -923,8 +1026,7 @@ void Typer::typeStatement(Specialization &spec, const SExpr &stmt) {
            "range() takes 1 to 3 positional arguments");
     for (const SExpr *arg : args.rest()) {
       Type t = exprType(spec, *arg);
-      if (t.kind == Type::Kind::Float || t.kind == Type::Kind::None ||
-          t.kind == Type::Kind::Tuple)
+      if (t.kind != Type::Kind::Bottom && !isIntegral(t))
         fail(CompileError::Kind::Typing, fn, *arg,
              "'" + t.str() + "' object cannot be interpreted as an integer");
     }
@@ -984,6 +1086,25 @@ Type Typer::binaryType(Specialization &spec, const SExpr &node,
   };
   if (!left.isNumeric() || !right.isNumeric())
     typeError();
+  if (left.isNumPy() || right.isNumPy()) {
+    DType common = numpyCommonType(left, right).dtype;
+    bool bitwise = op == "BitOr" || op == "BitXor" || op == "BitAnd" ||
+                   op == "LShift" || op == "RShift";
+    if (op == "Div")
+      return Type::numpy(isFloatDType(common) ? common : DType::Float64);
+    if (bitwise && isFloatDType(common))
+      typeError();
+    if (common == DType::Bool) {
+      if (op == "Sub")
+        fail(CompileError::Kind::Typing, *spec.source, node,
+             "numpy boolean subtract, the `-` operator, is not supported, use "
+             "the bitwise_xor, the `^` operator, or the logical_xor function instead.");
+      // + is logical or, * logical and; the others compute in int8.
+      if (op != "Add" && op != "Mult" && op != "BitOr" && op != "BitXor" && op != "BitAnd")
+        return Type::numpy(DType::Int8);
+    }
+    return Type::numpy(common);
+  }
   bool anyFloat = left.kind == Type::Kind::Float || right.kind == Type::Kind::Float;
   bool bothBool = left.kind == Type::Kind::Bool && right.kind == Type::Kind::Bool;
   if (op == "Div")
@@ -1219,7 +1340,8 @@ Type Typer::callType(Specialization &spec, const SExpr &call) {
     if (args.size() == 3) {
       for (size_t i = 0; i < 3; ++i) {
         Type t = argType(i);
-        if (t.kind == Type::Kind::Float || !(t.isNumeric() || t.kind == Type::Kind::Bottom))
+        if (t.kind == Type::Kind::Float || t.isNumPy() ||
+            !(t.isNumeric() || t.kind == Type::Kind::Bottom))
           fail(CompileError::Kind::Typing, fn, *args[i],
                "pow() 3rd argument not allowed unless all arguments are "
                "integers");
@@ -1334,10 +1456,15 @@ Type Typer::exprType(Specialization &spec, const SExpr &expr) {
     if (t.kind == Type::Kind::Bottom)
       return t;
     const char *symbol = op == "USub" ? "-" : op == "UAdd" ? "+" : "~";
-    if (!t.isNumeric() || (op == "Invert" && t.kind == Type::Kind::Float))
+    if (!t.isNumeric() || (op == "Invert" && t.isFloating()) ||
+        (op == "UAdd" && t.isNumPy() && t.dtype == DType::Bool))
       fail(CompileError::Kind::Typing, fn, expr,
            std::string("bad operand type for unary ") + symbol + ": '" +
                t.str() + "'");
+    if (t.isNumPy() && t.dtype == DType::Bool && op == "USub")
+      fail(CompileError::Kind::Typing, fn, expr,
+           "The numpy boolean negative, the `-` operator, is not supported, use "
+           "the `~` operator or the logical_not function instead.");
     return t.kind == Type::Kind::Bool ? Type::integer() : t;
   }
   if (head == "BoolOp") {
@@ -1358,8 +1485,15 @@ Type Typer::exprType(Specialization &spec, const SExpr &expr) {
     for (const SExpr *c : expr.field(2).rest())
       operands.push_back(c);
     std::vector<const SExpr *> ops = expr.field(1).rest();
+    // NumPy comparisons give numpy.bool; a chain gives its last
+    // comparison's result, so numpy.bool when every link involves NumPy.
+    bool allNumPy = true;
+    bool previousNumPy = false;
     for (size_t i = 0; i < operands.size(); ++i) {
       Type t = exprType(spec, *operands[i]);
+      if (i > 0)
+        allNumPy &= previousNumPy || t.isNumPy();
+      previousNumPy = t.isNumPy();
       if (t.kind == Type::Kind::Bottom || t.isNumeric())
         continue;
       fail(CompileError::Kind::Unsupported, fn, *operands[i],
@@ -1370,6 +1504,8 @@ Type Typer::exprType(Specialization &spec, const SExpr &expr) {
           op->text == "NotIn")
         fail(CompileError::Kind::Unsupported, fn, expr,
              "the comparison operator " + op->text + " is not supported");
+    if (allNumPy)
+      return Type::numpy(DType::Bool);
     return Type::boolean();
   }
   if (head == "IfExp") {

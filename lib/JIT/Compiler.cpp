@@ -179,13 +179,20 @@ frontend::Type parseTypeName(const std::string &name, bool &narrow) {
         {"float64", frontend::DType::Float64}, {"float32", frontend::DType::Float32},
         {"int64", frontend::DType::Int64},     {"int32", frontend::DType::Int32},
         {"int16", frontend::DType::Int16},     {"int8", frontend::DType::Int8},
-        {"uint8", frontend::DType::UInt8},     {"bool", frontend::DType::Bool}};
+        {"uint8", frontend::DType::UInt8},     {"uint64", frontend::DType::UInt64},
+        {"bool", frontend::DType::Bool}};
     for (const auto &[spelling, value] : dtypes)
       if (dtype == spelling && ndim >= 1 && ndim <= 8) {
         narrow = false;
         return frontend::Type::array(value, ndim, contiguous);
       }
     throw std::invalid_argument("unknown array type '" + name + "'");
+  }
+  // NumPy scalars: "numpy.float32" (how .signatures spells them).
+  frontend::DType scalar;
+  if (name.rfind("numpy.", 0) == 0 && frontend::dtypeFromName(name.substr(6), scalar)) {
+    narrow = false;
+    return frontend::Type::numpy(scalar);
   }
   narrow = name == "int32" || name == "float32";
   if (name == "int64" || name == "int" || name == "int32" || name == "i")

@@ -35,16 +35,17 @@ _CODE_OF = {"int64": "i", "int32": "i", "int": "i", "float64": "f", "float32": "
 _KIND_OF = {"int64": "i", "int": "i", "int32": "I", "float64": "f", "float": "f", "float32": "F", "bool": "b"}
 _TYPE_OF_CODE = {"i": "int64", "f": "float64", "b": "bool"}
 #: Array element types by their dispatch character (see JITModule.cpp).
-_DTYPE_OF_CODE = {"d": "float64", "f": "float32", "q": "int64", "i": "int32", "h": "int16", "b": "int8", "B": "uint8", "?": "bool"}
+_DTYPE_OF_CODE = {"d": "float64", "f": "float32", "q": "int64", "i": "int32", "h": "int16", "b": "int8", "B": "uint8", "Q": "uint64", "?": "bool"}
 _CODE_OF_DTYPE = {name: code for code, name in _DTYPE_OF_CODE.items()}
 
 
 def _split_key(codes: str) -> list[str]:
-    """The dispatch key's per-argument parts: 'i', 'f', 'b' or
-    'A<dtype><ndim><layout>' (layout 'C': C-contiguous, 'A': any)."""
+    """The dispatch key's per-argument parts: 'i', 'f', 'b',
+    'A<dtype><ndim><layout>' (layout 'C': C-contiguous, 'A': any) or
+    'N<dtype>' (a NumPy scalar)."""
     parts, k = [], 0
     while k < len(codes):
-        width = 4 if codes[k] == "A" else 1
+        width = {"A": 4, "N": 2}.get(codes[k], 1)
         parts.append(codes[k : k + width])
         k += width
     return parts
@@ -58,6 +59,8 @@ def _type_name(part: str) -> str:
         if part[3] == "C":
             axes[-1] = "::1"
         return f"{_DTYPE_OF_CODE[part[1]]}[{', '.join(axes)}]"
+    if part[0] == "N":
+        return f"numpy.{_DTYPE_OF_CODE[part[1]]}"
     return _TYPE_OF_CODE[part]
 #: Native frames are small but threads' stacks are not unbounded: the depth
 #: guard follows sys.getrecursionlimit() up to this cap.
@@ -275,11 +278,17 @@ class Dispatcher(_native.DispatcherBase):
             cast = ""
             if result:
                 produced = executor.result_type
-                if result in ("float64", "float", "float32") and produced in ("int", "bool", "float"):
+                # NumPy scalars (numpy.float64, ...) are returned as the
+                # declared Python type.
+                scalar = produced.removeprefix("numpy.")
+                integral = scalar in ("int", "bool", "int64", "int32", "int16", "int8", "uint8", "uint64")
+                if result in ("float64", "float", "float32") and (integral or scalar in ("float", "float64", "float32")):
                     cast = "F" if result == "float32" else ("f" if produced != "float" else "")
-                elif result in ("int64", "int", "int32") and produced in ("int", "bool"):
-                    cast = "I" if result == "int32" else ""
-                elif not (result == "bool" and produced == "bool"):
+                elif result in ("int64", "int", "int32") and integral:
+                    cast = "I" if result == "int32" else ("i" if produced != scalar else "")
+                elif result == "bool" and scalar == "bool":
+                    cast = "b" if produced != scalar else ""
+                else:
                     raise TypingError(f"{self.__name__}() returns {produced}, which cannot be returned as {result}")
             _native._install(self, codes, kinds, cast, executor)
             return f"{result or executor.result_type}({', '.join(args)})", executor

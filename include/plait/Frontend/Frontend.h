@@ -24,16 +24,26 @@ class ModuleOp;
 
 namespace plait::frontend {
 
-/// Element types of arrays (NumPy dtypes).
-enum class DType { Float64, Float32, Int64, Int32, Int16, Int8, UInt8, Bool };
+/// Element types of arrays (NumPy dtypes), also the types of NumPy scalars.
+enum class DType { Float64, Float32, Int64, Int32, Int16, Int8, UInt8, UInt64, Bool };
 const char *dtypeName(DType dtype);
+/// NumPy's names of the supported dtypes ("float32", "bool_", "double", ...).
+bool dtypeFromName(const std::string &name, DType &dtype);
+bool isFloatDType(DType dtype);
+bool isUnsignedDType(DType dtype); // uint8, uint64 (not bool)
+int dtypeBits(DType dtype);        // bool: 1
+/// NumPy's promotion of two dtypes (np.result_type).
+DType promoteDTypes(DType a, DType b);
 
 /// A static type of a value in compiled code.
 struct Type {
-  enum class Kind { Bottom, None, Bool, Int, Float, Tuple, Array };
+  /// Bool, Int and Float are Python's types; NumPy is a NumPy scalar
+  /// (np.float32, np.int8, np.bool_, ...: what array elements load as),
+  /// computed with NumPy's rules (its width, wrapping, IEEE results).
+  enum class Kind { Bottom, None, Bool, Int, Float, Tuple, Array, NumPy };
   Kind kind = Kind::Bottom;
   std::vector<Type> elements; // Tuple
-  DType dtype = DType::Float64; // Array
+  DType dtype = DType::Float64; // Array, NumPy
   int ndim = 0;                 // Array
   /// Array: C-contiguous, so the innermost stride is the constant 1 (the
   /// code vectorises); otherwise any strides.
@@ -55,24 +65,43 @@ struct Type {
     t.contiguous = contiguous;
     return t;
   }
-  /// The scalar type elements of an array are loaded as.
-  Type elementType() const;
+  static Type numpy(DType dtype) {
+    Type t;
+    t.kind = Kind::NumPy;
+    t.dtype = dtype;
+    return t;
+  }
+  /// The scalar type elements of an array are loaded as (a NumPy scalar).
+  Type elementType() const { return numpy(dtype); }
   bool isNumeric() const {
-    return kind == Kind::Bool || kind == Kind::Int || kind == Kind::Float;
+    return kind == Kind::Bool || kind == Kind::Int || kind == Kind::Float ||
+           kind == Kind::NumPy;
+  }
+  bool isNumPy() const { return kind == Kind::NumPy; }
+  /// A float: Python's float or a NumPy float scalar.
+  bool isFloating() const {
+    return kind == Kind::Float || (kind == Kind::NumPy && isFloatDType(dtype));
   }
   bool operator==(const Type &other) const {
     return kind == other.kind && elements == other.elements &&
            (kind != Kind::Array || (dtype == other.dtype && ndim == other.ndim &&
-                                    contiguous == other.contiguous));
+                                    contiguous == other.contiguous)) &&
+           (kind != Kind::NumPy || dtype == other.dtype);
   }
   bool operator!=(const Type &other) const { return !(*this == other); }
   /// Python's spelling: "int", "float", "bool", "None", "tuple[int, float]",
+  /// "numpy.float32" for a NumPy scalar,
   /// "float64[:, :]" for a 2-D float64 array, "float64[:, ::1]" if
   /// C-contiguous (the spelling of signatures).
   std::string str() const;
   /// Number of scalar slots (a tuple is flattened; None has none).
   size_t numLeaves() const;
 };
+
+/// The type NumPy computes `a op b` in when one side is a NumPy scalar
+/// (NEP 50: Python's bool, int and float are "weak" and take the NumPy
+/// side's type where they can). Both must be numeric, one NumPy.
+Type numpyCommonType(const Type &a, const Type &b);
 
 /// One jitted Python function of the program.
 struct FunctionSource {

@@ -15,6 +15,17 @@ extern "C" {
 double plait_rt_pairwise_sum_f64(int64_t data, int64_t n, int64_t stride);
 /// The same in float32 arithmetic (NumPy sums float32 arrays in float32).
 double plait_rt_pairwise_sum_f32(int64_t data, int64_t n, int64_t stride);
+
+/// np.floor_divide and np.remainder of NumPy floats: Python's floor
+/// semantics, but IEEE results where Python raises (x // 0.0 is x / 0.0,
+/// x % 0.0 is fmod(x, 0.0), i.e. NaN). In the operands' own precision.
+double plait_rt_np_floordiv_f64(double a, double b);
+double plait_rt_np_remainder_f64(double a, double b);
+float plait_rt_np_floordiv_f32(float a, float b);
+float plait_rt_np_remainder_f32(float a, float b);
+/// np.power of integers with a non-negative exponent, wrapping modulo 2**64
+/// (callers truncate to narrower types, which is the same modulo 2**n).
+int64_t plait_rt_np_int_pow(int64_t base, int64_t exponent);
 }
 
 #endif // PLAIT_RUNTIME_NUMPYKERNELS_H

@@ -42,12 +42,16 @@ std::atomic<PyObject *> unsupportedErrorClass{nullptr};
 char classify(PyObject *o) {
   if (PyBool_Check(o))
     return 'b';
+  if (PyLong_CheckExact(o))
+    return 'i';
+  if (PyFloat_CheckExact(o))
+    return 'f';
+  if (PyObject_CheckBuffer(o))
+    return 0; // arrays and NumPy scalars (np.float64 too): from their buffer
   if (PyLong_Check(o))
     return 'i';
   if (PyFloat_Check(o))
     return 'f';
-  if (PyObject_CheckBuffer(o))
-    return 0; // arrays (and 0-d NumPy scalars): classified from their buffer
   PyTypeObject *type = Py_TYPE(o);
   if (type->tp_as_number && type->tp_as_number->nb_index)
     return 'i';
@@ -324,6 +328,8 @@ nb::dlpack::dtype dlpackType(frontend::DType dtype) {
     return nb::dtype<int8_t>();
   case frontend::DType::UInt8:
     return nb::dtype<uint8_t>();
+  case frontend::DType::UInt64:
+    return nb::dtype<uint64_t>();
   case frontend::DType::Bool:
     return nb::dtype<bool>();
   }
@@ -334,6 +340,7 @@ size_t itemSize(frontend::DType dtype) {
   switch (dtype) {
   case frontend::DType::Float64:
   case frontend::DType::Int64:
+  case frontend::DType::UInt64:
     return 8;
   case frontend::DType::Float32:
   case frontend::DType::Int32:
@@ -405,8 +412,91 @@ PyObject *boxArray(const Type &type, const int64_t *&slot, ResultOwners &owners)
   return result.release().ptr();
 }
 
+/// numpy.float32 etc.: a new reference to the scalar type, or null.
+PyObject *numpyScalarType(frontend::DType dtype) {
+  // Filled once per dtype; a lost race just drops the duplicate reference
+  // (no lock: a thread importing numpy may release the GIL).
+  static std::atomic<PyObject *> types[16];
+  std::atomic<PyObject *> &cached = types[static_cast<int>(dtype)];
+  PyObject *type = cached.load(std::memory_order_acquire);
+  if (!type) {
+    PyObject *numpy = PyImport_ImportModule("numpy");
+    if (!numpy)
+      return nullptr;
+    const char *name = dtype == frontend::DType::Bool ? "bool_" : frontend::dtypeName(dtype);
+    PyObject *fresh = PyObject_GetAttrString(numpy, name);
+    Py_DECREF(numpy);
+    if (!fresh)
+      return nullptr;
+    PyObject *expected = nullptr;
+    if (cached.compare_exchange_strong(expected, fresh, std::memory_order_acq_rel)) {
+      type = fresh; // kept for the life of the process
+    } else {
+      Py_DECREF(fresh);
+      type = expected;
+    }
+  }
+  Py_INCREF(type);
+  return type;
+}
+
+/// A NumPy scalar result from its slot (the low bytes hold narrow values):
+/// as numpy.<dtype>, or as a Python number when the signature says so.
+PyObject *boxNumPyScalar(frontend::DType dtype, int64_t bits, char cast) {
+  nb::object number;
+  switch (dtype) {
+  case frontend::DType::Float64: {
+    double v;
+    std::memcpy(&v, &bits, 8);
+    number = nb::steal(PyFloat_FromDouble(v));
+    break;
+  }
+  case frontend::DType::Float32: {
+    float v;
+    uint32_t low = static_cast<uint32_t>(bits);
+    std::memcpy(&v, &low, 4);
+    number = nb::steal(PyFloat_FromDouble(v));
+    break;
+  }
+  case frontend::DType::Int32:
+    number = nb::steal(PyLong_FromLongLong(static_cast<int32_t>(bits)));
+    break;
+  case frontend::DType::Int16:
+    number = nb::steal(PyLong_FromLongLong(static_cast<int16_t>(bits)));
+    break;
+  case frontend::DType::Int8:
+    number = nb::steal(PyLong_FromLongLong(static_cast<int8_t>(bits)));
+    break;
+  case frontend::DType::UInt8:
+    number = nb::steal(PyLong_FromLongLong(static_cast<uint8_t>(bits)));
+    break;
+  case frontend::DType::UInt64:
+    number = nb::steal(PyLong_FromUnsignedLongLong(static_cast<uint64_t>(bits)));
+    break;
+  case frontend::DType::Bool:
+    number = nb::steal(PyBool_FromLong(bits & 1));
+    break;
+  default:
+    number = nb::steal(PyLong_FromLongLong(bits));
+  }
+  if (!number.is_valid())
+    return nullptr;
+  if (cast == 'f' || cast == 'F')
+    return PyNumber_Float(number.ptr());
+  if (cast == 'i' || cast == 'I' || cast == 'b')
+    return number.release().ptr();
+  PyObject *type = numpyScalarType(dtype);
+  if (!type)
+    return nullptr;
+  PyObject *result = PyObject_CallOneArg(type, number.ptr());
+  Py_DECREF(type);
+  return result;
+}
+
 PyObject *box(const Type &type, const int64_t *&slot, char cast, ResultOwners &owners) {
   switch (type.kind) {
+  case Type::Kind::NumPy:
+    return boxNumPyScalar(type.dtype, *slot++, cast);
   case Type::Kind::None:
     Py_RETURN_NONE;
   case Type::Kind::Array:
@@ -510,7 +600,10 @@ char dtypeCode(const Py_buffer &view) {
     return view.itemsize == 8 ? 'q' : view.itemsize == 4 ? 'i'
            : view.itemsize == 2 ? 'h' : view.itemsize == 1 ? 'b' : 0;
   case 'B':
-    return 'B';
+    return view.itemsize == 1 ? 'B' : 0;
+  case 'L':
+  case 'Q':
+    return view.itemsize == 8 ? 'Q' : 0;
   case '?':
     return '?';
   default:
@@ -657,15 +750,23 @@ PyObject *dispatcherCall(PyObject *self, PyObject *const *args, size_t nargsf,
         return nullptr;
       char dtype = dtypeCode(*view);
       if (dtype && view->ndim == 0) {
-        // A 0-d buffer is a scalar (np.int64(3), np.float32(0.5), np.bool_).
-        codes[keyLength++] = dtype == 'd' || dtype == 'f' ? 'f' : dtype == '?' ? 'b' : 'i';
+        // A 0-d buffer is a NumPy scalar (np.float64(3), np.int8(2),
+        // np.bool_): its own type, computed with NumPy's rules. Explicit
+        // signatures spell Python's types: there it counts as one of them.
+        if (!state.lazy) {
+          codes[keyLength++] = dtype == 'd' || dtype == 'f' ? 'f' : dtype == '?' ? 'b' : 'i';
+          continue;
+        }
+        views[i] = view;
+        codes[keyLength++] = 'N';
+        codes[keyLength++] = dtype;
         continue;
       }
       if (!dtype || view->ndim < 1 || view->ndim > 8) {
         PyErr_Format(PyExc_TypeError,
                      "%s() argument %zu ('%s'): arrays of format '%s' with %d "
                      "dimensions are not supported (dtypes float64, float32, int64, "
-                     "int32, int16, int8, uint8, bool; 1 to 8 dimensions)",
+                     "int32, int16, int8, uint8, uint64, bool; 1 to 8 dimensions)",
                      state.name.c_str(), i + 1, state.params[i].c_str(),
                      view->format ? view->format : "B", view->ndim);
         return nullptr;
@@ -708,6 +809,14 @@ PyObject *dispatcherCall(PyObject *self, PyObject *const *args, size_t nargsf,
         Scratch<void *, 24> pointers(slotsNeeded);
         size_t slot = 0;
         for (size_t i = 0; i < n; ++i) {
+          if (entry->kinds[i] == 'N') {
+            // A NumPy scalar's bytes: compiled code reads the low bytes.
+            storage[slot] = 0;
+            std::memcpy(&storage[slot], views[i]->buf, static_cast<size_t>(views[i]->itemsize));
+            pointers[slot] = &storage[slot];
+            ++slot;
+            continue;
+          }
           if (entry->kinds[i] != 'A') {
             if (!unbox(bound[i], entry->kinds[i], storage[slot], state, i))
               return nullptr;
@@ -783,7 +892,7 @@ PyObject *dispatcherCall(PyObject *self, PyObject *const *args, size_t nargsf,
       for (size_t i = 0, k = 0; i < n; ++i) {
         got += std::string(i ? ", " : "") +
                (codes[k] == 'A' ? std::string("array") : kindName(codes[k]));
-        k += codes[k] == 'A' ? 4 : 1;
+        k += codes[k] == 'A' ? 4 : codes[k] == 'N' ? 2 : 1;
       }
       PyErr_Format(PyExc_TypeError, "%s() has no compiled signature for arguments (%s)",
                    state.name.c_str(), got.c_str());
