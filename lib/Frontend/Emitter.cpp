@@ -2131,11 +2131,13 @@ Value FunctionEmitter::toStorage(const Val &value, DType dtype, mlir::Location l
                               {PLAIT_NUMERIC_INT_OVERFLOW,
                                errorCode("OverflowError", "store_int_too_large")}});
   }
-  // Integers out of the dtype's range raise, NumPy's too (NumPy stores an
-  // integer scalar by its value); NumPy floats and bools are cast.
+  // Integers out of a signed dtype's range raise, NumPy's too (NumPy
+  // stores an integer scalar by its value; into unsigned dtypes it wraps);
+  // NumPy floats and bools are cast.
   const Type &from = element.type;
   if (from.isNumPy() && !isFloatDType(from.dtype) && from.dtype != DType::Bool &&
-      !isFloatDType(dtype) && dtype != DType::Bool && from.dtype != dtype) {
+      !isFloatDType(dtype) && dtype != DType::Bool && !isUnsignedDType(dtype) &&
+      from.dtype != dtype) {
     Value i = castNumPy(element, DType::Int64).leaves[0];
     if (from.dtype == DType::UInt64) // beyond int64: only uint64 holds it
       checkWithArgs(builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, i, constInt(0)),
@@ -2390,8 +2392,9 @@ Val FunctionEmitter::emitMath(const SExpr &node, const std::string &name,
   const MathFunctionInfo *info = lookupMathFunction(name);
   int32_t domain = errorCode("ValueError", "math_domain");
   // Integer-valued functions keep int arguments exact.
+  // (NumPy's integers have no __floor__: math.floor converts them to float.)
   if ((name == "floor" || name == "ceil" || name == "trunc") &&
-      !args[0].type.isFloating())
+      !args[0].type.isFloating() && !args[0].type.isNumPy())
     return convert(args[0], Type::integer());
   std::vector<Value> x;
   for (Val &arg : args)

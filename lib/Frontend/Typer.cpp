@@ -1319,6 +1319,8 @@ Type Typer::callType(Specialization &spec, const SExpr &call) {
            "round() with ndigits is not supported");
     Type t = argType(0);
     needNumeric(name, t, 0);
+    if (t.isNumPy() && t.dtype == DType::Bool)
+      fail(CompileError::Kind::Typing, fn, call, "type numpy.bool doesn't define __round__ method");
     return Type::integer();
   }
   if (name == "int" || name == "float" || name == "bool") {

@@ -155,3 +155,33 @@ TEST(FrontendTest, CompilationsRunInParallelThreads) {
     thread.join();
   EXPECT_EQ(right.load(), 20);
 }
+
+TEST(FrontendTest, NumPyPromotionFollowsResultType) {
+  using frontend::DType;
+  using frontend::promoteDTypes;
+  // np.result_type of two dtypes.
+  EXPECT_EQ(promoteDTypes(DType::Int8, DType::UInt8), DType::Int16);
+  EXPECT_EQ(promoteDTypes(DType::UInt64, DType::Int64), DType::Float64);
+  EXPECT_EQ(promoteDTypes(DType::Int16, DType::Float32), DType::Float32);
+  EXPECT_EQ(promoteDTypes(DType::Int32, DType::Float32), DType::Float64);
+  EXPECT_EQ(promoteDTypes(DType::Bool, DType::Int8), DType::Int8);
+  EXPECT_EQ(promoteDTypes(DType::UInt8, DType::UInt64), DType::UInt64);
+  // NEP 50: Python numbers take the NumPy side's type where they can.
+  Type i8 = Type::numpy(DType::Int8), f32 = Type::numpy(DType::Float32);
+  Type b = Type::numpy(DType::Bool);
+  EXPECT_EQ(frontend::numpyCommonType(i8, Type::integer()), i8);
+  EXPECT_EQ(frontend::numpyCommonType(Type::floating(), f32), f32);
+  EXPECT_EQ(frontend::numpyCommonType(i8, Type::floating()), Type::numpy(DType::Float64));
+  EXPECT_EQ(frontend::numpyCommonType(b, Type::integer()), Type::numpy(DType::Int64));
+  EXPECT_EQ(frontend::numpyCommonType(b, Type::boolean()), b);
+}
+
+TEST(FrontendTest, NumPyInt8ArithmeticWraps) {
+  // add(np.int8, np.int8) computes in int8 and returns an int8 result.
+  Type i8 = Type::numpy(frontend::DType::Int8);
+  auto executor = jit::compile(request(kAdd, 1, {i8, i8}));
+  EXPECT_EQ(executor->info.resultType, i8);
+  int64_t results[4] = {};
+  ASSERT_EQ(callPacked(*executor, {100, 100}, results), 0);
+  EXPECT_EQ(static_cast<int8_t>(results[0]), static_cast<int8_t>(200 - 256));
+}

@@ -4,6 +4,7 @@
 // was computed by running the same expression in CPython 3.11.7.
 //
 //===----------------------------------------------------------------------===//
+#include "plait/Runtime/NumPyKernels.h"
 #include "plait/Runtime/PyNumeric.h"
 
 #include <gtest/gtest.h>
@@ -1221,4 +1222,19 @@ TEST(PyNumericTest, FloatToIntTable) {
                 want.status == PLAIT_NUMERIC_OK ? want.value : kIntSentinel);
     }
   }
+}
+
+TEST(NumPyKernelsTest, FloorDivisionAndRemainderDoNotRaise) {
+  // NumPy's float // and %: Python's floor semantics, IEEE at zero.
+  EXPECT_EQ(plait_rt_np_floordiv_f64(7.0, -2.0), -4.0);
+  EXPECT_EQ(plait_rt_np_remainder_f64(7.0, -2.0), -1.0);
+  EXPECT_TRUE(std::isinf(plait_rt_np_floordiv_f64(1.0, 0.0)));
+  EXPECT_TRUE(std::isnan(plait_rt_np_remainder_f64(1.0, 0.0)));
+  EXPECT_TRUE(std::isnan(plait_rt_np_floordiv_f64(0.0, 0.0)));
+  EXPECT_EQ(plait_rt_np_remainder_f32(7.5f, -2.0f), -0.5f);
+  EXPECT_TRUE(std::signbit(plait_rt_np_remainder_f64(-4.0, 2.0)) == false);
+  // Integer powers wrap modulo 2**64.
+  EXPECT_EQ(plait_rt_np_int_pow(3, 4), 81);
+  EXPECT_EQ(plait_rt_np_int_pow(2, 64), 0);
+  EXPECT_EQ(static_cast<int8_t>(plait_rt_np_int_pow(5, 4)), static_cast<int8_t>(625));
 }

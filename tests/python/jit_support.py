@@ -25,7 +25,14 @@ floats = st.one_of(
 numbers = st.one_of(ints, floats, st.booleans())
 
 
+class NumPyScalar(tuple):
+    """A NumPy scalar as (dtype name, Python value): compared by both, so a
+    numpy.float32 result never passes for a numpy.float64 or a float."""
+
+
 def _fits(value: Any) -> bool:
+    if isinstance(value, NumPyScalar):
+        return True  # NumPy's integers have their dtype's width
     if isinstance(value, bool) or not isinstance(value, int):
         if isinstance(value, tuple):
             return all(_fits(v) for v in value)
@@ -34,10 +41,8 @@ def _fits(value: Any) -> bool:
 
 
 def _plain(value: Any) -> Any:
-    """NumPy scalars (what CPython's run over arrays returns) as the Python
-    numbers compiled code returns."""
     if hasattr(value, "item") and type(value).__module__ == "numpy":
-        return value.item()
+        return NumPyScalar((value.dtype.name, value.item()))
     if isinstance(value, tuple):
         return tuple(_plain(v) for v in value)
     return value
