@@ -139,6 +139,8 @@ private:
   void storeSlice(const SExpr &subscript, const Val &value);
   /// A view: some axes sliced, indexed by an int, or left whole.
   Val emitView(const SExpr &subscript);
+  /// Row `index` of an N-D array: an (N-1)-D view.
+  Value rowView(Value memref, const Type &rowType, Value index, Location l);
   void storeElement(const SExpr &subscript, const Val &value);
   /// A number as an array element of `dtype`, converted as NumPy stores a
   /// Python number (with its errors).
@@ -1044,13 +1046,19 @@ void FunctionEmitter::emitFor(const SExpr &stmt) {
   const SExpr &call = stmt.field(1);
   Location l = loc(stmt);
   if (call.head() == "Name") {
-    // for x in a (1-D array): element k on iteration k.
+    // for x in a: element k of a 1-D array on iteration k, row k (a view)
+    // of an N-D one.
     Val array = emitExpr(call);
+    Type rowType = Type::array(array.type.dtype, array.type.ndim - 1);
     emitCountedFor(stmt, dimension(array.leaves[0], 0), [&](Value k) {
       Value index = builder.create<arith::IndexCastOp>(l, builder.getIndexType(), k);
+      if (array.type.ndim > 1)
+        return Val{rowType, {rowView(array.leaves[0], rowType, index, l)}};
       Value raw = builder.create<mlir::memref::LoadOp>(l, array.leaves[0], mlir::ValueRange{index});
       return fromStorage(raw, array.type.dtype, l);
     });
+    if (array.type.ndim > 1) // the row is a value of the loop body only
+      arrays.erase(stmt.field(0).field(0).text);
     return;
   }
   std::vector<Val> args;
@@ -1123,6 +1131,9 @@ Val FunctionEmitter::loadVariable(const std::string &name, const SExpr &node) {
     auto found = arrays.find(name);
     if (found != arrays.end())
       return {spec.variables[name], {found->second}};
+    if (spec.loopTargets.count(name))
+      typer.fail(CompileError::Kind::Unsupported, *spec.source, node,
+                 "the row variable '" + name + "' can be used only inside its loop");
     // Used before its (only) assignment: CPython raises UnboundLocalError.
     std::string message = module.options.message("unbound_local");
     size_t at = message.find("{name}");
@@ -1686,6 +1697,20 @@ llvm::SmallVector<Value> FunctionEmitter::arrayIndices(const SExpr &subscript,
     result.push_back(builder.create<arith::IndexCastOp>(l, builder.getIndexType(), wrapped));
   }
   return result;
+}
+
+Value FunctionEmitter::rowView(Value memref, const Type &rowType, Value index, Location l) {
+  auto metadata = builder.create<mlir::memref::ExtractStridedMetadataOp>(l, memref);
+  Value offset = builder.create<arith::AddIOp>(
+      l, metadata.getOffset(), builder.create<arith::MulIOp>(l, index, metadata.getStrides()[0]));
+  llvm::SmallVector<mlir::OpFoldResult> sizes, strides;
+  for (int axis = 1; axis <= rowType.ndim; ++axis) {
+    sizes.push_back(metadata.getSizes()[axis]);
+    strides.push_back(metadata.getStrides()[axis]);
+  }
+  return builder.create<mlir::memref::ReinterpretCastOp>(l, module.memrefType(rowType),
+                                                         metadata.getBaseBuffer(),
+                                                         mlir::OpFoldResult(offset), sizes, strides);
 }
 
 Val FunctionEmitter::emitView(const SExpr &subscript) {

@@ -540,6 +540,19 @@ Specialization &Typer::specialize(int functionId,
           walk(item);
     };
     walk(spec.source->definition);
+    std::function<void(const SExpr &)> findLoops = [&](const SExpr &node) {
+      if (node.head() == "For" && node.field(0).head() == "Name") {
+        const std::string &name = node.field(0).field(0).text;
+        bool isParam = std::find(spec.source->params.begin(), spec.source->params.end(),
+                                 name) != spec.source->params.end();
+        if (bindings[name] == 1 && !isParam)
+          spec.loopTargets.insert(name);
+      }
+      for (const SExpr &item : node.items)
+        if (item.isList())
+          findLoops(item);
+    };
+    findLoops(spec.source->definition);
     for (const SExpr *stmt : spec.source->definition.field(0).rest())
       if (stmt->head() == "Assign" && stmt->field(0).items.size() == 2 &&
           stmt->field(0).items[1].head() == "Name") {
@@ -589,7 +602,8 @@ void Typer::widenVariable(Specialization &spec, const std::string &name,
                           const Type &type, const SExpr &origin) {
   if (type.kind == Type::Kind::Array || spec.variables[name].kind == Type::Kind::Array) {
     Type &current = spec.variables[name];
-    if (type.kind == Type::Kind::Array && spec.singleAssignment.count(name) &&
+    if (type.kind == Type::Kind::Array &&
+        (spec.singleAssignment.count(name) || spec.loopTargets.count(name)) &&
         (current.kind == Type::Kind::Bottom || current == type)) {
       if (current != type) {
         current = type;
@@ -1010,14 +1024,27 @@ void Typer::typeStatement(Specialization &spec, const SExpr &stmt) {
                    iter.field(0).field(0).text == "range";
     if (!isRange) {
       Type iterated = iter.head() == "Name" ? exprType(spec, iter) : Type::bottom();
-      if (iterated.kind == Type::Kind::Array && iterated.ndim == 1) {
-        assign(spec, stmt.field(0), iterated.elementType(), stmt);
+      if (iterated.kind == Type::Kind::Array) {
+        // Over the first axis: elements of a 1-D array, rows (views) of N-D.
+        if (iterated.ndim == 1) {
+          assign(spec, stmt.field(0), iterated.elementType(), stmt);
+        } else {
+          const SExpr &target = stmt.field(0);
+          if (target.head() != "Name" || !spec.loopTargets.count(target.field(0).text))
+            fail(CompileError::Kind::Unsupported, fn, target,
+                 "the rows of an array can be bound only to a variable that "
+                 "nothing else assigns");
+          std::string root = viewRoot(spec, iter);
+          if (!root.empty())
+            spec.viewOf[target.field(0).text] = root; // writes go to the root
+          assign(spec, target, Type::array(iterated.dtype, iterated.ndim - 1), stmt);
+        }
         typeBody(spec, stmt.field(2));
         typeBody(spec, stmt.field(3));
         return;
       }
       fail(CompileError::Kind::Unsupported, fn, iter,
-           "for loops are supported over range(...) and 1-D array parameters only");
+           "for loops are supported over range(...) and array variables only");
     }
     const SExpr &args = iter.field(1);
     if (args.items.size() < 2 || args.items.size() > 4 ||

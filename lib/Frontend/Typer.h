@@ -46,6 +46,9 @@ struct Specialization {
   /// Locals assigned exactly once, by a top-level statement: the only ones
   /// that may hold arrays (arrays are SSA values, not stack slots).
   std::set<std::string> singleAssignment;
+  /// Locals bound only as the target of one `for` loop: they may hold the
+  /// rows (views) of an N-D array, inside that loop.
+  std::set<std::string> loopTargets;
   Type result;
   SourceLocation resultOrigin;
   bool callsJit = false;

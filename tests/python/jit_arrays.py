@@ -212,3 +212,37 @@ def set_row(m, i, row):
 
 def set_column(m, j, v):
     m[:, j] = v
+
+
+def row_totals(m, out):
+    # for row in m: the rows of a 2-D array are 1-D views.
+    k = 0
+    for row in m:
+        s = 0.0
+        for x in row:
+            s += float(x)
+        out[k] = s
+        k += 1
+    return k
+
+
+def normalise_rows(m):
+    # Writes through the row views reach m.
+    for row in m:
+        peak = 0.0
+        for x in row:
+            if abs(x) > peak:
+                peak = abs(x)
+        if peak > 0:
+            for j in range(len(row)):
+                row[j] = row[j] / peak
+
+
+def planes(t):
+    n = 0
+    total = 0.0
+    for plane in t:
+        for row in plane:
+            n += len(row)
+            total += np.sum(row)
+    return n, total

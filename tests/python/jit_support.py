@@ -68,7 +68,11 @@ def same_value(a: Any, b: Any) -> bool:
 
 
 def same_number(a: Any, b: Any) -> bool:
-    """Equal as numbers (int 0 == float 0.0), NaN equal to NaN."""
+    """Equal as numbers (int 0 == float 0.0), NaN equal to NaN; a NumPy
+    scalar against a Python number by its value."""
+    if isinstance(a, NumPyScalar) != isinstance(b, NumPyScalar):
+        a = a[1] if isinstance(a, NumPyScalar) else a
+        b = b[1] if isinstance(b, NumPyScalar) else b
     if isinstance(a, tuple):
         return isinstance(b, tuple) and len(a) == len(b) and all(same_number(x, y) for x, y in zip(a, b))
     if isinstance(a, float) and math.isnan(a):

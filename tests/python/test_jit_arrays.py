@@ -80,6 +80,27 @@ def test_integer_arrays(dtype: Any, data: st.DataObject) -> None:
         assert_same(py.int_total, jit.int_total, view)
 
 
+@pytest.mark.parametrize("dtype", [np.float64, np.int32, np.uint8])
+@given(data=st.data())
+@SETTINGS
+def test_for_row_in_matrix(dtype: Any, data: st.DataObject) -> None:
+    m = data.draw(arrays(dtype, 2, 2))
+    for view in layouts(m):
+        expected, got = np.zeros(view.shape[0]), np.zeros(view.shape[0])
+        assert_same(lambda v: py.row_totals(v, expected), lambda v: jit.row_totals(v, got), view)
+        np.testing.assert_array_equal(expected, got)
+    f = m.astype(np.float64)
+    for view in layouts(f):
+        mine, theirs = view.copy(), view.copy()
+        py.normalise_rows(theirs)
+        jit.normalise_rows(mine)
+        np.testing.assert_array_equal(mine, theirs)
+    t = data.draw(arrays(np.float64, 3, 3))
+    # total = 0.0, then += np.sum(...): one type, numpy.float64 (unified).
+    assert_same(py.planes, jit.planes, t, unified=True)
+    assert_same(py.planes, jit.planes, t.transpose(1, 2, 0), unified=True)
+
+
 @given(a=arrays(np.bool_))
 @SETTINGS
 def test_bool_arrays(a: np.ndarray) -> None:
@@ -450,3 +471,13 @@ def test_slice_assignment_overlap_and_shapes() -> None:
     read_only.setflags(write=False)
     with pytest.raises(ValueError, match="read-only"):
         jit.fill_slice(read_only, 1.0)
+
+
+def test_row_variables_live_inside_their_loop() -> None:
+    def last_row_first(m):  # type: ignore[no-untyped-def]
+        for row in m:
+            pass
+        return row[0]
+
+    with pytest.raises(plait.UnsupportedError, match="only inside its loop"):
+        plait.jit(last_row_first)(np.ones((2, 2)))
