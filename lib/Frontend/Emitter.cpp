@@ -265,6 +265,8 @@ public:
     llvm::SmallVector<int64_t> strides(array.ndim, dynamic);
     if (array.contiguous)
       strides.back() = 1; // lets LLVM vectorise the innermost loop
+    if (array.fortran)
+      strides.front() = 1;
     auto layout = mlir::StridedLayoutAttr::get(context, dynamic, strides);
     return mlir::MemRefType::get(shape, storageType(array.dtype), layout);
   }
@@ -1926,7 +1928,7 @@ Val FunctionEmitter::emitReduction(const SExpr &node, const std::string &name) {
                                                      builder.getI64Type()},
                                                     {builder.getF64Type()}));
     Value stride = constInt(1);
-    if (!t.contiguous) {
+    if (!t.contiguous && !t.fortran) {
       auto metadata = builder.create<mlir::memref::ExtractStridedMetadataOp>(l, memref);
       stride = builder.create<arith::IndexCastOp>(l, builder.getI64Type(), metadata.getStrides()[0]);
     }
@@ -1935,7 +1937,8 @@ Val FunctionEmitter::emitReduction(const SExpr &node, const std::string &name) {
                                     mlir::ValueRange{dataAddress(memref, t, l), size, stride})
         .getResult(0);
   };
-  bool canPairwise = isFloat && (t.contiguous || t.ndim == 1);
+  // Contiguous data in either order is summed in memory order, as NumPy does.
+  bool canPairwise = isFloat && (t.contiguous || t.fortran || t.ndim == 1);
   if ((name == "sum" || name == "mean") && canPairwise) {
     Val total = castNumPy(Val{Type::floating(), {pairwise()}}, result.dtype);
     if (name == "sum")

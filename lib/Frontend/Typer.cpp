@@ -110,10 +110,12 @@ Type numpyCommonType(const Type &a, const Type &b) {
 std::string Type::str() const {
   switch (kind) {
   case Kind::Array: {
-    // The signature spelling: float64[:, :], or float64[:, ::1] if C-contiguous.
+    // The signature spelling: float64[:, :], float64[:, ::1] if C-contiguous,
+    // float64[::1, :] if Fortran-contiguous.
     std::string axes;
     for (int axis = 0; axis < ndim; ++axis)
-      axes += std::string(axis ? ", " : "") + (contiguous && axis + 1 == ndim ? "::1" : ":");
+      axes += std::string(axis ? ", " : "") +
+              ((contiguous && axis + 1 == ndim) || (fortran && axis == 0) ? "::1" : ":");
     return std::string(dtypeName(dtype)) + "[" + axes + "]";
   }
   case Kind::Bottom:

@@ -168,13 +168,15 @@ std::string Executor::assembly() const {
 }
 
 frontend::Type parseTypeName(const std::string &name, bool &narrow) {
-  // Arrays: "float64[:, :]" (any strides), "float64[:, ::1]" (C-contiguous).
+  // Arrays: "float64[:, :]" (any strides), "float64[:, ::1]" (C-contiguous),
+  // "float64[::1, :]" (Fortran-contiguous).
   size_t bracket = name.find('[');
   if (bracket != std::string::npos && name.back() == ']') {
     std::string dtype = name.substr(0, bracket);
     std::string axes = name.substr(bracket + 1, name.size() - bracket - 2);
     int ndim = static_cast<int>(std::count(axes.begin(), axes.end(), ',')) + 1;
     bool contiguous = axes.size() >= 3 && axes.compare(axes.size() - 3, 3, "::1") == 0;
+    bool fortran = ndim >= 2 && axes.compare(0, 3, "::1") == 0;
     static const std::pair<const char *, frontend::DType> dtypes[] = {
         {"float64", frontend::DType::Float64}, {"float32", frontend::DType::Float32},
         {"int64", frontend::DType::Int64},     {"int32", frontend::DType::Int32},
@@ -184,7 +186,7 @@ frontend::Type parseTypeName(const std::string &name, bool &narrow) {
     for (const auto &[spelling, value] : dtypes)
       if (dtype == spelling && ndim >= 1 && ndim <= 8) {
         narrow = false;
-        return frontend::Type::array(value, ndim, contiguous);
+        return frontend::Type::array(value, ndim, contiguous, fortran);
       }
     throw std::invalid_argument("unknown array type '" + name + "'");
   }

@@ -41,7 +41,8 @@ _CODE_OF_DTYPE = {name: code for code, name in _DTYPE_OF_CODE.items()}
 
 def _split_key(codes: str) -> list[str]:
     """The dispatch key's per-argument parts: 'i', 'f', 'b',
-    'A<dtype><ndim><layout>' (layout 'C': C-contiguous, 'A': any) or
+    'A<dtype><ndim><layout>' (layout 'C': C-contiguous, 'F': Fortran-contiguous,
+    'A': any) or
     'N<dtype>' (a NumPy scalar)."""
     parts, k = [], 0
     while k < len(codes):
@@ -58,6 +59,8 @@ def _type_name(part: str) -> str:
         axes = [":"] * int(part[2])
         if part[3] == "C":
             axes[-1] = "::1"
+        elif part[3] == "F":
+            axes[0] = "::1"
         return f"{_DTYPE_OF_CODE[part[1]]}[{', '.join(axes)}]"
     if part[0] == "N":
         return f"numpy.{_DTYPE_OF_CODE[part[1]]}"
@@ -101,14 +104,17 @@ def _parse_signature(text: str) -> tuple[Optional[str], list[str]]:
 
 def _array_part(name: str) -> Optional[str]:
     """'float64[:, ::1]' -> 'Ad2C' (C-contiguous: the last axis is '::1'),
+    'float64[::1, :]' -> 'Ad2F' (Fortran-contiguous: the first axis),
     'float64[:, :]' -> 'Ad2A' (any strides); None when not an array type."""
     match = re.fullmatch(r"([a-z0-9]+)\[([:, 1]*)\]", name.replace(" ", ""))
     if not match or match.group(1) not in _CODE_OF_DTYPE:
         return None
     axes = match.group(2).split(",")
-    if not 1 <= len(axes) <= 8 or any(a not in (":", "::1") for a in axes) or "::1" in axes[:-1]:
+    if not 1 <= len(axes) <= 8 or any(a not in (":", "::1") for a in axes) or "::1" in axes[1:-1]:
         return None
-    layout = "C" if axes[-1] == "::1" else "A"
+    if len(axes) > 1 and axes[0] == axes[-1] == "::1":
+        return None
+    layout = "C" if axes[-1] == "::1" else "F" if axes[0] == "::1" else "A"
     return f"A{_CODE_OF_DTYPE[match.group(1)]}{len(axes)}{layout}"
 
 

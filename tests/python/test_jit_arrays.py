@@ -229,6 +229,26 @@ def test_array_signatures() -> None:
         f(np.arange(4, dtype=np.int64))
     g = plait.jit("float64(float64[:, ::1])")(py.total2d)
     assert g(np.ones((2, 3))) == py.total2d(np.ones((2, 3)))
+    # Fortran order is a layout of its own: float64[::1, :].
+    fortran = np.asfortranarray(np.arange(6.0).reshape(2, 3))
+    h = plait.jit("float64(float64[::1, :])")(py.total2d)
+    assert h(fortran) == py.total2d(fortran)
+    assert h.signatures == ["float64(float64[::1, :])"]
+    with pytest.raises(TypeError, match="no compiled signature"):
+        h(np.ones((2, 3)))
+
+
+def test_layouts_are_specialised_separately() -> None:
+    f = plait.jit(py.total2d)
+    m = np.arange(12.0).reshape(3, 4)
+    for view in (m, np.asfortranarray(m), m[:, ::2]):
+        assert f(view) == py.total2d(view)
+    assert f.signatures == [
+        "float(float64[:, ::1])",
+        "float(float64[::1, :])",
+        "float(float64[:, :])",
+    ]
+    assert "strided<[1, ?]" in f.inspect(signature="float(float64[::1, :])", stage="mlir")
 
 
 def test_array_kernels_run_detached_in_threads() -> None:

@@ -48,6 +48,8 @@ struct Type {
   /// Array: C-contiguous, so the innermost stride is the constant 1 (the
   /// code vectorises); otherwise any strides.
   bool contiguous = false;
+  /// Array (2-D and up): Fortran-contiguous, the first axis has stride 1.
+  bool fortran = false;
 
   static Type bottom() { return {}; }
   static Type none() { return {Kind::None, {}}; }
@@ -57,12 +59,13 @@ struct Type {
   static Type tuple(std::vector<Type> elements) {
     return {Kind::Tuple, std::move(elements)};
   }
-  static Type array(DType dtype, int ndim, bool contiguous = false) {
+  static Type array(DType dtype, int ndim, bool contiguous = false, bool fortran = false) {
     Type t;
     t.kind = Kind::Array;
     t.dtype = dtype;
     t.ndim = ndim;
     t.contiguous = contiguous;
+    t.fortran = fortran && !contiguous;
     return t;
   }
   static Type numpy(DType dtype) {
@@ -85,14 +88,15 @@ struct Type {
   bool operator==(const Type &other) const {
     return kind == other.kind && elements == other.elements &&
            (kind != Kind::Array || (dtype == other.dtype && ndim == other.ndim &&
-                                    contiguous == other.contiguous)) &&
+                                    contiguous == other.contiguous && fortran == other.fortran)) &&
            (kind != Kind::NumPy || dtype == other.dtype);
   }
   bool operator!=(const Type &other) const { return !(*this == other); }
   /// Python's spelling: "int", "float", "bool", "None", "tuple[int, float]",
   /// "numpy.float32" for a NumPy scalar,
   /// "float64[:, :]" for a 2-D float64 array, "float64[:, ::1]" if
-  /// C-contiguous (the spelling of signatures).
+  /// C-contiguous, "float64[::1, :]" if Fortran-contiguous (the spelling of
+  /// signatures).
   std::string str() const;
   /// Number of scalar slots (a tuple is flattened; None has none).
   size_t numLeaves() const;

@@ -76,7 +76,8 @@ const char *kindName(char code) {
 /// One compiled signature in a dispatch table.
 struct Entry {
   /// The dispatch key it serves: per argument i, f, b, or
-  /// A<dtype><ndim><layout> (layout C: C-contiguous, A: any).
+  /// A<dtype><ndim><layout> (layout C: C-contiguous, F: Fortran-contiguous
+  /// and not C, A: any), or N<dtype> for a NumPy scalar.
   std::string codes;
   /// Unboxing per argument: i, f, b, I (int32), F (float32), A (array).
   std::string kinds;
@@ -554,7 +555,7 @@ const Entry *lookup(const Snapshot *table, const char *key, size_t keyLength,
   if (exactOnly)
     return nullptr;
   // Eager signatures: scalars convert bool -> int -> float; an any-layout
-  // array signature takes C-contiguous arrays too.
+  // array signature takes contiguous arrays too.
   auto rank = [](char c) { return c == 'b' ? 0 : c == 'i' ? 1 : 2; };
   for (const Entry &entry : table->entries) {
     const std::string &want = entry.codes;
@@ -564,7 +565,7 @@ const Entry *lookup(const Snapshot *table, const char *key, size_t keyLength,
       if (key[k] == 'A' || want[w] == 'A') {
         ok = key[k] == 'A' && want[w] == 'A' && k + 3 < keyLength &&
              w + 3 < want.size() && key[k + 1] == want[w + 1] &&
-             key[k + 2] == want[w + 2] && (want[w + 3] == 'A' || key[k + 3] == 'C');
+             key[k + 2] == want[w + 2] && (want[w + 3] == 'A' || key[k + 3] == want[w + 3]);
         k += 4;
         w += 4;
       } else {
@@ -775,7 +776,9 @@ PyObject *dispatcherCall(PyObject *self, PyObject *const *args, size_t nargsf,
       codes[keyLength++] = 'A';
       codes[keyLength++] = dtype;
       codes[keyLength++] = static_cast<char>('0' + view->ndim);
-      codes[keyLength++] = PyBuffer_IsContiguous(view, 'C') ? 'C' : 'A';
+      codes[keyLength++] = PyBuffer_IsContiguous(view, 'C')                       ? 'C'
+                           : view->ndim > 1 && PyBuffer_IsContiguous(view, 'F') ? 'F'
+                                                                                : 'A';
       continue;
     }
     PyErr_Format(PyExc_TypeError,
