@@ -137,6 +137,9 @@ private:
   /// a[...] = scalar (fill) or a[...] = array (copy, through a temporary when
   /// both share a buffer, as NumPy does).
   void storeSlice(const SExpr &subscript, const Val &value);
+  /// A view of the array `value` with `destination`'s shape, as NumPy
+  /// broadcasts it (ValueError when the shapes do not fit).
+  Value broadcastTo(const Val &value, Value destination, int ndim, Location l);
   /// A view: some axes sliced, indexed by an int, or left whole.
   Val emitView(const SExpr &subscript);
   /// Row `index` of an N-D array: an (N-1)-D view.
@@ -1810,6 +1813,41 @@ Val FunctionEmitter::emitView(const SExpr &subscript) {
   return {type, {view}};
 }
 
+Value FunctionEmitter::broadcastTo(const Val &value, Value destination, int ndim, Location l) {
+  // NumPy's broadcasting: trailing axes line up; an axis of size 1 (or a
+  // missing leading one) repeats with stride 0; other sizes must be equal.
+  Value source = value.leaves[0];
+  int sourceDims = value.type.ndim;
+  auto metadata = builder.create<mlir::memref::ExtractStridedMetadataOp>(l, source);
+  llvm::SmallVector<mlir::OpFoldResult> sizes, strides;
+  Value zero = constIndexValue(0);
+  for (int axis = 0; axis < ndim; ++axis) {
+    Value want = dimension(destination, axis);
+    sizes.push_back(builder.create<arith::IndexCastOp>(l, builder.getIndexType(), want).getResult());
+    int from = axis - (ndim - sourceDims);
+    if (from < 0) {
+      strides.push_back(zero);
+      continue;
+    }
+    Value have = dimension(source, from);
+    Value one = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq, have, constInt(1));
+    Value differ = builder.create<arith::AndIOp>(
+        l, builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::ne, have, want),
+        builder.create<arith::XOrIOp>(l, one, constInt(1, 1)));
+    if (ndim == 1)
+      checkWithArgs(differ, module.errorCode("ValueError", module.options.message("broadcast_mismatch")),
+                    {have, want});
+    else
+      checkWithArgs(differ, module.errorCode("ValueError", module.options.message("broadcast_mismatch_nd")),
+                    {have, want, constInt(axis)});
+    strides.push_back(
+        builder.create<arith::SelectOp>(l, one, zero, metadata.getStrides()[from]).getResult());
+  }
+  return builder.create<mlir::memref::ReinterpretCastOp>(
+      l, module.memrefType(Type::array(value.type.dtype, ndim)), metadata.getBaseBuffer(),
+      mlir::OpFoldResult(metadata.getOffset()), sizes, strides);
+}
+
 void FunctionEmitter::storeSlice(const SExpr &subscript, const Val &value) {
   Location l = loc(subscript);
   Val target = emitView(subscript);
@@ -1822,19 +1860,8 @@ void FunctionEmitter::storeSlice(const SExpr &subscript, const Val &value) {
     });
     return;
   }
-  Value source = value.leaves[0];
   int ndim = target.type.ndim;
-  for (int axis = 0; axis < ndim; ++axis) {
-    Value have = dimension(source, axis);
-    Value want = dimension(destination, axis);
-    Value differ = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::ne, have, want);
-    if (ndim == 1)
-      checkWithArgs(differ, module.errorCode("ValueError", module.options.message("broadcast_mismatch")),
-                    {have, want});
-    else
-      checkWithArgs(differ, module.errorCode("ValueError", module.options.message("broadcast_mismatch_nd")),
-                    {have, want, constInt(axis)});
-  }
+  Value source = broadcastTo(value, destination, ndim, l);
   auto copy = [&](Value from, const Type &fromType, Value to) {
     forEachElement(to, ndim, [&](llvm::ArrayRef<Value> indices) {
       Val element = fromStorage(builder.create<mlir::memref::LoadOp>(l, from, indices), fromType.dtype, l);

@@ -663,11 +663,11 @@ void Typer::assign(Specialization &spec, const SExpr &target, const Type &type,
   if (target.head() == "Subscript") {
     Type element = subscriptType(spec, target);
     if (element.kind == Type::Kind::Array) {
-      // a[1:] = 0 (fill) or a[1:] = b (copy; same shape, no broadcasting yet)
-      if (type.kind == Type::Kind::Array && type.ndim != element.ndim)
+      // a[1:] = 0 (fill) or a[1:] = b (copy, broadcasting b's trailing axes)
+      if (type.kind == Type::Kind::Array && type.ndim > element.ndim)
         fail(CompileError::Kind::Unsupported, *spec.source, origin,
-             "copying a " + std::to_string(type.ndim) + "-D array into a " +
-                 std::to_string(element.ndim) + "-D slice (broadcasting) is not supported yet");
+             "could not broadcast a " + std::to_string(type.ndim) + "-D array into a " +
+                 std::to_string(element.ndim) + "-D slice");
       if (type.kind != Type::Kind::Bottom && type.kind != Type::Kind::Array && !type.isNumeric())
         fail(CompileError::Kind::Typing, *spec.source, origin,
              "cannot store a " + type.str() + " into an array slice");

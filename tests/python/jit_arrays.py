@@ -246,3 +246,11 @@ def planes(t):
             n += len(row)
             total += np.sum(row)
     return n, total
+
+
+def assign_broadcast(m, v):
+    m[:] = v
+
+
+def assign_rows_below_first(m, v):
+    m[1:] = v

@@ -501,3 +501,25 @@ def test_row_variables_live_inside_their_loop() -> None:
 
     with pytest.raises(plait.UnsupportedError, match="only inside its loop"):
         plait.jit(last_row_first)(np.ones((2, 2)))
+
+
+@given(data=st.data())
+@SETTINGS
+def test_slice_assignment_broadcasts_like_numpy(data: st.DataObject) -> None:
+    shape = data.draw(hnp.array_shapes(min_dims=1, max_dims=3, min_side=1, max_side=4))
+    source_shape = data.draw(
+        hnp.broadcastable_shapes(shape, min_dims=0, max_dims=len(shape)).filter(
+            lambda s: len(s) >= 1 and np.broadcast_shapes(s, shape) == shape
+        )
+    )
+    source = np.arange(float(np.prod(source_shape))).reshape(source_shape) + 1
+    for name in ("assign_broadcast", "assign_rows_below_first"):
+        expected, got = np.zeros(shape), np.zeros(shape)
+        try:
+            getattr(py, name)(expected, source)
+        except ValueError:  # m[1:] of a different length
+            with pytest.raises(ValueError, match="could not broadcast"):
+                getattr(jit, name)(got, source)
+            continue
+        getattr(jit, name)(got, source)
+        np.testing.assert_array_equal(expected, got)
