@@ -11,6 +11,7 @@
 #include "plait/Runtime/PyNumeric.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Complex/IR/Complex.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -88,6 +89,13 @@ private:
   Value numpyIntDivMod(const std::string &op, Value a, Value b, bool isUnsigned);
   Value numpyShift(const std::string &op, Value a, Value b, bool isUnsigned);
   Value numpyCompare(const std::string &op, const Val &left, const Val &right, Location l);
+  // Complex numbers: two float leaves.
+  std::pair<Value, Value> complexParts(const Val &value, bool numpy);
+  std::pair<Value, Value> callComplexRuntime(const char *name, std::vector<Value> args,
+                                             std::initializer_list<std::pair<int32_t, int32_t>> codes);
+  Val complexArith(const SExpr &node, const std::string &op, const Val &left, const Val &right);
+  Value complexCompare(const std::string &op, const Val &left, const Val &right, const SExpr &node);
+  Value complexAbs(const Val &z, bool checkOverflow);
   Value constOf(mlir::Type type, int64_t v) {
     return builder.create<arith::ConstantIntOp>(builder.getUnknownLoc(), v, type);
   }
@@ -160,6 +168,9 @@ private:
   /// Address of the first element (the data pointer), as an i64.
   Value dataAddress(Value memref, const Type &array, Location l);
   Val emitReduction(const SExpr &node, const std::string &name);
+  Val identityIfEmpty(const Val &sum, Value size);
+  Val complexReduction(const SExpr &node, const std::string &name, const Val &array, Value size,
+                       Location l);
   Val emitDot(const SExpr &node);
   Val emitElementwise(const SExpr &node, const std::string &name);
   Val applyElementwise(const std::string &name, const Val &x, Location l);
@@ -186,7 +197,7 @@ private:
     Block *breakTarget;
   };
   std::vector<Loop> loops;
-  Value f64Out, i64Out;
+  Value f64Out, i64Out, complexOut;
   /// Calls between jitted functions active on this native stack (a hidden
   /// first argument): the depth guard needs no thread-local state.
   Value depth;
@@ -240,6 +251,9 @@ public:
     case Type::Kind::Float:
       out.push_back(b.getF64Type());
       break;
+    case Type::Kind::Complex: // real, imaginary
+      out.append({b.getF64Type(), b.getF64Type()});
+      break;
     case Type::Kind::Tuple:
       for (const Type &e : type.elements)
         appendLeaves(e, out);
@@ -248,12 +262,17 @@ public:
       out.push_back(memrefType(type));
       break;
     case Type::Kind::NumPy:
-      out.push_back(scalarType(type.dtype));
+      if (type.dtype == DType::Complex128)
+        out.append({b.getF64Type(), b.getF64Type()});
+      else
+        out.push_back(scalarType(type.dtype));
       break;
     default:
       break;
     }
   }
+
+  unsigned storageBytes(DType dtype) { return dtype == DType::Bool ? 1 : dtypeBits(dtype) / 8; }
 
   /// A NumPy scalar's leaf: its width (bool as i1; signedness is the dtype's).
   mlir::Type scalarType(DType dtype) {
@@ -284,6 +303,8 @@ public:
     case DType::Int64:
     case DType::UInt64:
       return b.getI64Type();
+    case DType::Complex128:
+      return mlir::ComplexType::get(b.getF64Type());
     case DType::Int32:
       return b.getI32Type();
     case DType::Int16:
@@ -507,6 +528,11 @@ Val FunctionEmitter::convert(const Val &value, const Type &to) {
   }
   if (to.isNumPy())
     return castNumPy(value, to.dtype);
+  if (to.kind == Type::Kind::Complex) { // real numbers get a +0.0 imaginary part
+    if (value.type.isComplex())
+      return {to, value.leaves};
+    return {to, {convert(value, Type::floating()).leaves[0], constFloat(0.0)}};
+  }
   Value v = value.leaves[0];
   if (value.type.isNumPy()) {
     // To a Python number: float(x) of any, int(x) of integers, bool of bool.
@@ -535,6 +561,11 @@ Val FunctionEmitter::convert(const Val &value, const Type &to) {
 
 Value FunctionEmitter::truth(const Val &value) {
   Location l = builder.getUnknownLoc();
+  if (value.type.isComplex()) {
+    Value re = builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::UNE, value.leaves[0], constFloat(0.0));
+    Value im = builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::UNE, value.leaves[1], constFloat(0.0));
+    return builder.create<arith::OrIOp>(l, re, im);
+  }
   if (value.type.isNumPy()) {
     Value v = value.leaves[0];
     if (value.type.dtype == DType::Bool)
@@ -577,6 +608,8 @@ Val FunctionEmitter::constant(const SExpr &value, const Type &type) {
   case SExpr::Kind::None:
     return {type, {}};
   default: {
+    if (value.head() == "Complex")
+      return {type, {constFloat(value.items.at(1).floating), constFloat(value.items.at(2).floating)}};
     Val result{type, {}};
     std::vector<const SExpr *> items = value.rest();
     for (size_t i = 0; i < items.size(); ++i) {
@@ -599,6 +632,13 @@ Val FunctionEmitter::castNumPy(const Val &value, DType to) {
     return value;
   if (to == DType::Bool)
     return {target, {truth(value)}};
+  if (to == DType::Complex128) {
+    if (value.type.isComplex())
+      return {target, value.leaves};
+    return {target, {castNumPy(value, DType::Float64).leaves[0], constFloat(0.0)}};
+  }
+  if (value.type.isComplex())
+    throw CompileError(CompileError::Kind::Typing, "internal: complex to " + std::string(dtypeName(to)));
   mlir::Type toType = module.scalarType(to);
   Value v = value.leaves[0];
   const Type &from = value.type;
@@ -859,6 +899,112 @@ Value FunctionEmitter::numpyCompare(const std::string &op, const Val &left, cons
   bool trueWhenRightNegative = op == "NotEq" || op == "Gt" || op == "GtE";
   Value r = builder.create<arith::SelectOp>(l, aNegative, constInt(trueWhenLeftNegative ? 1 : 0, 1), bitsResult);
   return builder.create<arith::SelectOp>(l, bNegative, constInt(trueWhenRightNegative ? 1 : 0, 1), r);
+}
+
+//===----------------------------------------------------------------------===//
+// Complex numbers
+//===----------------------------------------------------------------------===//
+
+std::pair<Value, Value> FunctionEmitter::complexParts(const Val &value, bool numpy) {
+  Val c = numpy ? castNumPy(value, DType::Complex128) : convert(value, Type::complex());
+  return {c.leaves[0], c.leaves[1]};
+}
+
+std::pair<Value, Value> FunctionEmitter::callComplexRuntime(
+    const char *name, std::vector<Value> args,
+    std::initializer_list<std::pair<int32_t, int32_t>> codes) {
+  // int32 f(double..., double *out): the two parts through a stack pair.
+  Location l = builder.getUnknownLoc();
+  if (!complexOut) {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(entry);
+    complexOut = builder.create<mlir::memref::AllocaOp>(l, mlir::MemRefType::get({2}, builder.getF64Type()));
+  }
+  llvm::SmallVector<mlir::Type> inputs;
+  for (Value a : args)
+    inputs.push_back(a.getType());
+  inputs.push_back(builder.getIndexType());
+  module.declare(name, builder.getFunctionType(inputs, {builder.getI32Type()}));
+  args.push_back(outPointer(complexOut));
+  Value status = builder.create<mlir::func::CallOp>(l, name, mlir::TypeRange{builder.getI32Type()}, args)
+                     .getResult(0);
+  if (codes.size())
+    checkRuntime(status, codes);
+  return {builder.create<mlir::memref::LoadOp>(l, complexOut, mlir::ValueRange{constIndexValue(0)}),
+          builder.create<mlir::memref::LoadOp>(l, complexOut, mlir::ValueRange{constIndexValue(1)})};
+}
+
+Val FunctionEmitter::complexArith(const SExpr &node, const std::string &op, const Val &left,
+                                  const Val &right) {
+  // Real operands become complex (x + 0j) first, as CPython (up to 3.13)
+  // and NumPy do; NumPy's rules when a NumPy scalar is involved.
+  Location l = loc(node);
+  bool numpy = complexUsesNumPy(left.type, right.type);
+  Type type = numpy ? Type::numpy(DType::Complex128) : Type::complex();
+  auto [ar, ai] = complexParts(left, numpy);
+  auto [br, bi] = complexParts(right, numpy);
+  auto add = [&](Value x, Value y) { return builder.create<arith::AddFOp>(l, x, y).getResult(); };
+  auto sub = [&](Value x, Value y) { return builder.create<arith::SubFOp>(l, x, y).getResult(); };
+  auto mul = [&](Value x, Value y) { return builder.create<arith::MulFOp>(l, x, y).getResult(); };
+  if (op == "Add")
+    return {type, {add(ar, br), add(ai, bi)}};
+  if (op == "Sub")
+    return {type, {sub(ar, br), sub(ai, bi)}};
+  if (op == "Mult")
+    return {type, {sub(mul(ar, br), mul(ai, bi)), add(mul(ar, bi), mul(ai, br))}};
+  if (op == "Div") {
+    // CPython raises on a zero divisor; NumPy gives inf/nan. Their scaled
+    // (Smith) algorithms also round differently: both are ported.
+    auto [re, im] = numpy ? callComplexRuntime("plait_rt_np_complex_div", {ar, ai, br, bi}, {})
+                          : callComplexRuntime("plait_rt_py_complex_div", {ar, ai, br, bi},
+                                               {{1, errorCode("ZeroDivisionError", "complex_division_by_zero")}});
+    return {type, {re, im}};
+  }
+  throw CompileError(CompileError::Kind::Unsupported, "internal: complex op " + op);
+}
+
+Value FunctionEmitter::complexCompare(const std::string &op, const Val &left, const Val &right,
+                                      const SExpr &node) {
+  Location l = loc(node);
+  Value equal;
+  bool numpy = complexUsesNumPy(left.type, right.type);
+  if (!numpy && !(left.type.isComplex() && right.type.isComplex())) {
+    // CPython: z == x for a real x compares z.real with x (exactly, for
+    // ints) and needs z.imag == 0.
+    const Val &z = left.type.isComplex() ? left : right;
+    const Val &x = left.type.isComplex() ? right : left;
+    Value real = compare("Eq", Val{Type::floating(), {z.leaves[0]}}, x, node);
+    Value imagZero = builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::OEQ, z.leaves[1], constFloat(0.0));
+    equal = builder.create<arith::AndIOp>(l, real, imagZero);
+  } else {
+    auto [ar, ai] = complexParts(left, numpy);
+    auto [br, bi] = complexParts(right, numpy);
+    equal = builder.create<arith::AndIOp>(
+        l, builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::OEQ, ar, br),
+        builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::OEQ, ai, bi));
+  }
+  if (op == "Eq")
+    return equal;
+  return builder.create<arith::XOrIOp>(l, equal, constInt(1, 1)); // NotEq (the typer allows no other)
+}
+
+Value FunctionEmitter::complexAbs(const Val &z, bool checkOverflow) {
+  // hypot: inf if either part is, nan if one is nan; CPython raises when a
+  // finite number's magnitude overflows, NumPy gives inf.
+  Location l = builder.getUnknownLoc();
+  Value r = callLibm("hypot", {z.leaves[0], z.leaves[1]});
+  if (checkOverflow) {
+    auto finite = [&](Value v) {
+      return builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::ONE,
+                                           builder.create<mlir::math::AbsFOp>(l, v), constFloat(HUGE_VAL))
+          .getResult();
+    };
+    Value rInf = builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::OEQ, r, constFloat(HUGE_VAL));
+    Value inputsFinite = builder.create<arith::AndIOp>(l, finite(z.leaves[0]), finite(z.leaves[1]));
+    check(builder.create<arith::AndIOp>(l, rInf, inputsFinite),
+          errorCode("OverflowError", "complex_abs_overflow"));
+  }
+  return r;
 }
 
 //===----------------------------------------------------------------------===//
@@ -1177,6 +1323,11 @@ Val FunctionEmitter::emitExpr(const SExpr &expr) {
       return loadVariable(name, expr);
     return constant(*binding.value, type);
   }
+  if (head == "Attribute" && (expr.field(1).text == "real" || expr.field(1).text == "imag") &&
+      typer.exprType(spec, expr.field(0)).isComplex()) {
+    Val z = emitExpr(expr.field(0));
+    return {type, {z.leaves[expr.field(1).text == "real" ? 0 : 1]}};
+  }
   if (head == "Attribute" && type.kind != Type::Kind::Float) {
     // shape, ndim, size of an array parameter
     Val base = emitExpr(expr.field(0));
@@ -1400,6 +1551,8 @@ Val FunctionEmitter::floatArith(const SExpr &node, const std::string &op,
 
 Val FunctionEmitter::emitBinary(const SExpr &node, const std::string &op,
                                 const Val &left, const Val &right) {
+  if (left.type.isComplex() || right.type.isComplex())
+    return complexArith(node, op, left, right);
   if (left.type.isNumPy() || right.type.isNumPy())
     return numpyArith(node, op, left, right);
   bool anyFloat = left.type.kind == Type::Kind::Float ||
@@ -1431,6 +1584,12 @@ Val FunctionEmitter::emitUnary(const SExpr &node) {
   if (op == "Not")
     return {Type::boolean(),
             {builder.create<arith::XOrIOp>(l, truth(operand), constInt(1, 1))}};
+  if (operand.type.isComplex()) {
+    if (op == "UAdd")
+      return operand;
+    return {operand.type, {builder.create<arith::NegFOp>(l, operand.leaves[0]),
+                           builder.create<arith::NegFOp>(l, operand.leaves[1])}};
+  }
   if (operand.type.isNumPy()) {
     Value v = operand.leaves[0];
     if (op == "UAdd")
@@ -1493,6 +1652,8 @@ Val FunctionEmitter::emitBoolOp(const SExpr &node) {
 Value FunctionEmitter::compare(const std::string &op, const Val &left,
                                const Val &right, const SExpr &node) {
   Location l = loc(node);
+  if (left.type.isComplex() || right.type.isComplex())
+    return complexCompare(op, left, right, node);
   if (left.type.isNumPy() || right.type.isNumPy())
     return numpyCompare(op, left, right, l);
   bool leftFloat = left.type.kind == Type::Kind::Float;
@@ -1577,9 +1738,7 @@ Val FunctionEmitter::emitCompare(const SExpr &node) {
   Val left = emitExpr(node.field(0));
   if (ops.size() == 1) {
     Val right = emitExpr(*rights[0]);
-    Type type = left.type.isNumPy() || right.type.isNumPy() ? Type::numpy(DType::Bool)
-                                                            : Type::boolean();
-    return {type, {compare(ops[0]->text, left, right, node)}};
+    return {typer.exprType(spec, node), {compare(ops[0]->text, left, right, node)}};
   }
   // a < b < c: each operand evaluated once, stop at the first false.
   Value result = alloca(builder.getI1Type());
@@ -1906,6 +2065,9 @@ Val FunctionEmitter::fromStorage(Value raw, DType dtype, Location l) {
   // Elements load as NumPy scalars of their dtype; bools are bytes in memory.
   if (dtype == DType::Bool)
     return {Type::numpy(dtype), {builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::ne, raw, constInt(0, 8))}};
+  if (dtype == DType::Complex128)
+    return {Type::numpy(dtype), {builder.create<mlir::complex::ReOp>(l, raw),
+                                 builder.create<mlir::complex::ImOp>(l, raw)}};
   return {Type::numpy(dtype), {raw}};
 }
 
@@ -1932,7 +2094,7 @@ Value FunctionEmitter::dataAddress(Value memref, const Type &array, Location l) 
       l, builder.getI64Type(), builder.create<mlir::memref::ExtractAlignedPointerAsIndexOp>(l, memref));
   auto metadata = builder.create<mlir::memref::ExtractStridedMetadataOp>(l, memref);
   Value offset = builder.create<arith::IndexCastOp>(l, builder.getI64Type(), metadata.getOffset());
-  unsigned bytes = module.storageType(array.dtype).getIntOrFloatBitWidth() / 8;
+  unsigned bytes = module.storageBytes(array.dtype);
   return builder.create<arith::AddIOp>(l, base, builder.create<arith::MulIOp>(l, offset, constInt(bytes)));
 }
 
@@ -1947,6 +2109,8 @@ Val FunctionEmitter::emitReduction(const SExpr &node, const std::string &name) {
   Value size = constInt(1);
   for (int axis = 0; axis < t.ndim; ++axis)
     size = builder.create<arith::MulIOp>(l, size, dimension(memref, axis));
+  if (t.dtype == DType::Complex128)
+    return complexReduction(node, name, array, size, l);
   auto pairwise = [&]() -> Value {
     // NumPy's pairwise summation over contiguous (or 1-D strided) data.
     bool f32 = t.dtype == DType::Float32;
@@ -1969,7 +2133,7 @@ Val FunctionEmitter::emitReduction(const SExpr &node, const std::string &name) {
   if ((name == "sum" || name == "mean") && canPairwise) {
     Val total = castNumPy(Val{Type::floating(), {pairwise()}}, result.dtype);
     if (name == "sum")
-      return total;
+      return identityIfEmpty(total, size);
     // The mean divides in the result's type (float32 for float32 arrays).
     Val count = castNumPy(Val{Type::integer(), {size}}, result.dtype);
     return {result, {builder.create<arith::DivFOp>(l, total.leaves[0], count.leaves[0])}};
@@ -2027,7 +2191,8 @@ Val FunctionEmitter::emitReduction(const SExpr &node, const std::string &name) {
                            : builder.create<arith::AddFOp>(l, r, x).getResult();
       builder.create<mlir::memref::StoreOp>(l, next, slot32);
     });
-    return {result, {builder.create<mlir::memref::LoadOp>(l, slot32)}};
+    Val total{result, {builder.create<mlir::memref::LoadOp>(l, slot32)}};
+    return product ? total : identityIfEmpty(total, size);
   }
   Type domain = isFloat || name == "mean" ? Type::floating() : Type::integer();
   Value slot = alloca(leafType(domain.kind));
@@ -2050,7 +2215,62 @@ Val FunctionEmitter::emitReduction(const SExpr &node, const std::string &name) {
     return castNumPy(Val{Type::floating(), {builder.create<arith::DivFOp>(
                          l, total, builder.create<arith::SIToFPOp>(l, builder.getF64Type(), size))}},
                      result.dtype);
-  return castNumPy(Val{domain, {total}}, result.dtype);
+  Val sum = castNumPy(Val{domain, {total}}, result.dtype);
+  return product ? sum : identityIfEmpty(sum, size);
+}
+
+Val FunctionEmitter::identityIfEmpty(const Val &sum, Value size) {
+  // The sum of nothing is NumPy's identity, +0 (sums start from -0.0 so that
+  // a sum of -0.0s keeps its sign). Products of nothing are already 1.
+  if (!sum.type.isFloating() && !sum.type.isComplex())
+    return sum;
+  Location l = builder.getUnknownLoc();
+  Value empty = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq, size, constInt(0));
+  Val result = sum;
+  for (Value &leaf : result.leaves) {
+    auto type = leaf.getType().cast<mlir::FloatType>();
+    Value zero = builder.create<arith::ConstantFloatOp>(l, llvm::APFloat::getZero(type.getFloatSemantics()), type);
+    leaf = builder.create<arith::SelectOp>(l, empty, zero, leaf);
+  }
+  return result;
+}
+
+Val FunctionEmitter::complexReduction(const SExpr &node, const std::string &name,
+                                      const Val &array, Value size, Location l) {
+  const Type &t = array.type;
+  Value memref = array.leaves[0];
+  Type type = Type::numpy(DType::Complex128);
+  if (name == "prod" || !(t.contiguous || t.fortran || t.ndim == 1)) {
+    // NumPy's reduce loop, in order (products; sums of scattered N-D data).
+    bool product = name == "prod";
+    Value re = alloca(builder.getF64Type()), im = alloca(builder.getF64Type());
+    builder.create<mlir::memref::StoreOp>(l, constFloat(product ? 1.0 : -0.0), re);
+    builder.create<mlir::memref::StoreOp>(l, constFloat(product ? 0.0 : -0.0), im);
+    forEachElement(memref, t.ndim, [&](llvm::ArrayRef<Value> indices) {
+      Val x = fromStorage(builder.create<mlir::memref::LoadOp>(l, memref, indices), t.dtype, l);
+      Val r{type, {builder.create<mlir::memref::LoadOp>(l, re), builder.create<mlir::memref::LoadOp>(l, im)}};
+      Val next = complexArith(node, product ? "Mult" : "Add", r, x);
+      builder.create<mlir::memref::StoreOp>(l, next.leaves[0], re);
+      builder.create<mlir::memref::StoreOp>(l, next.leaves[1], im);
+    });
+    Val total{type, {builder.create<mlir::memref::LoadOp>(l, re), builder.create<mlir::memref::LoadOp>(l, im)}};
+    if (name == "prod")
+      return total;
+    if (name == "sum")
+      return identityIfEmpty(total, size);
+    return complexArith(node, "Div", total, Val{Type::numpy(DType::Int64), {size}});
+  }
+  Value stride = constInt(1);
+  if (!t.contiguous && !t.fortran) {
+    auto metadata = builder.create<mlir::memref::ExtractStridedMetadataOp>(l, memref);
+    stride = builder.create<arith::IndexCastOp>(l, builder.getI64Type(), metadata.getStrides()[0]);
+  }
+  auto [re, im] = callComplexRuntime("plait_rt_pairwise_sum_c128", {dataAddress(memref, t, l), size, stride}, {});
+  Val total = identityIfEmpty(Val{type, {re, im}}, size);
+  if (name != "mean")
+    return total;
+  // NumPy's mean divides by the count as a complex128 (NumPy's division).
+  return complexArith(node, "Div", total, Val{Type::numpy(DType::Int64), {size}});
 }
 
 Val FunctionEmitter::emitDot(const SExpr &node) {
@@ -2061,6 +2281,26 @@ Val FunctionEmitter::emitDot(const SExpr &node) {
   // Computed in Python's float or (wrapping) int64, then cast to NumPy's
   // result type (a bool dot product: any product nonzero).
   DType resultDType = promoteDTypes(a.type.dtype, b.type.dtype);
+  if (resultDType == DType::Complex128) { // 1-D only: sum of products in order
+    Value n = dimension(a.leaves[0], 0);
+    checkWithArgs(builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::ne, n, dimension(b.leaves[0], 0)),
+                  module.errorCode("ValueError", module.options.message("dot_not_aligned")),
+                  {n, dimension(b.leaves[0], 0)});
+    Type type = Type::numpy(resultDType);
+    Value re = alloca(builder.getF64Type()), im = alloca(builder.getF64Type());
+    builder.create<mlir::memref::StoreOp>(l, constFloat(0.0), re);
+    builder.create<mlir::memref::StoreOp>(l, constFloat(0.0), im);
+    countedLoop(n, [&](Value k) {
+      mlir::ValueRange index{builder.create<arith::IndexCastOp>(l, builder.getIndexType(), k).getResult()};
+      Val x = fromStorage(builder.create<mlir::memref::LoadOp>(l, a.leaves[0], index), a.type.dtype, l);
+      Val y = fromStorage(builder.create<mlir::memref::LoadOp>(l, b.leaves[0], index), b.type.dtype, l);
+      Val r{type, {builder.create<mlir::memref::LoadOp>(l, re), builder.create<mlir::memref::LoadOp>(l, im)}};
+      Val next = complexArith(node, "Add", r, complexArith(node, "Mult", x, y));
+      builder.create<mlir::memref::StoreOp>(l, next.leaves[0], re);
+      builder.create<mlir::memref::StoreOp>(l, next.leaves[1], im);
+    });
+    return {type, {builder.create<mlir::memref::LoadOp>(l, re), builder.create<mlir::memref::LoadOp>(l, im)}};
+  }
   bool isFloat = isFloatDType(resultDType);
   Type domain = isFloat ? Type::floating() : Type::integer();
   int32_t notAligned = module.errorCode("ValueError", module.options.message("dot_not_aligned"));
@@ -2124,6 +2364,8 @@ Val FunctionEmitter::applyElementwise(const std::string &name, const Val &x, Loc
                 : x.type.kind == Type::Kind::Float ? DType::Float64
                 : x.type.kind == Type::Kind::Bool  ? DType::Bool
                                                    : DType::Int64;
+  if (x.type.isComplex()) // np.abs only (the typer refuses the others)
+    return {Type::numpy(DType::Float64), {complexAbs(x, /*checkOverflow=*/false)}};
   Val v = castNumPy(x, dtype);
   if (name == "abs" || name == "absolute") {
     if (isFloatDType(dtype))
@@ -2174,6 +2416,10 @@ void FunctionEmitter::storeElement(const SExpr &subscript, const Val &value) {
 }
 
 Value FunctionEmitter::toStorage(const Val &value, DType dtype, mlir::Location l) {
+  if (dtype == DType::Complex128) {
+    Val c = castNumPy(value, dtype);
+    return builder.create<mlir::complex::CreateOp>(l, module.storageType(dtype), c.leaves[0], c.leaves[1]);
+  }
   Val element = value;
   if (value.type.kind == Type::Kind::Float && !isFloatDType(dtype) && dtype != DType::Bool) {
     // As NumPy stores a Python float into an integer array: truncate, with
@@ -2242,7 +2488,7 @@ Val FunctionEmitter::emitNumpy(const SExpr &node, const std::string &name) {
       return zeroOf(type);
     Val value = emitExpr(*args[0]);
     if (value.type.kind == Type::Kind::Float && !isFloatDType(type.dtype) &&
-        type.dtype != DType::Bool) // via a Python int: NaN and inf raise
+        type.dtype != DType::Bool && type.dtype != DType::Complex128) // via a Python int: NaN and inf raise
       value = floatToInt(value.leaves[0], "plait_rt_float_to_int");
     return weakToNumPy(value, type.dtype);
   }
@@ -2363,8 +2609,8 @@ Value FunctionEmitter::allocateArray(const Type &type, llvm::ArrayRef<Value> siz
     check(builder.create<mlir::LLVM::ExtractValueOp>(l, both, llvm::ArrayRef<int64_t>{1}), tooBig);
     total = builder.create<mlir::LLVM::ExtractValueOp>(l, both, llvm::ArrayRef<int64_t>{0});
   }
-  unsigned itemBits = module.storageType(type.dtype).getIntOrFloatBitWidth();
-  Value bytes = builder.create<mlir::LLVM::SMulWithOverflowOp>(l, pair, total, constInt(itemBits / 8));
+  Value bytes = builder.create<mlir::LLVM::SMulWithOverflowOp>(
+      l, pair, total, constInt(module.storageBytes(type.dtype)));
   check(builder.create<mlir::LLVM::ExtractValueOp>(l, bytes, llvm::ArrayRef<int64_t>{1}), tooBig);
   Value flat = builder.create<mlir::memref::AllocOp>(
       l, mlir::MemRefType::get({mlir::ShapedType::kDynamic}, module.storageType(type.dtype)),
@@ -2404,6 +2650,11 @@ Val FunctionEmitter::emitCall(const SExpr &node) {
   std::string numpyName = typer.numpyFunction(spec, callee);
   if (!numpyName.empty())
     return emitNumpy(node, numpyName);
+  if (callee.head() == "Attribute" && callee.field(1).text == "conjugate" &&
+      typer.exprType(spec, callee.field(0)).isComplex()) {
+    Val z = emitExpr(callee.field(0));
+    return {z.type, {z.leaves[0], builder.create<arith::NegFOp>(loc(node), z.leaves[1])}};
+  }
   std::string mathName;
   if (callee.head() == "Attribute")
     mathName = callee.field(1).text;
@@ -2546,8 +2797,17 @@ Val FunctionEmitter::emitBuiltin(const SExpr &node, const std::string &name) {
   std::vector<Val> args;
   for (const SExpr *arg : node.field(1).rest())
     args.push_back(emitExpr(*arg));
+  if (name == "abs" && args[0].type.isComplex() && !args[0].type.isNumPy())
+    return {type, {complexAbs(args[0], /*checkOverflow=*/true)}};
   if (name == "abs" && args[0].type.isNumPy())
     return applyElementwise("abs", args[0], l);
+  if (name == "complex") {
+    if (args.empty())
+      return {type, {constFloat(0.0), constFloat(0.0)}};
+    if (args.size() == 1)
+      return convert(args[0], type);
+    return {type, {convert(args[0], Type::floating()).leaves[0], convert(args[1], Type::floating()).leaves[0]}};
+  }
   if (name == "abs") {
     if (args[0].type.kind == Type::Kind::Float)
       return {type, {builder.create<mlir::math::AbsFOp>(l, args[0].leaves[0])}};
@@ -2702,7 +2962,7 @@ EmittedModule emitModule(mlir::ModuleOp module, const Program &program,
                          const std::vector<Type> &argumentTypes,
                          const CompileOptions &options, uint64_t uniqueId) {
   module.getContext()->loadDialect<mlir::func::FuncDialect, mlir::arith::ArithDialect,
-                                   mlir::LLVM::LLVMDialect,
+                                   mlir::LLVM::LLVMDialect, mlir::complex::ComplexDialect,
                                    mlir::cf::ControlFlowDialect, mlir::math::MathDialect,
                                    mlir::memref::MemRefDialect>();
   Typer typer(program, options, uniqueId);

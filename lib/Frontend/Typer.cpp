@@ -37,6 +37,8 @@ const char *dtypeName(DType dtype) {
     return "uint8";
   case DType::UInt64:
     return "uint64";
+  case DType::Complex128:
+    return "complex128";
   case DType::Bool:
     return "bool";
   }
@@ -65,6 +67,8 @@ int dtypeBits(DType dtype) {
   case DType::Int8:
   case DType::UInt8:
     return 8;
+  case DType::Complex128:
+    return 128;
   case DType::Bool:
     return 1;
   }
@@ -72,6 +76,8 @@ int dtypeBits(DType dtype) {
 }
 
 DType promoteDTypes(DType a, DType b) {
+  if (a == DType::Complex128 || b == DType::Complex128)
+    return DType::Complex128;
   if (a == b || b == DType::Bool)
     return a;
   if (a == DType::Bool)
@@ -95,11 +101,19 @@ DType promoteDTypes(DType a, DType b) {
   return DType::Int16;     // uint8 with int8
 }
 
+bool complexUsesNumPy(const Type &left, const Type &right) {
+  if (left.kind == Type::Kind::Complex && right.isNumPy() && right.dtype == DType::Float64)
+    return false;
+  return left.isNumPy() || right.isNumPy();
+}
+
 Type numpyCommonType(const Type &a, const Type &b) {
   if (a.isNumPy() && b.isNumPy())
     return Type::numpy(promoteDTypes(a.dtype, b.dtype));
   DType np = a.isNumPy() ? a.dtype : b.dtype;
   Type::Kind python = a.isNumPy() ? b.kind : a.kind;
+  if (python == Type::Kind::Complex)
+    return Type::numpy(DType::Complex128); // (NumPy: complex64 with float32)
   if (python == Type::Kind::Int && np == DType::Bool)
     return Type::numpy(DType::Int64);
   if (python == Type::Kind::Float && !isFloatDType(np))
@@ -128,6 +142,8 @@ std::string Type::str() const {
     return "int";
   case Kind::Float:
     return "float";
+  case Kind::Complex:
+    return "complex";
   case Kind::NumPy:
     return std::string("numpy.") + dtypeName(dtype);
   case Kind::Tuple: {
@@ -143,6 +159,8 @@ std::string Type::str() const {
 size_t Type::numLeaves() const {
   if (kind == Kind::None || kind == Kind::Bottom)
     return 0; // an array is one leaf: its memref
+  if (isComplex())
+    return 2; // real and imaginary parts
   if (kind != Kind::Tuple)
     return 1;
   size_t n = 0;
@@ -278,7 +296,7 @@ const MathFunctionInfo *lookupMathFunction(const std::string &name) {
 bool isSupportedBuiltin(const std::string &name) {
   static const char *names[] = {"abs",   "min",  "max",    "round", "int",
                                 "float", "bool", "divmod", "pow",   "range",
-                                "len"};
+                                "len",   "complex"};
   for (const char *n : names)
     if (name == n)
       return true;
@@ -377,10 +395,16 @@ bool Typer::unify(const Type &a, const Type &b, Type &result) {
     result = a;
     return true;
   }
-  if (a.isNumeric() && b.isNumeric() && (a.isNumPy() || b.isNumPy())) {
+  if (a.isNumber() && b.isNumber() && (a.isNumPy() || b.isNumPy())) {
     // A variable that holds a Python number and a NumPy scalar takes the
     // type NumPy computes their mix in (s = 0.0; s += a[i]: the type of a).
     result = numpyCommonType(a, b);
+    return true;
+  }
+  if (a.isComplex() || b.isComplex()) {
+    if (!a.isNumber() || !b.isNumber())
+      return false;
+    result = Type::complex();
     return true;
   }
   if (a.isNumeric() && b.isNumeric()) {
@@ -411,6 +435,8 @@ Type Typer::constantType(const SExpr &value) {
   case SExpr::Kind::None:
     return Type::none();
   case SExpr::Kind::List:
+    if (value.head() == "Complex")
+      return Type::complex();
     if (value.head() == "Tuple") {
       std::vector<Type> elements;
       for (const SExpr *e : value.rest())
@@ -668,10 +694,16 @@ void Typer::assign(Specialization &spec, const SExpr &target, const Type &type,
         fail(CompileError::Kind::Unsupported, *spec.source, origin,
              "could not broadcast a " + std::to_string(type.ndim) + "-D array into a " +
                  std::to_string(element.ndim) + "-D slice");
-      if (type.kind != Type::Kind::Bottom && type.kind != Type::Kind::Array && !type.isNumeric())
+      if (type.kind != Type::Kind::Bottom && type.kind != Type::Kind::Array && !type.isNumber())
         fail(CompileError::Kind::Typing, *spec.source, origin,
              "cannot store a " + type.str() + " into an array slice");
-    } else if (type.kind != Type::Kind::Bottom && !type.isNumeric()) {
+      bool complexSource = type.isComplex() ||
+                           (type.kind == Type::Kind::Array && type.dtype == DType::Complex128);
+      if (complexSource && element.dtype != DType::Complex128)
+        fail(CompileError::Kind::Typing, *spec.source, origin,
+             "cannot store complex numbers into an array of " + std::string(dtypeName(element.dtype)));
+    } else if (type.kind != Type::Kind::Bottom &&
+               (!type.isNumber() || (type.isComplex() && !element.isComplex()))) {
       fail(CompileError::Kind::Typing, *spec.source, origin,
            "cannot store a " + type.str() + " into an array of " + element.str());
     }
@@ -706,7 +738,9 @@ bool dtypeFromName(const std::string &name, DType &dtype) {
       {"float64", DType::Float64}, {"double", DType::Float64}, {"float32", DType::Float32},
       {"single", DType::Float32},  {"int64", DType::Int64},    {"int32", DType::Int32},
       {"int16", DType::Int16},     {"int8", DType::Int8},      {"uint8", DType::UInt8},
-      {"uint64", DType::UInt64},   {"bool_", DType::Bool},     {"bool", DType::Bool}};
+      {"uint64", DType::UInt64},   {"complex128", DType::Complex128},
+      {"cdouble", DType::Complex128}, {"complex", DType::Complex128},
+      {"bool_", DType::Bool},      {"bool", DType::Bool}};
   for (const auto &[spelling, value] : names)
     if (name == spelling) {
       dtype = value;
@@ -734,19 +768,23 @@ DType Typer::dtypeOf(Specialization &spec, const SExpr &node) {
         return DType::Int64;
       if (binding.name == "bool")
         return DType::Bool;
+      if (binding.name == "complex")
+        return DType::Complex128;
     }
     if (binding.kind == NameBinding::Kind::DTypeValue && dtypeFromName(binding.name, dtype))
       return dtype;
   }
   fail(CompileError::Kind::Unsupported, fn, node,
        "unsupported dtype: use float64, float32, int64, int32, int16, int8, "
-       "uint8, uint64 or bool (as np.float64, float, int, bool or a string)");
+       "uint8, uint64, complex128 or bool (as np.float64, float, int, bool, "
+       "complex or a string)");
 }
 
 /// An integer index or size: Python's int or bool, or a NumPy integer.
 static bool isIntegral(const Type &t) {
   return t.kind == Type::Kind::Int || t.kind == Type::Kind::Bool ||
-         (t.isNumPy() && !isFloatDType(t.dtype) && t.dtype != DType::Bool);
+         (t.isNumPy() && !isFloatDType(t.dtype) && t.dtype != DType::Bool &&
+          t.dtype != DType::Complex128);
 }
 
 int Typer::shapeRank(Specialization &spec, const SExpr &node) {
@@ -796,7 +834,8 @@ Type Typer::numpyCallType(Specialization &spec, const SExpr &call, const std::st
     arity(0, 1);
     if (!args.empty()) {
       Type t = exprType(spec, *args[0]);
-      if (t.kind != Type::Kind::Bottom && !t.isNumeric())
+      if (t.kind != Type::Kind::Bottom && !t.isNumeric() &&
+          !(t.isComplex() && scalar == DType::Complex128))
         fail(CompileError::Kind::Typing, fn, *args[0],
              "np." + name + "() of " + t.str() + " is not supported");
     }
@@ -813,9 +852,10 @@ Type Typer::numpyCallType(Specialization &spec, const SExpr &call, const std::st
     arity(2, 2);
     int rank = shapeRank(spec, *args[0]);
     Type fill = exprType(spec, *args[1]);
-    if (fill.kind != Type::Kind::Bottom && !fill.isNumeric())
+    if (fill.kind != Type::Kind::Bottom && !fill.isNumber())
       fail(CompileError::Kind::Typing, fn, *args[1], "np.full() needs a number to fill with");
     DType dtype = fill.isNumPy()                   ? fill.dtype
+                  : fill.kind == Type::Kind::Complex ? DType::Complex128
                   : fill.kind == Type::Kind::Float ? DType::Float64
                   : fill.kind == Type::Kind::Bool  ? DType::Bool
                                                    : DType::Int64;
@@ -857,6 +897,12 @@ Type Typer::numpyCallType(Specialization &spec, const SExpr &call, const std::st
       fail(CompileError::Kind::Typing, fn, *args[0],
            "np." + name + "() needs an array here, not " + array.str());
     spec.loops = true;
+    if (array.dtype == DType::Complex128) {
+      if (name != "sum" && name != "prod" && name != "mean")
+        fail(CompileError::Kind::Unsupported, fn, call,
+             "np." + name + "() of complex arrays is not supported");
+      return array.elementType();
+    }
     // NumPy's result types: float32 stays float32; integer sums widen to
     // the platform's (u)int64; the mean of integers is float64.
     if (name == "mean")
@@ -882,6 +928,9 @@ Type Typer::numpyCallType(Specialization &spec, const SExpr &call, const std::st
     DType dtype = promoteDTypes(a.dtype, b.dtype);
     if (a.ndim == 1)
       return Type::numpy(dtype);
+    if (dtype == DType::Complex128)
+      fail(CompileError::Kind::Unsupported, fn, call,
+           "np.dot() of complex matrices is not supported (1-D vectors are)");
     return Type::array(dtype, b.ndim == 2 ? 2 : 1, true);
   }
   if (name == "sqrt" || name == "exp" || name == "log" || name == "sin" ||
@@ -894,6 +943,9 @@ Type Typer::numpyCallType(Specialization &spec, const SExpr &call, const std::st
     bool isAbs = name == "abs" || name == "absolute";
     // NumPy computes sqrt(int8) etc. in float16, which plait does not have.
     auto elementwiseFloat = [&](DType dtype) {
+      if (dtype == DType::Complex128)
+        fail(CompileError::Kind::Unsupported, fn, call,
+             "np." + name + "() of complex numbers is not supported (np.abs is)");
       if (dtype == DType::Float32 || dtype == DType::Int16)
         return DType::Float32;
       if (dtypeBits(dtype) <= 8)
@@ -904,19 +956,20 @@ Type Typer::numpyCallType(Specialization &spec, const SExpr &call, const std::st
     };
     if (t.kind == Type::Kind::Array) {
       spec.loops = true;
-      if (isAbs)
-        return Type::array(t.dtype, t.ndim, true);
+      if (isAbs) // |z| of complex128 is float64
+        return Type::array(t.dtype == DType::Complex128 ? DType::Float64 : t.dtype, t.ndim, true);
       return Type::array(elementwiseFloat(t.dtype), t.ndim, true);
     }
-    if (!t.isNumeric())
+    if (!t.isNumber())
       fail(CompileError::Kind::Typing, fn, *args[0], "np." + name + "() of " + t.str());
     // Python numbers become NumPy scalars: int as int64, float as float64.
     DType dtype = t.isNumPy()                   ? t.dtype
+                  : t.kind == Type::Kind::Complex ? DType::Complex128
                   : t.kind == Type::Kind::Float ? DType::Float64
                   : t.kind == Type::Kind::Bool  ? DType::Bool
                                                 : DType::Int64;
     if (isAbs)
-      return Type::numpy(dtype);
+      return Type::numpy(dtype == DType::Complex128 ? DType::Float64 : dtype);
     return Type::numpy(elementwiseFloat(dtype));
   }
   fail(CompileError::Kind::Unsupported, fn, call.field(0),
@@ -1113,8 +1166,21 @@ Type Typer::binaryType(Specialization &spec, const SExpr &node,
          std::string("unsupported operand type(s) for ") + symbol->second +
              ": '" + left.str() + "' and '" + right.str() + "'");
   };
-  if (!left.isNumeric() || !right.isNumeric())
+  if (!left.isNumber() || !right.isNumber())
     typeError();
+  if (left.isComplex() || right.isComplex()) {
+    // + - * / only; NumPy's rules when a NumPy scalar is involved.
+    if ((left.isNumPy() && left.dtype == DType::Float32) ||
+        (right.isNumPy() && right.dtype == DType::Float32))
+      fail(CompileError::Kind::Unsupported, *spec.source, node,
+           "numpy.float32 with a complex number computes in complex64, which is not supported");
+    if (op == "Pow")
+      fail(CompileError::Kind::Unsupported, *spec.source, node,
+           "** of complex numbers is not supported");
+    if (op != "Add" && op != "Sub" && op != "Mult" && op != "Div")
+      typeError();
+    return complexUsesNumPy(left, right) ? Type::numpy(DType::Complex128) : Type::complex();
+  }
   if (left.isNumPy() || right.isNumPy()) {
     DType common = numpyCommonType(left, right).dtype;
     bool bitwise = op == "BitOr" || op == "BitXor" || op == "BitAnd" ||
@@ -1251,6 +1317,13 @@ Type Typer::callType(Specialization &spec, const SExpr &call) {
   std::string numpyName = numpyFunction(spec, callee);
   if (!numpyName.empty())
     return numpyCallType(spec, call, numpyName);
+  if (callee.head() == "Attribute" && callee.field(1).text == "conjugate") {
+    Type t = exprType(spec, callee.field(0));
+    if (t.kind == Type::Kind::Bottom || t.isComplex()) {
+      needArgs("conjugate", 0, 0);
+      return t;
+    }
+  }
   if (callee.head() != "Name")
     fail(CompileError::Kind::Unsupported, fn, callee,
          "calling this expression is not supported");
@@ -1307,6 +1380,8 @@ Type Typer::callType(Specialization &spec, const SExpr &call) {
   if (name == "abs") {
     needArgs(name, 1, 1);
     Type t = argType(0);
+    if (t.isComplex())
+      return t.isNumPy() ? Type::numpy(DType::Float64) : Type::floating();
     needNumeric(name, t, 0);
     return t.kind == Type::Kind::Bool ? Type::integer() : t;
   }
@@ -1354,7 +1429,7 @@ Type Typer::callType(Specialization &spec, const SExpr &call) {
   }
   if (name == "int" || name == "float" || name == "bool") {
     needArgs(name, 0, 1);
-    if (!args.empty())
+    if (!args.empty() && !(name == "bool" && argType(0).isComplex()))
       needNumeric(name, argType(0), 0);
     return name == "int" ? Type::integer()
                          : name == "float" ? Type::floating() : Type::boolean();
@@ -1380,6 +1455,16 @@ Type Typer::callType(Specialization &spec, const SExpr &call) {
       return Type::integer();
     }
     return binaryType(spec, call, "Pow", argType(0), argType(1));
+  }
+  if (name == "complex") {
+    needArgs(name, 0, 2);
+    for (size_t i = 0; i < args.size(); ++i) {
+      Type t = argType(i);
+      if (t.kind != Type::Kind::Bottom && !t.isNumeric() && !(args.size() == 1 && t.isComplex()))
+        fail(CompileError::Kind::Typing, fn, *args[i],
+             "complex() of " + t.str() + " is not supported (real numbers, or one complex)");
+    }
+    return Type::complex();
   }
   if (name == "len") {
     needArgs(name, 1, 1);
@@ -1473,8 +1558,16 @@ Type Typer::exprType(Specialization &spec, const SExpr &expr) {
       fail(CompileError::Kind::Unsupported, fn, expr,
            "math." + attr + " is not supported here");
     }
+    const std::string &attr = expr.field(1).text;
+    if (attr == "real" || attr == "imag") {
+      Type t = exprType(spec, base);
+      if (t.kind == Type::Kind::Bottom)
+        return t;
+      if (t.isComplex()) // z.real of numpy.complex128 is a numpy.float64
+        return t.isNumPy() ? Type::numpy(DType::Float64) : Type::floating();
+    }
     fail(CompileError::Kind::Unsupported, fn, expr,
-         "attribute access is not supported");
+         "attribute access is not supported (except .real and .imag of complex numbers)");
   }
   if (head == "BinOp")
     return binaryType(spec, expr, expr.field(0).text, exprType(spec, expr.field(1)),
@@ -1487,7 +1580,7 @@ Type Typer::exprType(Specialization &spec, const SExpr &expr) {
     if (t.kind == Type::Kind::Bottom)
       return t;
     const char *symbol = op == "USub" ? "-" : op == "UAdd" ? "+" : "~";
-    if (!t.isNumeric() || (op == "Invert" && t.isFloating()) ||
+    if (!t.isNumber() || (op == "Invert" && (t.isFloating() || t.isComplex())) ||
         (op == "UAdd" && t.isNumPy() && t.dtype == DType::Bool))
       fail(CompileError::Kind::Typing, fn, expr,
            std::string("bad operand type for unary ") + symbol + ": '" +
@@ -1519,12 +1612,23 @@ Type Typer::exprType(Specialization &spec, const SExpr &expr) {
     // NumPy comparisons give numpy.bool; a chain gives its last
     // comparison's result, so numpy.bool when every link involves NumPy.
     bool allNumPy = true;
-    bool previousNumPy = false;
+    Type previous;
     for (size_t i = 0; i < operands.size(); ++i) {
       Type t = exprType(spec, *operands[i]);
       if (i > 0)
-        allNumPy &= previousNumPy || t.isNumPy();
-      previousNumPy = t.isNumPy();
+        allNumPy &= previous.isComplex() || t.isComplex() ? complexUsesNumPy(previous, t)
+                                                          : previous.isNumPy() || t.isNumPy();
+      previous = t;
+      if (t.isComplex()) {
+        // Complex numbers are not ordered: only == and != compare them.
+        const std::string &next = ops[std::min(i, ops.size() - 1)]->text;
+        const std::string &previous = ops[i == 0 ? 0 : i - 1]->text;
+        for (const std::string *o : {&next, &previous})
+          if (*o != "Eq" && *o != "NotEq")
+            fail(CompileError::Kind::Typing, fn, expr,
+                 "ordering comparisons are not supported between complex numbers");
+        continue;
+      }
       if (t.kind == Type::Kind::Bottom || t.isNumeric())
         continue;
       fail(CompileError::Kind::Unsupported, fn, *operands[i],

@@ -182,6 +182,7 @@ frontend::Type parseTypeName(const std::string &name, bool &narrow) {
         {"int64", frontend::DType::Int64},     {"int32", frontend::DType::Int32},
         {"int16", frontend::DType::Int16},     {"int8", frontend::DType::Int8},
         {"uint8", frontend::DType::UInt8},     {"uint64", frontend::DType::UInt64},
+        {"complex128", frontend::DType::Complex128},
         {"bool", frontend::DType::Bool}};
     for (const auto &[spelling, value] : dtypes)
       if (dtype == spelling && ndim >= 1 && ndim <= 8) {
@@ -203,8 +204,10 @@ frontend::Type parseTypeName(const std::string &name, bool &narrow) {
     return frontend::Type::floating();
   if (name == "bool" || name == "boolean" || name == "b")
     return frontend::Type::boolean();
+  if (name == "complex" || name == "complex128" || name == "c")
+    return frontend::Type::complex();
   throw std::invalid_argument("unknown type name '" + name +
-                              "' (use int64, float64, bool, int32 or float32)");
+                              "' (use int64, float64, bool, complex128, int32 or float32)");
 }
 
 std::shared_ptr<Executor> compile(const CompileRequest &request) {

@@ -19,7 +19,7 @@ void buildLowerToLLVMPipeline(mlir::OpPassManager &pm, bool genericAllocation) {
       compat::kMemRefToLLVMPass +
       (genericAllocation ? "{use-generic-functions=1}" : "") +
       ",convert-func-to-llvm,convert-index-to-llvm,convert-arith-to-llvm,"
-      "convert-cf-to-llvm,reconcile-unrealized-casts";
+      "convert-complex-to-llvm,convert-cf-to-llvm,reconcile-unrealized-casts";
   std::string errors;
   llvm::raw_string_ostream os(errors);
   if (mlir::failed(mlir::parsePassPipeline(pipeline, pm, os)))

@@ -112,3 +112,109 @@ extern "C" double plait_rt_pairwise_sum_f64(int64_t data, int64_t n, int64_t str
 extern "C" double plait_rt_pairwise_sum_f32(int64_t data, int64_t n, int64_t stride) {
   return pairwiseSum(reinterpret_cast<const float *>(data), n, stride);
 }
+
+//===----------------------------------------------------------------------===//
+// Complex numbers
+//===----------------------------------------------------------------------===//
+
+extern "C" int32_t plait_rt_py_complex_div(double ar, double ai, double br, double bi,
+                                           int64_t out) {
+  // CPython's _Py_c_quot (Smith's method, dividing by the denominator).
+  double *r = reinterpret_cast<double *>(out);
+  double absBr = std::fabs(br), absBi = std::fabs(bi);
+  if (absBr >= absBi) {
+    if (absBr == 0.0)
+      return 1; // ZeroDivisionError
+    double ratio = bi / br;
+    double denominator = br + bi * ratio;
+    r[0] = (ar + ai * ratio) / denominator;
+    r[1] = (ai - ar * ratio) / denominator;
+  } else if (absBi >= absBr) {
+    double ratio = br / bi;
+    double denominator = br * ratio + bi;
+    r[0] = (ar * ratio + ai) / denominator;
+    r[1] = (ai * ratio - ar) / denominator;
+  } else { // a NaN in the divisor
+    r[0] = r[1] = std::nan("");
+  }
+  return 0;
+}
+
+extern "C" int32_t plait_rt_np_complex_div(double ar, double ai, double br, double bi,
+                                           int64_t out) {
+  // NumPy's complex division loop: Smith's method multiplying by the
+  // reciprocal of the denominator; a zero divisor gives inf/nan.
+  double *r = reinterpret_cast<double *>(out);
+  double absBr = std::fabs(br), absBi = std::fabs(bi);
+  if (absBr >= absBi) {
+    if (absBr == 0 && absBi == 0) {
+      r[0] = ar / absBr;
+      r[1] = ai / absBr;
+    } else {
+      double ratio = bi / br;
+      double scale = 1.0 / (br + bi * ratio);
+      r[0] = (ar + ai * ratio) * scale;
+      r[1] = (ai - ar * ratio) * scale;
+    }
+  } else {
+    double ratio = br / bi;
+    double scale = 1.0 / (bi + br * ratio);
+    r[0] = (ar * ratio + ai) * scale;
+    r[1] = (ai * ratio - ar) * scale;
+  }
+  return 0;
+}
+
+namespace {
+
+/// NumPy's pairwise summation of complex numbers: real and imaginary parts
+/// in separate accumulators, four numbers per block of eight scalars.
+void pairwiseSumComplex(double &rr, double &ri, const double *a, int64_t n, int64_t stride) {
+  // n counts scalars (twice the numbers); stride is in numbers.
+  auto re = [&](int64_t i) { return a[(i / 2) * stride * 2]; };
+  auto im = [&](int64_t i) { return a[(i / 2) * stride * 2 + 1]; };
+  if (n < 8) {
+    rr = -0.0;
+    ri = -0.0;
+    for (int64_t i = 0; i < n; i += 2) {
+      rr += re(i);
+      ri += im(i);
+    }
+    return;
+  }
+  if (n <= kBlockSize) {
+    double r[8];
+    for (int k = 0; k < 8; k += 2) {
+      r[k] = re(k);
+      r[k + 1] = im(k);
+    }
+    int64_t i;
+    for (i = 8; i < n - (n % 8); i += 8)
+      for (int k = 0; k < 8; k += 2) {
+        r[k] += re(i + k);
+        r[k + 1] += im(i + k);
+      }
+    rr = (r[0] + r[2]) + (r[4] + r[6]);
+    ri = (r[1] + r[3]) + (r[5] + r[7]);
+    for (; i < n; i += 2) {
+      rr += re(i);
+      ri += im(i);
+    }
+    return;
+  }
+  int64_t half = n / 2;
+  half -= half % 8;
+  double rr1, ri1, rr2, ri2;
+  pairwiseSumComplex(rr1, ri1, a, half, stride);
+  pairwiseSumComplex(rr2, ri2, a + (half / 2) * stride * 2, n - half, stride);
+  rr = rr1 + rr2;
+  ri = ri1 + ri2;
+}
+
+} // namespace
+
+extern "C" int32_t plait_rt_pairwise_sum_c128(int64_t data, int64_t n, int64_t stride, int64_t out) {
+  double *r = reinterpret_cast<double *>(out);
+  pairwiseSumComplex(r[0], r[1], reinterpret_cast<const double *>(data), 2 * n, stride);
+  return 0;
+}

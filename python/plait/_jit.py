@@ -31,11 +31,11 @@ _MESSAGES = _messages.sample()
 _ids = itertools.count(1)
 _STAGES = ("mlir", "optimized-mlir", "llvm", "asm")
 _NOGIL = {False: 0, True: 1, "auto": 2}
-_CODE_OF = {"int64": "i", "int32": "i", "int": "i", "float64": "f", "float32": "f", "float": "f", "bool": "b"}
-_KIND_OF = {"int64": "i", "int": "i", "int32": "I", "float64": "f", "float": "f", "float32": "F", "bool": "b"}
-_TYPE_OF_CODE = {"i": "int64", "f": "float64", "b": "bool"}
+_CODE_OF = {"int64": "i", "int32": "i", "int": "i", "float64": "f", "float32": "f", "float": "f", "bool": "b", "complex128": "c", "complex": "c"}
+_KIND_OF = {"int64": "i", "int": "i", "int32": "I", "float64": "f", "float": "f", "float32": "F", "bool": "b", "complex128": "c", "complex": "c"}
+_TYPE_OF_CODE = {"i": "int64", "f": "float64", "b": "bool", "c": "complex"}
 #: Array element types by their dispatch character (see JITModule.cpp).
-_DTYPE_OF_CODE = {"d": "float64", "f": "float32", "q": "int64", "i": "int32", "h": "int16", "b": "int8", "B": "uint8", "Q": "uint64", "?": "bool"}
+_DTYPE_OF_CODE = {"d": "float64", "f": "float32", "q": "int64", "i": "int32", "h": "int16", "b": "int8", "B": "uint8", "Q": "uint64", "D": "complex128", "?": "bool"}
 _CODE_OF_DTYPE = {name: code for code, name in _DTYPE_OF_CODE.items()}
 
 
@@ -96,7 +96,7 @@ def _parse_signature(text: str) -> tuple[Optional[str], list[str]]:
     args = [a.strip() for a in re.findall(r"[^,\[\]]+(?:\[[^\]]*\])?", match.group(2)) if a.strip()]
     for name in args:
         if _array_part(name) is None and name not in _KIND_OF:
-            raise TypeError(f"unknown type {name!r} in signature {text!r} (use int64, float64, bool, int32, float32, or arrays like float64[:, :])")
+            raise TypeError(f"unknown type {name!r} in signature {text!r} (use int64, float64, bool, complex128, int32, float32, or arrays like float64[:, :])")
     if result and result not in _KIND_OF:
         raise TypeError(f"unknown result type {result!r} in signature {text!r}")
     return result, args
@@ -292,6 +292,8 @@ class Dispatcher(_native.DispatcherBase):
                     cast = "F" if result == "float32" else ("f" if produced != "float" else "")
                 elif result in ("int64", "int", "int32") and integral:
                     cast = "I" if result == "int32" else ("i" if produced != scalar else "")
+                elif result in ("complex128", "complex") and scalar in ("complex", "complex128"):
+                    cast = "c" if produced != "complex" else ""
                 elif result == "bool" and scalar == "bool":
                     cast = "b" if produced != scalar else ""
                 else:

@@ -51,6 +51,8 @@ def sample() -> dict[str, str]:
         "range_step_zero": _message(lambda: range(0, 1, zero_int), "range() arg 3 must not be zero"),
         "negative_shift": _message(lambda: 1 << minus, "negative shift count"),
         "powmod_zero": _message(lambda: pow(2, 3, zero_int), "pow() 3rd argument cannot be 0"),
+        "complex_division_by_zero": _message(lambda: 1j / (zero_float * 1j), "complex division by zero"),
+        "complex_abs_overflow": _message(lambda: abs(complex(1e308, 1e308 * one)), "absolute value too large"),
         "recursion": "maximum recursion depth exceeded",
         "unbound_local": _unbound_local_template(),
     }

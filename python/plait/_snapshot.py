@@ -56,7 +56,7 @@ _LIST_HEADS = {
     "keywords": "Keywords",
 }
 
-_SUPPORTED_BUILTINS = {"abs", "min", "max", "round", "int", "float", "bool", "divmod", "pow", "range", "len"}
+_SUPPORTED_BUILTINS = {"abs", "min", "max", "round", "int", "float", "bool", "divmod", "pow", "range", "len", "complex"}
 
 
 def _string(text: str) -> str:
@@ -84,6 +84,8 @@ def _atom(value: object) -> str:
         return str(int(value))
     if isinstance(value, float):
         return _float(float(value))
+    if isinstance(value, complex):
+        return f"(Complex {_float(value.real)} {_float(value.imag)})"
     if isinstance(value, str):
         return _string(value)
     if isinstance(value, tuple):
@@ -92,7 +94,7 @@ def _atom(value: object) -> str:
 
 
 def _is_constant(value: object) -> bool:
-    if isinstance(value, (bool, int, float)) or value is None:
+    if isinstance(value, (bool, int, float, complex)) or value is None:
         return True
     return isinstance(value, tuple) and all(_is_constant(v) for v in value)
 

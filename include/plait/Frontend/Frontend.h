@@ -25,13 +25,13 @@ class ModuleOp;
 namespace plait::frontend {
 
 /// Element types of arrays (NumPy dtypes), also the types of NumPy scalars.
-enum class DType { Float64, Float32, Int64, Int32, Int16, Int8, UInt8, UInt64, Bool };
+enum class DType { Float64, Float32, Int64, Int32, Int16, Int8, UInt8, UInt64, Complex128, Bool };
 const char *dtypeName(DType dtype);
 /// NumPy's names of the supported dtypes ("float32", "bool_", "double", ...).
 bool dtypeFromName(const std::string &name, DType &dtype);
 bool isFloatDType(DType dtype);
 bool isUnsignedDType(DType dtype); // uint8, uint64 (not bool)
-int dtypeBits(DType dtype);        // bool: 1
+int dtypeBits(DType dtype);        // bool: 1, complex128: 128
 /// NumPy's promotion of two dtypes (np.result_type).
 DType promoteDTypes(DType a, DType b);
 
@@ -40,7 +40,8 @@ struct Type {
   /// Bool, Int and Float are Python's types; NumPy is a NumPy scalar
   /// (np.float32, np.int8, np.bool_, ...: what array elements load as),
   /// computed with NumPy's rules (its width, wrapping, IEEE results).
-  enum class Kind { Bottom, None, Bool, Int, Float, Tuple, Array, NumPy };
+  /// Complex is Python's complex (two float leaves, as numpy.complex128).
+  enum class Kind { Bottom, None, Bool, Int, Float, Tuple, Array, NumPy, Complex };
   Kind kind = Kind::Bottom;
   std::vector<Type> elements; // Tuple
   DType dtype = DType::Float64; // Array, NumPy
@@ -56,6 +57,7 @@ struct Type {
   static Type boolean() { return {Kind::Bool, {}}; }
   static Type integer() { return {Kind::Int, {}}; }
   static Type floating() { return {Kind::Float, {}}; }
+  static Type complex() { return {Kind::Complex, {}}; }
   static Type tuple(std::vector<Type> elements) {
     return {Kind::Tuple, std::move(elements)};
   }
@@ -76,10 +78,16 @@ struct Type {
   }
   /// The scalar type elements of an array are loaded as (a NumPy scalar).
   Type elementType() const { return numpy(dtype); }
+  /// A real number: Python's bool, int or float, or a real NumPy scalar.
   bool isNumeric() const {
     return kind == Kind::Bool || kind == Kind::Int || kind == Kind::Float ||
-           kind == Kind::NumPy;
+           (kind == Kind::NumPy && dtype != DType::Complex128);
   }
+  bool isComplex() const {
+    return kind == Kind::Complex || (kind == Kind::NumPy && dtype == DType::Complex128);
+  }
+  /// Any number: real or complex.
+  bool isNumber() const { return isNumeric() || isComplex(); }
   bool isNumPy() const { return kind == Kind::NumPy; }
   /// A float: Python's float or a NumPy float scalar.
   bool isFloating() const {
@@ -106,6 +114,11 @@ struct Type {
 /// (NEP 50: Python's bool, int and float are "weak" and take the NumPy
 /// side's type where they can). Both must be numeric, one NumPy.
 Type numpyCommonType(const Type &a, const Type &b);
+
+/// Whether `left op right` with a complex operand follows NumPy's rules: a
+/// NumPy scalar is involved, except a numpy.float64 right of a Python
+/// complex (complex.__add__ accepts that float subclass first).
+bool complexUsesNumPy(const Type &left, const Type &right);
 
 /// One jitted Python function of the program.
 struct FunctionSource {

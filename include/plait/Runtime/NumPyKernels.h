@@ -26,6 +26,14 @@ float plait_rt_np_remainder_f32(float a, float b);
 /// np.power of integers with a non-negative exponent, wrapping modulo 2**64
 /// (callers truncate to narrower types, which is the same modulo 2**n).
 int64_t plait_rt_np_int_pow(int64_t base, int64_t exponent);
+
+/// Complex division into out[0], out[1]: CPython's (returns 1 for a zero
+/// divisor: ZeroDivisionError) and NumPy's (never fails: inf/nan).
+int32_t plait_rt_py_complex_div(double ar, double ai, double br, double bi, int64_t out);
+int32_t plait_rt_np_complex_div(double ar, double ai, double br, double bi, int64_t out);
+/// np.add.reduce of `n` complex128 numbers `stride` numbers apart into
+/// out[0], out[1] (NumPy's pairwise summation); returns 0.
+int32_t plait_rt_pairwise_sum_c128(int64_t data, int64_t n, int64_t stride, int64_t out);
 }
 
 #endif // PLAIT_RUNTIME_NUMPYKERNELS_H

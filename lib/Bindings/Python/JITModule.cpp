@@ -46,12 +46,16 @@ char classify(PyObject *o) {
     return 'i';
   if (PyFloat_CheckExact(o))
     return 'f';
+  if (PyComplex_CheckExact(o))
+    return 'c';
   if (PyObject_CheckBuffer(o))
     return 0; // arrays and NumPy scalars (np.float64 too): from their buffer
   if (PyLong_Check(o))
     return 'i';
   if (PyFloat_Check(o))
     return 'f';
+  if (PyComplex_Check(o))
+    return 'c';
   PyTypeObject *type = Py_TYPE(o);
   if (type->tp_as_number && type->tp_as_number->nb_index)
     return 'i';
@@ -68,6 +72,8 @@ const char *kindName(char code) {
     return "int";
   case 'f':
     return "float";
+  case 'c':
+    return "complex";
   default:
     return "?";
   }
@@ -79,7 +85,8 @@ struct Entry {
   /// A<dtype><ndim><layout> (layout C: C-contiguous, F: Fortran-contiguous
   /// and not C, A: any), or N<dtype> for a NumPy scalar.
   std::string codes;
-  /// Unboxing per argument: i, f, b, I (int32), F (float32), A (array).
+  /// Unboxing per argument: i, f, b, c (complex: two slots), I (int32),
+  /// F (float32), A (array), N (NumPy scalar: its bytes).
   std::string kinds;
   char resultCast = 0; // 0, 'f' (to float), 'F' (float32), 'I' (int32)
   std::shared_ptr<jit::Executor> executor;
@@ -331,6 +338,8 @@ nb::dlpack::dtype dlpackType(frontend::DType dtype) {
     return nb::dtype<uint8_t>();
   case frontend::DType::UInt64:
     return nb::dtype<uint64_t>();
+  case frontend::DType::Complex128:
+    return nb::dlpack::dtype{static_cast<uint8_t>(nb::dlpack::dtype_code::Complex), 128, 1};
   case frontend::DType::Bool:
     return nb::dtype<bool>();
   }
@@ -339,6 +348,8 @@ nb::dlpack::dtype dlpackType(frontend::DType dtype) {
 
 size_t itemSize(frontend::DType dtype) {
   switch (dtype) {
+  case frontend::DType::Complex128:
+    return 16;
   case frontend::DType::Float64:
   case frontend::DType::Int64:
   case frontend::DType::UInt64:
@@ -369,7 +380,7 @@ size_t resultSlots(const Type &type) {
     return std::max<size_t>(total, 1);
   }
   default:
-    return 1;
+    return type.isComplex() ? 2 : 1;
   }
 }
 
@@ -495,6 +506,23 @@ PyObject *boxNumPyScalar(frontend::DType dtype, int64_t bits, char cast) {
 }
 
 PyObject *box(const Type &type, const int64_t *&slot, char cast, ResultOwners &owners) {
+  if (type.isComplex()) {
+    double parts[2];
+    std::memcpy(parts, slot, 16);
+    slot += 2;
+    PyObject *z = PyComplex_FromDoubles(parts[0], parts[1]);
+    if (!z || type.kind == Type::Kind::Complex || cast == 'c')
+      return z;
+    PyObject *numpyType = numpyScalarType(type.dtype);
+    if (!numpyType) {
+      Py_DECREF(z);
+      return nullptr;
+    }
+    PyObject *result = PyObject_CallOneArg(numpyType, z);
+    Py_DECREF(numpyType);
+    Py_DECREF(z);
+    return result;
+  }
   switch (type.kind) {
   case Type::Kind::NumPy:
     return boxNumPyScalar(type.dtype, *slot++, cast);
@@ -554,9 +582,9 @@ const Entry *lookup(const Snapshot *table, const char *key, size_t keyLength,
       return &entry;
   if (exactOnly)
     return nullptr;
-  // Eager signatures: scalars convert bool -> int -> float; an any-layout
+  // Eager signatures: scalars convert bool -> int -> float -> complex; an any-layout
   // array signature takes contiguous arrays too.
-  auto rank = [](char c) { return c == 'b' ? 0 : c == 'i' ? 1 : 2; };
+  auto rank = [](char c) { return c == 'b' ? 0 : c == 'i' ? 1 : c == 'f' ? 2 : 3; };
   for (const Entry &entry : table->entries) {
     const std::string &want = entry.codes;
     size_t k = 0, w = 0;
@@ -586,6 +614,8 @@ char dtypeCode(const Py_buffer &view) {
   const char *format = view.format ? view.format : "B";
   if (*format == '@' || *format == '=' || *format == '<')
     ++format;
+  if (format[0] == 'Z' && format[1] == 'd' && !format[2])
+    return view.itemsize == 16 ? 'D' : 0; // complex128
   if (!*format || format[1])
     return 0;
   switch (*format) {
@@ -767,7 +797,7 @@ PyObject *dispatcherCall(PyObject *self, PyObject *const *args, size_t nargsf,
         PyErr_Format(PyExc_TypeError,
                      "%s() argument %zu ('%s'): arrays of format '%s' with %d "
                      "dimensions are not supported (dtypes float64, float32, int64, "
-                     "int32, int16, int8, uint8, uint64, bool; 1 to 8 dimensions)",
+                     "int32, int16, int8, uint8, uint64, complex128, bool; 1 to 8 dimensions)",
                      state.name.c_str(), i + 1, state.params[i].c_str(),
                      view->format ? view->format : "B", view->ndim);
         return nullptr;
@@ -782,7 +812,7 @@ PyObject *dispatcherCall(PyObject *self, PyObject *const *args, size_t nargsf,
       continue;
     }
     PyErr_Format(PyExc_TypeError,
-                 "%s() argument %zu ('%s') must be int, float, bool or an array, not %s",
+                 "%s() argument %zu ('%s') must be int, float, bool, complex or an array, not %s",
                  state.name.c_str(), i + 1, state.params[i].c_str(),
                  Py_TYPE(bound[i])->tp_name);
     return nullptr;
@@ -806,18 +836,36 @@ PyObject *dispatcherCall(PyObject *self, PyObject *const *args, size_t nargsf,
         // array's descriptor (allocated, aligned, offset, sizes, strides);
         // then the results descriptor (5) and the status.
         size_t slotsNeeded = 6;
-        for (size_t i = 0; i < n; ++i)
-          slotsNeeded += entry->kinds[i] == 'A' ? 3 + 2 * static_cast<size_t>(views[i]->ndim) : 1;
+        for (size_t i = 0; i < n; ++i) {
+          char kind = entry->kinds[i];
+          slotsNeeded += kind == 'A'   ? 3 + 2 * static_cast<size_t>(views[i]->ndim)
+                         : kind == 'c' ? 2
+                         : kind == 'N' ? (views[i]->itemsize > 8 ? 2 : 1)
+                                       : 1;
+        }
         Scratch<int64_t, 24> storage(slotsNeeded);
         Scratch<void *, 24> pointers(slotsNeeded);
         size_t slot = 0;
         for (size_t i = 0; i < n; ++i) {
           if (entry->kinds[i] == 'N') {
-            // A NumPy scalar's bytes: compiled code reads the low bytes.
+            // A NumPy scalar's bytes: compiled code reads the low bytes (a
+            // complex128 fills two slots, one per part).
+            size_t parts = views[i]->itemsize > 8 ? 2 : 1;
             storage[slot] = 0;
             std::memcpy(&storage[slot], views[i]->buf, static_cast<size_t>(views[i]->itemsize));
+            for (size_t p = 0; p < parts; ++p, ++slot)
+              pointers[slot] = &storage[slot];
+            continue;
+          }
+          if (entry->kinds[i] == 'c') {
+            Py_complex z = PyComplex_AsCComplex(bound[i]);
+            if (z.real == -1.0 && PyErr_Occurred())
+              return nullptr;
+            std::memcpy(&storage[slot], &z.real, 8);
+            std::memcpy(&storage[slot + 1], &z.imag, 8);
             pointers[slot] = &storage[slot];
-            ++slot;
+            pointers[slot + 1] = &storage[slot + 1];
+            slot += 2;
             continue;
           }
           if (entry->kinds[i] != 'A') {
