@@ -162,9 +162,10 @@ private:
                       Location l);
   /// An element loaded from storage as the scalar it reads as.
   Val fromStorage(Value raw, DType dtype, Location l);
-  /// Emits `body(indices)` for every element, in C order.
+  /// Emits `body(indices)` for every element, in C order or Fortran order.
   void forEachElement(Value memref, int ndim,
-                      const std::function<void(llvm::ArrayRef<Value>)> &body);
+                      const std::function<void(llvm::ArrayRef<Value>)> &body,
+                      bool fortranOrder = false);
   /// Address of the first element (the data pointer), as an i64.
   Value dataAddress(Value memref, const Type &array, Location l);
   Val emitReduction(const SExpr &node, const std::string &name);
@@ -2072,18 +2073,20 @@ Val FunctionEmitter::fromStorage(Value raw, DType dtype, Location l) {
 }
 
 void FunctionEmitter::forEachElement(Value memref, int ndim,
-                                     const std::function<void(llvm::ArrayRef<Value>)> &body) {
-  llvm::SmallVector<Value> indices;
-  std::function<void(int)> level = [&](int axis) {
-    if (axis == ndim) {
+                                     const std::function<void(llvm::ArrayRef<Value>)> &body,
+                                     bool fortranOrder) {
+  // Loops nest in C order (the last axis innermost), or in Fortran order
+  // (the first innermost): the memory order of reductions NumPy follows.
+  llvm::SmallVector<Value> indices(ndim);
+  std::function<void(int)> level = [&](int depth) {
+    if (depth == ndim) {
       body(indices);
       return;
     }
+    int axis = fortranOrder ? ndim - 1 - depth : depth;
     countedLoop(dimension(memref, axis), [&](Value k) {
-      indices.push_back(builder.create<arith::IndexCastOp>(builder.getUnknownLoc(),
-                                                           builder.getIndexType(), k));
-      level(axis + 1);
-      indices.pop_back();
+      indices[axis] = builder.create<arith::IndexCastOp>(builder.getUnknownLoc(), builder.getIndexType(), k);
+      level(depth + 1);
     });
   };
   level(0);
@@ -2170,7 +2173,7 @@ Val FunctionEmitter::emitReduction(const SExpr &node, const std::string &name) {
         better = builder.create<arith::SelectOp>(l, keep, r, x);
       }
       builder.create<mlir::memref::StoreOp>(l, better, slot);
-    });
+    }, t.fortran);
     Value best = builder.create<mlir::memref::LoadOp>(l, slot);
     return castNumPy(Val{domain, {best}}, t.dtype);
   }
@@ -2190,7 +2193,7 @@ Val FunctionEmitter::emitReduction(const SExpr &node, const std::string &name) {
       Value next = product ? builder.create<arith::MulFOp>(l, r, x).getResult()
                            : builder.create<arith::AddFOp>(l, r, x).getResult();
       builder.create<mlir::memref::StoreOp>(l, next, slot32);
-    });
+    }, t.fortran);
     Val total{result, {builder.create<mlir::memref::LoadOp>(l, slot32)}};
     return product ? total : identityIfEmpty(total, size);
   }
@@ -2209,7 +2212,7 @@ Val FunctionEmitter::emitReduction(const SExpr &node, const std::string &name) {
                      : (product ? builder.create<arith::MulIOp>(l, r, x).getResult()
                                 : builder.create<arith::AddIOp>(l, r, x).getResult());
     builder.create<mlir::memref::StoreOp>(l, next, slot);
-  });
+  }, t.fortran);
   Value total = builder.create<mlir::memref::LoadOp>(l, slot);
   if (name == "mean")
     return castNumPy(Val{Type::floating(), {builder.create<arith::DivFOp>(
@@ -2252,7 +2255,7 @@ Val FunctionEmitter::complexReduction(const SExpr &node, const std::string &name
       Val next = complexArith(node, product ? "Mult" : "Add", r, x);
       builder.create<mlir::memref::StoreOp>(l, next.leaves[0], re);
       builder.create<mlir::memref::StoreOp>(l, next.leaves[1], im);
-    });
+    }, t.fortran);
     Val total{type, {builder.create<mlir::memref::LoadOp>(l, re), builder.create<mlir::memref::LoadOp>(l, im)}};
     if (name == "prod")
       return total;
@@ -2291,9 +2294,11 @@ Val FunctionEmitter::emitDot(const SExpr &node) {
     builder.create<mlir::memref::StoreOp>(l, constFloat(0.0), re);
     builder.create<mlir::memref::StoreOp>(l, constFloat(0.0), im);
     countedLoop(n, [&](Value k) {
-      mlir::ValueRange index{builder.create<arith::IndexCastOp>(l, builder.getIndexType(), k).getResult()};
-      Val x = fromStorage(builder.create<mlir::memref::LoadOp>(l, a.leaves[0], index), a.type.dtype, l);
-      Val y = fromStorage(builder.create<mlir::memref::LoadOp>(l, b.leaves[0], index), b.type.dtype, l);
+      Value index = builder.create<arith::IndexCastOp>(l, builder.getIndexType(), k);
+      Val x = fromStorage(builder.create<mlir::memref::LoadOp>(l, a.leaves[0], mlir::ValueRange{index}),
+                          a.type.dtype, l);
+      Val y = fromStorage(builder.create<mlir::memref::LoadOp>(l, b.leaves[0], mlir::ValueRange{index}),
+                          b.type.dtype, l);
       Val r{type, {builder.create<mlir::memref::LoadOp>(l, re), builder.create<mlir::memref::LoadOp>(l, im)}};
       Val next = complexArith(node, "Add", r, complexArith(node, "Mult", x, y));
       builder.create<mlir::memref::StoreOp>(l, next.leaves[0], re);

@@ -183,3 +183,53 @@ def count_above(a, limit):
         if x > limit:
             n += 1
     return n
+
+
+def complex_arithmetic(z, w):
+    return (z + w, z - w, z * w, -z, +z, z == w, z != w, abs(z), bool(z))
+
+
+def complex_division(z, w):
+    return z / w
+
+
+def complex_parts(z):
+    return (z.real, z.imag, z.conjugate(), complex(z.real, -z.imag), z * 1j + 2)
+
+
+def complex_elements(a, i):
+    x = a[i]
+    return (x * x + 1j, abs(x), x.real, x.imag, x / 2, x == a[0])
+
+
+def complex_ufunc_abs(a, i):
+    return np.abs(a[i])
+
+
+def complex_reductions(a):
+    return (np.sum(a), np.mean(a))
+
+
+def complex_product(a):
+    return np.prod(a)
+
+
+def mandelbrot_counts(c, limit):
+    out = np.zeros(len(c), dtype=np.int64)
+    for i in range(len(c)):
+        z = 0j
+        n = 0
+        while abs(z) <= 2.0 and n < limit:
+            z = z * z + c[i]
+            n += 1
+        out[i] = n
+    return out
+
+
+def rotate(a, angle):
+    # Complex arrays in and out: a new array of complex128.
+    out = np.empty_like(a)
+    w = complex(np.cos(angle), np.sin(angle))
+    for i in range(len(a)):
+        out[i] = a[i] * w
+    return out

@@ -262,3 +262,86 @@ def test_numpy_scalar_semantics_differ_from_python_numbers() -> None:
         assert jit.weak_floordiv(np.array([7], dtype=np.int8), 0, 0) == 0
     with pytest.raises(ZeroDivisionError):
         jit.scalar_arithmetic(1.0, 0.0)
+
+
+complex_numbers = st.complex_numbers(allow_nan=True, allow_infinity=True) | st.sampled_from(
+    [0j, -0.0 + 0j, complex(0.0, -0.0), 1j, 1 + 1j, complex(np.inf, 1), complex(1, np.nan), 1e308 + 1e308j]
+)
+real_numbers = st.one_of(st.floats(), st.integers(-(2**53), 2**53), st.booleans())
+
+
+@given(z=complex_numbers, w=st.one_of(complex_numbers, real_numbers))
+@SETTINGS
+def test_python_complex_arithmetic(z: complex, w: Any) -> None:
+    # CPython's rules: real operands become complex, z / 0 raises.
+    same("complex_arithmetic", z, w)
+    same("complex_arithmetic", w, z) if isinstance(w, complex) else None
+    same("complex_division", z, w)
+    same("complex_division", w, z)
+    same("complex_parts", z)
+
+
+@given(data=st.data())
+@SETTINGS
+def test_complex128_arrays_compute_like_numpy(data: st.DataObject) -> None:
+    # NumPy's rules for numpy.complex128: division by zero gives inf/nan.
+    a = np.array(data.draw(st.lists(complex_numbers, min_size=1, max_size=6)), dtype=np.complex128)
+    for i in range(len(a)):
+        same("complex_elements", a, i)
+        # np.abs: NumPy's own (SIMD) algorithm, not hypot: within one ulp.
+        assert_within_one_ulp("complex_ufunc_abs", a, i)
+    w = data.draw(st.one_of(complex_numbers, real_numbers, st.sampled_from([np.float64(0.0), np.int8(3), np.complex128(0j)])))
+    same("weak_add", a, 0, w)
+    same("weak_mul", a, 0, w)
+    same("weak_div", a, 0, w)
+    same("store", a.copy(), 0, w)
+
+
+@given(n=st.integers(0, 300), seed=st.integers(0, 2**32 - 1))
+@SETTINGS
+def test_complex_sums_match_numpys_pairwise_summation(n: int, seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    a = rng.standard_normal(n) + 1j * rng.standard_normal(n)
+    same("complex_reductions", a)
+    same("complex_reductions", a[::3])
+    m = a[: (n // 4) * 4].reshape(-1, 4) if n >= 4 else a.reshape(-1, 1)
+    same("complex_reductions", m)
+    same("complex_reductions", m.T)
+    b = (rng.integers(-9, 9, n) + 1j * rng.integers(-9, 9, n)).astype(np.complex128)
+    # Small Gaussian integers: exact whatever the order or fusion of the
+    # operations (NumPy's SIMD loops may fuse multiply-adds).
+    same("dot", b, b)
+    same("complex_product", b[:12])
+    same("dot", b, rng.integers(-9, 9, n))
+
+
+def test_complex_kernels_take_and_return_complex_arrays() -> None:
+    c = np.linspace(-2, 1, 40) + 0.5j
+    np.testing.assert_array_equal(jit.mandelbrot_counts(c, 60), py.mandelbrot_counts(c, 60))
+    a = np.arange(5) + 1j * np.arange(5)[::-1]
+    with quiet():
+        expected = py.rotate(a, 0.3)
+    got = jit.rotate(a, 0.3)
+    assert got.dtype == np.complex128
+    np.testing.assert_array_equal(got, expected)
+    assert type(jit.identity(1 + 2j)) is complex and type(jit.identity(np.complex128(1j))) is np.complex128
+
+
+def test_complex_misuse_is_reported_at_compile_time() -> None:
+    def ordered(z, w):  # type: ignore[no-untyped-def]
+        return z < w
+
+    def power(z):  # type: ignore[no-untyped-def]
+        return z**2
+
+    def into_floats(a, z):  # type: ignore[no-untyped-def]
+        a[0] = z
+
+    with pytest.raises(plait.TypingError, match="ordering comparisons"):
+        plait.jit(ordered)(1j, 2j)
+    with pytest.raises(plait.UnsupportedError, match=r"\*\* of complex"):
+        plait.jit(power)(1j)
+    with pytest.raises(plait.TypingError, match="cannot store a complex"):
+        plait.jit(into_floats)(np.zeros(2), 1j)
+    with pytest.raises(ZeroDivisionError, match="complex division by zero"):
+        jit.complex_division(1j, 0j)
