@@ -171,7 +171,10 @@ private:
   Val emitReduction(const SExpr &node, const std::string &name);
   Val identityIfEmpty(const Val &sum, Value size);
   Val complexReduction(const SExpr &node, const std::string &name, const Val &array, Value size,
-                       Location l);
+                       bool sequential, Location l);
+  /// np.sum etc. of a whole array; `sequential` adds in order (no pairwise).
+  Val reduceArray(const SExpr &node, const std::string &name, const Val &array,
+                  const Type &result, bool sequential);
   Val emitDot(const SExpr &node);
   Val emitElementwise(const SExpr &node, const std::string &name);
   Val applyElementwise(const std::string &name, const Val &x, Location l);
@@ -2104,16 +2107,52 @@ Value FunctionEmitter::dataAddress(Value memref, const Type &array, Location l) 
 Val FunctionEmitter::emitReduction(const SExpr &node, const std::string &name) {
   Location l = loc(node);
   Val array = emitExpr(node.field(1).items.at(1));
+  Type result = typer.exprType(spec, node);
+  int axis = typer.reductionAxis(spec, node, array.type.ndim);
+  if (axis < 0 || array.type.ndim == 1)
+    return reduceArray(node, name, array, result, /*sequential=*/false);
+  // Along an axis: one reduction per element of the result, over a 1-D
+  // view. NumPy sums pairwise when the axis is innermost in memory (the
+  // last of a C-contiguous array, the first of a Fortran one), else in order.
+  const Type &t = array.type;
+  auto metadata = builder.create<mlir::memref::ExtractStridedMetadataOp>(l, array.leaves[0]);
+  llvm::SmallVector<Value> sizes;
+  for (int d = 0; d < t.ndim; ++d)
+    if (d != axis)
+      sizes.push_back(dimension(array.leaves[0], d));
+  Value out = allocateArray(result, sizes, nullptr, l);
+  bool innermost = (axis == t.ndim - 1 && !t.fortran) || (axis == 0 && t.fortran);
+  Type lineType = Type::array(t.dtype, 1, innermost && (t.contiguous || t.fortran));
+  Type element = Type::numpy(result.dtype);
+  forEachElement(out, t.ndim - 1, [&](llvm::ArrayRef<Value> indices) {
+    Value offset = metadata.getOffset();
+    for (int d = 0, k = 0; d < t.ndim; ++d) {
+      if (d == axis)
+        continue;
+      offset = builder.create<arith::AddIOp>(
+          l, offset, builder.create<arith::MulIOp>(l, indices[k++], metadata.getStrides()[d]));
+    }
+    Value line = builder.create<mlir::memref::ReinterpretCastOp>(
+        l, module.memrefType(lineType), metadata.getBaseBuffer(), mlir::OpFoldResult(offset),
+        llvm::ArrayRef<mlir::OpFoldResult>{metadata.getSizes()[axis]},
+        llvm::ArrayRef<mlir::OpFoldResult>{metadata.getStrides()[axis]});
+    Val reduced = reduceArray(node, name, Val{lineType, {line}}, element, !innermost);
+    builder.create<mlir::memref::StoreOp>(l, toStorage(reduced, result.dtype, l), out, indices);
+  });
+  return {result, {out}};
+}
+
+Val FunctionEmitter::reduceArray(const SExpr &node, const std::string &name, const Val &array,
+                                 const Type &result, bool sequential) {
+  Location l = loc(node);
   const Type &t = array.type;
   Value memref = array.leaves[0];
-  Type element = t.elementType();
-  Type result = typer.exprType(spec, node);
   bool isFloat = isFloatDType(t.dtype);
   Value size = constInt(1);
   for (int axis = 0; axis < t.ndim; ++axis)
     size = builder.create<arith::MulIOp>(l, size, dimension(memref, axis));
   if (t.dtype == DType::Complex128)
-    return complexReduction(node, name, array, size, l);
+    return complexReduction(node, name, array, size, sequential, l);
   auto pairwise = [&]() -> Value {
     // NumPy's pairwise summation over contiguous (or 1-D strided) data.
     bool f32 = t.dtype == DType::Float32;
@@ -2132,7 +2171,7 @@ Val FunctionEmitter::emitReduction(const SExpr &node, const std::string &name) {
         .getResult(0);
   };
   // Contiguous data in either order is summed in memory order, as NumPy does.
-  bool canPairwise = isFloat && (t.contiguous || t.fortran || t.ndim == 1);
+  bool canPairwise = isFloat && !sequential && (t.contiguous || t.fortran || t.ndim == 1);
   if ((name == "sum" || name == "mean") && canPairwise) {
     Val total = castNumPy(Val{Type::floating(), {pairwise()}}, result.dtype);
     if (name == "sum")
@@ -2180,8 +2219,8 @@ Val FunctionEmitter::emitReduction(const SExpr &node, const std::string &name) {
   // Sequential sum / product (ints wrap, as NumPy's int64 arithmetic does),
   // and sums over non-contiguous N-D float arrays.
   bool product = name == "prod";
-  if (t.dtype == DType::Float32 && name != "mean") {
-    // NumPy accumulates float32 arrays in float32.
+  if (t.dtype == DType::Float32) {
+    // NumPy accumulates float32 arrays in float32 (the mean too).
     Value slot32 = alloca(builder.getF32Type());
     builder.create<mlir::memref::StoreOp>(
         l, builder.create<arith::ConstantFloatOp>(l, llvm::APFloat(product ? 1.0f : -0.0f),
@@ -2194,7 +2233,10 @@ Val FunctionEmitter::emitReduction(const SExpr &node, const std::string &name) {
                            : builder.create<arith::AddFOp>(l, r, x).getResult();
       builder.create<mlir::memref::StoreOp>(l, next, slot32);
     }, t.fortran);
-    Val total{result, {builder.create<mlir::memref::LoadOp>(l, slot32)}};
+    Val total{Type::numpy(DType::Float32), {builder.create<mlir::memref::LoadOp>(l, slot32)}};
+    if (name == "mean")
+      return {result, {builder.create<arith::DivFOp>(
+                          l, total.leaves[0], castNumPy(Val{Type::integer(), {size}}, DType::Float32).leaves[0])}};
     return product ? total : identityIfEmpty(total, size);
   }
   Type domain = isFloat || name == "mean" ? Type::floating() : Type::integer();
@@ -2239,11 +2281,11 @@ Val FunctionEmitter::identityIfEmpty(const Val &sum, Value size) {
 }
 
 Val FunctionEmitter::complexReduction(const SExpr &node, const std::string &name,
-                                      const Val &array, Value size, Location l) {
+                                      const Val &array, Value size, bool sequential, Location l) {
   const Type &t = array.type;
   Value memref = array.leaves[0];
   Type type = Type::numpy(DType::Complex128);
-  if (name == "prod" || !(t.contiguous || t.fortran || t.ndim == 1)) {
+  if (name == "prod" || sequential || !(t.contiguous || t.fortran || t.ndim == 1)) {
     // NumPy's reduce loop, in order (products; sums of scattered N-D data).
     bool product = name == "prod";
     Value re = alloca(builder.getF64Type()), im = alloca(builder.getF64Type());

@@ -787,6 +787,35 @@ static bool isIntegral(const Type &t) {
           t.dtype != DType::Complex128);
 }
 
+int Typer::reductionAxis(Specialization &spec, const SExpr &call, int ndim) {
+  const FunctionSource &fn = *spec.source;
+  const SExpr *axis = nullptr;
+  std::vector<const SExpr *> args = call.field(1).rest();
+  if (args.size() > 1)
+    axis = args[1];
+  for (const SExpr *keyword : call.field(2).rest()) {
+    if (keyword->items.at(1).text != "axis" || axis)
+      fail(CompileError::Kind::Unsupported, fn, call,
+           "reductions take an array and an axis (other arguments are not supported)");
+    axis = &keyword->items.at(2);
+  }
+  if (!axis || axis->kind == SExpr::Kind::None ||
+      (axis->head() == "Const" && axis->field(0).kind == SExpr::Kind::None))
+    return -1;
+  bool negative = axis->head() == "UnaryOp" && axis->field(0).text == "USub";
+  const SExpr &constant = negative ? axis->field(1) : *axis;
+  if (constant.head() != "Const" || constant.field(0).kind != SExpr::Kind::Integer)
+    fail(CompileError::Kind::Unsupported, fn, *axis, "axis must be an integer constant");
+  long long value = std::strtoll(constant.field(0).text.c_str(), nullptr, 10);
+  if (negative)
+    value = -value;
+  if (value < -ndim || value >= ndim)
+    fail(CompileError::Kind::Typing, fn, *axis,
+         "axis " + std::to_string(value) + " is out of bounds for array of dimension " +
+             std::to_string(ndim));
+  return static_cast<int>(value < 0 ? value + ndim : value);
+}
+
 int Typer::shapeRank(Specialization &spec, const SExpr &node) {
   Type t = exprType(spec, node);
   if (isIntegral(t))
@@ -806,7 +835,11 @@ Type Typer::numpyCallType(Specialization &spec, const SExpr &call, const std::st
   const FunctionSource &fn = *spec.source;
   std::vector<const SExpr *> args = call.field(1).rest();
   const SExpr *dtypeNode = nullptr;
+  bool isReduction = name == "sum" || name == "prod" || name == "min" || name == "max" ||
+                     name == "amin" || name == "amax" || name == "mean";
   for (const SExpr *keyword : call.field(2).rest()) {
+    if (isReduction && keyword->items.at(1).text == "axis")
+      continue; // see reductionAxis
     if (keyword->items.at(1).text != "dtype")
       fail(CompileError::Kind::Unsupported, fn, call,
            "np." + name + "() keyword '" + keyword->items.at(1).text + "' is not supported");
@@ -886,10 +919,7 @@ Type Typer::numpyCallType(Specialization &spec, const SExpr &call, const std::st
   }
   if (name == "sum" || name == "prod" || name == "min" || name == "max" ||
       name == "amin" || name == "amax" || name == "mean") {
-    if (call.field(2).items.size() > 1)
-      fail(CompileError::Kind::Unsupported, fn, call,
-           "np." + name + "() with keyword arguments (axis, dtype, ...) is not supported yet");
-    arity(1, 1);
+    arity(1, 2);
     Type array = exprType(spec, *args[0]);
     if (array.kind == Type::Kind::Bottom)
       return array;
@@ -897,22 +927,28 @@ Type Typer::numpyCallType(Specialization &spec, const SExpr &call, const std::st
       fail(CompileError::Kind::Typing, fn, *args[0],
            "np." + name + "() needs an array here, not " + array.str());
     spec.loops = true;
+    // Along one axis: an array of the other axes' shape (of the same dtype
+    // as the whole-array reduction).
+    int axis = reductionAxis(spec, call, array.ndim);
+    auto alongAxis = [&](Type whole) {
+      return axis >= 0 && array.ndim > 1 ? Type::array(whole.dtype, array.ndim - 1, true) : whole;
+    };
     if (array.dtype == DType::Complex128) {
       if (name != "sum" && name != "prod" && name != "mean")
         fail(CompileError::Kind::Unsupported, fn, call,
              "np." + name + "() of complex arrays is not supported");
-      return array.elementType();
+      return alongAxis(array.elementType());
     }
     // NumPy's result types: float32 stays float32; integer sums widen to
     // the platform's (u)int64; the mean of integers is float64.
     if (name == "mean")
-      return Type::numpy(array.dtype == DType::Float32 ? DType::Float32 : DType::Float64);
+      return alongAxis(Type::numpy(array.dtype == DType::Float32 ? DType::Float32 : DType::Float64));
     if (name == "sum" || name == "prod") {
       if (isFloatDType(array.dtype))
-        return Type::numpy(array.dtype);
-      return Type::numpy(isUnsignedDType(array.dtype) ? DType::UInt64 : DType::Int64);
+        return alongAxis(Type::numpy(array.dtype));
+      return alongAxis(Type::numpy(isUnsignedDType(array.dtype) ? DType::UInt64 : DType::Int64));
     }
-    return array.elementType();
+    return alongAxis(array.elementType());
   }
   if (name == "dot") {
     arity(2, 2);

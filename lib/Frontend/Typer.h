@@ -120,6 +120,9 @@ public:
   DType dtypeOf(Specialization &spec, const SExpr &node);
   /// The number of dimensions a shape argument (int or tuple of ints) gives.
   int shapeRank(Specialization &spec, const SExpr &node);
+  /// The `axis` of a reduction call (np.sum(a, axis=0) or np.sum(a, 0)),
+  /// normalised against `ndim`; -1 when there is none.
+  int reductionAxis(Specialization &spec, const SExpr &call, int ndim);
 
 private:
   Type binaryType(Specialization &spec, const SExpr &node, const std::string &op,

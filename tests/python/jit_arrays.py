@@ -254,3 +254,11 @@ def assign_broadcast(m, v):
 
 def assign_rows_below_first(m, v):
     m[1:] = v
+
+
+def reductions_along_axes(m):
+    return (np.sum(m, axis=0), np.sum(m, axis=-1), np.mean(m, 0), np.min(m, axis=1), np.max(m, axis=0))
+
+
+def product_along_rows(m):
+    return np.prod(m, axis=1)

@@ -523,3 +523,34 @@ def test_slice_assignment_broadcasts_like_numpy(data: st.DataObject) -> None:
             continue
         getattr(jit, name)(got, source)
         np.testing.assert_array_equal(expected, got)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64, np.int16, np.uint8, np.bool_])
+@given(data=st.data())
+@SETTINGS
+def test_reductions_along_an_axis(dtype: Any, data: st.DataObject) -> None:
+    # Bit for bit: pairwise along the axis that is innermost in memory, in
+    # order along the others (what NumPy does for C and Fortran arrays).
+    m = data.draw(arrays(dtype, 2, 2, min_side=1))
+    for view in (m, np.asfortranarray(m)):
+        with np.errstate(all="ignore"):
+            expected = py.reductions_along_axes(view)
+        got = jit.reductions_along_axes(view)
+        for e, g in zip(expected, got):
+            assert e.dtype == g.dtype and e.shape == g.shape
+            np.testing.assert_array_equal(e, g)
+    if np.dtype(dtype).kind in "iu":
+        np.testing.assert_array_equal(jit.product_along_rows(m), py.product_along_rows(m))
+
+
+def test_reduction_axis_errors() -> None:
+    def bad_axis(m):  # type: ignore[no-untyped-def]
+        return np.sum(m, axis=2)
+
+    def dynamic_axis(m, k):  # type: ignore[no-untyped-def]
+        return np.sum(m, axis=k)
+
+    with pytest.raises(plait.TypingError, match="axis 2 is out of bounds for array of dimension 2"):
+        plait.jit(bad_axis)(np.ones((2, 2)))
+    with pytest.raises(plait.UnsupportedError, match="axis must be an integer constant"):
+        plait.jit(dynamic_axis)(np.ones((2, 2)), 0)
