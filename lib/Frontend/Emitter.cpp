@@ -107,6 +107,23 @@ private:
   void emitFor(const SExpr &stmt);
   /// A for loop of `trips` iterations binding `item(k)` to the target.
   void emitCountedFor(const SExpr &stmt, Value trips, const std::function<Val(Value)> &item);
+  /// An element access a[e0, ...] of a loop body, each index either
+  /// `loop variable (+|-) offset` (affine) or an invariant `offset`.
+  struct IndexedAccess {
+    const SExpr *array;
+    struct Axis {
+      bool affine = false;
+      const SExpr *offset = nullptr; // null: 0
+      bool subtract = false;
+    };
+    std::vector<Axis> axes;
+  };
+  /// The element accesses of an innermost range loop, if all can be guarded.
+  bool collectAccesses(const SExpr &loop, const std::string &variable,
+                       std::vector<IndexedAccess> &out);
+  /// True when every access is in bounds for the loop variable in [first, last].
+  Value guardAccesses(const std::vector<IndexedAccess> &accesses, Value first, Value last,
+                      Value step);
   void emitWhile(const SExpr &stmt);
   void emitIf(const SExpr &stmt);
   void emitReturn(const Val &value);
@@ -202,6 +219,10 @@ private:
   };
   std::vector<Loop> loops;
   Value f64Out, i64Out, complexOut;
+  /// Inside the unchecked copy of a versioned loop (see emitFor).
+  bool inBoundsLoop = false;
+  /// Variables of the enclosing range loops: invariant in inner loops.
+  std::vector<std::string> activeLoopVariables;
   /// Calls between jitted functions active on this native stack (a hidden
   /// first argument): the depth guard needs no thread-local state.
   Value depth;
@@ -1236,11 +1257,183 @@ void FunctionEmitter::emitFor(const SExpr &stmt) {
   Value absStep = builder.create<arith::SelectOp>(l, positive, step, negStep);
   Value trips = builder.create<arith::AddIOp>(l, builder.create<arith::DivUIOp>(l, span, absStep), constInt(1));
   trips = builder.create<arith::SelectOp>(l, nonEmpty, trips, constInt(0));
-  emitCountedFor(stmt, trips, [&](Value k) {
+  auto item = [&](Value k) {
     // i = start + k * step wraps only where the true value is in range.
     return Val{Type::integer(),
                {builder.create<arith::AddIOp>(l, start, builder.create<arith::MulIOp>(l, k, step))}};
-  });
+  };
+  const std::string loopVariable =
+      stmt.field(0).head() == "Name" ? stmt.field(0).field(0).text : std::string();
+  std::vector<IndexedAccess> accesses;
+  if (module.options.boundsCheck && !inBoundsLoop && !loopVariable.empty() &&
+      collectAccesses(stmt, loopVariable, accesses)) {
+    // Loop versioning: when every element access of the body is provably
+    // inside its array for all iterations, run a copy of the loop without
+    // bounds checks (which LLVM can vectorise); otherwise the checked loop
+    // raises exactly where CPython would.
+    Value last = builder.create<arith::AddIOp>(
+        l, start, builder.create<arith::MulIOp>(l, builder.create<arith::SubIOp>(l, trips, constInt(1)), step));
+    Value inBounds = guardAccesses(accesses, start, last, step);
+    Value empty = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq, trips, constInt(0));
+    Block *fast = newBlock(), *checked = newBlock(), *done = newBlock();
+    builder.create<mlir::cf::CondBranchOp>(l, builder.create<arith::OrIOp>(l, empty, inBounds), fast, checked);
+    startBlock(fast);
+    inBoundsLoop = true;
+    emitCountedFor(stmt, trips, item);
+    inBoundsLoop = false;
+    branch(done);
+    startBlock(checked);
+    emitCountedFor(stmt, trips, item);
+    branch(done);
+    startBlock(done);
+    return;
+  }
+  activeLoopVariables.push_back(loopVariable);
+  emitCountedFor(stmt, trips, item);
+  activeLoopVariables.pop_back();
+}
+
+bool FunctionEmitter::collectAccesses(const SExpr &loop, const std::string &variable,
+                                      std::vector<IndexedAccess> &out) {
+  // Innermost loops only; every element access must be a[e0, e1, ...] with
+  // each index `variable (+|-) invariant` or invariant, where invariants are
+  // int constants, parameters and enclosing loops' variables not assigned in
+  // the body (so their values at loop entry hold for all iterations).
+  std::set<std::string> assignedInBody;
+  bool simple = true;
+  std::function<void(const SExpr &)> scan = [&](const SExpr &node) {
+    const std::string &h = node.head();
+    if (h == "For" || h == "While")
+      simple = false;
+    if (h == "Assign") {
+      for (const SExpr *target : node.field(0).rest())
+        if (target->head() == "Name")
+          assignedInBody.insert(target->field(0).text);
+        else if (target->head() == "Tuple")
+          simple = false;
+    }
+    if (h == "AugAssign" && node.field(0).head() == "Name")
+      assignedInBody.insert(node.field(0).field(0).text);
+    for (const SExpr &item : node.items)
+      if (item.isList())
+        scan(item);
+  };
+  // (An else clause runs once more after the loop, possibly with the
+  // variable unset by an empty range: loops with one are not versioned.)
+  if (loop.field(3).items.size() > 1)
+    return false;
+  scan(loop.field(2));
+  if (!simple || assignedInBody.count(variable))
+    return false;
+  auto isParam = [&](const std::string &name) {
+    const auto &params = spec.source->params;
+    return std::find(params.begin(), params.end(), name) != params.end();
+  };
+  auto invariantName = [&](const SExpr &e) {
+    if (e.head() != "Name" || assignedInBody.count(e.field(0).text))
+      return false;
+    const std::string &name = e.field(0).text;
+    if (typer.resolve(spec, name).kind != NameBinding::Kind::Local ||
+        spec.variables[name].kind != Type::Kind::Int)
+      return false;
+    return isParam(name) || std::find(activeLoopVariables.begin(), activeLoopVariables.end(), name) !=
+                                activeLoopVariables.end();
+  };
+  std::function<bool(const SExpr &)> invariant = [&](const SExpr &e) -> bool {
+    if (e.head() == "Const")
+      return e.field(0).kind == SExpr::Kind::Integer;
+    if (e.head() == "BinOp" && (e.field(0).text == "Add" || e.field(0).text == "Sub"))
+      return invariant(e.field(1)) && invariant(e.field(2));
+    return invariantName(e);
+  };
+  auto isVariable = [&](const SExpr &e) { return e.head() == "Name" && e.field(0).text == variable; };
+  bool ok = true;
+  std::function<void(const SExpr &)> visit = [&](const SExpr &node) {
+    if (!ok)
+      return;
+    if (node.head() == "Subscript") {
+      Type base = typer.exprType(spec, node.field(0));
+      if (base.kind == Type::Kind::Array) {
+        const SExpr &index = node.field(1);
+        std::vector<const SExpr *> parts;
+        if (index.head() == "Tuple")
+          for (size_t i = 0; i < index.numFields(); ++i)
+            parts.push_back(&index.field(i));
+        else
+          parts.push_back(&index);
+        if (node.field(0).head() != "Name" || assignedInBody.count(node.field(0).field(0).text) ||
+            static_cast<int>(parts.size()) != base.ndim) {
+          ok = false; // views and computed bases keep their checks
+          return;
+        }
+        IndexedAccess access{&node.field(0), {}};
+        for (const SExpr *part : parts) {
+          IndexedAccess::Axis axis;
+          if (isVariable(*part)) {
+            axis.affine = true;
+          } else if (part->head() == "BinOp" && part->field(0).text == "Add" && isVariable(part->field(1)) &&
+                     invariant(part->field(2))) {
+            axis = {true, &part->field(2), false};
+          } else if (part->head() == "BinOp" && part->field(0).text == "Add" && isVariable(part->field(2)) &&
+                     invariant(part->field(1))) {
+            axis = {true, &part->field(1), false};
+          } else if (part->head() == "BinOp" && part->field(0).text == "Sub" && isVariable(part->field(1)) &&
+                     invariant(part->field(2))) {
+            axis = {true, &part->field(2), true};
+          } else if (invariant(*part)) {
+            axis = {false, part, false};
+          } else {
+            ok = false;
+            return;
+          }
+          access.axes.push_back(axis);
+        }
+        out.push_back(access);
+        return; // (indices were vetted above)
+      }
+    }
+    for (const SExpr &item : node.items)
+      if (item.isList())
+        visit(item);
+  };
+  visit(loop.field(2));
+  return ok && !out.empty();
+}
+
+Value FunctionEmitter::guardAccesses(const std::vector<IndexedAccess> &accesses, Value first,
+                                     Value last, Value step) {
+  Location l = builder.getUnknownLoc();
+  using P = arith::CmpIPredicate;
+  Value ascending = builder.create<arith::CmpIOp>(l, P::sgt, step, constInt(0));
+  Value low = builder.create<arith::SelectOp>(l, ascending, first, last);
+  Value high = builder.create<arith::SelectOp>(l, ascending, last, first);
+  Value ok = constInt(1, 1);
+  for (const IndexedAccess &access : accesses) {
+    Value memref = emitExpr(*access.array).leaves[0];
+    for (size_t axis = 0; axis < access.axes.size(); ++axis) {
+      const IndexedAccess::Axis &a = access.axes[axis];
+      Value size = dimension(memref, static_cast<int64_t>(axis));
+      Value offset = a.offset ? convert(emitExpr(*a.offset), Type::integer()).leaves[0] : constInt(0);
+      Value from = low, to = high;
+      if (!a.affine) {
+        from = to = offset;
+      } else if (a.subtract) {
+        from = builder.create<arith::SubIOp>(l, low, offset);
+        to = builder.create<arith::SubIOp>(l, high, offset);
+      } else {
+        from = builder.create<arith::AddIOp>(l, low, offset);
+        to = builder.create<arith::AddIOp>(l, high, offset);
+      }
+      // Non-negative (negative indices wrap: keep those checked) and below
+      // the size. Wrapping of the sums only makes the guard fail.
+      Value inside = builder.create<arith::AndIOp>(
+          l, builder.create<arith::CmpIOp>(l, P::sge, from, constInt(0)),
+          builder.create<arith::CmpIOp>(l, P::slt, to, size));
+      Value ordered = builder.create<arith::CmpIOp>(l, P::sle, from, to);
+      ok = builder.create<arith::AndIOp>(l, ok, builder.create<arith::AndIOp>(l, inside, ordered));
+    }
+  }
+  return ok;
 }
 
 void FunctionEmitter::emitCountedFor(const SExpr &stmt, Value trips,
@@ -1360,9 +1553,13 @@ Val FunctionEmitter::emitExpr(const SExpr &expr) {
                                    : std::nan("");
     return {type, {constFloat(value)}};
   }
-  if (head == "BinOp")
-    return emitBinary(expr, expr.field(0).text, emitExpr(expr.field(1)),
-                      emitExpr(expr.field(2)));
+  if (head == "BinOp") {
+    // Left before right, as CPython evaluates them (C++ leaves the order of
+    // function arguments unspecified).
+    Val left = emitExpr(expr.field(1));
+    Val right = emitExpr(expr.field(2));
+    return emitBinary(expr, expr.field(0).text, left, right);
+  }
   if (head == "UnaryOp")
     return emitUnary(expr);
   if (head == "BoolOp")
@@ -1852,6 +2049,10 @@ llvm::SmallVector<Value> FunctionEmitter::arrayIndices(const SExpr &subscript,
   llvm::SmallVector<Value> result;
   for (size_t axis = 0; axis < nodes.size(); ++axis) {
     Value i = convert(emitExpr(*nodes[axis]), Type::integer()).leaves[0];
+    if (inBoundsLoop) { // the loop's guard proved 0 <= i < size
+      result.push_back(builder.create<arith::IndexCastOp>(l, builder.getIndexType(), i));
+      continue;
+    }
     Value size = dimension(memref, static_cast<int64_t>(axis));
     // NumPy: negative indices count from the end.
     Value negative = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, i, constInt(0));

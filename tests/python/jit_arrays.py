@@ -262,3 +262,33 @@ def reductions_along_axes(m):
 
 def product_along_rows(m):
     return np.prod(m, axis=1)
+
+
+def window_sum(a, start, stop, step, shift):
+    s = 0.0
+    for j in range(start, stop, step):
+        s += a[j + shift] * (j - shift)
+    return s
+
+
+def row_differences(m, r, lo, hi):
+    s = 0.0
+    for j in range(lo, hi):
+        s += m[r, j] - m[r - 1, j - 1]
+    return s
+
+
+def sum_until(a, n, limit):
+    s = 0.0
+    for j in range(n):
+        if s > limit:
+            break
+        s += a[j]
+    return s
+
+
+def laplace(u, out):
+    rows, cols = u.shape
+    for i in range(1, rows - 1):
+        for j in range(1, cols - 1):
+            out[i, j] = 0.25 * (u[i - 1, j] + u[i + 1, j] + u[i, j - 1] + u[i, j + 1])

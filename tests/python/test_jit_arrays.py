@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import array
 import gc
+import re
 import sys
 import types
 from typing import Any
@@ -554,3 +555,31 @@ def test_reduction_axis_errors() -> None:
         plait.jit(bad_axis)(np.ones((2, 2)))
     with pytest.raises(plait.UnsupportedError, match="axis must be an integer constant"):
         plait.jit(dynamic_axis)(np.ones((2, 2)), 0)
+
+
+@given(
+    size=st.integers(0, 8),
+    start=st.integers(-10, 10),
+    stop=st.integers(-10, 10),
+    step=st.integers(-3, 3).filter(bool),
+    shift=st.integers(-3, 3),
+)
+@SETTINGS
+def test_versioned_loops_raise_where_cpython_does(size: int, start: int, stop: int, step: int, shift: int) -> None:
+    # Loops whose accesses are provably in bounds run without checks; any
+    # other range (negative indices, past the end) takes the checked copy.
+    # (s = 0.0, then s += elements: one type, numpy.float64: unified.)
+    a = np.arange(float(size))
+    assert_same(py.window_sum, jit.window_sum, a, start, stop, step, shift, unified=True)
+    m = np.arange(float(max(size, 1) * 4)).reshape(-1, 4)
+    assert_same(py.row_differences, jit.row_differences, m, shift, start, stop, unified=True)
+    assert_same(py.sum_until, jit.sum_until, a, stop, float(shift), unified=True)
+
+
+def test_in_bounds_loops_vectorise_with_checks_on() -> None:
+    u = np.random.default_rng(3).random((40, 30))
+    expected, got = np.zeros_like(u), np.zeros_like(u)
+    py.laplace(u, expected)
+    jit.laplace(u, got)
+    np.testing.assert_array_equal(expected, got)
+    assert re.search(r"<\d+ x double>", jit.laplace.inspect(stage="llvm")), "the unchecked copy vectorises"
