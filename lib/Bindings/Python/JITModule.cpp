@@ -452,9 +452,32 @@ PyObject *numpyScalarType(frontend::DType dtype) {
   return type;
 }
 
+/// A new NumPy scalar holding `bytes`, built as NumPy's PyArray_Scalar
+/// builds one: every numeric scalar type is {PyObject_HEAD; T obval;}
+/// (numpy/arrayscalars.h) and its tp_alloc returns zeroed memory. NumPy's
+/// bools are the two singletons, made once by calling the type.
+PyObject *newNumPyScalar(frontend::DType dtype, const void *bytes, size_t size) {
+  PyObject *type = numpyScalarType(dtype);
+  if (!type)
+    return nullptr;
+  PyObject *scalar;
+  if (dtype == frontend::DType::Bool) {
+    scalar = PyObject_CallOneArg(type, *static_cast<const uint8_t *>(bytes) ? Py_True : Py_False);
+  } else {
+    auto *typeObject = reinterpret_cast<PyTypeObject *>(type);
+    scalar = typeObject->tp_alloc(typeObject, 0);
+    if (scalar)
+      std::memcpy(reinterpret_cast<char *>(scalar) + sizeof(PyObject), bytes, size);
+  }
+  Py_DECREF(type);
+  return scalar;
+}
+
 /// A NumPy scalar result from its slot (the low bytes hold narrow values):
 /// as numpy.<dtype>, or as a Python number when the signature says so.
 PyObject *boxNumPyScalar(frontend::DType dtype, int64_t bits, char cast) {
+  if (!cast) // the slot's low bytes are the value (little-endian)
+    return newNumPyScalar(dtype, &bits, itemSize(dtype));
   nb::object number;
   switch (dtype) {
   case frontend::DType::Float64: {
@@ -495,14 +518,7 @@ PyObject *boxNumPyScalar(frontend::DType dtype, int64_t bits, char cast) {
     return nullptr;
   if (cast == 'f' || cast == 'F')
     return PyNumber_Float(number.ptr());
-  if (cast == 'i' || cast == 'I' || cast == 'b')
-    return number.release().ptr();
-  PyObject *type = numpyScalarType(dtype);
-  if (!type)
-    return nullptr;
-  PyObject *result = PyObject_CallOneArg(type, number.ptr());
-  Py_DECREF(type);
-  return result;
+  return number.release().ptr(); // 'i', 'I', 'b'
 }
 
 PyObject *box(const Type &type, const int64_t *&slot, char cast, ResultOwners &owners) {
@@ -510,18 +526,9 @@ PyObject *box(const Type &type, const int64_t *&slot, char cast, ResultOwners &o
     double parts[2];
     std::memcpy(parts, slot, 16);
     slot += 2;
-    PyObject *z = PyComplex_FromDoubles(parts[0], parts[1]);
-    if (!z || type.kind == Type::Kind::Complex || cast == 'c')
-      return z;
-    PyObject *numpyType = numpyScalarType(type.dtype);
-    if (!numpyType) {
-      Py_DECREF(z);
-      return nullptr;
-    }
-    PyObject *result = PyObject_CallOneArg(numpyType, z);
-    Py_DECREF(numpyType);
-    Py_DECREF(z);
-    return result;
+    if (type.kind == Type::Kind::Complex || cast == 'c')
+      return PyComplex_FromDoubles(parts[0], parts[1]);
+    return newNumPyScalar(type.dtype, parts, 16);
   }
   switch (type.kind) {
   case Type::Kind::NumPy:
