@@ -137,6 +137,11 @@ private:
   Val floatArith(const SExpr &node, const std::string &op, Value a, Value b);
   Value checkedIntOp(const std::string &op, Value a, Value b);
   Val emitUnary(const SExpr &node);
+  Val unaryOf(const SExpr &node, const std::string &op, const Val &operand);
+  /// A new array of `dtype` with the operands' broadcast shape (`ndim`
+  /// axes; scalars are used as they are), element i = f(elements i).
+  Val arrayElementwise(const SExpr &node, llvm::ArrayRef<Val> operands, DType dtype, int ndim,
+                       const std::function<Val(llvm::ArrayRef<Val>)> &f);
   Val emitBoolOp(const SExpr &node);
   Val emitCompare(const SExpr &node);
   Value compare(const std::string &op, const Val &left, const Val &right,
@@ -1112,7 +1117,26 @@ void FunctionEmitter::emitStatement(const SExpr &stmt) {
   } else if (head == "AugAssign") {
     Val current = emitExpr(stmt.field(0));
     Val value = emitExpr(stmt.field(2));
-    emitAssign(stmt.field(0), emitBinary(stmt, stmt.field(1).text, current, value));
+    Val result = emitBinary(stmt, stmt.field(1).text, current, value);
+    if (stmt.field(0).head() == "Name" && current.type.kind == Type::Kind::Array) {
+      // a += b is in place: the result (a fresh array, so no overlap) is
+      // cast into a as NumPy's ufuncs cast into `out` (same kind, wrapping).
+      Location l = loc(stmt);
+      Value target = current.leaves[0];
+      Value from = broadcastTo(result, target, current.type.ndim, l);
+      forEachElement(target, current.type.ndim, [&](llvm::ArrayRef<Value> indices) {
+        Val element = fromStorage(builder.create<mlir::memref::LoadOp>(l, from, indices), result.type.dtype, l);
+        Val cast = castNumPy(element, current.type.dtype);
+        Value stored = current.type.dtype == DType::Bool
+                           ? builder.create<arith::ExtUIOp>(l, builder.getI8Type(), cast.leaves[0]).getResult()
+                           : current.type.dtype == DType::Complex128
+                                 ? toStorage(cast, DType::Complex128, l)
+                                 : cast.leaves[0];
+        builder.create<mlir::memref::StoreOp>(l, stored, target, indices);
+      });
+    } else {
+      emitAssign(stmt.field(0), result);
+    }
   } else if (head == "If") {
     emitIf(stmt);
   } else if (head == "While") {
@@ -1750,8 +1774,58 @@ Val FunctionEmitter::floatArith(const SExpr &node, const std::string &op,
   throw CompileError(CompileError::Kind::Unsupported, "internal: float op " + op);
 }
 
+Val FunctionEmitter::arrayElementwise(const SExpr &node, llvm::ArrayRef<Val> operands, DType dtype,
+                                      int ndim, const std::function<Val(llvm::ArrayRef<Val>)> &f) {
+  // NumPy's broadcasting: trailing axes line up; each result axis takes the
+  // size that is not 1; any other mismatch is a ValueError.
+  Location l = loc(node);
+  using P = arith::CmpIPredicate;
+  int32_t mismatch = module.errorCode("ValueError", module.options.message("operands_broadcast"));
+  llvm::SmallVector<Value> sizes;
+  for (int axis = 0; axis < ndim; ++axis) {
+    Value size = constInt(1);
+    for (const Val &operand : operands) {
+      if (operand.type.kind != Type::Kind::Array)
+        continue;
+      int from = axis - (ndim - operand.type.ndim);
+      if (from < 0)
+        continue;
+      Value have = dimension(operand.leaves[0], from);
+      Value merged = builder.create<arith::SelectOp>(
+          l, builder.create<arith::CmpIOp>(l, P::eq, size, constInt(1)), have, size);
+      Value fits = builder.create<arith::OrIOp>(l, builder.create<arith::CmpIOp>(l, P::eq, have, constInt(1)),
+                                                builder.create<arith::CmpIOp>(l, P::eq, have, merged));
+      checkWithArgs(builder.create<arith::XOrIOp>(l, fits, constInt(1, 1)), mismatch,
+                    {have, merged, constInt(axis)});
+      size = merged;
+    }
+    sizes.push_back(size);
+  }
+  Type type = Type::array(dtype, ndim, true);
+  Value out = allocateArray(type, sizes, nullptr, l);
+  llvm::SmallVector<Val> inputs(operands.begin(), operands.end());
+  for (Val &input : inputs)
+    if (input.type.kind == Type::Kind::Array)
+      input.leaves[0] = broadcastTo(input, out, ndim, l);
+  forEachElement(out, ndim, [&](llvm::ArrayRef<Value> indices) {
+    llvm::SmallVector<Val> elements;
+    for (const Val &input : inputs)
+      elements.push_back(input.type.kind == Type::Kind::Array
+                             ? fromStorage(builder.create<mlir::memref::LoadOp>(l, input.leaves[0], indices),
+                                           input.type.dtype, l)
+                             : input);
+    builder.create<mlir::memref::StoreOp>(l, toStorage(f(elements), dtype, l), out, indices);
+  });
+  return {type, {out}};
+}
+
 Val FunctionEmitter::emitBinary(const SExpr &node, const std::string &op,
                                 const Val &left, const Val &right) {
+  if (left.type.kind == Type::Kind::Array || right.type.kind == Type::Kind::Array) {
+    Type type = typer.binaryType(spec, node, op, left.type, right.type);
+    return arrayElementwise(node, {left, right}, type.dtype, type.ndim,
+                            [&](llvm::ArrayRef<Val> x) { return emitBinary(node, op, x[0], x[1]); });
+  }
   if (left.type.isComplex() || right.type.isComplex())
     return complexArith(node, op, left, right);
   if (left.type.isNumPy() || right.type.isNumPy())
@@ -1781,6 +1855,13 @@ Val FunctionEmitter::emitBinary(const SExpr &node, const std::string &op,
 Val FunctionEmitter::emitUnary(const SExpr &node) {
   const std::string &op = node.field(0).text;
   Val operand = emitExpr(node.field(1));
+  if (operand.type.kind == Type::Kind::Array)
+    return arrayElementwise(node, {operand}, operand.type.dtype, operand.type.ndim,
+                            [&](llvm::ArrayRef<Val> x) { return unaryOf(node, op, x[0]); });
+  return unaryOf(node, op, operand);
+}
+
+Val FunctionEmitter::unaryOf(const SExpr &node, const std::string &op, const Val &operand) {
   Location l = loc(node);
   if (op == "Not")
     return {Type::boolean(),
@@ -1939,7 +2020,12 @@ Val FunctionEmitter::emitCompare(const SExpr &node) {
   Val left = emitExpr(node.field(0));
   if (ops.size() == 1) {
     Val right = emitExpr(*rights[0]);
-    return {typer.exprType(spec, node), {compare(ops[0]->text, left, right, node)}};
+    Type type = typer.exprType(spec, node);
+    if (type.kind == Type::Kind::Array)
+      return arrayElementwise(node, {left, right}, DType::Bool, type.ndim, [&](llvm::ArrayRef<Val> x) {
+        return Val{Type::numpy(DType::Bool), {compare(ops[0]->text, x[0], x[1], node)}};
+      });
+    return {type, {compare(ops[0]->text, left, right, node)}};
   }
   // a < b < c: each operand evaluated once, stop at the first false.
   Value result = alloca(builder.getI1Type());

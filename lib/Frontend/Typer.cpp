@@ -239,6 +239,7 @@ std::string CompileOptions::message(const std::string &key) const {
       {"slice_step_zero", "slice step cannot be zero"},
       {"broadcast_mismatch", "could not broadcast input array from shape ({0},) into shape ({1},)"},
       {"broadcast_mismatch_nd", "could not broadcast input array into the target: size {0} != {1} in dimension {2}"},
+      {"operands_broadcast", "operands could not be broadcast together: size {0} != {1} in dimension {2}"},
   };
   auto d = defaults.find(key);
   return d == defaults.end() ? key : d->second;
@@ -1095,8 +1096,25 @@ void Typer::typeStatement(Specialization &spec, const SExpr &stmt) {
            "augmented assignment to " + target.head() + " is not supported");
     Type current = exprType(spec, target);
     Type value = exprType(spec, stmt.field(2));
-    assign(spec, target,
-           binaryType(spec, stmt, stmt.field(1).text, current, value), stmt);
+    Type result = binaryType(spec, stmt, stmt.field(1).text, current, value);
+    if (current.kind == Type::Kind::Array && target.head() == "Name") {
+      // a += b works in place: the result must cast to a's dtype within its
+      // kind (NumPy's same_kind rule), and a keeps its shape.
+      auto rank = [](DType d) {
+        return d == DType::Bool ? 0 : d == DType::Complex128 ? 3 : isFloatDType(d) ? 2 : 1;
+      };
+      if (result.kind == Type::Kind::Array &&
+          (rank(result.dtype) > rank(current.dtype) || result.ndim > current.ndim))
+        fail(CompileError::Kind::Typing, fn, stmt,
+             "Cannot cast ufunc output from " + std::string(dtypeName(result.dtype)) + " to " +
+                 dtypeName(current.dtype) + " with casting rule 'same_kind'" +
+                 (result.ndim > current.ndim ? " (or broadcast it into a smaller array)" : ""));
+      std::string root = viewRoot(spec, target);
+      if (!root.empty())
+        spec.writes.insert(root);
+      return;
+    }
+    assign(spec, target, result, stmt);
   } else if (head == "If") {
     exprType(spec, stmt.field(0));
     typeBody(spec, stmt.field(1));
@@ -1202,6 +1220,21 @@ Type Typer::binaryType(Specialization &spec, const SExpr &node,
          std::string("unsupported operand type(s) for ") + symbol->second +
              ": '" + left.str() + "' and '" + right.str() + "'");
   };
+  if (left.kind == Type::Kind::Array || right.kind == Type::Kind::Array) {
+    // Elementwise, as NumPy's ufuncs: each element computes as the scalars
+    // would (NumPy scalars are strong, Python numbers weak); shapes broadcast.
+    auto element = [](const Type &t) { return t.kind == Type::Kind::Array ? t.elementType() : t; };
+    if ((left.kind != Type::Kind::Array && !left.isNumber()) ||
+        (right.kind != Type::Kind::Array && !right.isNumber()))
+      typeError();
+    Type result = binaryType(spec, node, op, element(left), element(right));
+    if (result.kind == Type::Kind::Bottom)
+      return result;
+    spec.loops = true;
+    return Type::array(result.dtype, std::max(left.kind == Type::Kind::Array ? left.ndim : 0,
+                                              right.kind == Type::Kind::Array ? right.ndim : 0),
+                       true);
+  }
   if (!left.isNumber() || !right.isNumber())
     typeError();
   if (left.isComplex() || right.isComplex()) {
@@ -1610,21 +1643,31 @@ Type Typer::exprType(Specialization &spec, const SExpr &expr) {
                       exprType(spec, expr.field(2)));
   if (head == "UnaryOp") {
     const std::string &op = expr.field(0).text;
-    Type t = exprType(spec, expr.field(1));
-    if (op == "Not")
+    Type operand = exprType(spec, expr.field(1));
+    if (op == "Not") {
+      if (operand.kind == Type::Kind::Array)
+        fail(CompileError::Kind::Unsupported, fn, expr,
+             "the truth value of an array is ambiguous (test its elements)");
       return Type::boolean();
-    if (t.kind == Type::Kind::Bottom)
-      return t;
+    }
+    if (operand.kind == Type::Kind::Bottom)
+      return operand;
+    // Arrays: elementwise, with the element type's rules.
+    Type t = operand.kind == Type::Kind::Array ? operand.elementType() : operand;
     const char *symbol = op == "USub" ? "-" : op == "UAdd" ? "+" : "~";
     if (!t.isNumber() || (op == "Invert" && (t.isFloating() || t.isComplex())) ||
         (op == "UAdd" && t.isNumPy() && t.dtype == DType::Bool))
       fail(CompileError::Kind::Typing, fn, expr,
            std::string("bad operand type for unary ") + symbol + ": '" +
-               t.str() + "'");
+               operand.str() + "'");
     if (t.isNumPy() && t.dtype == DType::Bool && op == "USub")
       fail(CompileError::Kind::Typing, fn, expr,
            "The numpy boolean negative, the `-` operator, is not supported, use "
            "the `~` operator or the logical_not function instead.");
+    if (operand.kind == Type::Kind::Array) {
+      spec.loops = true;
+      return Type::array(operand.dtype, operand.ndim, true);
+    }
     return t.kind == Type::Kind::Bool ? Type::integer() : t;
   }
   if (head == "BoolOp") {
@@ -1645,6 +1688,30 @@ Type Typer::exprType(Specialization &spec, const SExpr &expr) {
     for (const SExpr *c : expr.field(2).rest())
       operands.push_back(c);
     std::vector<const SExpr *> ops = expr.field(1).rest();
+    {
+      // Arrays compare elementwise into a bool array (one comparison).
+      Type a = exprType(spec, *operands[0]);
+      Type b = exprType(spec, *operands.back());
+      if (a.kind == Type::Kind::Array || b.kind == Type::Kind::Array) {
+        const std::string &o = ops[0]->text;
+        if (ops.size() != 1 || o == "Is" || o == "IsNot" || o == "In" || o == "NotIn")
+          fail(CompileError::Kind::Unsupported, fn, expr,
+               "arrays support one comparison at a time (<, <=, ==, !=, >, >=)");
+        for (const Type &t : {a, b})
+          if (t.kind != Type::Kind::Array && !t.isNumber() && t.kind != Type::Kind::Bottom)
+            fail(CompileError::Kind::Typing, fn, expr, "cannot compare an array with " + t.str());
+        bool complexOperand = (a.kind == Type::Kind::Array ? a.elementType() : a).isComplex() ||
+                              (b.kind == Type::Kind::Array ? b.elementType() : b).isComplex();
+        if (complexOperand && o != "Eq" && o != "NotEq")
+          fail(CompileError::Kind::Typing, fn, expr,
+               "ordering comparisons are not supported between complex numbers");
+        spec.loops = true;
+        return Type::array(DType::Bool,
+                           std::max(a.kind == Type::Kind::Array ? a.ndim : 0,
+                                    b.kind == Type::Kind::Array ? b.ndim : 0),
+                           true);
+      }
+    }
     // NumPy comparisons give numpy.bool; a chain gives its last
     // comparison's result, so numpy.bool when every link involves NumPy.
     bool allNumPy = true;

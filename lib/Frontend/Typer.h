@@ -124,9 +124,11 @@ public:
   /// normalised against `ndim`; -1 when there is none.
   int reductionAxis(Specialization &spec, const SExpr &call, int ndim);
 
-private:
+  /// The type of `left op right` (scalars; arrays elementwise).
   Type binaryType(Specialization &spec, const SExpr &node, const std::string &op,
                   const Type &left, const Type &right);
+
+private:
   void collectLocals(const SExpr &node, std::set<std::string> &out) const;
 
   const Program &program;

@@ -292,3 +292,18 @@ def laplace(u, out):
     for i in range(1, rows - 1):
         for j in range(1, cols - 1):
             out[i, j] = 0.25 * (u[i - 1, j] + u[i + 1, j] + u[i, j - 1] + u[i, j + 1])
+
+
+def array_expression(x, y, k):
+    # Whole-array arithmetic: elementwise, broadcasting, NumPy's dtypes.
+    return (x * k + y, x - y, x / (y + 1.5), -x, x > y, x == k, np.sqrt(x * x * 1.0) + 0.5)
+
+
+def integer_array_expression(x, y):
+    return (x // (y | 1), x % 3, x & y, x ^ 5, ~x, x << 2)
+
+
+def scale_and_shift_in_place(x, y, k):
+    x *= k
+    x += y
+    x[1:] -= x[:-1]

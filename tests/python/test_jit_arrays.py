@@ -583,3 +583,45 @@ def test_in_bounds_loops_vectorise_with_checks_on() -> None:
     jit.laplace(u, got)
     np.testing.assert_array_equal(expected, got)
     assert re.search(r"<\d+ x double>", jit.laplace.inspect(stage="llvm")), "the unchecked copy vectorises"
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64, np.int32, np.int8, np.uint8])
+@given(data=st.data())
+@SETTINGS
+def test_whole_array_arithmetic_matches_numpy(dtype: Any, data: st.DataObject) -> None:
+    x = data.draw(arrays(dtype, 2, 2, min_side=1))
+    # y broadcasts against x: a row, a column, a scalar-like 1x1, or x's shape.
+    shape = data.draw(st.sampled_from([x.shape, x.shape[1:], (x.shape[0], 1), (1, 1)]))
+    y = data.draw(hnp.arrays(dtype, shape, elements=hnp.from_dtype(np.dtype(dtype)).filter(lambda v: v == v) if np.dtype(dtype).kind == "f" else None))
+    k = data.draw(st.sampled_from([2, 3] if np.dtype(dtype).kind == "u" else [2, 3, -1]))
+    with np.errstate(all="ignore"):
+        expected = py.array_expression(x, y, k)
+        got = jit.array_expression(x, y, k)
+        for e, g in zip(expected, got):
+            assert e.dtype == g.dtype and e.shape == g.shape
+            np.testing.assert_array_equal(e, g)
+        if np.dtype(dtype).kind in "iu":
+            for e, g in zip(py.integer_array_expression(x, y), jit.integer_array_expression(x, y)):
+                assert e.dtype == g.dtype
+                np.testing.assert_array_equal(e, g)
+        if np.dtype(dtype).kind == "f" or k > 0:
+            mine, theirs = x.copy(), x.copy()
+            py.scale_and_shift_in_place(theirs, y[..., :1] if y.ndim == 2 else y, k)
+            jit.scale_and_shift_in_place(mine, y[..., :1] if y.ndim == 2 else y, k)
+            np.testing.assert_array_equal(mine, theirs)
+
+
+def test_array_arithmetic_errors() -> None:
+    with pytest.raises(ValueError, match="could not be broadcast"):
+        jit.array_expression(np.ones((2, 3)), np.ones((2, 4)), 1)
+
+    def int_times_float_in_place(x):  # type: ignore[no-untyped-def]
+        x += 1.5
+
+    def truth_of_array(x):  # type: ignore[no-untyped-def]
+        return not x
+
+    with pytest.raises(plait.TypingError, match="same_kind"):
+        plait.jit(int_times_float_in_place)(np.zeros(3, dtype=np.int64))
+    with pytest.raises(plait.UnsupportedError, match="truth value of an array"):
+        plait.jit(truth_of_array)(np.zeros(3))
