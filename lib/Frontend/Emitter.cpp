@@ -19,6 +19,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/DenseSet.h"
 
 #include <cmath>
 #include <functional>
@@ -103,6 +104,10 @@ private:
   // Statements.
   void emitBody(const SExpr &body);
   void emitStatement(const SExpr &stmt);
+  void emitStatementOnly(const SExpr &stmt);
+  /// Frees `value` at the end of the statement if it is an unnamed array
+  /// this function allocated (its one use is the caller's).
+  void releaseIfTemporary(const Val &value);
   void emitAssign(const SExpr &target, const Val &value);
   void emitFor(const SExpr &stmt);
   /// A for loop of `trips` iterations binding `item(k)` to the target.
@@ -224,6 +229,9 @@ private:
   };
   std::vector<Loop> loops;
   Value f64Out, i64Out, complexOut;
+  /// Arrays allocated here and not (yet) bound to a variable.
+  llvm::DenseSet<Value> temporaries;
+  std::vector<llvm::SmallVector<Value, 2>> pendingFrees;
   /// Inside the unchecked copy of a versioned loop (see emitFor).
   bool inBoundsLoop = false;
   /// Variables of the enclosing range loops: invariant in inner loops.
@@ -1106,6 +1114,26 @@ void FunctionEmitter::emitBody(const SExpr &body) {
 }
 
 void FunctionEmitter::emitStatement(const SExpr &stmt) {
+  // Temporary arrays consumed by this statement (a * b + c: the product)
+  // are freed when it ends, so loops do not pile them up in the call's
+  // arena; error paths leave them to the arena.
+  pendingFrees.emplace_back();
+  emitStatementOnly(stmt);
+  llvm::SmallVector<Value, 2> frees = std::move(pendingFrees.back());
+  pendingFrees.pop_back();
+  if (!terminated())
+    for (Value temporary : frees)
+      builder.create<mlir::memref::DeallocOp>(loc(stmt), temporary);
+}
+
+void FunctionEmitter::releaseIfTemporary(const Val &value) {
+  if (value.type.kind != Type::Kind::Array || pendingFrees.empty() ||
+      !temporaries.erase(value.leaves[0]))
+    return;
+  pendingFrees.back().push_back(value.leaves[0]);
+}
+
+void FunctionEmitter::emitStatementOnly(const SExpr &stmt) {
   const std::string &head = stmt.head();
   if (head == "Assign") {
     Val value = emitExpr(stmt.field(1));
@@ -1123,6 +1151,7 @@ void FunctionEmitter::emitStatement(const SExpr &stmt) {
       // cast into a as NumPy's ufuncs cast into `out` (same kind, wrapping).
       Location l = loc(stmt);
       Value target = current.leaves[0];
+      releaseIfTemporary(result);
       Value from = broadcastTo(result, target, current.type.ndim, l);
       forEachElement(target, current.type.ndim, [&](llvm::ArrayRef<Value> indices) {
         Val element = fromStorage(builder.create<mlir::memref::LoadOp>(l, from, indices), result.type.dtype, l);
@@ -1174,6 +1203,7 @@ void FunctionEmitter::emitAssign(const SExpr &target, const Val &value) {
     return;
   }
   if (target.head() == "Name" && value.type.kind == Type::Kind::Array) {
+    temporaries.erase(value.leaves[0]); // named: lives until the call ends
     arrays[target.field(0).text] = value.leaves[0]; // single assignment: an SSA value
     return;
   }
@@ -1816,6 +1846,8 @@ Val FunctionEmitter::arrayElementwise(const SExpr &node, llvm::ArrayRef<Val> ope
                              : input);
     builder.create<mlir::memref::StoreOp>(l, toStorage(f(elements), dtype, l), out, indices);
   });
+  for (const Val &operand : operands)
+    releaseIfTemporary(operand);
   return {type, {out}};
 }
 
@@ -2300,6 +2332,7 @@ Value FunctionEmitter::broadcastTo(const Val &value, Value destination, int ndim
 
 void FunctionEmitter::storeSlice(const SExpr &subscript, const Val &value) {
   Location l = loc(subscript);
+  releaseIfTemporary(value); // copied here, freed after the statement
   Val target = emitView(subscript);
   DType dtype = target.type.dtype;
   Value destination = target.leaves[0];
@@ -2394,6 +2427,7 @@ Value FunctionEmitter::dataAddress(Value memref, const Type &array, Location l) 
 Val FunctionEmitter::emitReduction(const SExpr &node, const std::string &name) {
   Location l = loc(node);
   Val array = emitExpr(node.field(1).items.at(1));
+  releaseIfTemporary(array); // (freed after the statement)
   Type result = typer.exprType(spec, node);
   int axis = typer.reductionAxis(spec, node, array.type.ndim);
   if (axis < 0 || array.type.ndim == 1)
@@ -2610,6 +2644,8 @@ Val FunctionEmitter::emitDot(const SExpr &node) {
   Type type = typer.exprType(spec, node);
   Val a = emitExpr(node.field(1).items.at(1));
   Val b = emitExpr(node.field(1).items.at(2));
+  releaseIfTemporary(a);
+  releaseIfTemporary(b);
   // Computed in Python's float or (wrapping) int64, then cast to NumPy's
   // result type (a bool dot product: any product nonzero).
   DType resultDType = promoteDTypes(a.type.dtype, b.type.dtype);
@@ -2737,6 +2773,7 @@ Val FunctionEmitter::emitElementwise(const SExpr &node, const std::string &name)
     builder.create<mlir::memref::StoreOp>(l, toStorage(applyElementwise(name, x, l), type.dtype, l),
                                           out, indices);
   });
+  releaseIfTemporary(input);
   return {type, {out}};
 }
 
@@ -2974,9 +3011,11 @@ Value FunctionEmitter::allocateArray(const Type &type, llvm::ArrayRef<Value> siz
       viewStrides[k] = builder.create<arith::IndexCastOp>(l, builder.getIndexType(), stride).getResult();
     stride = builder.create<arith::MulIOp>(l, stride, sizes[k]);
   }
-  return builder.create<mlir::memref::ReinterpretCastOp>(
+  Value array = builder.create<mlir::memref::ReinterpretCastOp>(
       l, module.memrefType(type), flat, mlir::OpFoldResult(constIndexValue(0)), viewSizes,
       viewStrides);
+  temporaries.insert(array);
+  return array;
 }
 
 Val FunctionEmitter::emitCall(const SExpr &node) {

@@ -68,10 +68,11 @@ AllocationArena::~AllocationArena() {
 }
 
 bool AllocationArena::release(void *pointer) {
-  auto it = std::find(allocations.begin(), allocations.end(), pointer);
-  if (it == allocations.end())
+  // From the back: temporaries are freed soon after they are made.
+  auto it = std::find(allocations.rbegin(), allocations.rend(), pointer);
+  if (it == allocations.rend())
     return false;
-  allocations.erase(it);
+  allocations.erase(std::next(it).base());
   return true;
 }
 

@@ -307,3 +307,12 @@ def scale_and_shift_in_place(x, y, k):
     x *= k
     x += y
     x[1:] -= x[:-1]
+
+
+def sum_of_temporaries(x, n):
+    # Each iteration makes two temporary arrays; they are freed as the
+    # statement ends, not when the call does.
+    s = 0.0
+    for i in range(n):
+        s += np.sum(x * 2.0 + x)
+    return s

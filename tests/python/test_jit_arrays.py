@@ -625,3 +625,11 @@ def test_array_arithmetic_errors() -> None:
         plait.jit(int_times_float_in_place)(np.zeros(3, dtype=np.int64))
     with pytest.raises(plait.UnsupportedError, match="truth value of an array"):
         plait.jit(truth_of_array)(np.zeros(3))
+
+
+def test_temporary_arrays_in_loops_are_freed_per_statement() -> None:
+    x = np.ones(100_000)  # 800 KB per temporary
+    assert jit.sum_of_temporaries(x, 2) == py.sum_of_temporaries(x, 2)
+    before = rss_kib()
+    assert jit.sum_of_temporaries(x, 1000) == 300_000_000.0  # 1.6 GB if kept
+    assert rss_kib() - before < 64 * 1024
