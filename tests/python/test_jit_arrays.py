@@ -633,3 +633,24 @@ def test_temporary_arrays_in_loops_are_freed_per_statement() -> None:
     before = rss_kib()
     assert jit.sum_of_temporaries(x, 1000) == 300_000_000.0  # 1.6 GB if kept
     assert rss_kib() - before < 64 * 1024
+
+
+def test_arrays_of_every_kind_of_ndarray_object() -> None:
+    # Exact ndarrays take a fast path (their fields, no buffer protocol);
+    # subclasses and byte-swapped data take the buffer protocol.
+    class Tagged(np.ndarray):
+        pass
+
+    a = np.arange(6.0)
+    assert jit.total(a) == jit.total(a.view(Tagged)) == py.total(a)
+    with pytest.raises(TypeError, match="format '>d'"):
+        jit.total(a.astype(">f8"))
+    read_only = np.arange(4.0)
+    read_only.flags.writeable = False
+    assert jit.total(read_only) == 6.0
+    with pytest.raises(ValueError, match="read-only"):
+        jit.scale_in_place(read_only, 2.0)
+    base = np.arange(10.0)
+    view = base[2:8:2]
+    del base
+    assert jit.total(view) == 2.0 + 4.0 + 6.0  # the view keeps its base alive

@@ -651,11 +651,85 @@ char dtypeCode(const Py_buffer &view) {
 
 /// Buffers of array arguments, released (with the GIL held) after the call:
 /// the exporter's memory stays pinned while compiled code uses it.
+/// The head of NumPy's array and dtype objects, as numpy/ndarraytypes.h
+/// lays them out (PyArrayObject_fields, PyArray_Descr): stable across NumPy
+/// 1.x and 2.x up to these fields.
+struct NumPyArrayHead {
+  PyObject base;
+  char *data;
+  int ndim;
+  Py_ssize_t *dimensions;
+  Py_ssize_t *strides;
+  PyObject *owner;
+  PyObject *descr;
+  int flags;
+};
+struct NumPyDescrHead {
+  PyObject base;
+  PyTypeObject *typeobj;
+  char kind, type, byteorder, flags;
+  int type_num;
+};
+constexpr int kNumPyWriteable = 0x0400; // NPY_ARRAY_WRITEABLE
+
+/// numpy.ndarray, once NumPy is imported (else null: nothing to fast-path).
+PyTypeObject *ndarrayType() {
+  static std::atomic<PyObject *> cached{nullptr};
+  PyObject *type = cached.load(std::memory_order_acquire);
+  if (type)
+    return reinterpret_cast<PyTypeObject *>(type);
+  PyObject *name = PyUnicode_FromString("numpy");
+  PyObject *module = name ? PyImport_GetModule(name) : nullptr; // only if imported
+  Py_XDECREF(name);
+  if (!module) {
+    PyErr_Clear();
+    return nullptr;
+  }
+  PyObject *found = PyObject_GetAttrString(module, "ndarray");
+  Py_DECREF(module);
+  if (!found) {
+    PyErr_Clear();
+    return nullptr;
+  }
+  PyObject *expected = nullptr;
+  if (!cached.compare_exchange_strong(expected, found, std::memory_order_acq_rel)) {
+    Py_DECREF(found);
+    found = expected;
+  }
+  return reinterpret_cast<PyTypeObject *>(found);
+}
+
+/// The buffer format of a NumPy dtype plait supports, from its type number
+/// (NPY_BOOL = 0 ... NPY_CDOUBLE = 15), or null.
+const char *numpyFormat(const NumPyDescrHead &descr, Py_ssize_t &itemsize) {
+  if (descr.byteorder == '>')
+    return nullptr; // big-endian data: the buffer path refuses it
+  switch (descr.type_num) {
+  case 0: itemsize = 1; return "?";
+  case 1: itemsize = 1; return "b";
+  case 2: itemsize = 1; return "B";
+  case 3: itemsize = 2; return "h";
+  case 5: itemsize = 4; return "i";
+  case 7: itemsize = sizeof(long); return sizeof(long) == 8 ? "q" : "i";
+  case 8: itemsize = sizeof(long); return sizeof(long) == 8 ? "Q" : nullptr;
+  case 9: itemsize = 8; return "q";
+  case 10: itemsize = 8; return "Q";
+  case 11: itemsize = 4; return "f";
+  case 12: itemsize = 8; return "d";
+  case 15: itemsize = 16; return "Zd";
+  default: return nullptr;
+  }
+}
+
 class PinnedBuffers {
 public:
   ~PinnedBuffers() {
-    for (size_t i = 0; i < count; ++i)
-      PyBuffer_Release(slot(i));
+    for (size_t i = 0; i < count; ++i) {
+      if (i < 64 && (fromArray & (uint64_t(1) << i)))
+        Py_DECREF(slot(i)->obj); // filled from the array itself
+      else
+        PyBuffer_Release(slot(i));
+    }
     for (PyObject *object : kept)
       Py_DECREF(object);
   }
@@ -668,6 +742,33 @@ public:
     if (count >= kInline)
       extra.push_back(std::make_unique<Py_buffer>()); // beyond a few arrays
     Py_buffer *view = slot(count);
+    PyTypeObject *ndarray = count < 64 ? ndarrayType() : nullptr;
+    if (ndarray && Py_TYPE(object) == ndarray) {
+      // A NumPy array: its fields are the view, without the buffer
+      // protocol's per-call format and shape bookkeeping. The reference
+      // held until the call ends pins it as an export would.
+      const auto &array = *reinterpret_cast<const NumPyArrayHead *>(object);
+      Py_ssize_t itemsize = 0;
+      const char *format = numpyFormat(*reinterpret_cast<const NumPyDescrHead *>(array.descr), itemsize);
+      if (format && array.ndim >= 1) {
+        Py_ssize_t length = itemsize;
+        for (int d = 0; d < array.ndim; ++d)
+          length *= array.dimensions[d];
+        *view = Py_buffer{};
+        view->buf = array.data;
+        view->obj = Py_NewRef(object);
+        view->len = length;
+        view->itemsize = itemsize;
+        view->readonly = !(array.flags & kNumPyWriteable);
+        view->ndim = array.ndim;
+        view->format = const_cast<char *>(format);
+        view->shape = array.dimensions;
+        view->strides = array.strides;
+        fromArray |= uint64_t(1) << count;
+        ++count;
+        return view;
+      }
+    }
     if (PyObject_GetBuffer(object, view, PyBUF_RECORDS) != 0) {
       PyErr_Clear(); // read-only: writes are refused later if the code writes
       if (PyObject_GetBuffer(object, view, PyBUF_RECORDS_RO) != 0) {
@@ -687,6 +788,7 @@ private:
   std::vector<std::unique_ptr<Py_buffer>> extra; // stable addresses
   std::vector<PyObject *> kept;
   size_t count = 0;
+  uint64_t fromArray = 0; // bit i: view i was filled from an ndarray
 };
 
 /// numpy.from_dlpack(object): a new reference, or null with an exception.
