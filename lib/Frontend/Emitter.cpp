@@ -123,6 +123,12 @@ private:
     };
     std::vector<Axis> axes;
   };
+  /// Counters of an innermost range loop (name -> most it moves per
+  /// iteration), if there are any and nothing else assigns them.
+  bool collectCounters(const SExpr &loop, const std::string &variable,
+                       std::map<std::string, int64_t> &out);
+  /// True when no counter can overflow in `trips` iterations.
+  Value guardCounterRanges(const std::map<std::string, int64_t> &counters, Value trips);
   /// The element accesses of an innermost range loop, if all can be guarded.
   bool collectAccesses(const SExpr &loop, const std::string &variable,
                        std::vector<IndexedAccess> &out);
@@ -234,6 +240,10 @@ private:
   std::vector<llvm::SmallVector<Value, 2>> pendingFrees;
   /// Inside the unchecked copy of a versioned loop (see emitFor).
   bool inBoundsLoop = false;
+  /// Counters that cannot overflow in that copy (their += is unchecked).
+  std::set<std::string> uncheckedCounters;
+  /// Set while emitting an update of one of them.
+  bool uncheckedArithmetic = false;
   /// Variables of the enclosing range loops: invariant in inner loops.
   std::vector<std::string> activeLoopVariables;
   /// Calls between jitted functions active on this native stack (a hidden
@@ -1144,8 +1154,13 @@ void FunctionEmitter::emitStatementOnly(const SExpr &stmt) {
       emitAssign(stmt.field(0), emitExpr(stmt.field(1)));
   } else if (head == "AugAssign") {
     Val current = emitExpr(stmt.field(0));
+    if (current.type.kind == Type::Kind::Bottom)
+      return; // never assigned anywhere: loading it raised UnboundLocalError
     Val value = emitExpr(stmt.field(2));
+    uncheckedArithmetic = stmt.field(0).head() == "Name" &&
+                          uncheckedCounters.count(stmt.field(0).field(0).text);
     Val result = emitBinary(stmt, stmt.field(1).text, current, value);
+    uncheckedArithmetic = false;
     if (stmt.field(0).head() == "Name" && current.type.kind == Type::Kind::Array) {
       // a += b is in place: the result (a fresh array, so no overlap) is
       // cast into a as NumPy's ufuncs cast into `out` (same kind, wrapping).
@@ -1319,21 +1334,34 @@ void FunctionEmitter::emitFor(const SExpr &stmt) {
   const std::string loopVariable =
       stmt.field(0).head() == "Name" ? stmt.field(0).field(0).text : std::string();
   std::vector<IndexedAccess> accesses;
-  if (module.options.boundsCheck && !inBoundsLoop && !loopVariable.empty() &&
-      collectAccesses(stmt, loopVariable, accesses)) {
+  bool guardBounds = module.options.boundsCheck && !inBoundsLoop && !loopVariable.empty() &&
+                     collectAccesses(stmt, loopVariable, accesses);
+  std::map<std::string, int64_t> counters;
+  bool guardCounters = module.options.checkOverflow && uncheckedCounters.empty() &&
+                       !loopVariable.empty() && collectCounters(stmt, loopVariable, counters);
+  if (guardBounds || guardCounters) {
     // Loop versioning: when every element access of the body is provably
-    // inside its array for all iterations, run a copy of the loop without
-    // bounds checks (which LLVM can vectorise); otherwise the checked loop
-    // raises exactly where CPython would.
-    Value last = builder.create<arith::AddIOp>(
-        l, start, builder.create<arith::MulIOp>(l, builder.create<arith::SubIOp>(l, trips, constInt(1)), step));
-    Value inBounds = guardAccesses(accesses, start, last, step);
+    // inside its array for all iterations, and counters (c += 1) cannot
+    // reach the int64 limits in this many iterations, run a copy of the
+    // loop without those checks (which LLVM can vectorise); otherwise the
+    // checked loop raises exactly where CPython would.
+    Value ok = constInt(1, 1);
+    if (guardBounds) {
+      Value last = builder.create<arith::AddIOp>(
+          l, start, builder.create<arith::MulIOp>(l, builder.create<arith::SubIOp>(l, trips, constInt(1)), step));
+      ok = guardAccesses(accesses, start, last, step);
+    }
+    if (guardCounters)
+      ok = builder.create<arith::AndIOp>(l, ok, guardCounterRanges(counters, trips));
     Value empty = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq, trips, constInt(0));
     Block *fast = newBlock(), *checked = newBlock(), *done = newBlock();
-    builder.create<mlir::cf::CondBranchOp>(l, builder.create<arith::OrIOp>(l, empty, inBounds), fast, checked);
+    builder.create<mlir::cf::CondBranchOp>(l, builder.create<arith::OrIOp>(l, empty, ok), fast, checked);
     startBlock(fast);
-    inBoundsLoop = true;
+    inBoundsLoop = guardBounds;
+    for (const auto &counter : counters)
+      uncheckedCounters.insert(counter.first);
     emitCountedFor(stmt, trips, item);
+    uncheckedCounters.clear();
     inBoundsLoop = false;
     branch(done);
     startBlock(checked);
@@ -1345,6 +1373,72 @@ void FunctionEmitter::emitFor(const SExpr &stmt) {
   activeLoopVariables.push_back(loopVariable);
   emitCountedFor(stmt, trips, item);
   activeLoopVariables.pop_back();
+}
+
+bool FunctionEmitter::collectCounters(const SExpr &loop, const std::string &variable,
+                                      std::map<std::string, int64_t> &out) {
+  // Int locals changed in the body only by `name += k` / `name -= k` with
+  // constant k: per iteration they move by at most the sum of |k|.
+  if (loop.field(3).items.size() > 1)
+    return false;
+  std::set<std::string> disqualified = {variable};
+  bool simple = true;
+  std::function<void(const SExpr &)> names = [&](const SExpr &target) {
+    if (target.head() == "Name")
+      disqualified.insert(target.field(0).text);
+    else if (target.head() == "Tuple")
+      for (size_t i = 0; i < target.numFields(); ++i)
+        names(target.field(i));
+  };
+  std::function<void(const SExpr &)> scan = [&](const SExpr &node) {
+    const std::string &h = node.head();
+    if (h == "For" || h == "While")
+      simple = false;
+    if (h == "Assign")
+      for (const SExpr *target : node.field(0).rest())
+        names(*target);
+    if (h == "AugAssign" && node.field(0).head() == "Name") {
+      const std::string &name = node.field(0).field(0).text;
+      const std::string &op = node.field(1).text;
+      const SExpr &value = node.field(2);
+      if ((op == "Add" || op == "Sub") && value.head() == "Const" &&
+          value.field(0).kind == SExpr::Kind::Integer && value.field(0).text.size() < 10) {
+        int64_t k = std::strtoll(value.field(0).text.c_str(), nullptr, 10);
+        out[name] += k < 0 ? -k : k;
+      } else {
+        disqualified.insert(name);
+      }
+    }
+    for (const SExpr &item : node.items)
+      if (item.isList())
+        scan(item);
+  };
+  scan(loop.field(2));
+  for (auto it = out.begin(); it != out.end();) {
+    bool keep = !disqualified.count(it->first) && it->second > 0 &&
+                typer.resolve(spec, it->first).kind == NameBinding::Kind::Local &&
+                spec.variables[it->first].kind == Type::Kind::Int;
+    it = keep ? std::next(it) : out.erase(it);
+  }
+  return simple && !out.empty();
+}
+
+Value FunctionEmitter::guardCounterRanges(const std::map<std::string, int64_t> &counters,
+                                          Value trips) {
+  // |value| < 2**61 at entry and at most 2**61 of movement: no overflow.
+  // (The slot is read as it is: an unbound counter raises in the loop.)
+  Location l = builder.getUnknownLoc();
+  using P = arith::CmpIPredicate;
+  const int64_t limit = int64_t(1) << 61;
+  Value ok = constInt(1, 1);
+  for (const auto &[name, perIteration] : counters) {
+    Value v = builder.create<mlir::memref::LoadOp>(l, slots[name][0]);
+    ok = builder.create<arith::AndIOp>(l, ok, builder.create<arith::CmpIOp>(l, P::sgt, v, constInt(-limit)));
+    ok = builder.create<arith::AndIOp>(l, ok, builder.create<arith::CmpIOp>(l, P::slt, v, constInt(limit)));
+    ok = builder.create<arith::AndIOp>(
+        l, ok, builder.create<arith::CmpIOp>(l, P::ule, trips, constInt(limit / perIteration)));
+  }
+  return ok;
 }
 
 bool FunctionEmitter::collectAccesses(const SExpr &loop, const std::string &variable,
@@ -1670,7 +1764,7 @@ Value FunctionEmitter::checkedIntOp(const std::string &op, Value a, Value b) {
 
 Val FunctionEmitter::intArith(const std::string &op, Value a, Value b) {
   Location l = builder.getUnknownLoc();
-  bool checked = module.options.checkOverflow;
+  bool checked = module.options.checkOverflow && !uncheckedArithmetic;
   if (op == "Add" || op == "Sub" || op == "Mult") {
     if (checked)
       return {Type::integer(), {checkedIntOp(op, a, b)}};

@@ -316,3 +316,21 @@ def sum_of_temporaries(x, n):
     for i in range(n):
         s += np.sum(x * 2.0 + x)
     return s
+
+
+def count_and_step(a, c0):
+    # c moves by a constant per iteration: with a guard on its entry value
+    # and the trip count its updates need no overflow checks.
+    c = c0
+    for i in range(len(a)):
+        if a[i] > 0:
+            c += 3
+        else:
+            c -= 1
+    return c
+
+
+def augment_unbound(n):
+    for i in range(n):
+        c += 1  # noqa: F821 - CPython raises UnboundLocalError when it runs
+    return 0

@@ -654,3 +654,17 @@ def test_arrays_of_every_kind_of_ndarray_object() -> None:
     view = base[2:8:2]
     del base
     assert jit.total(view) == 2.0 + 4.0 + 6.0  # the view keeps its base alive
+
+
+@given(
+    a=hnp.arrays(np.float64, st.integers(0, 12), elements=st.floats(-2, 2)),
+    c0=st.one_of(st.integers(-(2**63), 2**63 - 1), st.sampled_from([0, 2**63 - 2, -(2**63) + 1, 2**61, -(2**61)])),
+)
+@SETTINGS
+def test_versioned_counters_overflow_where_int64_would(a: np.ndarray, c0: int) -> None:
+    assert_same(py.count_and_step, jit.count_and_step, a, c0)
+
+
+def test_augmenting_a_never_assigned_local() -> None:
+    assert_same(py.augment_unbound, jit.augment_unbound, 0)
+    assert_same(py.augment_unbound, jit.augment_unbound, 3)
