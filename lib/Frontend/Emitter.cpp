@@ -1502,13 +1502,7 @@ bool FunctionEmitter::collectAccesses(const SExpr &loop, const std::string &vari
     if (node.head() == "Subscript") {
       Type base = typer.exprType(spec, node.field(0));
       if (base.kind == Type::Kind::Array) {
-        const SExpr &index = node.field(1);
-        std::vector<const SExpr *> parts;
-        if (index.head() == "Tuple")
-          for (size_t i = 0; i < index.numFields(); ++i)
-            parts.push_back(&index.field(i));
-        else
-          parts.push_back(&index);
+        std::vector<const SExpr *> parts = subscriptIndices(node);
         if (node.field(0).head() != "Name" || assignedInBody.count(node.field(0).field(0).text) ||
             static_cast<int>(parts.size()) != base.ndim) {
           ok = false; // views and computed bases keep their checks
@@ -2248,13 +2242,7 @@ void FunctionEmitter::checkWithArgs(Value failed, int32_t code,
 llvm::SmallVector<Value> FunctionEmitter::arrayIndices(const SExpr &subscript,
                                                        Value memref,
                                                        const Type &array) {
-  const SExpr &index = subscript.field(1);
-  std::vector<const SExpr *> nodes;
-  if (index.head() == "Tuple")
-    for (size_t i = 0; i < index.numFields(); ++i)
-      nodes.push_back(&index.field(i));
-  else
-    nodes.push_back(&index);
+  std::vector<const SExpr *> nodes = subscriptIndices(subscript);
   Location l = loc(subscript);
   int32_t outOfBounds = module.errorCode(
       "IndexError", module.options.message("index_out_of_bounds"));
@@ -2314,13 +2302,7 @@ Val FunctionEmitter::emitView(const SExpr &subscript) {
 
   auto metadata = builder.create<mlir::memref::ExtractStridedMetadataOp>(l, base.leaves[0]);
   Value offset = i64(metadata.getOffset());
-  const SExpr &index = subscript.field(1);
-  std::vector<const SExpr *> nodes;
-  if (index.head() == "Tuple")
-    for (size_t i = 0; i < index.numFields(); ++i)
-      nodes.push_back(&index.field(i));
-  else
-    nodes.push_back(&index);
+  std::vector<const SExpr *> nodes = subscriptIndices(subscript);
   int32_t outOfBounds = module.errorCode("IndexError", module.options.message("index_out_of_bounds"));
   int32_t zeroStep = module.errorCode("ValueError", module.options.message("slice_step_zero"));
   llvm::SmallVector<mlir::OpFoldResult> sizes, strides;

@@ -321,6 +321,17 @@ bool writesParameter(const Specialization &spec, const std::string &name) {
   return false;
 }
 
+std::vector<const SExpr *> subscriptIndices(const SExpr &subscript) {
+  const SExpr &index = subscript.field(1);
+  std::vector<const SExpr *> indices;
+  if (index.head() == "Tuple")
+    for (size_t i = 0; i < index.numFields(); ++i)
+      indices.push_back(&index.field(i));
+  else
+    indices.push_back(&index);
+  return indices;
+}
+
 bool alwaysReturns(const SExpr &body) {
   for (const SExpr *stmt : body.rest()) {
     const std::string &head = stmt->head();
@@ -1022,12 +1033,7 @@ Type Typer::subscriptType(Specialization &spec, const SExpr &subscript) {
   if (array.kind != Type::Kind::Array)
     fail(CompileError::Kind::Unsupported, *spec.source, base,
          "indexing a " + array.str() + " is not supported");
-  std::vector<const SExpr *> indices;
-  if (index.head() == "Tuple")
-    for (size_t i = 0; i < index.numFields(); ++i)
-      indices.push_back(&index.field(i));
-  else
-    indices.push_back(&index);
+  std::vector<const SExpr *> indices = subscriptIndices(subscript);
   if (static_cast<int>(indices.size()) > array.ndim)
     fail(CompileError::Kind::Typing, *spec.source, index,
          "too many indices for array: array is " + std::to_string(array.ndim) +

@@ -149,6 +149,8 @@ struct MathFunctionInfo {
 const MathFunctionInfo *lookupMathFunction(const std::string &name);
 bool isSupportedBuiltin(const std::string &name);
 bool alwaysReturns(const SExpr &body);
+/// The index expressions of a subscript: a[i, j] -> {i, j}, a[i] -> {i}.
+std::vector<const SExpr *> subscriptIndices(const SExpr &subscript);
 /// Whether `name` (a parameter of `spec`) may be written, directly or by a
 /// callee it is passed to.
 bool writesParameter(const Specialization &spec, const std::string &name);

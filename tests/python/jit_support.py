@@ -5,6 +5,7 @@ raise the same exception type with the same message."""
 from __future__ import annotations
 
 import math
+import types
 from typing import Any, Callable
 
 from hypothesis import strategies as st
@@ -112,3 +113,17 @@ def assert_same(py: Callable[..., Any], compiled: Callable[..., Any], *args: Any
         assert got[0] == "value" and same_value(expected[1], got[1]), (args, expected, got)
     else:
         assert got[:2] == expected[:2] and got[2] == expected[2], (args, expected, got)
+
+
+def jitted_copies(module: types.ModuleType) -> types.SimpleNamespace:
+    """Jitted copies of a module's functions whose globals name the jitted
+    copies, so calls between them are native while the module itself stays
+    pure CPython (the reference)."""
+    import plait
+
+    namespace: dict[str, Any] = dict(vars(module))
+    for name, value in vars(module).items():
+        if isinstance(value, types.FunctionType) and value.__module__ == module.__name__:
+            copy = types.FunctionType(value.__code__, namespace, name, value.__defaults__)
+            namespace[name] = plait.jit(copy)
+    return types.SimpleNamespace(**namespace)

@@ -18,22 +18,14 @@ from hypothesis.extra import numpy as hnp
 
 import jit_numpy_scalars as py
 import plait
-from jit_support import NumPyScalar, assert_same, outcome
+from jit_support import jitted_copies, NumPyScalar, assert_same, outcome
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 DTYPES = [np.float64, np.float32, np.int64, np.int32, np.int16, np.int8, np.uint8, np.uint64, np.bool_]
 INTEGER_DTYPES = [np.int64, np.int32, np.int16, np.int8, np.uint8, np.uint64]
 
 
-def _jitted() -> types.SimpleNamespace:
-    namespace: dict[str, Any] = dict(vars(py))
-    for name, value in vars(py).items():
-        if isinstance(value, types.FunctionType) and value.__module__ == py.__name__:
-            namespace[name] = plait.jit(types.FunctionType(value.__code__, namespace, name))
-    return types.SimpleNamespace(**namespace)
-
-
-jit = _jitted()
+jit = jitted_copies(py)
 
 
 @contextmanager

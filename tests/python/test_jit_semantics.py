@@ -13,23 +13,12 @@ from hypothesis import strategies as st
 
 import jit_functions as py
 import plait
-from jit_support import INT64_MAX, INT64_MIN, assert_same, floats, ints, numbers, small_ints
+from jit_support import jitted_copies, INT64_MAX, INT64_MIN, assert_same, floats, ints, numbers, small_ints
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-def _jitted_namespace() -> types.SimpleNamespace:
-    """Jitted copies of jit_functions whose globals name the jitted copies, so
-    calls between them are native while `py` stays pure CPython."""
-    namespace: dict[str, Any] = dict(vars(py))
-    for name, value in vars(py).items():
-        if isinstance(value, types.FunctionType) and value.__module__ == py.__name__:
-            copy = types.FunctionType(value.__code__, namespace, name, value.__defaults__)
-            namespace[name] = plait.jit(copy)
-    return types.SimpleNamespace(**namespace)
-
-
-jit = _jitted_namespace()
+jit = jitted_copies(py)
 
 
 @pytest.mark.parametrize("name", ["add", "sub", "mul", "truediv", "floordiv", "mod"])
