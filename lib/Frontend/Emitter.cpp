@@ -104,10 +104,9 @@ private:
   // Statements.
   void emitBody(const SExpr &body);
   void emitStatement(const SExpr &stmt);
-  void emitStatementOnly(const SExpr &stmt);
-  /// Frees `value` at the end of the statement if it is an unnamed array
-  /// this function allocated (its one use is the caller's).
-  void releaseIfTemporary(const Val &value);
+  /// Frees `value` now if it is an unnamed array this function allocated:
+  /// call it after the operation that used it (its only use).
+  void freeIfTemporary(const Val &value);
   void emitAssign(const SExpr &target, const Val &value);
   void emitFor(const SExpr &stmt);
   /// A for loop of `trips` iterations binding `item(k)` to the target.
@@ -202,12 +201,15 @@ private:
   /// Address of the first element (the data pointer), as an i64.
   Value dataAddress(Value memref, const Type &array, Location l);
   Val emitReduction(const SExpr &node, const std::string &name);
-  Val identityIfEmpty(const Val &sum, Value size);
+  Val fromIdentity(const Val &sum);
   Val complexReduction(const SExpr &node, const std::string &name, const Val &array, Value size,
                        bool sequential, Location l);
   /// np.sum etc. of a whole array; `sequential` adds in order (no pairwise).
   Val reduceArray(const SExpr &node, const std::string &name, const Val &array,
                   const Type &result, bool sequential);
+  /// np.sum(array) etc., whole or along the call's axis.
+  Val reduceExpression(const SExpr &node, const std::string &name, const Val &array);
+  Val dotOf(const SExpr &node, const Val &a, const Val &b);
   Val emitDot(const SExpr &node);
   Val emitElementwise(const SExpr &node, const std::string &name);
   Val applyElementwise(const std::string &name, const Val &x, Location l);
@@ -237,7 +239,6 @@ private:
   Value f64Out, i64Out, complexOut;
   /// Arrays allocated here and not (yet) bound to a variable.
   llvm::DenseSet<Value> temporaries;
-  std::vector<llvm::SmallVector<Value, 2>> pendingFrees;
   /// Inside the unchecked copy of a versioned loop (see emitFor).
   bool inBoundsLoop = false;
   /// Counters that cannot overflow in that copy (their += is unchecked).
@@ -574,8 +575,8 @@ Val FunctionEmitter::convert(const Val &value, const Type &to) {
     }
     return result;
   }
-  if (to.isNumPy())
-    return castNumPy(value, to.dtype);
+  if (to.isNumPy()) // a Python int that does not fit raises, never wraps
+    return weakToNumPy(value, to.dtype);
   if (to.kind == Type::Kind::Complex) { // real numbers get a +0.0 imaginary part
     if (value.type.isComplex())
       return {to, value.leaves};
@@ -1123,27 +1124,16 @@ void FunctionEmitter::emitBody(const SExpr &body) {
   }
 }
 
-void FunctionEmitter::emitStatement(const SExpr &stmt) {
-  // Temporary arrays consumed by this statement (a * b + c: the product)
-  // are freed when it ends, so loops do not pile them up in the call's
-  // arena; error paths leave them to the arena.
-  pendingFrees.emplace_back();
-  emitStatementOnly(stmt);
-  llvm::SmallVector<Value, 2> frees = std::move(pendingFrees.back());
-  pendingFrees.pop_back();
-  if (!terminated())
-    for (Value temporary : frees)
-      builder.create<mlir::memref::DeallocOp>(loc(stmt), temporary);
-}
-
-void FunctionEmitter::releaseIfTemporary(const Val &value) {
-  if (value.type.kind != Type::Kind::Array || pendingFrees.empty() ||
-      !temporaries.erase(value.leaves[0]))
+void FunctionEmitter::freeIfTemporary(const Val &value) {
+  // A temporary array (a * b + c: the product) is freed right after the
+  // operation that consumed it, where its allocation dominates: loops then
+  // run in constant memory. Error paths leave it to the call's arena.
+  if (value.type.kind != Type::Kind::Array || !temporaries.erase(value.leaves[0]) || terminated())
     return;
-  pendingFrees.back().push_back(value.leaves[0]);
+  builder.create<mlir::memref::DeallocOp>(builder.getUnknownLoc(), value.leaves[0]);
 }
 
-void FunctionEmitter::emitStatementOnly(const SExpr &stmt) {
+void FunctionEmitter::emitStatement(const SExpr &stmt) {
   const std::string &head = stmt.head();
   if (head == "Assign") {
     Val value = emitExpr(stmt.field(1));
@@ -1166,7 +1156,6 @@ void FunctionEmitter::emitStatementOnly(const SExpr &stmt) {
       // cast into a as NumPy's ufuncs cast into `out` (same kind, wrapping).
       Location l = loc(stmt);
       Value target = current.leaves[0];
-      releaseIfTemporary(result);
       Value from = broadcastTo(result, target, current.type.ndim, l);
       forEachElement(target, current.type.ndim, [&](llvm::ArrayRef<Value> indices) {
         Val element = fromStorage(builder.create<mlir::memref::LoadOp>(l, from, indices), result.type.dtype, l);
@@ -1178,6 +1167,7 @@ void FunctionEmitter::emitStatementOnly(const SExpr &stmt) {
                                  : cast.leaves[0];
         builder.create<mlir::memref::StoreOp>(l, stored, target, indices);
       });
+      freeIfTemporary(result);
     } else {
       emitAssign(stmt.field(0), result);
     }
@@ -1397,6 +1387,8 @@ bool FunctionEmitter::collectCounters(const SExpr &loop, const std::string &vari
     if (h == "Assign")
       for (const SExpr *target : node.field(0).rest())
         names(*target);
+    if (h == "AnnAssign")
+      names(node.field(0));
     if (h == "AugAssign" && node.field(0).head() == "Name") {
       const std::string &name = node.field(0).field(0).text;
       const std::string &op = node.field(1).text;
@@ -1460,7 +1452,7 @@ bool FunctionEmitter::collectAccesses(const SExpr &loop, const std::string &vari
         else if (target->head() == "Tuple")
           simple = false;
     }
-    if (h == "AugAssign" && node.field(0).head() == "Name")
+    if ((h == "AugAssign" || h == "AnnAssign") && node.field(0).head() == "Name")
       assignedInBody.insert(node.field(0).field(0).text);
     for (const SExpr &item : node.items)
       if (item.isList())
@@ -1555,7 +1547,12 @@ Value FunctionEmitter::guardAccesses(const std::vector<IndexedAccess> &accesses,
     for (size_t axis = 0; axis < access.axes.size(); ++axis) {
       const IndexedAccess::Axis &a = access.axes[axis];
       Value size = dimension(memref, static_cast<int64_t>(axis));
+      // Wrapping arithmetic: the guard must not raise what CPython would not
+      // (the range may be empty); a wrapped value only selects a copy whose
+      // own index arithmetic is still checked.
+      uncheckedArithmetic = true;
       Value offset = a.offset ? convert(emitExpr(*a.offset), Type::integer()).leaves[0] : constInt(0);
+      uncheckedArithmetic = false;
       Value from = low, to = high;
       if (!a.affine) {
         from = to = offset;
@@ -1894,6 +1891,9 @@ Val FunctionEmitter::floatArith(const SExpr &node, const std::string &op,
 
 Val FunctionEmitter::arrayElementwise(const SExpr &node, llvm::ArrayRef<Val> operands, DType dtype,
                                       int ndim, const std::function<Val(llvm::ArrayRef<Val>)> &f) {
+  std::vector<Type> inputTypes;
+  for (const Val &operand : operands)
+    inputTypes.push_back(operand.type);
   // NumPy's broadcasting: trailing axes line up; each result axis takes the
   // size that is not 1; any other mismatch is a ValueError.
   Location l = loc(node);
@@ -1919,7 +1919,7 @@ Val FunctionEmitter::arrayElementwise(const SExpr &node, llvm::ArrayRef<Val> ope
     }
     sizes.push_back(size);
   }
-  Type type = Type::array(dtype, ndim, true);
+  Type type = Type::newArray(dtype, ndim, inputTypes);
   Value out = allocateArray(type, sizes, nullptr, l);
   llvm::SmallVector<Val> inputs(operands.begin(), operands.end());
   for (Val &input : inputs)
@@ -1935,7 +1935,7 @@ Val FunctionEmitter::arrayElementwise(const SExpr &node, llvm::ArrayRef<Val> ope
     builder.create<mlir::memref::StoreOp>(l, toStorage(f(elements), dtype, l), out, indices);
   });
   for (const Val &operand : operands)
-    releaseIfTemporary(operand);
+    freeIfTemporary(operand);
   return {type, {out}};
 }
 
@@ -1943,7 +1943,11 @@ Val FunctionEmitter::emitBinary(const SExpr &node, const std::string &op,
                                 const Val &left, const Val &right) {
   if (left.type.kind == Type::Kind::Array || right.type.kind == Type::Kind::Array) {
     Type type = typer.binaryType(spec, node, op, left.type, right.type);
-    return arrayElementwise(node, {left, right}, type.dtype, type.ndim,
+    // Elements follow NumPy's rules, a Python complex operand included.
+    auto asElement = [&](const Val &v) {
+      return v.type.kind == Type::Kind::Complex ? castNumPy(v, DType::Complex128) : v;
+    };
+    return arrayElementwise(node, {asElement(left), asElement(right)}, type.dtype, type.ndim,
                             [&](llvm::ArrayRef<Val> x) { return emitBinary(node, op, x[0], x[1]); });
   }
   if (left.type.isComplex() || right.type.isComplex())
@@ -2408,7 +2412,6 @@ Value FunctionEmitter::broadcastTo(const Val &value, Value destination, int ndim
 
 void FunctionEmitter::storeSlice(const SExpr &subscript, const Val &value) {
   Location l = loc(subscript);
-  releaseIfTemporary(value); // copied here, freed after the statement
   Val target = emitView(subscript);
   DType dtype = target.type.dtype;
   Value destination = target.leaves[0];
@@ -2451,6 +2454,7 @@ void FunctionEmitter::storeSlice(const SExpr &subscript, const Val &value) {
   copy(source, value.type, destination);
   branch(done);
   startBlock(done);
+  freeIfTemporary(value);
 }
 
 Val FunctionEmitter::loadElement(const SExpr &subscript) {
@@ -2501,9 +2505,14 @@ Value FunctionEmitter::dataAddress(Value memref, const Type &array, Location l) 
 }
 
 Val FunctionEmitter::emitReduction(const SExpr &node, const std::string &name) {
-  Location l = loc(node);
   Val array = emitExpr(node.field(1).items.at(1));
-  releaseIfTemporary(array); // (freed after the statement)
+  Val reduced = reduceExpression(node, name, array);
+  freeIfTemporary(array);
+  return reduced;
+}
+
+Val FunctionEmitter::reduceExpression(const SExpr &node, const std::string &name, const Val &array) {
+  Location l = loc(node);
   Type result = typer.exprType(spec, node);
   int axis = typer.reductionAxis(spec, node, array.type.ndim);
   if (axis < 0 || array.type.ndim == 1)
@@ -2570,9 +2579,9 @@ Val FunctionEmitter::reduceArray(const SExpr &node, const std::string &name, con
   // Contiguous data in either order is summed in memory order, as NumPy does.
   bool canPairwise = isFloat && !sequential && (t.contiguous || t.fortran || t.ndim == 1);
   if ((name == "sum" || name == "mean") && canPairwise) {
-    Val total = castNumPy(Val{Type::floating(), {pairwise()}}, result.dtype);
+    Val total = fromIdentity(castNumPy(Val{Type::floating(), {pairwise()}}, result.dtype));
     if (name == "sum")
-      return identityIfEmpty(total, size);
+      return total;
     // The mean divides in the result's type (float32 for float32 arrays).
     Val count = castNumPy(Val{Type::integer(), {size}}, result.dtype);
     return {result, {builder.create<arith::DivFOp>(l, total.leaves[0], count.leaves[0])}};
@@ -2631,10 +2640,12 @@ Val FunctionEmitter::reduceArray(const SExpr &node, const std::string &name, con
       builder.create<mlir::memref::StoreOp>(l, next, slot32);
     }, t.fortran);
     Val total{Type::numpy(DType::Float32), {builder.create<mlir::memref::LoadOp>(l, slot32)}};
+    if (!product)
+      total = fromIdentity(total);
     if (name == "mean")
       return {result, {builder.create<arith::DivFOp>(
                           l, total.leaves[0], castNumPy(Val{Type::integer(), {size}}, DType::Float32).leaves[0])}};
-    return product ? total : identityIfEmpty(total, size);
+    return total;
   }
   Type domain = isFloat || name == "mean" ? Type::floating() : Type::integer();
   Value slot = alloca(leafType(domain.kind));
@@ -2653,26 +2664,24 @@ Val FunctionEmitter::reduceArray(const SExpr &node, const std::string &name, con
     builder.create<mlir::memref::StoreOp>(l, next, slot);
   }, t.fortran);
   Value total = builder.create<mlir::memref::LoadOp>(l, slot);
+  if (!product && domain.kind == Type::Kind::Float)
+    total = fromIdentity(Val{domain, {total}}).leaves[0];
   if (name == "mean")
     return castNumPy(Val{Type::floating(), {builder.create<arith::DivFOp>(
                          l, total, builder.create<arith::SIToFPOp>(l, builder.getF64Type(), size))}},
                      result.dtype);
-  Val sum = castNumPy(Val{domain, {total}}, result.dtype);
-  return product ? sum : identityIfEmpty(sum, size);
+  return castNumPy(Val{domain, {total}}, result.dtype);
 }
 
-Val FunctionEmitter::identityIfEmpty(const Val &sum, Value size) {
-  // The sum of nothing is NumPy's identity, +0 (sums start from -0.0 so that
-  // a sum of -0.0s keeps its sign). Products of nothing are already 1.
-  if (!sum.type.isFloating() && !sum.type.isComplex())
-    return sum;
+Val FunctionEmitter::fromIdentity(const Val &sum) {
+  // NumPy's add.reduce starts from its identity, +0.0: a sum of -0.0s (or
+  // of nothing) is +0.0. (The pairwise code starts from -0.0 as NumPy's.)
   Location l = builder.getUnknownLoc();
-  Value empty = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq, size, constInt(0));
   Val result = sum;
   for (Value &leaf : result.leaves) {
     auto type = leaf.getType().cast<mlir::FloatType>();
     Value zero = builder.create<arith::ConstantFloatOp>(l, llvm::APFloat::getZero(type.getFloatSemantics()), type);
-    leaf = builder.create<arith::SelectOp>(l, empty, zero, leaf);
+    leaf = builder.create<arith::AddFOp>(l, zero, leaf);
   }
   return result;
 }
@@ -2698,8 +2707,9 @@ Val FunctionEmitter::complexReduction(const SExpr &node, const std::string &name
     Val total{type, {builder.create<mlir::memref::LoadOp>(l, re), builder.create<mlir::memref::LoadOp>(l, im)}};
     if (name == "prod")
       return total;
+    total = fromIdentity(total);
     if (name == "sum")
-      return identityIfEmpty(total, size);
+      return total;
     return complexArith(node, "Div", total, Val{Type::numpy(DType::Int64), {size}});
   }
   Value stride = constInt(1);
@@ -2708,7 +2718,7 @@ Val FunctionEmitter::complexReduction(const SExpr &node, const std::string &name
     stride = builder.create<arith::IndexCastOp>(l, builder.getI64Type(), metadata.getStrides()[0]);
   }
   auto [re, im] = callComplexRuntime("plait_rt_pairwise_sum_c128", {dataAddress(memref, t, l), size, stride}, {});
-  Val total = identityIfEmpty(Val{type, {re, im}}, size);
+  Val total = fromIdentity(Val{type, {re, im}});
   if (name != "mean")
     return total;
   // NumPy's mean divides by the count as a complex128 (NumPy's division).
@@ -2716,12 +2726,17 @@ Val FunctionEmitter::complexReduction(const SExpr &node, const std::string &name
 }
 
 Val FunctionEmitter::emitDot(const SExpr &node) {
-  Location l = loc(node);
-  Type type = typer.exprType(spec, node);
   Val a = emitExpr(node.field(1).items.at(1));
   Val b = emitExpr(node.field(1).items.at(2));
-  releaseIfTemporary(a);
-  releaseIfTemporary(b);
+  Val product = dotOf(node, a, b);
+  freeIfTemporary(a);
+  freeIfTemporary(b);
+  return product;
+}
+
+Val FunctionEmitter::dotOf(const SExpr &node, const Val &a, const Val &b) {
+  Location l = loc(node);
+  Type type = typer.exprType(spec, node);
   // Computed in Python's float or (wrapping) int64, then cast to NumPy's
   // result type (a bool dot product: any product nonzero).
   DType resultDType = promoteDTypes(a.type.dtype, b.type.dtype);
@@ -2849,7 +2864,7 @@ Val FunctionEmitter::emitElementwise(const SExpr &node, const std::string &name)
     builder.create<mlir::memref::StoreOp>(l, toStorage(applyElementwise(name, x, l), type.dtype, l),
                                           out, indices);
   });
-  releaseIfTemporary(input);
+  freeIfTemporary(input);
   return {type, {out}};
 }
 
@@ -3075,13 +3090,15 @@ Value FunctionEmitter::allocateArray(const Type &type, llvm::ArrayRef<Value> siz
           mlir::ValueRange{builder.create<arith::IndexCastOp>(l, builder.getIndexType(), k)});
     });
   }
-  // The C-contiguous N-D view of the flat allocation.
+  // The C-contiguous (or Fortran-contiguous) N-D view of the allocation.
   llvm::SmallVector<mlir::OpFoldResult> viewSizes, viewStrides(sizes.size());
   for (Value size : sizes)
     viewSizes.push_back(builder.create<arith::IndexCastOp>(l, builder.getIndexType(), size).getResult());
   Value stride = constInt(1);
-  for (size_t k = sizes.size(); k-- > 0;) {
-    if (k + 1 == sizes.size())
+  size_t n = sizes.size();
+  for (size_t step = 0; step < n; ++step) {
+    size_t k = type.fortran ? step : n - 1 - step; // the unit-stride axis first
+    if (step == 0)
       viewStrides[k] = builder.getIndexAttr(1);
     else
       viewStrides[k] = builder.create<arith::IndexCastOp>(l, builder.getIndexType(), stride).getResult();

@@ -570,10 +570,11 @@ Specialization &Typer::specialize(int functionId,
     };
     std::function<void(const SExpr &)> walk = [&](const SExpr &node) {
       const std::string &h = node.head();
+      // (a += b does not re-bind an array: it works in place.)
       if (h == "Assign")
         for (const SExpr *t : node.field(0).rest())
           countTargets(*t);
-      else if (h == "AugAssign" || h == "For" || h == "AnnAssign")
+      else if (h == "For" || h == "AnnAssign")
         countTargets(node.field(0));
       for (const SExpr &item : node.items)
         if (item.isList())
@@ -913,7 +914,7 @@ Type Typer::numpyCallType(Specialization &spec, const SExpr &call, const std::st
     if (like.kind != Type::Kind::Array)
       fail(CompileError::Kind::Typing, fn, *args[0],
            "np." + name + "() needs an array, not " + like.str());
-    return Type::array(dtypeNode ? dtypeOf(spec, *dtypeNode) : like.dtype, like.ndim, true);
+    return Type::newArray(dtypeNode ? dtypeOf(spec, *dtypeNode) : like.dtype, like.ndim, {like});
   }
   if (name == "arange") {
     arity(1, 3);
@@ -1005,8 +1006,8 @@ Type Typer::numpyCallType(Specialization &spec, const SExpr &call, const std::st
     if (t.kind == Type::Kind::Array) {
       spec.loops = true;
       if (isAbs) // |z| of complex128 is float64
-        return Type::array(t.dtype == DType::Complex128 ? DType::Float64 : t.dtype, t.ndim, true);
-      return Type::array(elementwiseFloat(t.dtype), t.ndim, true);
+        return Type::newArray(t.dtype == DType::Complex128 ? DType::Float64 : t.dtype, t.ndim, {t});
+      return Type::newArray(elementwiseFloat(t.dtype), t.ndim, {t});
     }
     if (!t.isNumber())
       fail(CompileError::Kind::Typing, fn, *args[0], "np." + name + "() of " + t.str());
@@ -1229,7 +1230,12 @@ Type Typer::binaryType(Specialization &spec, const SExpr &node,
   if (left.kind == Type::Kind::Array || right.kind == Type::Kind::Array) {
     // Elementwise, as NumPy's ufuncs: each element computes as the scalars
     // would (NumPy scalars are strong, Python numbers weak); shapes broadcast.
-    auto element = [](const Type &t) { return t.kind == Type::Kind::Array ? t.elementType() : t; };
+    // (A Python complex meets array elements as NumPy's complex: weak.)
+    auto element = [](const Type &t) {
+      return t.kind == Type::Kind::Array     ? t.elementType()
+             : t.kind == Type::Kind::Complex ? Type::numpy(DType::Complex128)
+                                             : t;
+    };
     if ((left.kind != Type::Kind::Array && !left.isNumber()) ||
         (right.kind != Type::Kind::Array && !right.isNumber()))
       typeError();
@@ -1237,9 +1243,10 @@ Type Typer::binaryType(Specialization &spec, const SExpr &node,
     if (result.kind == Type::Kind::Bottom)
       return result;
     spec.loops = true;
-    return Type::array(result.dtype, std::max(left.kind == Type::Kind::Array ? left.ndim : 0,
-                                              right.kind == Type::Kind::Array ? right.ndim : 0),
-                       true);
+    return Type::newArray(result.dtype,
+                          std::max(left.kind == Type::Kind::Array ? left.ndim : 0,
+                                   right.kind == Type::Kind::Array ? right.ndim : 0),
+                          {left, right});
   }
   if (!left.isNumber() || !right.isNumber())
     typeError();
@@ -1672,7 +1679,7 @@ Type Typer::exprType(Specialization &spec, const SExpr &expr) {
            "the `~` operator or the logical_not function instead.");
     if (operand.kind == Type::Kind::Array) {
       spec.loops = true;
-      return Type::array(operand.dtype, operand.ndim, true);
+      return Type::newArray(operand.dtype, operand.ndim, {operand});
     }
     return t.kind == Type::Kind::Bool ? Type::integer() : t;
   }
@@ -1712,10 +1719,10 @@ Type Typer::exprType(Specialization &spec, const SExpr &expr) {
           fail(CompileError::Kind::Typing, fn, expr,
                "ordering comparisons are not supported between complex numbers");
         spec.loops = true;
-        return Type::array(DType::Bool,
-                           std::max(a.kind == Type::Kind::Array ? a.ndim : 0,
-                                    b.kind == Type::Kind::Array ? b.ndim : 0),
-                           true);
+        return Type::newArray(DType::Bool,
+                              std::max(a.kind == Type::Kind::Array ? a.ndim : 0,
+                                       b.kind == Type::Kind::Array ? b.ndim : 0),
+                              {a, b});
       }
     }
     // NumPy comparisons give numpy.bool; a chain gives its last

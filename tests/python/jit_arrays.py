@@ -334,3 +334,39 @@ def augment_unbound(n):
     for i in range(n):
         c += 1  # noqa: F821 - CPython raises UnboundLocalError when it runs
     return 0
+
+
+def reassigned_loop_variable(a, n):
+    s = 0.0
+    for j in range(n):
+        j: int = j + 100  # an annotated assignment re-binds j: no unchecked copy
+        s += a[j]
+    return s
+
+
+def temporaries_in_branches(a, b):
+    x = np.sum(a * 2.0) > 100.0 and np.sum(b * 3.0) > 0.0
+    y = np.sum(a * 2.0) if a[0] > 5.0 else -1.0
+    z = 100.0 < np.sum(a) < np.sum(b * 2.0)
+    return x, y, z
+
+
+def offset_window(a, k, n):
+    s = 0.0
+    for j in range(n):
+        s += a[k + 1 + j]
+    return s
+
+
+def fill_local(n):
+    u = np.zeros(n)
+    u += 1.5
+    return u
+
+
+def complex_scale(z, a):
+    return z * a, 1j + a, z / (a + 1.0)
+
+
+def layout_of_results(a):
+    return a * 2.0, -a, np.sqrt(np.abs(a)), np.zeros_like(a), a > 0.5

@@ -233,3 +233,7 @@ def rotate(a, angle):
     for i in range(len(a)):
         out[i] = a[i] * w
     return out
+
+
+def identity_of_first(a):
+    return a[0]

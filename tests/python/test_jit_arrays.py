@@ -670,3 +670,28 @@ def test_versioned_counters_overflow_where_int64_would(a: np.ndarray, c0: int) -
 def test_augmenting_a_never_assigned_local() -> None:
     assert_same(py.augment_unbound, jit.augment_unbound, 0)
     assert_same(py.augment_unbound, jit.augment_unbound, 3)
+
+
+def test_review_regressions() -> None:
+    # Each of these once compiled wrongly or not at all.
+    with pytest.raises(IndexError, match="index 100 is out of bounds"):
+        jit.reassigned_loop_variable(np.zeros(5), 3)
+    a, b = np.arange(10.0), np.arange(10.0)
+    assert_same(py.temporaries_in_branches, jit.temporaries_in_branches, a, b, unified=True)
+    assert_same(py.temporaries_in_branches, jit.temporaries_in_branches, a + 6, b, unified=True)
+    # The versioning guard computes with wrapping: no error for an empty range.
+    assert jit.offset_window(np.zeros(3), 2**63 - 1, 0) == 0.0
+    with pytest.raises(OverflowError):
+        jit.offset_window(np.zeros(3), 2**63 - 1, 1)
+    np.testing.assert_array_equal(jit.fill_local(3), py.fill_local(3))
+    with np.errstate(all="ignore"):
+        for e, g in zip(py.complex_scale(1 + 2j, np.array([0.0, 2.0])), jit.complex_scale(1 + 2j, np.array([0.0, 2.0]))):
+            assert e.dtype == g.dtype
+            np.testing.assert_array_equal(e, g)
+
+
+def test_results_keep_a_fortran_layout() -> None:
+    f = np.asfortranarray(np.random.default_rng(0).random((5, 7)))
+    for e, g in zip(py.layout_of_results(f), jit.layout_of_results(f)):
+        assert g.flags.f_contiguous == e.flags.f_contiguous and g.dtype == e.dtype
+        np.testing.assert_array_equal(e, g)

@@ -70,6 +70,16 @@ struct Type {
     t.fortran = fortran && !contiguous;
     return t;
   }
+  /// A new array computed from `inputs` (arrays and scalars): Fortran
+  /// order when every input array is Fortran-contiguous with `ndim` axes,
+  /// as NumPy's ufuncs keep their inputs' layout; C order otherwise.
+  static Type newArray(DType dtype, int ndim, const std::vector<Type> &inputs) {
+    bool fortran = ndim > 1;
+    for (const Type &input : inputs)
+      if (input.kind == Kind::Array)
+        fortran &= input.fortran && input.ndim == ndim;
+    return array(dtype, ndim, !fortran, fortran);
+  }
   static Type numpy(DType dtype) {
     Type t;
     t.kind = Kind::NumPy;

@@ -516,8 +516,23 @@ PyObject *boxNumPyScalar(frontend::DType dtype, int64_t bits, char cast) {
   }
   if (!number.is_valid())
     return nullptr;
-  if (cast == 'f' || cast == 'F')
-    return PyNumber_Float(number.ptr());
+  // The declared result type of an explicit signature, checked and rounded
+  // as for Python numbers.
+  if (cast == 'f' || cast == 'F') {
+    double v = PyFloat_AsDouble(number.ptr());
+    if (v == -1.0 && PyErr_Occurred())
+      return nullptr;
+    return PyFloat_FromDouble(cast == 'F' ? static_cast<double>(static_cast<float>(v)) : v);
+  }
+  if (cast == 'i' || cast == 'I') {
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(number.ptr(), &overflow);
+    if (overflow || (cast == 'I' && (v < INT32_MIN || v > INT32_MAX))) {
+      PyErr_SetString(PyExc_OverflowError,
+                      cast == 'I' ? "result does not fit in int32" : "result does not fit in int64");
+      return nullptr;
+    }
+  }
   return number.release().ptr(); // 'i', 'I', 'b'
 }
 
@@ -740,20 +755,25 @@ public:
   }
   Py_buffer *acquire(PyObject *object) {
     if (count >= kInline)
-      extra.push_back(std::make_unique<Py_buffer>()); // beyond a few arrays
+      extra.push_back(std::make_unique<Slot>()); // beyond a few arrays
     Py_buffer *view = slot(count);
     PyTypeObject *ndarray = count < 64 ? ndarrayType() : nullptr;
     if (ndarray && Py_TYPE(object) == ndarray) {
       // A NumPy array: its fields are the view, without the buffer
       // protocol's per-call format and shape bookkeeping. The reference
-      // held until the call ends pins it as an export would.
+      // held until the call ends pins it as an export would; shape and
+      // strides are copied (another thread may reshape the array).
       const auto &array = *reinterpret_cast<const NumPyArrayHead *>(object);
       Py_ssize_t itemsize = 0;
       const char *format = numpyFormat(*reinterpret_cast<const NumPyDescrHead *>(array.descr), itemsize);
-      if (format && array.ndim >= 1) {
+      if (format && array.ndim >= 1 && array.ndim <= kMaxDims) {
+        Slot &copy = slotStorage(count);
         Py_ssize_t length = itemsize;
-        for (int d = 0; d < array.ndim; ++d)
-          length *= array.dimensions[d];
+        for (int d = 0; d < array.ndim; ++d) {
+          copy.shape[d] = array.dimensions[d];
+          copy.strides[d] = array.strides[d];
+          length *= copy.shape[d];
+        }
         *view = Py_buffer{};
         view->buf = array.data;
         view->obj = Py_NewRef(object);
@@ -762,8 +782,8 @@ public:
         view->readonly = !(array.flags & kNumPyWriteable);
         view->ndim = array.ndim;
         view->format = const_cast<char *>(format);
-        view->shape = array.dimensions;
-        view->strides = array.strides;
+        view->shape = copy.shape;
+        view->strides = copy.strides;
         fromArray |= uint64_t(1) << count;
         ++count;
         return view;
@@ -783,9 +803,16 @@ public:
 
 private:
   static constexpr size_t kInline = 4;
-  Py_buffer *slot(size_t i) { return i < kInline ? &inlineViews[i] : extra[i - kInline].get(); }
-  Py_buffer inlineViews[kInline];
-  std::vector<std::unique_ptr<Py_buffer>> extra; // stable addresses
+  static constexpr int kMaxDims = 8;
+  struct Slot {
+    Py_buffer view;
+    Py_ssize_t shape[kMaxDims];
+    Py_ssize_t strides[kMaxDims];
+  };
+  Slot &slotStorage(size_t i) { return i < kInline ? inlineSlots[i] : *extra[i - kInline]; }
+  Py_buffer *slot(size_t i) { return &slotStorage(i).view; }
+  Slot inlineSlots[kInline];
+  std::vector<std::unique_ptr<Slot>> extra; // stable addresses
   std::vector<PyObject *> kept;
   size_t count = 0;
   uint64_t fromArray = 0; // bit i: view i was filled from an ndarray
@@ -894,7 +921,10 @@ PyObject *dispatcherCall(PyObject *self, PyObject *const *args, size_t nargsf,
         // np.bool_): its own type, computed with NumPy's rules. Explicit
         // signatures spell Python's types: there it counts as one of them.
         if (!state.lazy) {
-          codes[keyLength++] = dtype == 'd' || dtype == 'f' ? 'f' : dtype == '?' ? 'b' : 'i';
+          codes[keyLength++] = dtype == 'd' || dtype == 'f' ? 'f'
+                               : dtype == '?'                 ? 'b'
+                               : dtype == 'D'                 ? 'c'
+                                                              : 'i';
           continue;
         }
         views[i] = view;
