@@ -122,12 +122,14 @@ private:
     };
     std::vector<Axis> axes;
   };
-  /// Counters of an innermost range loop (name -> most it moves per
-  /// iteration), if there are any and nothing else assigns them.
+  /// Counters of an innermost range loop (name -> the terms it adds or
+  /// subtracts), if there are any and nothing else assigns them.
   bool collectCounters(const SExpr &loop, const std::string &variable,
-                       std::map<std::string, int64_t> &out);
-  /// True when no counter can overflow in `trips` iterations.
-  Value guardCounterRanges(const std::map<std::string, int64_t> &counters, Value trips);
+                       std::map<std::string, std::vector<const SExpr *>> &out);
+  /// True when no counter (nor its terms) can overflow in the loop, with
+  /// the loop variable between `first` and `last`.
+  Value guardCounterRanges(const std::map<std::string, std::vector<const SExpr *>> &counters,
+                           const std::string &variable, Value first, Value last, Value trips);
   /// The element accesses of an innermost range loop, if all can be guarded.
   bool collectAccesses(const SExpr &loop, const std::string &variable,
                        std::vector<IndexedAccess> &out);
@@ -1146,9 +1148,10 @@ void FunctionEmitter::emitStatement(const SExpr &stmt) {
     Val current = emitExpr(stmt.field(0));
     if (current.type.kind == Type::Kind::Bottom)
       return; // never assigned anywhere: loading it raised UnboundLocalError
-    Val value = emitExpr(stmt.field(2));
+    // A guarded counter's update (its term included) cannot overflow.
     uncheckedArithmetic = stmt.field(0).head() == "Name" &&
                           uncheckedCounters.count(stmt.field(0).field(0).text);
+    Val value = emitExpr(stmt.field(2));
     Val result = emitBinary(stmt, stmt.field(1).text, current, value);
     uncheckedArithmetic = false;
     if (stmt.field(0).head() == "Name" && current.type.kind == Type::Kind::Array) {
@@ -1326,7 +1329,7 @@ void FunctionEmitter::emitFor(const SExpr &stmt) {
   std::vector<IndexedAccess> accesses;
   bool guardBounds = module.options.boundsCheck && !inBoundsLoop && !loopVariable.empty() &&
                      collectAccesses(stmt, loopVariable, accesses);
-  std::map<std::string, int64_t> counters;
+  std::map<std::string, std::vector<const SExpr *>> counters;
   bool guardCounters = module.options.checkOverflow && uncheckedCounters.empty() &&
                        !loopVariable.empty() && collectCounters(stmt, loopVariable, counters);
   if (guardBounds || guardCounters) {
@@ -1336,13 +1339,12 @@ void FunctionEmitter::emitFor(const SExpr &stmt) {
     // loop without those checks (which LLVM can vectorise); otherwise the
     // checked loop raises exactly where CPython would.
     Value ok = constInt(1, 1);
-    if (guardBounds) {
-      Value last = builder.create<arith::AddIOp>(
-          l, start, builder.create<arith::MulIOp>(l, builder.create<arith::SubIOp>(l, trips, constInt(1)), step));
+    Value last = builder.create<arith::AddIOp>(
+        l, start, builder.create<arith::MulIOp>(l, builder.create<arith::SubIOp>(l, trips, constInt(1)), step));
+    if (guardBounds)
       ok = guardAccesses(accesses, start, last, step);
-    }
     if (guardCounters)
-      ok = builder.create<arith::AndIOp>(l, ok, guardCounterRanges(counters, trips));
+      ok = builder.create<arith::AndIOp>(l, ok, guardCounterRanges(counters, loopVariable, start, last, trips));
     Value empty = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq, trips, constInt(0));
     Block *fast = newBlock(), *checked = newBlock(), *done = newBlock();
     builder.create<mlir::cf::CondBranchOp>(l, builder.create<arith::OrIOp>(l, empty, ok), fast, checked);
@@ -1366,19 +1368,23 @@ void FunctionEmitter::emitFor(const SExpr &stmt) {
 }
 
 bool FunctionEmitter::collectCounters(const SExpr &loop, const std::string &variable,
-                                      std::map<std::string, int64_t> &out) {
-  // Int locals changed in the body only by `name += k` / `name -= k` with
-  // constant k: per iteration they move by at most the sum of |k|.
+                                      std::map<std::string, std::vector<const SExpr *>> &out) {
+  // Int locals changed in the body only by `name += term` / `name -= term`,
+  // where each term is integer arithmetic (+, -, *, % k) of constants, the loop
+  // variable and invariants: the guard bounds the terms over the loop's
+  // range, so the sums cannot overflow (c += 1, total += i * i).
   if (loop.field(3).items.size() > 1)
     return false;
-  std::set<std::string> disqualified = {variable};
+  std::set<std::string> assignedInBody, disqualified = {variable};
   bool simple = true;
   std::function<void(const SExpr &)> names = [&](const SExpr &target) {
-    if (target.head() == "Name")
+    if (target.head() == "Name") {
       disqualified.insert(target.field(0).text);
-    else if (target.head() == "Tuple")
+      assignedInBody.insert(target.field(0).text);
+    } else if (target.head() == "Tuple") {
       for (size_t i = 0; i < target.numFields(); ++i)
         names(target.field(i));
+    }
   };
   std::function<void(const SExpr &)> scan = [&](const SExpr &node) {
     const std::string &h = node.head();
@@ -1391,44 +1397,126 @@ bool FunctionEmitter::collectCounters(const SExpr &loop, const std::string &vari
       names(node.field(0));
     if (h == "AugAssign" && node.field(0).head() == "Name") {
       const std::string &name = node.field(0).field(0).text;
+      assignedInBody.insert(name);
       const std::string &op = node.field(1).text;
-      const SExpr &value = node.field(2);
-      if ((op == "Add" || op == "Sub") && value.head() == "Const" &&
-          value.field(0).kind == SExpr::Kind::Integer && value.field(0).text.size() < 10) {
-        int64_t k = std::strtoll(value.field(0).text.c_str(), nullptr, 10);
-        out[name] += k < 0 ? -k : k;
-      } else {
+      if (op == "Add" || op == "Sub")
+        out[name].push_back(&node.field(2));
+      else
         disqualified.insert(name);
-      }
     }
     for (const SExpr &item : node.items)
       if (item.isList())
         scan(item);
   };
   scan(loop.field(2));
+  auto isIntLocal = [&](const std::string &name) {
+    return typer.resolve(spec, name).kind == NameBinding::Kind::Local &&
+           spec.variables[name].kind == Type::Kind::Int;
+  };
+  std::function<bool(const SExpr &)> bounded = [&](const SExpr &e) -> bool {
+    if (e.head() == "Const")
+      return e.field(0).kind == SExpr::Kind::Integer && e.field(0).text.size() < 18;
+    if (e.head() == "Name") {
+      const std::string &name = e.field(0).text;
+      if (name == variable)
+        return true;
+      const auto &params = spec.source->params;
+      bool invariant = std::find(params.begin(), params.end(), name) != params.end() ||
+                       std::find(activeLoopVariables.begin(), activeLoopVariables.end(), name) !=
+                           activeLoopVariables.end();
+      return invariant && !assignedInBody.count(name) && isIntLocal(name);
+    }
+    if (e.head() == "BinOp") {
+      const std::string &op = e.field(0).text;
+      if (op == "Mod") // x % k with a constant k > 0 lies in [0, k)
+        return bounded(e.field(1)) && e.field(2).head() == "Const" &&
+               e.field(2).field(0).kind == SExpr::Kind::Integer && e.field(2).field(0).text.size() < 18 &&
+               std::strtoll(e.field(2).field(0).text.c_str(), nullptr, 10) > 0;
+      return (op == "Add" || op == "Sub" || op == "Mult") && bounded(e.field(1)) && bounded(e.field(2));
+    }
+    if (e.head() == "UnaryOp")
+      return e.field(0).text == "USub" && bounded(e.field(1));
+    return false;
+  };
   for (auto it = out.begin(); it != out.end();) {
-    bool keep = !disqualified.count(it->first) && it->second > 0 &&
-                typer.resolve(spec, it->first).kind == NameBinding::Kind::Local &&
-                spec.variables[it->first].kind == Type::Kind::Int;
+    bool keep = !disqualified.count(it->first) && isIntLocal(it->first) &&
+                std::all_of(it->second.begin(), it->second.end(),
+                            [&](const SExpr *term) { return bounded(*term); });
     it = keep ? std::next(it) : out.erase(it);
   }
   return simple && !out.empty();
 }
 
-Value FunctionEmitter::guardCounterRanges(const std::map<std::string, int64_t> &counters,
+Value FunctionEmitter::guardCounterRanges(const std::map<std::string, std::vector<const SExpr *>> &counters,
+                                          const std::string &variable, Value first, Value last,
                                           Value trips) {
-  // |value| < 2**61 at entry and at most 2**61 of movement: no overflow.
-  // (The slot is read as it is: an unbound counter raises in the loop.)
+  // Interval arithmetic in i128 over the loop variable's range: every term
+  // (and each of its intermediate values) stays below 2**62 in magnitude, the
+  // counter starts below 2**62, and trips times the terms' bound stays below
+  // 2**62: no update can leave int64. (Slots are read as they are: an
+  // unbound name raises in the loop itself.)
   Location l = builder.getUnknownLoc();
   using P = arith::CmpIPredicate;
-  const int64_t limit = int64_t(1) << 61;
+  mlir::Type i128 = builder.getIntegerType(128);
+  auto wide = [&](Value v) { return builder.create<arith::ExtSIOp>(l, i128, v).getResult(); };
+  auto c128 = [&](int64_t v) { return builder.create<arith::ConstantIntOp>(l, v, i128).getResult(); };
+  Value limit = c128(int64_t(1) << 62);
   Value ok = constInt(1, 1);
-  for (const auto &[name, perIteration] : counters) {
-    Value v = builder.create<mlir::memref::LoadOp>(l, slots[name][0]);
-    ok = builder.create<arith::AndIOp>(l, ok, builder.create<arith::CmpIOp>(l, P::sgt, v, constInt(-limit)));
-    ok = builder.create<arith::AndIOp>(l, ok, builder.create<arith::CmpIOp>(l, P::slt, v, constInt(limit)));
-    ok = builder.create<arith::AndIOp>(
-        l, ok, builder.create<arith::CmpIOp>(l, P::ule, trips, constInt(limit / perIteration)));
+  auto both = [&](Value a) { ok = builder.create<arith::AndIOp>(l, ok, a); };
+  auto select = [&](P p, Value a, Value b) {
+    return builder.create<arith::SelectOp>(l, builder.create<arith::CmpIOp>(l, p, a, b), a, b).getResult();
+  };
+  auto magnitude = [&](Value v) {
+    return select(P::sgt, v, builder.create<arith::SubIOp>(l, c128(0), v));
+  };
+  auto small = [&](Value v) { both(builder.create<arith::CmpIOp>(l, P::slt, magnitude(v), limit)); };
+  Value low = wide(select(P::slt, first, last)), high = wide(select(P::sgt, first, last));
+  std::function<std::pair<Value, Value>(const SExpr &)> interval = [&](const SExpr &e) -> std::pair<Value, Value> {
+    std::pair<Value, Value> r;
+    if (e.head() == "Const") {
+      Value c = c128(std::strtoll(e.field(0).text.c_str(), nullptr, 10));
+      r = {c, c};
+    } else if (e.head() == "Name" && e.field(0).text == variable) {
+      r = {low, high};
+    } else if (e.head() == "Name") {
+      Value v = wide(builder.create<mlir::memref::LoadOp>(l, slots[e.field(0).text][0]));
+      r = {v, v};
+    } else if (e.head() == "UnaryOp") {
+      auto [lo, hi] = interval(e.field(1));
+      r = {builder.create<arith::SubIOp>(l, c128(0), hi), builder.create<arith::SubIOp>(l, c128(0), lo)};
+    } else {
+      auto [alo, ahi] = interval(e.field(1));
+      auto [blo, bhi] = interval(e.field(2));
+      const std::string &op = e.field(0).text;
+      if (op == "Mod") {
+        r = {c128(0), builder.create<arith::SubIOp>(l, bhi, c128(1))};
+      } else if (op == "Add") {
+        r = {builder.create<arith::AddIOp>(l, alo, blo), builder.create<arith::AddIOp>(l, ahi, bhi)};
+      } else if (op == "Sub") {
+        r = {builder.create<arith::SubIOp>(l, alo, bhi), builder.create<arith::SubIOp>(l, ahi, blo)};
+      } else { // Mult: the extremes are among the corner products
+        Value p[4] = {builder.create<arith::MulIOp>(l, alo, blo), builder.create<arith::MulIOp>(l, alo, bhi),
+                      builder.create<arith::MulIOp>(l, ahi, blo), builder.create<arith::MulIOp>(l, ahi, bhi)};
+        Value lo = p[0], hi = p[0];
+        for (int k = 1; k < 4; ++k) {
+          lo = select(P::slt, lo, p[k]);
+          hi = select(P::sgt, hi, p[k]);
+        }
+        r = {lo, hi};
+      }
+    }
+    small(r.first);
+    small(r.second);
+    return r;
+  };
+  for (const auto &[name, terms] : counters) {
+    Value bound = c128(0);
+    for (const SExpr *term : terms) {
+      auto [lo, hi] = interval(*term);
+      bound = builder.create<arith::AddIOp>(l, bound, select(P::sgt, magnitude(lo), magnitude(hi)));
+    }
+    small(wide(builder.create<mlir::memref::LoadOp>(l, slots[name][0])));
+    both(builder.create<arith::CmpIOp>(l, P::slt, builder.create<arith::MulIOp>(l, wide(trips), bound), limit));
   }
   return ok;
 }

@@ -370,3 +370,13 @@ def complex_scale(z, a):
 
 def layout_of_results(a):
     return a * 2.0, -a, np.sqrt(np.abs(a)), np.zeros_like(a), a > 0.5
+
+
+def bounded_sums(n, k, t0):
+    # total's terms are bounded over the loop's range: the guard drops their
+    # overflow checks exactly when no intermediate value can leave int64.
+    total = t0
+    for i in range(-n, n, 3):
+        total -= (i - k) * (2 * i + k) - 7
+        total += i * i % 5
+    return total

@@ -695,3 +695,26 @@ def test_results_keep_a_fortran_layout() -> None:
     for e, g in zip(py.layout_of_results(f), jit.layout_of_results(f)):
         assert g.flags.f_contiguous == e.flags.f_contiguous and g.dtype == e.dtype
         np.testing.assert_array_equal(e, g)
+
+
+@given(
+    n=st.integers(0, 40),
+    k=st.one_of(st.integers(-100, 100), st.integers(-(2**63), 2**63 - 1), st.sampled_from([2**31, 2**40, -(2**62)])),
+    t0=st.one_of(st.integers(-1000, 1000), st.integers(-(2**63), 2**63 - 1)),
+)
+@SETTINGS
+def test_bounded_sums_overflow_exactly_where_int64_would(n: int, k: int, t0: int) -> None:
+    total, leaves = t0, False
+    for i in range(-n, n, 3):
+        a, b = i - k, 2 * i + k
+        for v in (a, b, a * b, a * b - 7):
+            leaves |= not -(2**63) <= v < 2**63
+        total -= a * b - 7
+        leaves |= not -(2**63) <= total < 2**63
+        total += i * i % 5
+        leaves |= not -(2**63) <= total < 2**63
+    if leaves:
+        with pytest.raises(OverflowError):
+            jit.bounded_sums(n, k, t0)
+    else:
+        assert jit.bounded_sums(n, k, t0) == py.bounded_sums(n, k, t0) == total
