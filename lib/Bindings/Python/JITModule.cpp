@@ -454,8 +454,8 @@ PyObject *numpyScalarType(frontend::DType dtype) {
 
 /// A new NumPy scalar holding `bytes`, built as NumPy's PyArray_Scalar
 /// builds one: every numeric scalar type is {PyObject_HEAD; T obval;}
-/// (numpy/arrayscalars.h) and its tp_alloc returns zeroed memory. NumPy's
-/// bools are the two singletons, made once by calling the type.
+/// (numpy/arrayscalars.h) and its tp_alloc returns zeroed memory. Bools
+/// come from calling the type, which returns NumPy's two singletons.
 PyObject *newNumPyScalar(frontend::DType dtype, const void *bytes, size_t size) {
   PyObject *type = numpyScalarType(dtype);
   if (!type)
