@@ -247,6 +247,8 @@ private:
   std::set<std::string> uncheckedCounters;
   /// Set while emitting an update of one of them.
   bool uncheckedArithmetic = false;
+  /// `x % k` nodes of those updates whose dividend the guard proved >= 0.
+  std::set<const SExpr *> nonNegativeRemainders;
   /// Variables of the enclosing range loops: invariant in inner loops.
   std::vector<std::string> activeLoopVariables;
   /// Calls between jitted functions active on this native stack (a hidden
@@ -1489,6 +1491,10 @@ Value FunctionEmitter::guardCounterRanges(const std::map<std::string, std::vecto
       auto [blo, bhi] = interval(e.field(2));
       const std::string &op = e.field(0).text;
       if (op == "Mod") {
+        // The guard also asks for a non-negative dividend: the unchecked
+        // copy then needs no sign fix-up (a plain unsigned remainder).
+        both(builder.create<arith::CmpIOp>(l, P::sge, alo, c128(0)));
+        nonNegativeRemainders.insert(&e);
         r = {c128(0), builder.create<arith::SubIOp>(l, bhi, c128(1))};
       } else if (op == "Add") {
         r = {builder.create<arith::AddIOp>(l, alo, blo), builder.create<arith::AddIOp>(l, ahi, bhi)};
@@ -1502,6 +1508,14 @@ Value FunctionEmitter::guardCounterRanges(const std::map<std::string, std::vecto
           lo = select(P::slt, lo, p[k]);
           hi = select(P::sgt, hi, p[k]);
         }
+        bool square = e.field(1).head() == "Name" && e.field(2).head() == "Name" &&
+                      e.field(1).field(0).text == e.field(2).field(0).text;
+        if (square) // x * x >= 0, and 0 when the range holds 0
+          lo = builder.create<arith::SelectOp>(
+              l,
+              builder.create<arith::AndIOp>(l, builder.create<arith::CmpIOp>(l, P::sle, alo, c128(0)),
+                                            builder.create<arith::CmpIOp>(l, P::sge, ahi, c128(0))),
+              c128(0), select(P::slt, p[0], p[3]));
         r = {lo, hi};
       }
     }
@@ -1785,6 +1799,9 @@ Val FunctionEmitter::emitExpr(const SExpr &expr) {
     // function arguments unspecified).
     Val left = emitExpr(expr.field(1));
     Val right = emitExpr(expr.field(2));
+    if (uncheckedArithmetic && nonNegativeRemainders.count(&expr) && left.type.kind == Type::Kind::Int &&
+        right.type.kind == Type::Kind::Int) // x % k, x >= 0 and k > 0 proven
+      return {Type::integer(), {builder.create<arith::RemUIOp>(loc(expr), left.leaves[0], right.leaves[0])}};
     return emitBinary(expr, expr.field(0).text, left, right);
   }
   if (head == "UnaryOp")

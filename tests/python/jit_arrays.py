@@ -378,5 +378,5 @@ def bounded_sums(n, k, t0):
     total = t0
     for i in range(-n, n, 3):
         total -= (i - k) * (2 * i + k) - 7
-        total += i * i % 5
+        total += i * i % 5 + (i - k) % 7  # Python's %: never negative here
     return total

@@ -711,7 +711,7 @@ def test_bounded_sums_overflow_exactly_where_int64_would(n: int, k: int, t0: int
             leaves |= not -(2**63) <= v < 2**63
         total -= a * b - 7
         leaves |= not -(2**63) <= total < 2**63
-        total += i * i % 5
+        total += i * i % 5 + (i - k) % 7
         leaves |= not -(2**63) <= total < 2**63
     if leaves:
         with pytest.raises(OverflowError):
