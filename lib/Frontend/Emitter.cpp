@@ -122,6 +122,17 @@ private:
     };
     std::vector<Axis> axes;
   };
+  /// What the body of a range loop binds, for versioning it.
+  struct LoopBody {
+    bool versionable = true; // innermost, no else clause
+    std::set<std::string> assigned; // every name the body binds
+    std::set<std::string> rebound;  // bound other than by `+=`/`-=`
+    std::map<std::string, std::vector<const SExpr *>> sums; // name += or -= term
+  };
+  LoopBody scanLoopBody(const SExpr &loop);
+  /// An int the loop cannot change: a parameter or an enclosing loop's
+  /// variable that the body does not assign.
+  bool isInvariantInt(const std::string &name, const LoopBody &body);
   /// Counters of an innermost range loop (name -> the terms it adds or
   /// subtracts), if there are any and nothing else assigns them.
   bool collectCounters(const SExpr &loop, const std::string &variable,
@@ -146,6 +157,8 @@ private:
   Val emitBinary(const SExpr &node, const std::string &op, const Val &left,
                  const Val &right);
   Val intArith(const std::string &op, Value a, Value b);
+  /// a & b, a | b, a ^ b for those operators; null for any other.
+  Value bitwise(const std::string &op, Value a, Value b, Location l);
   Val floatArith(const SExpr &node, const std::string &op, Value a, Value b);
   Value checkedIntOp(const std::string &op, Value a, Value b);
   Val emitUnary(const SExpr &node);
@@ -830,12 +843,8 @@ Val FunctionEmitter::numpyArith(const SExpr &node, const std::string &op, const 
   if (common == DType::Bool) {
     Value a = weakToNumPy(left, common).leaves[0], b = weakToNumPy(right, common).leaves[0];
     // + is logical or and * logical and; //, %, ** and shifts compute in int8.
-    if (op == "Add" || op == "BitOr")
-      return {Type::numpy(common), {builder.create<arith::OrIOp>(l, a, b)}};
-    if (op == "Mult" || op == "BitAnd")
-      return {Type::numpy(common), {builder.create<arith::AndIOp>(l, a, b)}};
-    if (op == "BitXor")
-      return {Type::numpy(common), {builder.create<arith::XOrIOp>(l, a, b)}};
+    if (Value r = bitwise(op == "Add" ? "BitOr" : op == "Mult" ? "BitAnd" : op, a, b, l))
+      return {Type::numpy(common), {r}};
     common = DType::Int8;
   }
   Type type = Type::numpy(common);
@@ -876,12 +885,8 @@ Val FunctionEmitter::numpyArith(const SExpr &node, const std::string &op, const 
     return {type, {builder.create<arith::MulIOp>(l, a, b)}};
   if (op == "FloorDiv" || op == "Mod")
     return {type, {numpyIntDivMod(op, a, b, isUnsigned)}};
-  if (op == "BitAnd")
-    return {type, {builder.create<arith::AndIOp>(l, a, b)}};
-  if (op == "BitOr")
-    return {type, {builder.create<arith::OrIOp>(l, a, b)}};
-  if (op == "BitXor")
-    return {type, {builder.create<arith::XOrIOp>(l, a, b)}};
+  if (Value r = bitwise(op, a, b, l))
+    return {type, {r}};
   if (op == "LShift" || op == "RShift")
     return {type, {numpyShift(op, a, b, isUnsigned)}};
   if (op == "Pow") {
@@ -1369,48 +1374,69 @@ void FunctionEmitter::emitFor(const SExpr &stmt) {
   activeLoopVariables.pop_back();
 }
 
-bool FunctionEmitter::collectCounters(const SExpr &loop, const std::string &variable,
-                                      std::map<std::string, std::vector<const SExpr *>> &out) {
-  // Int locals changed in the body only by `name += term` / `name -= term`,
-  // where each term is integer arithmetic (+, -, *, % k) of constants, the loop
-  // variable and invariants: the guard bounds the terms over the loop's
-  // range, so the sums cannot overflow (c += 1, total += i * i).
-  if (loop.field(3).items.size() > 1)
-    return false;
-  std::set<std::string> assignedInBody, disqualified = {variable};
-  bool simple = true;
-  std::function<void(const SExpr &)> names = [&](const SExpr &target) {
+FunctionEmitter::LoopBody FunctionEmitter::scanLoopBody(const SExpr &loop) {
+  LoopBody body;
+  // (An else clause runs once more after the loop, possibly with the
+  // variable unset by an empty range: loops with one are not versioned.)
+  body.versionable = loop.field(3).items.size() <= 1;
+  std::function<void(const SExpr &)> bind = [&](const SExpr &target) {
     if (target.head() == "Name") {
-      disqualified.insert(target.field(0).text);
-      assignedInBody.insert(target.field(0).text);
+      body.assigned.insert(target.field(0).text);
+      body.rebound.insert(target.field(0).text);
     } else if (target.head() == "Tuple") {
       for (size_t i = 0; i < target.numFields(); ++i)
-        names(target.field(i));
+        bind(target.field(i));
     }
   };
   std::function<void(const SExpr &)> scan = [&](const SExpr &node) {
     const std::string &h = node.head();
     if (h == "For" || h == "While")
-      simple = false;
+      body.versionable = false; // innermost loops only
     if (h == "Assign")
       for (const SExpr *target : node.field(0).rest())
-        names(*target);
+        bind(*target);
     if (h == "AnnAssign")
-      names(node.field(0));
+      bind(node.field(0));
     if (h == "AugAssign" && node.field(0).head() == "Name") {
       const std::string &name = node.field(0).field(0).text;
-      assignedInBody.insert(name);
       const std::string &op = node.field(1).text;
-      if (op == "Add" || op == "Sub")
-        out[name].push_back(&node.field(2));
-      else
-        disqualified.insert(name);
+      if (op == "Add" || op == "Sub") {
+        body.assigned.insert(name);
+        body.sums[name].push_back(&node.field(2));
+      } else {
+        bind(node.field(0));
+      }
     }
     for (const SExpr &item : node.items)
       if (item.isList())
         scan(item);
   };
   scan(loop.field(2));
+  return body;
+}
+
+bool FunctionEmitter::isInvariantInt(const std::string &name, const LoopBody &body) {
+  // A parameter or an enclosing loop's variable that the body does not
+  // assign holds its loop-entry value in every iteration.
+  if (body.assigned.count(name) || typer.resolve(spec, name).kind != NameBinding::Kind::Local ||
+      spec.variables[name].kind != Type::Kind::Int)
+    return false;
+  const auto &params = spec.source->params;
+  return std::find(params.begin(), params.end(), name) != params.end() ||
+         std::find(activeLoopVariables.begin(), activeLoopVariables.end(), name) !=
+             activeLoopVariables.end();
+}
+
+bool FunctionEmitter::collectCounters(const SExpr &loop, const std::string &variable,
+                                      std::map<std::string, std::vector<const SExpr *>> &out) {
+  // Int locals changed in the body only by `name += term` / `name -= term`,
+  // where each term is integer arithmetic (+, -, *, % k) of constants, the loop
+  // variable and invariants: the guard bounds the terms over the loop's
+  // range, so the sums cannot overflow (c += 1, total += i * i).
+  LoopBody body = scanLoopBody(loop);
+  if (!body.versionable)
+    return false;
+  out = body.sums;
   auto isIntLocal = [&](const std::string &name) {
     return typer.resolve(spec, name).kind == NameBinding::Kind::Local &&
            spec.variables[name].kind == Type::Kind::Int;
@@ -1418,16 +1444,8 @@ bool FunctionEmitter::collectCounters(const SExpr &loop, const std::string &vari
   std::function<bool(const SExpr &)> bounded = [&](const SExpr &e) -> bool {
     if (e.head() == "Const")
       return e.field(0).kind == SExpr::Kind::Integer && e.field(0).text.size() < 18;
-    if (e.head() == "Name") {
-      const std::string &name = e.field(0).text;
-      if (name == variable)
-        return true;
-      const auto &params = spec.source->params;
-      bool invariant = std::find(params.begin(), params.end(), name) != params.end() ||
-                       std::find(activeLoopVariables.begin(), activeLoopVariables.end(), name) !=
-                           activeLoopVariables.end();
-      return invariant && !assignedInBody.count(name) && isIntLocal(name);
-    }
+    if (e.head() == "Name")
+      return e.field(0).text == variable || isInvariantInt(e.field(0).text, body);
     if (e.head() == "BinOp") {
       const std::string &op = e.field(0).text;
       if (op == "Mod") // x % k with a constant k > 0 lies in [0, k)
@@ -1441,12 +1459,12 @@ bool FunctionEmitter::collectCounters(const SExpr &loop, const std::string &vari
     return false;
   };
   for (auto it = out.begin(); it != out.end();) {
-    bool keep = !disqualified.count(it->first) && isIntLocal(it->first) &&
+    bool keep = it->first != variable && !body.rebound.count(it->first) && isIntLocal(it->first) &&
                 std::all_of(it->second.begin(), it->second.end(),
                             [&](const SExpr *term) { return bounded(*term); });
     it = keep ? std::next(it) : out.erase(it);
   }
-  return simple && !out.empty();
+  return !out.empty();
 }
 
 Value FunctionEmitter::guardCounterRanges(const std::map<std::string, std::vector<const SExpr *>> &counters,
@@ -1541,52 +1559,15 @@ bool FunctionEmitter::collectAccesses(const SExpr &loop, const std::string &vari
   // each index `variable (+|-) invariant` or invariant, where invariants are
   // int constants, parameters and enclosing loops' variables not assigned in
   // the body (so their values at loop entry hold for all iterations).
-  std::set<std::string> assignedInBody;
-  bool simple = true;
-  std::function<void(const SExpr &)> scan = [&](const SExpr &node) {
-    const std::string &h = node.head();
-    if (h == "For" || h == "While")
-      simple = false;
-    if (h == "Assign") {
-      for (const SExpr *target : node.field(0).rest())
-        if (target->head() == "Name")
-          assignedInBody.insert(target->field(0).text);
-        else if (target->head() == "Tuple")
-          simple = false;
-    }
-    if ((h == "AugAssign" || h == "AnnAssign") && node.field(0).head() == "Name")
-      assignedInBody.insert(node.field(0).field(0).text);
-    for (const SExpr &item : node.items)
-      if (item.isList())
-        scan(item);
-  };
-  // (An else clause runs once more after the loop, possibly with the
-  // variable unset by an empty range: loops with one are not versioned.)
-  if (loop.field(3).items.size() > 1)
+  LoopBody body = scanLoopBody(loop);
+  if (!body.versionable || body.assigned.count(variable))
     return false;
-  scan(loop.field(2));
-  if (!simple || assignedInBody.count(variable))
-    return false;
-  auto isParam = [&](const std::string &name) {
-    const auto &params = spec.source->params;
-    return std::find(params.begin(), params.end(), name) != params.end();
-  };
-  auto invariantName = [&](const SExpr &e) {
-    if (e.head() != "Name" || assignedInBody.count(e.field(0).text))
-      return false;
-    const std::string &name = e.field(0).text;
-    if (typer.resolve(spec, name).kind != NameBinding::Kind::Local ||
-        spec.variables[name].kind != Type::Kind::Int)
-      return false;
-    return isParam(name) || std::find(activeLoopVariables.begin(), activeLoopVariables.end(), name) !=
-                                activeLoopVariables.end();
-  };
   std::function<bool(const SExpr &)> invariant = [&](const SExpr &e) -> bool {
     if (e.head() == "Const")
       return e.field(0).kind == SExpr::Kind::Integer;
     if (e.head() == "BinOp" && (e.field(0).text == "Add" || e.field(0).text == "Sub"))
       return invariant(e.field(1)) && invariant(e.field(2));
-    return invariantName(e);
+    return e.head() == "Name" && isInvariantInt(e.field(0).text, body);
   };
   auto isVariable = [&](const SExpr &e) { return e.head() == "Name" && e.field(0).text == variable; };
   bool ok = true;
@@ -1597,7 +1578,7 @@ bool FunctionEmitter::collectAccesses(const SExpr &loop, const std::string &vari
       Type base = typer.exprType(spec, node.field(0));
       if (base.kind == Type::Kind::Array) {
         std::vector<const SExpr *> parts = subscriptIndices(node);
-        if (node.field(0).head() != "Name" || assignedInBody.count(node.field(0).field(0).text) ||
+        if (node.field(0).head() != "Name" || body.assigned.count(node.field(0).field(0).text) ||
             static_cast<int>(parts.size()) != base.ndim) {
           ok = false; // views and computed bases keep their checks
           return;
@@ -1921,12 +1902,8 @@ Val FunctionEmitter::intArith(const std::string &op, Value a, Value b) {
          {PLAIT_NUMERIC_NEGATIVE_INT_EXPONENT,
           errorCode("ValueError", "negative_int_exponent")}});
   }
-  if (op == "BitAnd")
-    return {Type::integer(), {builder.create<arith::AndIOp>(l, a, b)}};
-  if (op == "BitOr")
-    return {Type::integer(), {builder.create<arith::OrIOp>(l, a, b)}};
-  if (op == "BitXor")
-    return {Type::integer(), {builder.create<arith::XOrIOp>(l, a, b)}};
+  if (Value r = bitwise(op, a, b, l))
+    return {Type::integer(), {r}};
   if (op == "LShift" || op == "RShift") {
     check(builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, b, constInt(0)),
           errorCode("ValueError", "negative_shift"));
@@ -2044,6 +2021,16 @@ Val FunctionEmitter::arrayElementwise(const SExpr &node, llvm::ArrayRef<Val> ope
   return {type, {out}};
 }
 
+Value FunctionEmitter::bitwise(const std::string &op, Value a, Value b, Location l) {
+  if (op == "BitAnd")
+    return builder.create<arith::AndIOp>(l, a, b);
+  if (op == "BitOr")
+    return builder.create<arith::OrIOp>(l, a, b);
+  if (op == "BitXor")
+    return builder.create<arith::XOrIOp>(l, a, b);
+  return nullptr;
+}
+
 Val FunctionEmitter::emitBinary(const SExpr &node, const std::string &op,
                                 const Val &left, const Val &right) {
   if (left.type.kind == Type::Kind::Array || right.type.kind == Type::Kind::Array) {
@@ -2064,13 +2051,9 @@ Val FunctionEmitter::emitBinary(const SExpr &node, const std::string &op,
   bool bothBool = left.type.kind == Type::Kind::Bool &&
                   right.type.kind == Type::Kind::Bool;
   Location l = loc(node);
-  if (bothBool && (op == "BitAnd" || op == "BitOr" || op == "BitXor")) {
-    Value a = left.leaves[0], b = right.leaves[0];
-    Value r = op == "BitAnd"  ? builder.create<arith::AndIOp>(l, a, b).getResult()
-              : op == "BitOr" ? builder.create<arith::OrIOp>(l, a, b).getResult()
-                              : builder.create<arith::XOrIOp>(l, a, b).getResult();
-    return {Type::boolean(), {r}};
-  }
+  Value logical = bothBool ? bitwise(op, left.leaves[0], right.leaves[0], l) : nullptr;
+  if (logical)
+    return {Type::boolean(), {logical}};
   if (anyFloat) {
     Val a = convert(left, Type::floating());
     Val b = convert(right, Type::floating());
