@@ -154,8 +154,13 @@ private:
   // Expressions.
   Val emitExpr(const SExpr &expr);
   Val loadVariable(const std::string &name, const SExpr &node);
+  /// `left op right`; `out` is the target of an in-place array operation
+  /// (a += b), for NumPy's shape rules and messages.
   Val emitBinary(const SExpr &node, const std::string &op, const Val &left,
-                 const Val &right);
+                 const Val &right, const Val *out = nullptr);
+  /// The dtype NumPy computes `left op right` in when a NumPy scalar is
+  /// involved, which a Python int operand must fit.
+  static DType numpyArithDType(const std::string &op, const Type &left, const Type &right);
   Val intArith(const std::string &op, Value a, Value b);
   /// a & b, a | b, a ^ b for those operators; null for any other.
   Value bitwise(const std::string &op, Value a, Value b, Location l);
@@ -166,7 +171,15 @@ private:
   /// A new array of `dtype` with the operands' broadcast shape (`ndim`
   /// axes; scalars are used as they are), element i = f(elements i).
   Val arrayElementwise(const SExpr &node, llvm::ArrayRef<Val> operands, DType dtype, int ndim,
-                       const std::function<Val(llvm::ArrayRef<Val>)> &f);
+                       const std::function<Val(llvm::ArrayRef<Val>)> &f, const Val *out = nullptr);
+  /// NumPy's spelling of a shape in messages, "({first},)" or
+  /// "({first},{first+1})": placeholders for sizes recorded at run time.
+  static std::string shapePlaceholders(int ndim, int first);
+  /// Appends the sizes of the first `ndim` axes of `memref` (as i64).
+  void appendDimensions(Value memref, int ndim, llvm::SmallVectorImpl<Value> &out);
+  /// The message `key` with each {name} of `parts` replaced.
+  std::string formatMessage(const std::string &key,
+                            std::initializer_list<std::pair<const char *, std::string>> parts);
   Val emitBoolOp(const SExpr &node);
   Val emitCompare(const SExpr &node);
   Value compare(const std::string &op, const Val &left, const Val &right,
@@ -184,7 +197,12 @@ private:
   Val callRuntimeInt(const char *name, std::vector<Value> args,
                      std::initializer_list<std::pair<int32_t, int32_t>> codes);
   Value callLibm(const char *name, std::vector<Value> args);
-  Val floatToInt(Value x, const char *runtime);
+  /// An int from a float by `runtime` (truncation, floor, ceil), with
+  /// CPython's errors; `overflowKey`: the message beyond int64 (NumPy's
+  /// conversions say "Python int too large to convert to C long").
+  Val floatToInt(Value x, const char *runtime, const char *overflowKey = "int_overflow");
+  /// round(x, ndigits) with CPython's rules (NumPy's for NumPy scalars).
+  Val roundTo(const Val &x, Value ndigits, Location l);
   /// Indices of a full subscript, wrapped and bounds-checked, as `index`.
   llvm::SmallVector<Value> arrayIndices(const SExpr &subscript, Value memref,
                                         const Type &array);
@@ -192,6 +210,11 @@ private:
   /// a[...] = scalar (fill) or a[...] = array (copy, through a temporary when
   /// both share a buffer, as NumPy does).
   void storeSlice(const SExpr &subscript, const Val &value);
+  /// Copies `from` into `to` (arrays of the same shape), each element cast
+  /// to `to`'s dtype as C casts it.
+  void copyElements(const Val &from, const Val &to, Location l);
+  /// A NumPy scalar as its array element's storage.
+  Value storageOf(const Val &element, Location l);
   /// A view of the array `value` with `destination`'s shape, as NumPy
   /// broadcasts it (ValueError when the shapes do not fit).
   Value broadcastTo(const Val &value, Value destination, int ndim, Location l);
@@ -233,6 +256,8 @@ private:
   Value dimension(Value memref, int64_t axis);
   /// Like check(), passing up to three run-time values for the message.
   void checkWithArgs(Value failed, int32_t code, llvm::ArrayRef<Value> args);
+  /// Like check(), with the error code chosen at run time (an i32).
+  void checkWithArgs(Value failed, Value code, llvm::ArrayRef<Value> args);
   Val minMax(const SExpr &node, bool isMin, std::vector<Val> values,
              const Type &type);
 
@@ -592,6 +617,8 @@ Val FunctionEmitter::convert(const Val &value, const Type &to) {
     }
     return result;
   }
+  if (to.kind == Type::Kind::Array) // a layout unified with another: any strides
+    return {to, {builder.create<mlir::memref::CastOp>(l, module.memrefType(to), value.leaves[0])}};
   if (to.isNumPy()) // a Python int that does not fit raises, never wraps
     return weakToNumPy(value, to.dtype);
   if (to.kind == Type::Kind::Complex) { // real numbers get a +0.0 imaginary part
@@ -834,12 +861,17 @@ Value FunctionEmitter::numpyShift(const std::string &op, Value a, Value b, bool 
   return builder.create<arith::SelectOp>(l, big, saturated, builder.create<arith::ShRSIOp>(l, a, amount));
 }
 
+DType FunctionEmitter::numpyArithDType(const std::string &op, const Type &left, const Type &right) {
+  DType common = numpyCommonType(left, right).dtype;
+  if (op == "Div" && !isFloatDType(common) && common != DType::Complex128)
+    return DType::Float64; // true division of integers is float64
+  return common;
+}
+
 Val FunctionEmitter::numpyArith(const SExpr &node, const std::string &op, const Val &left,
                                 const Val &right) {
   Location l = loc(node);
-  DType common = numpyCommonType(left.type, right.type).dtype;
-  if (op == "Div" && !isFloatDType(common))
-    common = DType::Float64; // true division of integers is float64
+  DType common = numpyArithDType(op, left.type, right.type);
   if (common == DType::Bool) {
     Value a = weakToNumPy(left, common).leaves[0], b = weakToNumPy(right, common).leaves[0];
     // + is logical or and * logical and; //, %, ** and shifts compute in int8.
@@ -1159,24 +1191,14 @@ void FunctionEmitter::emitStatement(const SExpr &stmt) {
     uncheckedArithmetic = stmt.field(0).head() == "Name" &&
                           uncheckedCounters.count(stmt.field(0).field(0).text);
     Val value = emitExpr(stmt.field(2));
-    Val result = emitBinary(stmt, stmt.field(1).text, current, value);
+    bool inPlace = current.type.kind == Type::Kind::Array;
+    Val result = emitBinary(stmt, stmt.field(1).text, current, value, inPlace ? &current : nullptr);
     uncheckedArithmetic = false;
-    if (stmt.field(0).head() == "Name" && current.type.kind == Type::Kind::Array) {
-      // a += b is in place: the result (a fresh array, so no overlap) is
-      // cast into a as NumPy's ufuncs cast into `out` (same kind, wrapping).
-      Location l = loc(stmt);
-      Value target = current.leaves[0];
-      Value from = broadcastTo(result, target, current.type.ndim, l);
-      forEachElement(target, current.type.ndim, [&](llvm::ArrayRef<Value> indices) {
-        Val element = fromStorage(builder.create<mlir::memref::LoadOp>(l, from, indices), result.type.dtype, l);
-        Val cast = castNumPy(element, current.type.dtype);
-        Value stored = current.type.dtype == DType::Bool
-                           ? builder.create<arith::ExtUIOp>(l, builder.getI8Type(), cast.leaves[0]).getResult()
-                           : current.type.dtype == DType::Complex128
-                                 ? toStorage(cast, DType::Complex128, l)
-                                 : cast.leaves[0];
-        builder.create<mlir::memref::StoreOp>(l, stored, target, indices);
-      });
+    if (inPlace) {
+      // a += b and a[1:] += b are in place: the result (a fresh array of
+      // a's shape, so no overlap) is cast into a as NumPy's ufuncs cast
+      // into `out` (same kind, wrapping).
+      copyElements(result, current, loc(stmt));
       freeIfTemporary(result);
     } else {
       emitAssign(stmt.field(0), result);
@@ -1972,21 +1994,35 @@ Val FunctionEmitter::floatArith(const SExpr &node, const std::string &op,
 }
 
 Val FunctionEmitter::arrayElementwise(const SExpr &node, llvm::ArrayRef<Val> operands, DType dtype,
-                                      int ndim, const std::function<Val(llvm::ArrayRef<Val>)> &f) {
+                                      int ndim, const std::function<Val(llvm::ArrayRef<Val>)> &f,
+                                      const Val *out) {
   std::vector<Type> inputTypes;
   for (const Val &operand : operands)
     inputTypes.push_back(operand.type);
   // NumPy's broadcasting: trailing axes line up; each result axis takes the
-  // size that is not 1; any other mismatch is a ValueError.
+  // size that is not 1; any other mismatch is a ValueError naming every
+  // operand's shape (an in-place target's too, as the ufunc's `out`).
   Location l = loc(node);
   using P = arith::CmpIPredicate;
-  int32_t mismatch = module.errorCode("ValueError", module.options.message("operands_broadcast"));
+  llvm::SmallVector<Val> shaped;
+  for (const Val &operand : operands)
+    if (operand.type.kind == Type::Kind::Array)
+      shaped.push_back(operand);
+  if (out) {
+    shaped.push_back(*out);
+    ndim = std::max(ndim, out->type.ndim);
+  }
+  std::string shapes;
+  llvm::SmallVector<Value> dims;
+  for (const Val &operand : shaped) {
+    shapes += shapePlaceholders(operand.type.ndim, static_cast<int>(dims.size())) + " ";
+    appendDimensions(operand.leaves[0], operand.type.ndim, dims);
+  }
+  int32_t mismatch = module.errorCode("ValueError", formatMessage("operands_broadcast", {{"shapes", shapes}}));
   llvm::SmallVector<Value> sizes;
   for (int axis = 0; axis < ndim; ++axis) {
     Value size = constInt(1);
-    for (const Val &operand : operands) {
-      if (operand.type.kind != Type::Kind::Array)
-        continue;
+    for (const Val &operand : shaped) {
       int from = axis - (ndim - operand.type.ndim);
       if (from < 0)
         continue;
@@ -1995,30 +2031,48 @@ Val FunctionEmitter::arrayElementwise(const SExpr &node, llvm::ArrayRef<Val> ope
           l, builder.create<arith::CmpIOp>(l, P::eq, size, constInt(1)), have, size);
       Value fits = builder.create<arith::OrIOp>(l, builder.create<arith::CmpIOp>(l, P::eq, have, constInt(1)),
                                                 builder.create<arith::CmpIOp>(l, P::eq, have, merged));
-      checkWithArgs(builder.create<arith::XOrIOp>(l, fits, constInt(1, 1)), mismatch,
-                    {have, merged, constInt(axis)});
+      checkWithArgs(builder.create<arith::XOrIOp>(l, fits, constInt(1, 1)), mismatch, dims);
       size = merged;
     }
     sizes.push_back(size);
   }
+  if (out) {
+    // The target of an in-place operation is not broadcast: it must have
+    // the broadcast shape itself.
+    llvm::SmallVector<Value> outDims;
+    appendDimensions(out->leaves[0], out->type.ndim, outDims);
+    int32_t notBroadcastable = module.errorCode(
+        "ValueError", formatMessage("output_not_broadcastable",
+                                    {{"out", shapePlaceholders(out->type.ndim, 0)},
+                                     {"shape", shapePlaceholders(ndim, out->type.ndim)}}));
+    llvm::SmallVector<Value> values(outDims.begin(), outDims.end());
+    values.append(sizes.begin(), sizes.end());
+    Value differs = constInt(0, 1);
+    for (int axis = 0; axis < ndim; ++axis) {
+      int from = axis - (ndim - out->type.ndim);
+      Value have = from < 0 ? constInt(1) : outDims[from];
+      differs = builder.create<arith::OrIOp>(l, differs, builder.create<arith::CmpIOp>(l, P::ne, have, sizes[axis]));
+    }
+    checkWithArgs(differs, notBroadcastable, values);
+  }
   Type type = Type::newArray(dtype, ndim, inputTypes);
-  Value out = allocateArray(type, sizes, nullptr, l);
+  Value result = allocateArray(type, sizes, nullptr, l);
   llvm::SmallVector<Val> inputs(operands.begin(), operands.end());
   for (Val &input : inputs)
     if (input.type.kind == Type::Kind::Array)
-      input.leaves[0] = broadcastTo(input, out, ndim, l);
-  forEachElement(out, ndim, [&](llvm::ArrayRef<Value> indices) {
+      input.leaves[0] = broadcastTo(input, result, ndim, l);
+  forEachElement(result, ndim, [&](llvm::ArrayRef<Value> indices) {
     llvm::SmallVector<Val> elements;
     for (const Val &input : inputs)
       elements.push_back(input.type.kind == Type::Kind::Array
                              ? fromStorage(builder.create<mlir::memref::LoadOp>(l, input.leaves[0], indices),
                                            input.type.dtype, l)
                              : input);
-    builder.create<mlir::memref::StoreOp>(l, toStorage(f(elements), dtype, l), out, indices);
+    builder.create<mlir::memref::StoreOp>(l, toStorage(f(elements), dtype, l), result, indices);
   });
   for (const Val &operand : operands)
     freeIfTemporary(operand);
-  return {type, {out}};
+  return {type, {result}};
 }
 
 Value FunctionEmitter::bitwise(const std::string &op, Value a, Value b, Location l) {
@@ -2032,15 +2086,24 @@ Value FunctionEmitter::bitwise(const std::string &op, Value a, Value b, Location
 }
 
 Val FunctionEmitter::emitBinary(const SExpr &node, const std::string &op,
-                                const Val &left, const Val &right) {
+                                const Val &left, const Val &right, const Val *out) {
   if (left.type.kind == Type::Kind::Array || right.type.kind == Type::Kind::Array) {
     Type type = typer.binaryType(spec, node, op, left.type, right.type);
     // Elements follow NumPy's rules, a Python complex operand included.
     auto asElement = [&](const Val &v) {
       return v.type.kind == Type::Kind::Complex ? castNumPy(v, DType::Complex128) : v;
     };
+    auto elementType = [](const Type &t) { return t.kind == Type::Kind::Array ? t.elementType() : t; };
+    // A Python int operand must fit the dtype it computes in whatever the
+    // arrays' sizes (NumPy checks it once, before the loop: empty too).
+    for (const Val *scalar : {&left, &right})
+      if (scalar->type.kind == Type::Kind::Int && elementType(left.type).isNumPy() !=
+                                                      elementType(right.type).isNumPy())
+        checkPythonIntFits(scalar->leaves[0],
+                           numpyArithDType(op, elementType(left.type), elementType(right.type)));
     return arrayElementwise(node, {asElement(left), asElement(right)}, type.dtype, type.ndim,
-                            [&](llvm::ArrayRef<Val> x) { return emitBinary(node, op, x[0], x[1]); });
+                            [&](llvm::ArrayRef<Val> x) { return emitBinary(node, op, x[0], x[1]); },
+                            out);
   }
   if (left.type.isComplex() || right.type.isComplex())
     return complexArith(node, op, left, right);
@@ -2066,6 +2129,9 @@ Val FunctionEmitter::emitBinary(const SExpr &node, const std::string &op,
 
 Val FunctionEmitter::emitUnary(const SExpr &node) {
   const std::string &op = node.field(0).text;
+  int64_t negated;
+  if (negatedIntConstant(node, negated))
+    return {Type::integer(), {constInt(negated)}};
   Val operand = emitExpr(node.field(1));
   if (operand.type.kind == Type::Kind::Array)
     return arrayElementwise(node, {operand}, operand.type.dtype, operand.type.ndim,
@@ -2285,12 +2351,12 @@ Val FunctionEmitter::emitIfExp(const SExpr &node) {
   return result;
 }
 
-Val FunctionEmitter::floatToInt(Value x, const char *runtime) {
+Val FunctionEmitter::floatToInt(Value x, const char *runtime, const char *overflowKey) {
   return callRuntimeInt(
       runtime, {x},
       {{PLAIT_NUMERIC_FLOAT_TO_INT_INF, errorCode("OverflowError", "float_to_int_inf")},
        {PLAIT_NUMERIC_FLOAT_TO_INT_NAN, errorCode("ValueError", "float_to_int_nan")},
-       {PLAIT_NUMERIC_INT_OVERFLOW, errorCode("OverflowError", "int_overflow")}});
+       {PLAIT_NUMERIC_INT_OVERFLOW, errorCode("OverflowError", overflowKey)}});
 }
 
 Val FunctionEmitter::minMax(const SExpr &node, bool isMin, std::vector<Val> values,
@@ -2315,20 +2381,46 @@ Value FunctionEmitter::dimension(Value memref, int64_t axis) {
 
 void FunctionEmitter::checkWithArgs(Value failed, int32_t code,
                                     llvm::ArrayRef<Value> args) {
+  checkWithArgs(failed, constInt(code, 32), args);
+}
+
+void FunctionEmitter::checkWithArgs(Value failed, Value code, llvm::ArrayRef<Value> args) {
   Block *error = newBlock();
   Block *next = newBlock();
   builder.create<mlir::cf::CondBranchOp>(builder.getUnknownLoc(), failed, error, next);
   startBlock(error);
-  llvm::SmallVector<Value, 3> values(args.begin(), args.end());
-  while (values.size() < 3)
-    values.push_back(constInt(0));
-  module.declare("plait_rt_set_error_args",
-                 builder.getFunctionType({builder.getI64Type(), builder.getI64Type(),
-                                          builder.getI64Type()}, {}));
-  builder.create<mlir::func::CallOp>(builder.getUnknownLoc(), "plait_rt_set_error_args",
-                                     mlir::TypeRange{}, values);
-  returnError(constInt(code, 32));
+  module.declare("plait_rt_set_error_arg",
+                 builder.getFunctionType({builder.getI64Type(), builder.getI64Type()}, {}));
+  for (size_t k = 0; k < args.size(); ++k)
+    builder.create<mlir::func::CallOp>(builder.getUnknownLoc(), "plait_rt_set_error_arg",
+                                       mlir::TypeRange{},
+                                       mlir::ValueRange{constInt(static_cast<int64_t>(k)), args[k]});
+  returnError(code);
   startBlock(next);
+}
+
+std::string FunctionEmitter::shapePlaceholders(int ndim, int first) {
+  std::string text = "(";
+  for (int axis = 0; axis < ndim; ++axis)
+    text += (axis ? "," : "") + std::string("{") + std::to_string(first + axis) + "}";
+  return text + (ndim == 1 ? ",)" : ")");
+}
+
+void FunctionEmitter::appendDimensions(Value memref, int ndim, llvm::SmallVectorImpl<Value> &out) {
+  for (int axis = 0; axis < ndim; ++axis)
+    out.push_back(dimension(memref, axis));
+}
+
+std::string FunctionEmitter::formatMessage(
+    const std::string &key, std::initializer_list<std::pair<const char *, std::string>> parts) {
+  std::string message = module.options.message(key);
+  for (const auto &[name, text] : parts) {
+    std::string placeholder = "{" + std::string(name) + "}";
+    size_t at = message.find(placeholder);
+    if (at != std::string::npos)
+      message.replace(at, placeholder.size(), text);
+  }
+  return message;
 }
 
 llvm::SmallVector<Value> FunctionEmitter::arrayIndices(const SExpr &subscript,
@@ -2338,9 +2430,13 @@ llvm::SmallVector<Value> FunctionEmitter::arrayIndices(const SExpr &subscript,
   Location l = loc(subscript);
   int32_t outOfBounds = module.errorCode(
       "IndexError", module.options.message("index_out_of_bounds"));
+  // CPython evaluates every index (the tuple) before indexing.
+  llvm::SmallVector<Value> given;
+  for (const SExpr *node : nodes)
+    given.push_back(convert(emitExpr(*node), Type::integer()).leaves[0]);
   llvm::SmallVector<Value> result;
   for (size_t axis = 0; axis < nodes.size(); ++axis) {
-    Value i = convert(emitExpr(*nodes[axis]), Type::integer()).leaves[0];
+    Value i = given[axis];
     if (inBoundsLoop) { // the loop's guard proved 0 <= i < size
       result.push_back(builder.create<arith::IndexCastOp>(l, builder.getIndexType(), i));
       continue;
@@ -2392,9 +2488,26 @@ Val FunctionEmitter::emitView(const SExpr &subscript) {
   auto mul = [&](Value a, Value b) { return builder.create<arith::MulIOp>(l, a, b).getResult(); };
   using P = arith::CmpIPredicate;
 
+  // CPython evaluates every index and slice bound (the tuple) before indexing.
+  std::vector<const SExpr *> nodes = subscriptIndices(subscript);
+  struct Given {
+    std::optional<Value> index, start, stop, step;
+  };
+  std::vector<Given> given(nodes.size());
+  for (size_t axis = 0; axis < nodes.size(); ++axis) {
+    const SExpr &node = *nodes[axis];
+    auto evaluate = [&](const SExpr &e) { return convert(emitExpr(e), Type::integer()).leaves[0]; };
+    if (node.head() != "Slice") {
+      given[axis].index = evaluate(node);
+      continue;
+    }
+    std::optional<Value> *parts[3] = {&given[axis].start, &given[axis].stop, &given[axis].step};
+    for (size_t k = 0; k < 3; ++k)
+      if (node.field(k).kind != SExpr::Kind::None)
+        *parts[k] = evaluate(node.field(k));
+  }
   auto metadata = builder.create<mlir::memref::ExtractStridedMetadataOp>(l, base.leaves[0]);
   Value offset = i64(metadata.getOffset());
-  std::vector<const SExpr *> nodes = subscriptIndices(subscript);
   int32_t outOfBounds = module.errorCode("IndexError", module.options.message("index_out_of_bounds"));
   int32_t zeroStep = module.errorCode("ValueError", module.options.message("slice_step_zero"));
   llvm::SmallVector<mlir::OpFoldResult> sizes, strides;
@@ -2407,8 +2520,8 @@ Val FunctionEmitter::emitView(const SExpr &subscript) {
       strides.push_back(metadata.getStrides()[axis]);
       continue;
     }
-    if (node->head() != "Slice") {
-      Value i = convert(emitExpr(*node), Type::integer()).leaves[0];
+    if (given[axis].index) {
+      Value i = *given[axis].index;
       Value wrapped = select(cmp(P::slt, i, constInt(0)), add(i, size), i);
       if (module.options.boundsCheck)
         checkWithArgs(cmp(P::uge, wrapped, size), outOfBounds, {i, constInt(axis), size});
@@ -2416,13 +2529,8 @@ Val FunctionEmitter::emitView(const SExpr &subscript) {
       continue;
     }
     // CPython's PySlice_Unpack + PySlice_AdjustIndices.
-    auto part = [&](size_t k) -> std::optional<Value> {
-      const SExpr &bound = node->field(k);
-      if (bound.kind == SExpr::Kind::None)
-        return std::nullopt;
-      return convert(emitExpr(bound), Type::integer()).leaves[0];
-    };
-    std::optional<Value> startPart = part(0), stopPart = part(1), stepPart = part(2);
+    std::optional<Value> startPart = given[axis].start, stopPart = given[axis].stop,
+                         stepPart = given[axis].step;
     Value step = stepPart ? *stepPart : constInt(1);
     if (stepPart)
       check(cmp(P::eq, step, constInt(0)), zeroStep);
@@ -2471,6 +2579,31 @@ Value FunctionEmitter::broadcastTo(const Val &value, Value destination, int ndim
   auto metadata = builder.create<mlir::memref::ExtractStridedMetadataOp>(l, source);
   llvm::SmallVector<mlir::OpFoldResult> sizes, strides;
   Value zero = constIndexValue(0);
+  llvm::SmallVector<Value> shapes;
+  appendDimensions(source, sourceDims, shapes);
+  appendDimensions(destination, ndim, shapes);
+  // Extra leading axes of the source must have size 1 (they are dropped).
+  // NumPy's message names the source's shape after dropping the leading
+  // ones it could: one message per count, chosen at run time.
+  int extra = std::max(0, sourceDims - ndim);
+  Value dropped = constInt(0), leadingOnes = constInt(1, 1);
+  for (int k = 0; k < extra; ++k) {
+    leadingOnes = builder.create<arith::AndIOp>(
+        l, leadingOnes, builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq, shapes[k], constInt(1)));
+    dropped = builder.create<arith::AddIOp>(l, dropped, builder.create<arith::ExtUIOp>(l, builder.getI64Type(), leadingOnes));
+  }
+  Value mismatch = constInt(0, 32);
+  for (int k = 0; k <= extra; ++k) {
+    int32_t code = module.errorCode(
+        "ValueError", formatMessage("broadcast_mismatch", {{"from", shapePlaceholders(sourceDims - k, k)},
+                                                           {"to", shapePlaceholders(ndim, sourceDims)}}));
+    mismatch = builder.create<arith::SelectOp>(
+        l, builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq, dropped, constInt(k)), constInt(code, 32),
+        mismatch);
+  }
+  for (int axis = 0; axis < extra; ++axis)
+    checkWithArgs(builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::ne, shapes[axis], constInt(1)),
+                  mismatch, shapes);
   for (int axis = 0; axis < ndim; ++axis) {
     Value want = dimension(destination, axis);
     sizes.push_back(builder.create<arith::IndexCastOp>(l, builder.getIndexType(), want).getResult());
@@ -2484,12 +2617,7 @@ Value FunctionEmitter::broadcastTo(const Val &value, Value destination, int ndim
     Value differ = builder.create<arith::AndIOp>(
         l, builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::ne, have, want),
         builder.create<arith::XOrIOp>(l, one, constInt(1, 1)));
-    if (ndim == 1)
-      checkWithArgs(differ, module.errorCode("ValueError", module.options.message("broadcast_mismatch")),
-                    {have, want});
-    else
-      checkWithArgs(differ, module.errorCode("ValueError", module.options.message("broadcast_mismatch_nd")),
-                    {have, want, constInt(axis)});
+    checkWithArgs(differ, mismatch, shapes);
     strides.push_back(
         builder.create<arith::SelectOp>(l, one, zero, metadata.getStrides()[from]).getResult());
   }
@@ -2512,11 +2640,9 @@ void FunctionEmitter::storeSlice(const SExpr &subscript, const Val &value) {
   }
   int ndim = target.type.ndim;
   Value source = broadcastTo(value, destination, ndim, l);
-  auto copy = [&](Value from, const Type &fromType, Value to) {
-    forEachElement(to, ndim, [&](llvm::ArrayRef<Value> indices) {
-      Val element = fromStorage(builder.create<mlir::memref::LoadOp>(l, from, indices), fromType.dtype, l);
-      builder.create<mlir::memref::StoreOp>(l, toStorage(element, dtype, l), to, indices);
-    });
+  Type sourceType = Type::array(value.type.dtype, ndim);
+  auto copy = [&](Value from, const Type &fromType, Value to, const Type &toType) {
+    copyElements(Val{fromType, {from}}, Val{toType, {to}}, l);
   };
   // Views of one buffer may overlap (a[1:] = a[:-1]): NumPy copies as if
   // through a temporary, so do that whenever the base buffers are the same.
@@ -2535,14 +2661,36 @@ void FunctionEmitter::storeSlice(const SExpr &subscript, const Val &value) {
     sizes.push_back(dimension(source, axis));
   Type temporaryType = Type::array(value.type.dtype, ndim, true);
   Value temporary = allocateArray(temporaryType, sizes, nullptr, l);
-  copy(source, value.type, temporary);
-  copy(temporary, temporaryType, destination);
+  copy(source, sourceType, temporary, temporaryType);
+  copy(temporary, temporaryType, destination, target.type);
   branch(done);
   startBlock(direct);
-  copy(source, value.type, destination);
+  copy(source, sourceType, destination, target.type);
   branch(done);
   startBlock(done);
   freeIfTemporary(value);
+}
+
+void FunctionEmitter::copyElements(const Val &from, const Val &to, Location l) {
+  // Elementwise C casts, as NumPy's unsafe casting of array assignment
+  // (int8 <- uint8 253 is -3; floats truncate toward zero).
+  Value source = from.leaves[0], destination = to.leaves[0];
+  DType toDType = to.type.dtype;
+  forEachElement(destination, to.type.ndim, [&](llvm::ArrayRef<Value> indices) {
+    Val element = fromStorage(builder.create<mlir::memref::LoadOp>(l, source, indices), from.type.dtype, l);
+    builder.create<mlir::memref::StoreOp>(l, storageOf(castNumPy(element, toDType), l), destination, indices);
+  });
+}
+
+Value FunctionEmitter::storageOf(const Val &element, Location l) {
+  // Bools are bytes in memory; complex numbers one complex value.
+  DType dtype = element.type.dtype;
+  if (dtype == DType::Bool)
+    return builder.create<arith::ExtUIOp>(l, builder.getI8Type(), element.leaves[0]);
+  if (dtype == DType::Complex128)
+    return builder.create<mlir::complex::CreateOp>(l, module.storageType(dtype), element.leaves[0],
+                                                   element.leaves[1]);
+  return element.leaves[0];
 }
 
 Val FunctionEmitter::loadElement(const SExpr &subscript) {
@@ -2828,11 +2976,24 @@ Val FunctionEmitter::dotOf(const SExpr &node, const Val &a, const Val &b) {
   // Computed in Python's float or (wrapping) int64, then cast to NumPy's
   // result type (a bool dot product: any product nonzero).
   DType resultDType = promoteDTypes(a.type.dtype, b.type.dtype);
+  // NumPy: the last axis of a against the first of b.
+  Value inner = dimension(a.leaves[0], a.type.ndim - 1);
+  Value other = dimension(b.leaves[0], 0);
+  llvm::SmallVector<Value> shapes;
+  appendDimensions(a.leaves[0], a.type.ndim, shapes);
+  appendDimensions(b.leaves[0], b.type.ndim, shapes);
+  int first = static_cast<int>(shapes.size());
+  shapes.append({inner, other});
+  int32_t notAligned = module.errorCode(
+      "ValueError", formatMessage("dot_not_aligned",
+                                  {{"a", shapePlaceholders(a.type.ndim, 0)},
+                                   {"b", shapePlaceholders(b.type.ndim, a.type.ndim)},
+                                   {"inner", "{" + std::to_string(first) + "}"},
+                                   {"axis", std::to_string(a.type.ndim - 1)},
+                                   {"other", "{" + std::to_string(first + 1) + "}"}}));
+  checkWithArgs(builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::ne, inner, other), notAligned, shapes);
   if (resultDType == DType::Complex128) { // 1-D only: sum of products in order
-    Value n = dimension(a.leaves[0], 0);
-    checkWithArgs(builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::ne, n, dimension(b.leaves[0], 0)),
-                  module.errorCode("ValueError", module.options.message("dot_not_aligned")),
-                  {n, dimension(b.leaves[0], 0)});
+    Value n = inner;
     Type type = Type::numpy(resultDType);
     Value re = alloca(builder.getF64Type()), im = alloca(builder.getF64Type());
     builder.create<mlir::memref::StoreOp>(l, constFloat(0.0), re);
@@ -2852,11 +3013,6 @@ Val FunctionEmitter::dotOf(const SExpr &node, const Val &a, const Val &b) {
   }
   bool isFloat = isFloatDType(resultDType);
   Type domain = isFloat ? Type::floating() : Type::integer();
-  int32_t notAligned = module.errorCode("ValueError", module.options.message("dot_not_aligned"));
-  Value inner = dimension(a.leaves[0], a.type.ndim - 1);
-  Value other = dimension(b.leaves[0], 0);
-  checkWithArgs(builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::ne, inner, other), notAligned,
-                {inner, other});
   auto element = [&](const Val &array, llvm::ArrayRef<Value> indices) {
     return castNumPy(fromStorage(builder.create<mlir::memref::LoadOp>(l, array.leaves[0], indices),
                                  array.type.dtype, l),
@@ -2971,16 +3127,37 @@ Value FunctionEmitter::toStorage(const Val &value, DType dtype, mlir::Location l
     return builder.create<mlir::complex::CreateOp>(l, module.storageType(dtype), c.leaves[0], c.leaves[1]);
   }
   Val element = value;
-  if (value.type.kind == Type::Kind::Float && !isFloatDType(dtype) && dtype != DType::Bool) {
-    // As NumPy stores a Python float into an integer array: truncate, with
-    // errors for inf and NaN, then the range check of a Python int.
-    element = callRuntimeInt("plait_rt_float_to_int", {value.leaves[0]},
-                             {{PLAIT_NUMERIC_FLOAT_TO_INT_INF,
-                               errorCode("OverflowError", "float_to_int_inf")},
-                              {PLAIT_NUMERIC_FLOAT_TO_INT_NAN,
-                               errorCode("ValueError", "float_to_int_nan")},
-                              {PLAIT_NUMERIC_INT_OVERFLOW,
-                               errorCode("OverflowError", "store_int_too_large")}});
+  bool toInteger = !isFloatDType(dtype) && dtype != DType::Bool;
+  bool pythonFloat = value.type.kind == Type::Kind::Float;
+  if (toInteger && value.type.isFloating() && (pythonFloat || !isUnsignedDType(dtype))) {
+    // As NumPy stores a Python float (or a NumPy float into a signed
+    // dtype) into an integer array: truncate, with errors for inf and NaN,
+    // then the range check of a Python int. NumPy floats into unsigned
+    // dtypes are C casts (below).
+    Value f = convert(value, Type::floating()).leaves[0];
+    Block *done = nullptr;
+    if (dtype == DType::UInt64) {
+      // uint64 also holds the Python ints in [2**63, 2**64).
+      Value t = builder.create<mlir::math::TruncOp>(l, f);
+      Value aboveInt64 = builder.create<arith::AndIOp>(
+          l, builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::OGE, t, constFloat(9223372036854775808.0)),
+          builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::OLT, t, constFloat(18446744073709551616.0)));
+      Block *large = newBlock(), *other = newBlock();
+      done = newBlock();
+      done->addArgument(builder.getI64Type(), l);
+      builder.create<mlir::cf::CondBranchOp>(l, aboveInt64, large, other);
+      startBlock(large);
+      builder.create<mlir::cf::BranchOp>(
+          l, done, mlir::ValueRange{builder.create<arith::FPToUIOp>(l, builder.getI64Type(), t)});
+      startBlock(other);
+    }
+    element = floatToInt(f, "plait_rt_float_to_int", "store_int_too_large");
+    if (done) {
+      checkPythonIntFits(element.leaves[0], dtype);
+      builder.create<mlir::cf::BranchOp>(l, done, mlir::ValueRange{element.leaves[0]});
+      startBlock(done);
+      return done->getArgument(0);
+    }
   }
   // Integers out of a signed dtype's range raise, NumPy's too (NumPy
   // stores an integer scalar by its value; into unsigned dtypes it wraps);
@@ -3036,10 +3213,13 @@ Val FunctionEmitter::emitNumpy(const SExpr &node, const std::string &name) {
   if (type.isNumPy()) { // np.float32(x), np.int8(x): NumPy's conversion
     if (args.empty())
       return zeroOf(type);
+    uint64_t bits;
+    if (bigUnsignedConstant(*args[0], bits))
+      return {type, {constInt(static_cast<int64_t>(bits))}};
     Val value = emitExpr(*args[0]);
     if (value.type.kind == Type::Kind::Float && !isFloatDType(type.dtype) &&
         type.dtype != DType::Bool && type.dtype != DType::Complex128) // via a Python int: NaN and inf raise
-      value = floatToInt(value.leaves[0], "plait_rt_float_to_int");
+      value = floatToInt(value.leaves[0], "plait_rt_float_to_int", "store_int_too_large");
     return weakToNumPy(value, type.dtype);
   }
   bool dtypeGiven = node.field(2).items.size() > 1;
@@ -3383,6 +3563,8 @@ Val FunctionEmitter::emitBuiltin(const SExpr &node, const std::string &name) {
     }
     return minMax(node, name == "min", values, type);
   }
+  if (name == "round" && args.size() == 2 && args[1].type.kind != Type::Kind::None)
+    return roundTo(args[0], convert(args[1], Type::integer()).leaves[0], l);
   if (name == "round") {
     if (!args[0].type.isFloating())
       return convert(args[0], Type::integer());
@@ -3465,6 +3647,26 @@ Val FunctionEmitter::emitBuiltin(const SExpr &node, const std::string &name) {
   }
   typer.fail(CompileError::Kind::Unsupported, *spec.source, node,
              name + "() is not supported here");
+}
+
+Val FunctionEmitter::roundTo(const Val &x, Value ndigits, Location l) {
+  const Type &t = x.type;
+  if (t.kind == Type::Kind::Float)
+    return callRuntimeFloat("plait_rt_float_round", {x.leaves[0], ndigits},
+                            {{PLAIT_NUMERIC_ROUND_OVERFLOW, errorCode("OverflowError", "round_overflow")}});
+  if (!t.isNumPy())
+    return callRuntimeInt("plait_rt_int_round", {convert(x, Type::integer()).leaves[0], ndigits},
+                          {{PLAIT_NUMERIC_INT_OVERFLOW, errorCode("OverflowError", "int_overflow")}});
+  // NumPy's rounding: scale, rint, unscale in the float's own precision;
+  // integers round through float64 when ndigits < 0 and are kept otherwise.
+  bool f32 = t.dtype == DType::Float32;
+  Val wide = f32 ? x : castNumPy(x, DType::Float64);
+  Val rounded{wide.type, {callLibm(f32 ? "plait_rt_np_round_f32" : "plait_rt_np_round_f64",
+                                   {wide.leaves[0], ndigits})}};
+  if (isFloatDType(t.dtype))
+    return rounded;
+  Value keep = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::sge, ndigits, constInt(0));
+  return {t, {builder.create<arith::SelectOp>(l, keep, x.leaves[0], castNumPy(rounded, t.dtype).leaves[0])}};
 }
 
 Val FunctionEmitter::emitJitCall(const SExpr &node, int functionId) {

@@ -10,6 +10,8 @@
 #include "Typer.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 
@@ -213,6 +215,7 @@ std::string CompileOptions::message(const std::string &key) const {
       {"complex_pow_overflow", "complex exponentiation"},
       {"math_domain", "math domain error"},
       {"math_range", "math range error"},
+      {"round_overflow", "rounded value too large to represent"},
       {"float_to_int_inf", "cannot convert float infinity to integer"},
       {"float_to_int_nan", "cannot convert float NaN to integer"},
       {"recursion", "maximum recursion depth exceeded"},
@@ -235,11 +238,13 @@ std::string CompileOptions::message(const std::string &key) const {
       {"array_too_big", "Unable to allocate the array: it is too big"},
       {"empty_minimum", "zero-size array to reduction operation minimum which has no identity"},
       {"empty_maximum", "zero-size array to reduction operation maximum which has no identity"},
-      {"dot_not_aligned", "shapes not aligned: {0} (dim 1) != {1} (dim 0)"},
+      {"dot_not_aligned", "shapes {a} and {b} not aligned: {inner} (dim {axis}) != {other} (dim 0)"},
       {"slice_step_zero", "slice step cannot be zero"},
-      {"broadcast_mismatch", "could not broadcast input array from shape ({0},) into shape ({1},)"},
-      {"broadcast_mismatch_nd", "could not broadcast input array into the target: size {0} != {1} in dimension {2}"},
-      {"operands_broadcast", "operands could not be broadcast together: size {0} != {1} in dimension {2}"},
+      // NumPy's; {from}, {shapes} ... stand for shapes, "(3,)" or "(2,4)".
+      {"broadcast_mismatch", "could not broadcast input array from shape {from} into shape {to}"},
+      {"operands_broadcast", "operands could not be broadcast together with shapes {shapes}"},
+      {"output_not_broadcastable",
+       "non-broadcastable output operand with shape {out} doesn't match the broadcast shape {shape}"},
   };
   auto d = defaults.find(key);
   return d == defaults.end() ? key : d->second;
@@ -398,6 +403,31 @@ void Typer::fail(CompileError::Kind kind, const FunctionSource &fn,
   failAt(kind, fn, node.location(), message);
 }
 
+bool negatedIntConstant(const SExpr &unary, int64_t &value) {
+  if (unary.head() != "UnaryOp" || unary.field(0).text != "USub" ||
+      unary.field(1).head() != "Const" || unary.field(1).field(0).kind != SExpr::Kind::Integer)
+    return false;
+  const std::string &digits = unary.field(1).field(0).text;
+  errno = 0;
+  unsigned long long magnitude = std::strtoull(digits.c_str(), nullptr, 10);
+  if (errno == ERANGE || magnitude > (1ULL << 63))
+    return false;
+  value = static_cast<int64_t>(0 - magnitude);
+  return true;
+}
+
+bool bigUnsignedConstant(const SExpr &node, uint64_t &value) {
+  if (node.head() != "Const" || node.field(0).kind != SExpr::Kind::Integer ||
+      node.field(0).text[0] == '-')
+    return false;
+  errno = 0;
+  unsigned long long parsed = std::strtoull(node.field(0).text.c_str(), nullptr, 10);
+  if (errno == ERANGE || parsed <= static_cast<unsigned long long>(INT64_MAX))
+    return false;
+  value = parsed;
+  return true;
+}
+
 bool Typer::unify(const Type &a, const Type &b, Type &result) {
   if (a.kind == Type::Kind::Bottom) {
     result = b;
@@ -405,6 +435,12 @@ bool Typer::unify(const Type &a, const Type &b, Type &result) {
   }
   if (b.kind == Type::Kind::Bottom || a == b) {
     result = a;
+    return true;
+  }
+  if (a.kind == Type::Kind::Array && b.kind == Type::Kind::Array && a.dtype == b.dtype &&
+      a.ndim == b.ndim) {
+    // Different layouts: the layout both have, else any strides.
+    result = Type::array(a.dtype, a.ndim, a.contiguous && b.contiguous, a.fortran && b.fortran);
     return true;
   }
   if (a.isNumber() && b.isNumber() && (a.isNumPy() || b.isNumPy())) {
@@ -701,12 +737,11 @@ void Typer::assign(Specialization &spec, const SExpr &target, const Type &type,
   }
   if (target.head() == "Subscript") {
     Type element = subscriptType(spec, target);
-    if (element.kind == Type::Kind::Array) {
-      // a[1:] = 0 (fill) or a[1:] = b (copy, broadcasting b's trailing axes)
-      if (type.kind == Type::Kind::Array && type.ndim > element.ndim)
-        fail(CompileError::Kind::Unsupported, *spec.source, origin,
-             "could not broadcast a " + std::to_string(type.ndim) + "-D array into a " +
-                 std::to_string(element.ndim) + "-D slice");
+    if (element.kind == Type::Kind::Bottom) {
+      // checked in a later round
+    } else if (element.kind == Type::Kind::Array) {
+      // a[1:] = 0 (fill) or a[1:] = b (copy, broadcasting b's trailing axes;
+      // extra leading axes of b must have size 1, checked at run time)
       if (type.kind != Type::Kind::Bottom && type.kind != Type::Kind::Array && !type.isNumber())
         fail(CompileError::Kind::Typing, *spec.source, origin,
              "cannot store a " + type.str() + " into an array slice");
@@ -720,11 +755,11 @@ void Typer::assign(Specialization &spec, const SExpr &target, const Type &type,
       fail(CompileError::Kind::Typing, *spec.source, origin,
            "cannot store a " + type.str() + " into an array of " + element.str());
     }
-    std::string root = viewRoot(spec, target);
-    if (root.empty())
+    if (viewRoot(spec, target).empty())
       fail(CompileError::Kind::Unsupported, *spec.source, target,
            "element assignment is supported on array variables only");
-    spec.writes.insert(root);
+    std::set<std::string> roots = aliasRoots(spec, target);
+    spec.writes.insert(roots.begin(), roots.end());
     return;
   }
   fail(CompileError::Kind::Unsupported, *spec.source, target,
@@ -878,7 +913,8 @@ Type Typer::numpyCallType(Specialization &spec, const SExpr &call, const std::st
     if (call.field(2).items.size() > 1)
       fail(CompileError::Kind::Unsupported, fn, call, "np." + name + "() takes no keywords here");
     arity(0, 1);
-    if (!args.empty()) {
+    uint64_t bits;
+    if (!args.empty() && !(scalar == DType::UInt64 && bigUnsignedConstant(*args[0], bits))) {
       Type t = exprType(spec, *args[0]);
       if (t.kind != Type::Kind::Bottom && !t.isNumeric() &&
           !(t.isComplex() && scalar == DType::Complex128))
@@ -1031,6 +1067,8 @@ Type Typer::subscriptType(Specialization &spec, const SExpr &subscript) {
   const SExpr &base = subscript.field(0);
   const SExpr &index = subscript.field(1);
   Type array = exprType(spec, base);
+  if (array.kind == Type::Kind::Bottom)
+    return array; // typed in a later round (a jitted callee's result)
   if (array.kind != Type::Kind::Array)
     fail(CompileError::Kind::Unsupported, *spec.source, base,
          "indexing a " + array.str() + " is not supported");
@@ -1073,10 +1111,47 @@ std::string Typer::viewRoot(const Specialization &spec, const SExpr &expr) const
     node = &node->field(0);
   if (node->head() != "Name")
     return "";
-  std::string name = node->field(0).text;
-  for (auto it = spec.viewOf.find(name); it != spec.viewOf.end(); it = spec.viewOf.find(name))
-    name = it->second;
-  return name;
+  return node->field(0).text;
+}
+
+std::set<std::string> Typer::aliasRoots(const Specialization &spec, const SExpr &expr) const {
+  const std::string &head = expr.head();
+  if (head == "Name") {
+    const std::string &name = expr.field(0).text;
+    std::set<std::string> roots = {name};
+    auto found = spec.aliases.find(name);
+    if (found != spec.aliases.end())
+      roots.insert(found->second.begin(), found->second.end());
+    return roots;
+  }
+  if (head == "Subscript")
+    return aliasRoots(spec, expr.field(0));
+  std::set<std::string> roots;
+  if (head == "IfExp") {
+    roots = aliasRoots(spec, expr.field(1));
+    std::set<std::string> other = aliasRoots(spec, expr.field(2));
+    roots.insert(other.begin(), other.end());
+  } else if (head == "Call" && expr.field(0).head() == "Name" &&
+             resolve(spec, expr.field(0).field(0).text).kind == NameBinding::Kind::Jit) {
+    // A jitted callee may return (a view of) any array passed to it.
+    for (const SExpr *arg : expr.field(1).rest()) {
+      std::set<std::string> more = aliasRoots(spec, *arg);
+      roots.insert(more.begin(), more.end());
+    }
+    for (const SExpr *keyword : expr.field(2).rest()) {
+      std::set<std::string> more = aliasRoots(spec, keyword->items.at(2));
+      roots.insert(more.begin(), more.end());
+    }
+  }
+  return roots;
+}
+
+void Typer::addAliases(Specialization &spec, const std::string &name,
+                       const std::set<std::string> &roots) {
+  std::set<std::string> &known = spec.aliases[name];
+  for (const std::string &root : roots)
+    if (root != name && known.insert(root).second)
+      changed = true;
 }
 
 void Typer::typeStatement(Specialization &spec, const SExpr &stmt) {
@@ -1084,11 +1159,11 @@ void Typer::typeStatement(Specialization &spec, const SExpr &stmt) {
   const FunctionSource &fn = *spec.source;
   if (head == "Assign") {
     Type value = exprType(spec, stmt.field(1));
-    if (value.kind == Type::Kind::Array && stmt.field(1).head() == "Subscript") {
-      std::string root = viewRoot(spec, stmt.field(1));
+    if (value.kind == Type::Kind::Array) {
+      std::set<std::string> roots = aliasRoots(spec, stmt.field(1));
       for (const SExpr *target : stmt.field(0).rest())
-        if (target->head() == "Name" && !root.empty())
-          spec.viewOf[target->field(0).text] = root;
+        if (target->head() == "Name")
+          addAliases(spec, target->field(0).text, roots);
     }
     for (const SExpr *target : stmt.field(0).rest())
       assign(spec, *target, value, stmt);
@@ -1104,9 +1179,9 @@ void Typer::typeStatement(Specialization &spec, const SExpr &stmt) {
     Type current = exprType(spec, target);
     Type value = exprType(spec, stmt.field(2));
     Type result = binaryType(spec, stmt, stmt.field(1).text, current, value);
-    if (current.kind == Type::Kind::Array && target.head() == "Name") {
-      // a += b works in place: the result must cast to a's dtype within its
-      // kind (NumPy's same_kind rule), and a keeps its shape.
+    if (current.kind == Type::Kind::Array) {
+      // a += b and a[1:] += b work in place: the result must cast to a's
+      // dtype within its kind (NumPy's same_kind rule), and a keeps its shape.
       auto rank = [](DType d) {
         return d == DType::Bool ? 0 : d == DType::Complex128 ? 3 : isFloatDType(d) ? 2 : 1;
       };
@@ -1116,9 +1191,8 @@ void Typer::typeStatement(Specialization &spec, const SExpr &stmt) {
              "Cannot cast ufunc output from " + std::string(dtypeName(result.dtype)) + " to " +
                  dtypeName(current.dtype) + " with casting rule 'same_kind'" +
                  (result.ndim > current.ndim ? " (or broadcast it into a smaller array)" : ""));
-      std::string root = viewRoot(spec, target);
-      if (!root.empty())
-        spec.writes.insert(root);
+      std::set<std::string> roots = aliasRoots(spec, target);
+      spec.writes.insert(roots.begin(), roots.end());
       return;
     }
     assign(spec, target, result, stmt);
@@ -1150,9 +1224,7 @@ void Typer::typeStatement(Specialization &spec, const SExpr &stmt) {
             fail(CompileError::Kind::Unsupported, fn, target,
                  "the rows of an array can be bound only to a variable that "
                  "nothing else assigns");
-          std::string root = viewRoot(spec, iter);
-          if (!root.empty())
-            spec.viewOf[target.field(0).text] = root; // writes go to the root
+          addAliases(spec, target.field(0).text, aliasRoots(spec, iter)); // rows are views
           assign(spec, target, Type::array(iterated.dtype, iterated.ndim - 1), stmt);
         }
         typeBody(spec, stmt.field(2));
@@ -1227,6 +1299,15 @@ Type Typer::binaryType(Specialization &spec, const SExpr &node,
          std::string("unsupported operand type(s) for ") + symbol->second +
              ": '" + left.str() + "' and '" + right.str() + "'");
   };
+  // A Python complex is weak: with float32 NumPy computes in complex64,
+  // which plait does not have (numpy.complex128 with float32 is complex128).
+  auto isFloat32 = [](const Type &t) {
+    return (t.isNumPy() || t.kind == Type::Kind::Array) && t.dtype == DType::Float32;
+  };
+  if ((left.kind == Type::Kind::Complex && isFloat32(right)) ||
+      (right.kind == Type::Kind::Complex && isFloat32(left)))
+    fail(CompileError::Kind::Unsupported, *spec.source, node,
+         "float32 with a Python complex number computes in complex64, which is not supported");
   if (left.kind == Type::Kind::Array || right.kind == Type::Kind::Array) {
     // Elementwise, as NumPy's ufuncs: each element computes as the scalars
     // would (NumPy scalars are strong, Python numbers weak); shapes broadcast.
@@ -1252,10 +1333,6 @@ Type Typer::binaryType(Specialization &spec, const SExpr &node,
     typeError();
   if (left.isComplex() || right.isComplex()) {
     // + - * / only; NumPy's rules when a NumPy scalar is involved.
-    if ((left.isNumPy() && left.dtype == DType::Float32) ||
-        (right.isNumPy() && right.dtype == DType::Float32))
-      fail(CompileError::Kind::Unsupported, *spec.source, node,
-           "numpy.float32 with a complex number computes in complex64, which is not supported");
     if (op == "Pow")
       fail(CompileError::Kind::Unsupported, *spec.source, node,
            "** of complex numbers is not supported");
@@ -1429,13 +1506,16 @@ Type Typer::callType(Specialization &spec, const SExpr &call) {
       types.push_back(t);
     }
     Specialization &callee = specialize(binding.functionId, types, &call, &spec);
+    // A callee that may fall off its end returns None there (a conflict
+    // with its other returns is reported once typing is done).
+    Type result = callee.result;
+    if (!alwaysReturns(callee.source->definition.field(0)))
+      unify(callee.result, Type::none(), result);
     for (size_t i = 0; i < actual.size(); ++i)
-      if (types[i].kind == Type::Kind::Array) {
-        std::string root = viewRoot(spec, *actual[i]);
-        if (!root.empty())
-          spec.arraysPassed.emplace_back(root, &callee, i);
-      }
-    return callee.result;
+      if (types[i].kind == Type::Kind::Array)
+        for (const std::string &root : aliasRoots(spec, *actual[i]))
+          spec.arraysPassed.emplace(root, &callee, i);
+    return result;
   }
   case NameBinding::Kind::Builtin:
     break;
@@ -1500,14 +1580,18 @@ Type Typer::callType(Specialization &spec, const SExpr &call) {
   }
   if (name == "round") {
     needArgs(name, 1, 2);
-    if (args.size() == 2)
-      fail(CompileError::Kind::Unsupported, fn, *args[1],
-           "round() with ndigits is not supported");
     Type t = argType(0);
     needNumeric(name, t, 0);
     if (t.isNumPy() && t.dtype == DType::Bool)
       fail(CompileError::Kind::Typing, fn, call, "type numpy.bool doesn't define __round__ method");
-    return Type::integer();
+    if (args.size() == 1 || argType(1).kind == Type::Kind::None)
+      return Type::integer();
+    Type ndigits = argType(1);
+    if (ndigits.kind != Type::Kind::Bottom && !isIntegral(ndigits))
+      fail(CompileError::Kind::Typing, fn, *args[1],
+           "'" + ndigits.str() + "' object cannot be interpreted as an integer");
+    // With ndigits the value keeps its type (bool rounds as int).
+    return t.kind == Type::Kind::Bool ? Type::integer() : t;
   }
   if (name == "int" || name == "float" || name == "bool") {
     needArgs(name, 0, 1);
@@ -1619,9 +1703,11 @@ Type Typer::exprType(Specialization &spec, const SExpr &expr) {
   }
   if (head == "Attribute") {
     const SExpr &base = expr.field(0);
-    if (base.head() == "Name" &&
-        resolve(spec, base.field(0).text).kind == NameBinding::Kind::Local &&
-        spec.variables[base.field(0).text].kind == Type::Kind::Array) {
+    bool local = base.head() == "Name" &&
+                 resolve(spec, base.field(0).text).kind == NameBinding::Kind::Local;
+    if (local && spec.variables[base.field(0).text].kind == Type::Kind::Bottom)
+      return Type::bottom(); // typed in a later round (a jitted callee's result)
+    if (local && spec.variables[base.field(0).text].kind == Type::Kind::Array) {
       const Type &array = spec.variables[base.field(0).text];
       const std::string &attr = expr.field(1).text;
       if (attr == "shape")
@@ -1656,6 +1742,9 @@ Type Typer::exprType(Specialization &spec, const SExpr &expr) {
                       exprType(spec, expr.field(2)));
   if (head == "UnaryOp") {
     const std::string &op = expr.field(0).text;
+    int64_t negated;
+    if (negatedIntConstant(expr, negated))
+      return Type::integer(); // -9223372036854775808 fits though its operand does not
     Type operand = exprType(spec, expr.field(1));
     if (op == "Not") {
       if (operand.kind == Type::Kind::Array)

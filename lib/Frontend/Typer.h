@@ -55,11 +55,12 @@ struct Specialization {
   bool loops = false;
   /// Array parameters the body writes to (element assignment).
   std::set<std::string> writes;
-  /// Array locals that are views of another array variable (b = a[1:]):
-  /// writes through them are writes to the root.
-  std::map<std::string, std::string> viewOf;
-  /// Array parameters passed on to jitted callees: (callee, its parameter).
-  std::vector<std::tuple<std::string, const Specialization *, size_t>> arraysPassed;
+  /// Array locals that may share memory with other arrays (b = a, b = a[1:],
+  /// the rows of m, b = x if t else y, b = f(a)): every variable they may
+  /// alias, transitively. Writes through them are writes to those.
+  std::map<std::string, std::set<std::string>> aliases;
+  /// Arrays passed on to jitted callees: (variable, callee, its parameter).
+  std::set<std::tuple<std::string, const Specialization *, size_t>> arraysPassed;
   std::string symbol;
   int index = 0;
 };
@@ -110,6 +111,11 @@ private:
   Type subscriptType(Specialization &spec, const SExpr &subscript);
   /// The array variable a view expression comes from ("" if none).
   std::string viewRoot(const Specialization &spec, const SExpr &expr) const;
+  /// The variables whose memory an array expression may share (none for a
+  /// new array).
+  std::set<std::string> aliasRoots(const Specialization &spec, const SExpr &expr) const;
+  /// Records that the array variable `name` may alias `roots`.
+  void addAliases(Specialization &spec, const std::string &name, const std::set<std::string> &roots);
   Type numpyCallType(Specialization &spec, const SExpr &call, const std::string &name);
 
 public:
@@ -149,6 +155,12 @@ struct MathFunctionInfo {
 const MathFunctionInfo *lookupMathFunction(const std::string &name);
 bool isSupportedBuiltin(const std::string &name);
 bool alwaysReturns(const SExpr &body);
+/// -N for an integer constant N (its negation fits int64 even where N does
+/// not: -9223372036854775808).
+bool negatedIntConstant(const SExpr &unary, int64_t &value);
+/// An integer constant above int64's range that fits uint64 (the argument
+/// of np.uint64(18446744073709551615)).
+bool bigUnsignedConstant(const SExpr &node, uint64_t &value);
 /// The index expressions of a subscript: a[i, j] -> {i, j}, a[i] -> {i}.
 std::vector<const SExpr *> subscriptIndices(const SExpr &subscript);
 /// Whether `name` (a parameter of `spec`) may be written, directly or by a

@@ -7,7 +7,12 @@
 //===----------------------------------------------------------------------===//
 #include "plait/Runtime/PyNumeric.h"
 
+#include <cerrno>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
 
 namespace {
 
@@ -291,6 +296,113 @@ double plait_rt_round_half_even(double x) {
   if (std::fabs(x - rounded) == 0.5)
     rounded = 2.0 * std::round(x / 2.0);
   return rounded;
+}
+
+int32_t plait_rt_float_round(double x, int64_t ndigits, double *out) {
+  // CPython's float.__round__: nonfinite values and extreme ndigits first.
+  if (!std::isfinite(x) || ndigits > 323) {
+    *out = x;
+    return PLAIT_NUMERIC_OK;
+  }
+  if (ndigits < -308) {
+    *out = 0.0 * x;
+    return PLAIT_NUMERIC_OK;
+  }
+  // CPython rounds the decimal expansion (_Py_dg_dtoa mode 3). glibc prints
+  // a double's exact expansion (at most 767 significant digits), which is
+  // rounded here half to even at 10**-ndigits, then read back correctly
+  // rounded by strtod.
+  char text[900];
+  std::snprintf(text, sizeof text, "%.800e", std::fabs(x));
+  std::string digits(1, text[0]);
+  const char *fraction = std::strchr(text, '.') + 1;
+  const char *exponentText = std::strchr(text, 'e');
+  digits.append(fraction, exponentText);
+  int exponent = std::atoi(exponentText + 1); // of the first digit
+  long keep = exponent + 1 + static_cast<long>(ndigits);
+  auto restNonZero = [&](size_t from) {
+    return digits.find_first_not_of('0', from) != std::string::npos;
+  };
+  std::string kept;
+  if (keep < 0) {
+    kept = "0";
+  } else if (keep == 0) {
+    // Below the first kept place: rounds up past one half only.
+    bool up = digits[0] > '5' || (digits[0] == '5' && restNonZero(1));
+    kept = up ? "1" : "0";
+  } else {
+    kept = digits.substr(0, static_cast<size_t>(keep));
+    size_t at = static_cast<size_t>(keep);
+    char next = at < digits.size() ? digits[at] : '0';
+    bool odd = (kept.back() - '0') % 2 == 1;
+    bool up = next > '5' || (next == '5' && (restNonZero(at + 1) || odd));
+    if (up) {
+      size_t k = kept.size();
+      while (k > 0 && kept[k - 1] == '9')
+        kept[--k] = '0';
+      if (k == 0)
+        kept.insert(kept.begin(), '1');
+      else
+        ++kept[k - 1];
+    }
+  }
+  std::string rounded = std::string(std::signbit(x) ? "-" : "") + kept + "e" +
+                        std::to_string(-ndigits);
+  errno = 0;
+  double value = std::strtod(rounded.c_str(), nullptr);
+  if (errno == ERANGE && std::fabs(value) >= 1.0)
+    return PLAIT_NUMERIC_ROUND_OVERFLOW;
+  *out = value;
+  return PLAIT_NUMERIC_OK;
+}
+
+int32_t plait_rt_int_round(int64_t x, int64_t ndigits, int64_t *out) {
+  if (ndigits >= 0) {
+    *out = x;
+    return PLAIT_NUMERIC_OK;
+  }
+  if (ndigits < -38) { // 10**39 > 2 * |x|: always 0
+    *out = 0;
+    return PLAIT_NUMERIC_OK;
+  }
+  // CPython's _PyLong_DivmodNear: the nearest quotient, halves to even.
+  __int128 power = 1;
+  for (int64_t k = 0; k < -ndigits; ++k)
+    power *= 10;
+  __int128 quotient = x / power, remainder = x % power;
+  if (remainder < 0) {
+    remainder += power;
+    quotient -= 1;
+  }
+  if (2 * remainder > power || (2 * remainder == power && (quotient & 1)))
+    quotient += 1;
+  __int128 result = quotient * power;
+  if (result < INT64_MIN || result > INT64_MAX)
+    return PLAIT_NUMERIC_INT_OVERFLOW;
+  *out = static_cast<int64_t>(result);
+  return PLAIT_NUMERIC_OK;
+}
+
+static double numpyPowerOfTen(int64_t n) {
+  // NumPy's power_of_ten: a table, then repeated multiplication.
+  static const double table[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8};
+  if (n < 9)
+    return table[n];
+  double result = 1e9;
+  for (int64_t k = 9; k < n && std::isfinite(result); ++k)
+    result *= 10.;
+  return result;
+}
+
+double plait_rt_np_round_f64(double x, int64_t decimals) {
+  double f = numpyPowerOfTen(decimals >= 0 ? decimals : -decimals);
+  return decimals >= 0 ? std::nearbyint(x * f) / f : std::nearbyint(x / f) * f;
+}
+
+float plait_rt_np_round_f32(float x, int64_t decimals) {
+  // The power of ten meets float32 as a weak Python float: in float32.
+  float f = static_cast<float>(numpyPowerOfTen(decimals >= 0 ? decimals : -decimals));
+  return decimals >= 0 ? std::nearbyint(x * f) / f : std::nearbyint(x / f) * f;
 }
 
 int32_t plait_rt_float_to_int(double x, int64_t *out) {

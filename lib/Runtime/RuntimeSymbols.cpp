@@ -22,13 +22,12 @@ extern "C" int32_t plait_test_rendezvous(int64_t barrierId,
 namespace {
 /// Values for the message of the error compiled code is about to report; set
 /// and read on the same thread (the dispatcher raises on the calling thread).
-thread_local int64_t errorArguments[3];
+thread_local std::array<int64_t, plait::kMaxErrorArguments> errorArguments;
 } // namespace
 
-extern "C" void plait_rt_set_error_args(int64_t a, int64_t b, int64_t c) {
-  errorArguments[0] = a;
-  errorArguments[1] = b;
-  errorArguments[2] = c;
+extern "C" void plait_rt_set_error_arg(int64_t position, int64_t value) {
+  if (position >= 0 && static_cast<size_t>(position) < errorArguments.size())
+    errorArguments[position] = value;
 }
 
 namespace {
@@ -76,15 +75,13 @@ bool AllocationArena::release(void *pointer) {
   return true;
 }
 
-std::array<int64_t, 3> lastErrorArguments() {
-  return {errorArguments[0], errorArguments[1], errorArguments[2]};
-}
+std::array<int64_t, kMaxErrorArguments> lastErrorArguments() { return errorArguments; }
 
 std::vector<std::pair<std::string, void *>> getRuntimeSymbols() {
 #define PLAIT_SYMBOL(name) {#name, reinterpret_cast<void *>(&name)}
   return {
       PLAIT_SYMBOL(plait_test_rendezvous),
-      PLAIT_SYMBOL(plait_rt_set_error_args),
+      PLAIT_SYMBOL(plait_rt_set_error_arg),
       PLAIT_SYMBOL(plait_rt_pairwise_sum_f64),
       PLAIT_SYMBOL(plait_rt_pairwise_sum_f32),
       PLAIT_SYMBOL(plait_rt_np_floordiv_f64),
@@ -107,6 +104,10 @@ std::vector<std::pair<std::string, void *>> getRuntimeSymbols() {
       PLAIT_SYMBOL(plait_rt_int_truediv),
       PLAIT_SYMBOL(plait_rt_cmp_int_float),
       PLAIT_SYMBOL(plait_rt_round_half_even),
+      PLAIT_SYMBOL(plait_rt_float_round),
+      PLAIT_SYMBOL(plait_rt_int_round),
+      PLAIT_SYMBOL(plait_rt_np_round_f64),
+      PLAIT_SYMBOL(plait_rt_np_round_f32),
       PLAIT_SYMBOL(plait_rt_float_to_int),
       PLAIT_SYMBOL(plait_rt_float_floor_to_int),
       PLAIT_SYMBOL(plait_rt_float_ceil_to_int),

@@ -53,6 +53,7 @@ def sample() -> dict[str, str]:
         "powmod_zero": _message(lambda: pow(2, 3, zero_int), "pow() 3rd argument cannot be 0"),
         "complex_division_by_zero": _message(lambda: 1j / (zero_float * 1j), "complex division by zero"),
         "complex_abs_overflow": _message(lambda: abs(complex(1e308, 1e308 * one)), "absolute value too large"),
+        "round_overflow": _message(lambda: round(1e308 * one, -308), "rounded value too large to represent"),
         "recursion": "maximum recursion depth exceeded",
         "unbound_local": _unbound_local_template(),
     }

@@ -31,6 +31,11 @@ class NumPyScalar(tuple):
     numpy.float32 result never passes for a numpy.float64 or a float."""
 
 
+class NumPyArray(tuple):
+    """A NumPy array as (dtype name, shape, values): compared by all three,
+    values as Python numbers (NaN equal to NaN, signed zeros apart)."""
+
+
 def _fits(value: Any) -> bool:
     if isinstance(value, NumPyScalar):
         return True  # NumPy's integers have their dtype's width
@@ -42,6 +47,8 @@ def _fits(value: Any) -> bool:
 
 
 def _plain(value: Any) -> Any:
+    if type(value).__name__ == "ndarray" and type(value).__module__ == "numpy":
+        return NumPyArray((value.dtype.name, value.shape, tuple(value.ravel().tolist())))
     if hasattr(value, "item") and type(value).__module__ == "numpy":
         return NumPyScalar((value.dtype.name, value.item()))
     if isinstance(value, tuple):
@@ -113,6 +120,26 @@ def assert_same(py: Callable[..., Any], compiled: Callable[..., Any], *args: Any
         assert got[0] == "value" and same_value(expected[1], got[1]), (args, expected, got)
     else:
         assert got[:2] == expected[:2] and got[2] == expected[2], (args, expected, got)
+
+
+def assert_same_effects(py: Callable[..., Any], compiled: Callable[..., Any], *args: Any) -> None:
+    """assert_same on copies of the array arguments, whose contents must then
+    be equal too (in-place writes), whether the calls returned or raised."""
+    import numpy as np
+
+    def copies() -> list[Any]:
+        return [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+
+    expected_args, got_args = copies(), copies()
+    expected = outcome(py, *expected_args)
+    got = outcome(compiled, *got_args)
+    if expected[0] == "value":
+        assert got[0] == "value" and same_value(expected[1], got[1]), (args, expected, got)
+    else:
+        assert got[:2] == expected[:2] and got[2] == expected[2], (args, expected, got)
+    for before, after_py, after_jit in zip(args, expected_args, got_args):
+        if isinstance(before, np.ndarray):
+            assert same_value(_plain(after_py), _plain(after_jit)), (args, after_py, after_jit)
 
 
 def jitted_copies(module: types.ModuleType) -> types.SimpleNamespace:

@@ -27,6 +27,7 @@ enum PlaitNumericStatus : int32_t {
   PLAIT_NUMERIC_FLOAT_TO_INT_NAN = 11,      // ValueError: cannot convert float NaN to integer
   PLAIT_NUMERIC_POWMOD_ZERO_MODULUS = 12,   // ValueError: pow() 3rd argument cannot be 0
   PLAIT_NUMERIC_COMPLEX_POW_OVERFLOW = 13,  // OverflowError: complex exponentiation
+  PLAIT_NUMERIC_ROUND_OVERFLOW = 14,        // OverflowError: rounded value too large to represent
 };
 
 int32_t plait_rt_float_floordiv(double a, double b, double *out); // a // b
@@ -44,6 +45,17 @@ int32_t plait_rt_int_truediv(int64_t a, int64_t b, double *out);
 int32_t plait_rt_cmp_int_float(int64_t i, double f);
 /// round(x) for a float: round half to even, as CPython's round() with no ndigits, result as a double (still integral); infinities/NaN returned unchanged (the caller then converts with plait_rt_float_to_int, which reports them).
 double plait_rt_round_half_even(double x);
+/// round(x, ndigits) for a float, correctly rounded as CPython's (the exact
+/// binary value rounded half to even at 10**-ndigits); ROUND_OVERFLOW when
+/// the result is too large for a float.
+int32_t plait_rt_float_round(double x, int64_t ndigits, double *out);
+/// round(x, ndigits) for an int: x for ndigits >= 0, else the nearest
+/// multiple of 10**-ndigits (halves to even); INT_OVERFLOW outside int64.
+int32_t plait_rt_int_round(int64_t x, int64_t ndigits, int64_t *out);
+/// NumPy's round of a float64 or float32 to `decimals`: rint(x * 10**d) / 10**d
+/// (x / 10**-d, then times, for d < 0) in the value's own precision.
+double plait_rt_np_round_f64(double x, int64_t decimals);
+float plait_rt_np_round_f32(float x, int64_t decimals);
 /// int(x): truncation toward zero; inf -> FLOAT_TO_INT_INF, nan -> FLOAT_TO_INT_NAN, finite but outside int64 -> INT_OVERFLOW.
 int32_t plait_rt_float_to_int(double x, int64_t *out);
 /// math.floor / math.ceil of a float returning an int, same error statuses as plait_rt_float_to_int.

@@ -17,9 +17,10 @@ extern "C" {
 int32_t plait_test_rendezvous(int64_t barrierId, int64_t participants,
                               double timeoutSeconds);
 
-/// Records run-time values for the message of the error about to be
-/// reported (e.g. the index, axis and size of an IndexError).
-void plait_rt_set_error_args(int64_t a, int64_t b, int64_t c);
+/// Records run-time value `position` ({position} in the message) of the
+/// error about to be reported (e.g. the index, axis and size of an
+/// IndexError, the shapes of arrays that do not broadcast).
+void plait_rt_set_error_arg(int64_t position, int64_t value);
 
 /// memref.alloc and its frees in plait.jit code (MLIR's "generic allocation
 /// functions"): malloc/free, with every allocation recorded in the calling
@@ -31,8 +32,10 @@ void _mlir_memref_to_llvm_free(void *pointer);
 
 namespace plait {
 
-/// The values the last plait_rt_set_error_args call on this thread recorded.
-std::array<int64_t, 3> lastErrorArguments();
+/// How many values an error message can take ({0} to {23}).
+constexpr size_t kMaxErrorArguments = 24;
+/// The values plait_rt_set_error_arg last recorded on this thread.
+std::array<int64_t, kMaxErrorArguments> lastErrorArguments();
 
 /// Collects what compiled code allocates on this thread during one call; the
 /// dispatcher takes ownership of what the call returns (release()) and the

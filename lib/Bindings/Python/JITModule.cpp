@@ -260,10 +260,10 @@ PyObject *raiseRunError(const jit::Executor &executor, int32_t status) {
   for (const auto &[name, pointer] : classes)
     if (site.exception == name)
       cls = *pointer;
-  // Messages with {0}..{2} take the values the code recorded on this thread.
+  // Messages with {0}..{23} take the values the code recorded on this thread.
   std::string message = site.message;
-  std::array<int64_t, 3> values = lastErrorArguments();
-  for (int k = 0; k < 3; ++k) {
+  std::array<int64_t, kMaxErrorArguments> values = lastErrorArguments();
+  for (size_t k = 0; k < values.size(); ++k) {
     std::string placeholder = "{" + std::to_string(k) + "}";
     for (size_t at; (at = message.find(placeholder)) != std::string::npos;)
       message.replace(at, placeholder.size(), std::to_string(values[k]));

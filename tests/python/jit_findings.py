@@ -1,0 +1,137 @@
+"""Minimal programs the differential fuzzer (and reviews) found plait getting
+wrong, kept as regression tests: plain Python, run by CPython on NumPy as the
+reference."""
+
+import numpy as np
+
+
+def write_through_alias(a):
+    b = a
+    b[0] = 7.0
+
+
+def augment_through_alias(a):
+    b = a
+    b += 1.0
+
+
+def write_through_conditional_alias(a, c, t):
+    b = a if t else c
+    b[0] = 1
+
+
+def identity(x):
+    return x
+
+
+def write_through_returned_argument(a):
+    b = identity(a)
+    b[0] = 5
+
+
+def copy_into_slice(a, b):
+    a[:] = b
+    return a
+
+
+def copy_into_reversed_slice(a, b):
+    a[::-1] = b
+    return a
+
+
+def copy_into_row(a, b):
+    a[0] = b
+    return a
+
+
+def copy_into_rows(a, b):
+    a[:, :] = b
+    return a
+
+
+def element_with_failing_index(a, n):
+    return a[5, 1 % n]
+
+
+def store_with_failing_index(a, n):
+    a[5, 1 % n] = 1.0
+
+
+def view_with_failing_index(a, n):
+    return a[5, 1 // n :]
+
+
+def scale(a, k):
+    return a * k
+
+
+def floor_divide(a, k):
+    return a // k
+
+
+def add(a, b):
+    return a + b
+
+
+def add_in_place(a, b):
+    a += b
+    return a
+
+
+def dot(a, b):
+    return np.dot(a, b)
+
+
+def nothing(n):
+    pass
+
+
+def uses_nothing(n):
+    r = nothing(n)
+    return r
+
+
+def argument_or_new_array(a, fresh):
+    if fresh:
+        return np.zeros(a.shape[0])
+    return a
+
+
+def smallest_int64():
+    return -9223372036854775808
+
+
+def largest_uint64():
+    return np.uint64(18446744073709551615)
+
+
+def round_to(x, ndigits):
+    return round(x, ndigits)
+
+
+def make(n):
+    return np.zeros(n)
+
+
+def shape_of_callee_result(n):
+    a = make(n)
+    return a.shape[0] + a.size
+
+
+def store_element(a, v):
+    a[0] = v
+    return a
+
+
+def power_in_place(a):
+    a[0] **= 0.5
+    return a
+
+
+def slice_in_place(a, b):
+    a[1:] += b
+    return a
+
+
+def round_with_none(x):
+    return round(x, None)
