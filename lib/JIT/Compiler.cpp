@@ -79,12 +79,35 @@ std::atomic<int64_t> liveExecutors{0};
 std::atomic<int64_t> liveCodeBytes{0};
 std::atomic<int64_t> compileNanoseconds{0};
 
-// The compile rendezvous test hook. `hookMutex` guards the three values; it
+// The compile rendezvous test hook. `hookMutex` guards the four values; it
 // is a leaf lock held only to copy them.
 std::mutex hookMutex;
 std::string hookBarrier;
+std::string hookExitBarrier;
 unsigned hookParticipants = 0;
 double hookTimeout = 0;
+
+/// The hook as one compilation saw it when it started: it meets the entry
+/// barrier then and the exit barrier when it ends, even if the hook has been
+/// cleared meanwhile (a test may clear it to let a later compilation pass).
+struct CompileHook {
+  std::string barrier, exitBarrier;
+  unsigned participants = 0;
+  double timeout = 0;
+
+  static CompileHook current() {
+    std::lock_guard<std::mutex> guard(hookMutex);
+    return {hookBarrier, hookExitBarrier, hookParticipants, hookTimeout};
+  }
+  void meet(bool atExit) const {
+    const std::string &id = atExit ? exitBarrier : barrier;
+    if (!participants || id.empty())
+      return;
+    RendezvousOutcome outcome = rendezvous(id, participants, timeout);
+    if (!outcome.met)
+      throw std::runtime_error("compile rendezvous: " + outcome.error);
+  }
+};
 
 std::string print(mlir::Operation *op) {
   std::string text;
@@ -114,9 +137,10 @@ CompilerStats compilerStats() {
 }
 
 void setCompileRendezvous(const std::string &barrierId, unsigned participants,
-                          double timeoutSeconds) {
+                          double timeoutSeconds, const std::string &exitBarrierId) {
   std::lock_guard<std::mutex> guard(hookMutex);
   hookBarrier = barrierId;
+  hookExitBarrier = exitBarrierId;
   hookParticipants = participants;
   hookTimeout = timeoutSeconds;
 }
@@ -222,22 +246,8 @@ std::shared_ptr<Executor> compile(const CompileRequest &request) {
           std::memory_order_relaxed);
     }
   } timer{start};
-  {
-    std::string barrier;
-    unsigned participants;
-    double timeout;
-    {
-      std::lock_guard<std::mutex> guard(hookMutex);
-      barrier = hookBarrier;
-      participants = hookParticipants;
-      timeout = hookTimeout;
-    }
-    if (participants) {
-      RendezvousOutcome outcome = rendezvous(barrier, participants, timeout);
-      if (!outcome.met)
-        throw std::runtime_error("compile rendezvous: " + outcome.error);
-    }
-  }
+  CompileHook hook = CompileHook::current();
+  hook.meet(/*atExit=*/false);
   frontend::Program program = frontend::parseProgram(request.snapshot);
   auto executor = std::make_shared<Executor>();
   uint64_t id = nextModuleId.fetch_add(1);
@@ -299,6 +309,7 @@ std::shared_ptr<Executor> compile(const CompileRequest &request) {
                           std::memory_order_relaxed);
   executor->compileSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  hook.meet(/*atExit=*/true);
   return executor;
 }
 

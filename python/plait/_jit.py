@@ -73,7 +73,9 @@ _MAX_NATIVE_DEPTH = 3000
 def stats() -> dict[str, Any]:
     """Process-wide counters: compilations (attempts), cache_hits (calls served
     by a compiled executor), single_flight_waits, invalidations,
-    live_executors, jit_code_bytes, compile_seconds, retired_pending."""
+    interpreter_fallbacks (calls the interpreter ran because another thread
+    kept invalidating the compiled code), live_executors, jit_code_bytes,
+    compile_seconds, retired_pending."""
     return dict(_native.stats())
 
 
@@ -156,7 +158,8 @@ class Dispatcher(_native.DispatcherBase):
         #: Signatures whose compilation failed with a CompileError (type and
         #: message): raised again without recompiling until invalidated.
         self._failed: dict[str, tuple[type, str]] = {}
-        #: Dispatchers whose compiled code includes this function's.
+        #: Dispatchers whose compiled code includes this function's (guarded
+        #: by _lock: compilations in other threads add to it).
         self._dependents: "weakref.WeakSet[Dispatcher]" = weakref.WeakSet()
         code = py_func.__code__
         params = list(code.co_varnames[: code.co_argcount])
@@ -192,7 +195,8 @@ class Dispatcher(_native.DispatcherBase):
             _native._set_guard(self, snapshotter.guard_functions, snapshotter.guard_reads)
         for callee in snapshotter.dispatchers:
             if callee is not self:
-                callee._dependents.add(self)
+                with callee._lock:
+                    callee._dependents.add(self)
         return executor
 
     def _compile_once(self, codes: str, build: Callable[[], tuple[str, Any]]) -> None:
@@ -265,8 +269,10 @@ class Dispatcher(_native.DispatcherBase):
             with dispatcher._lock:
                 dispatcher._compiled.clear()
                 dispatcher._failed.clear()
+                # A snapshot: other threads' compilations add dependents.
+                dependents = list(dispatcher._dependents)
             _native._invalidate(dispatcher)
-            pending.extend(dispatcher._dependents)
+            pending.extend(dependents)
 
     def stats(self) -> dict[str, Any]:
         """This function's counters (see plait.stats())."""

@@ -51,17 +51,24 @@ class compile_rendezvous:
     process waits (detached, inside the native compiler) until `participants`
     compilations have arrived at barrier `barrier_id`; a compilation that
     does not meet within `timeout_seconds` fails. Meeting proves compilations
-    ran in parallel (no global compiler lock)."""
+    ran in parallel (no global compiler lock).
 
-    def __init__(self, barrier_id: object, participants: int, timeout_seconds: float = 30.0) -> None:
-        self.args = (str(barrier_id), int(participants), float(timeout_seconds))
+    With `exit_barrier_id`, each compilation also waits there just before it
+    leaves the native compiler: a thread that meets it from Python (with
+    `rendezvous`) knows the compilation has not finished before then, so it
+    can act in the middle of a compilation (re-bind a global, say)."""
+
+    def __init__(self, barrier_id: object, participants: int, timeout_seconds: float = 30.0,
+                 exit_barrier_id: object = None) -> None:
+        exit_id = "" if exit_barrier_id is None else str(exit_barrier_id)
+        self.args = (str(barrier_id), int(participants), float(timeout_seconds), exit_id)
 
     def __enter__(self) -> "compile_rendezvous":
         _set_compile_rendezvous(*self.args)
         return self
 
     def __exit__(self, *exc: object) -> None:
-        _set_compile_rendezvous("", 0, 0.0)
+        _set_compile_rendezvous("", 0, 0.0, "")
 
 
 def unique_barrier_id() -> int:

@@ -16,7 +16,7 @@ import pytest
 import jit_shared
 import plait
 from conftest import rss_kib, run_in_threads
-from plait.testing import compile_rendezvous, unique_barrier_id
+from plait.testing import compile_rendezvous, rendezvous, unique_barrier_id
 
 
 def fresh(fn: Any, namespace: dict[str, Any] | None = None, **options: Any) -> Any:
@@ -157,11 +157,170 @@ def test_invalidation_under_load() -> None:
 
 
 
+def test_a_global_rebound_while_compiling_is_seen() -> None:
+    # The compilation holds at two barriers inside the native compiler: the
+    # main thread re-binds the global after the snapshot was taken and before
+    # the compilation ends (the executor then assumes the old value).
+    namespace = dict(vars(jit_shared))
+    f = fresh(jit_shared.reads_offset, namespace)
+    entry, leave = unique_barrier_id(), unique_barrier_id()
+    results: list[int] = []
+    errors: list[BaseException] = []
+
+    def first_call() -> None:
+        try:
+            results.append(f(1))
+        except BaseException as error:  # noqa: BLE001 - re-raised below
+            errors.append(error)
+
+    with compile_rendezvous(entry, 2, timeout_seconds=60, exit_barrier_id=leave):
+        caller = threading.Thread(target=first_call)
+        caller.start()
+        rendezvous(str(entry), 2, 60)  # the snapshot (OFFSET = 10) is taken
+        namespace["OFFSET"] = 20
+    # The hook is cleared: only the held compilation still meets `leave`.
+    rendezvous(str(leave), 2, 60)
+    caller.join(60)
+    assert not caller.is_alive() and not errors, errors
+    assert results[0] in (11, 21)  # the call overlapped the re-binding
+    assert f(1) == 21, "the executor compiled from the old snapshot stayed in use"
+    assert f(1) == 21
+
+
+def test_calls_never_fail_while_another_thread_rebinds_a_global() -> None:
+    # Every call returns what CPython could: the value the global had at
+    # some moment of the call. When compiled code keeps being invalidated,
+    # the call runs in the interpreter (counted in stats).
+    namespace = dict(vars(jit_shared))
+    f = fresh(jit_shared.reads_offset, namespace)
+    f(0)
+    stop = threading.Event()
+    errors: list[BaseException] = []
+
+    def rebind() -> None:
+        try:
+            k = 0
+            while not stop.is_set():
+                namespace["OFFSET"] = 10 if k % 2 else 20
+                k += 1
+        except BaseException as error:  # noqa: BLE001 - reported below
+            errors.append(error)
+
+    writer = threading.Thread(target=rebind)
+    writer.start()
+    try:
+        results = run_in_threads(4, lambda i: {f(0) for _ in range(2000)})
+    finally:
+        stop.set()
+        writer.join(60)
+    assert not writer.is_alive() and not errors, errors
+    assert set().union(*results) <= {10, 20}
+    assert 0 <= f.stats()["interpreter_fallbacks"] <= plait.stats()["interpreter_fallbacks"]
+    namespace["OFFSET"] = 7
+    assert f(0) == 7
+
+
+def test_a_call_whose_code_keeps_going_stale_runs_in_the_interpreter() -> None:
+    # Each compilation of the call is held inside the native compiler while
+    # the global is re-bound, so each executor is stale before it is used.
+    # A call tries twice (compile, find it stale, invalidate), then runs
+    # the function in the interpreter instead of failing.
+    namespace = dict(vars(jit_shared))
+    f = fresh(jit_shared.reads_offset, namespace)
+    results: list[int] = []
+    errors: list[BaseException] = []
+
+    def call() -> None:
+        try:
+            results.append(f(1))
+        except BaseException as error:  # noqa: BLE001 - re-raised below
+            errors.append(error)
+
+    barriers = [(unique_barrier_id(), unique_barrier_id()) for _ in range(2)]
+    caller = threading.Thread(target=call)
+    plait._jit._native._set_compile_rendezvous(str(barriers[0][0]), 2, 60.0, str(barriers[0][1]))
+    try:
+        caller.start()
+        for k, (entry, leave) in enumerate(barriers):
+            rendezvous(str(entry), 2, 60)
+            namespace["OFFSET"] = 100 + k
+            if k + 1 < len(barriers):  # the next compilation meets the next pair
+                plait._jit._native._set_compile_rendezvous(str(barriers[k + 1][0]), 2, 60.0, str(barriers[k + 1][1]))
+            else:
+                plait._jit._native._set_compile_rendezvous("", 0, 0.0, "")
+            rendezvous(str(leave), 2, 60)
+    finally:
+        plait._jit._native._set_compile_rendezvous("", 0, 0.0, "")
+        caller.join(60)
+    assert not caller.is_alive() and not errors, errors
+    assert results == [102]  # the interpreter read the global as it is now
+    assert f.stats()["interpreter_fallbacks"] == 1
+    assert f.stats()["compilations"] == 2
+    assert f(1) == 102 and f.stats()["interpreter_fallbacks"] == 1
+
+
+def test_invalidation_reaches_dependents_compiled_meanwhile() -> None:
+    # A dependent is inside the native compiler while its callee is
+    # invalidated: invalidation completes (no error), and the dependent,
+    # registered once compiled, is reached by the next one.
+    namespace = dict(vars(jit_shared))
+    callee = fresh(jit_shared.callee, namespace)
+    namespace["callee"] = callee
+    first = fresh(jit_shared.caller, namespace)
+    assert first(1) == 4
+    second = fresh(jit_shared.caller, namespace)
+    entry, leave = unique_barrier_id(), unique_barrier_id()
+    results: list[int] = []
+    with compile_rendezvous(entry, 2, timeout_seconds=60, exit_barrier_id=leave):
+        compiling = threading.Thread(target=lambda: results.append(second(2)))
+        compiling.start()
+        rendezvous(str(entry), 2, 60)
+        callee.invalidate()  # while `second` compiles
+    rendezvous(str(leave), 2, 60)
+    compiling.join(60)
+    assert results == [6]
+    assert first.stats()["invalidations"] == 1
+    callee.invalidate()
+    assert first.stats()["invalidations"] == 2 and second.stats()["invalidations"] == 1
+    assert first(1) == 4 and second(2) == 6
+
+
+def test_invalidating_while_dependents_compile_never_raises() -> None:
+    # Many threads add dependents while others invalidate the callee: every
+    # call and every invalidation succeeds (a bounded storm).
+    namespace = dict(vars(jit_shared))
+    callee = fresh(jit_shared.callee, namespace)
+    namespace["callee"] = callee
+    stop = threading.Event()
+    errors: list[BaseException] = []
+
+    def invalidate_repeatedly() -> None:
+        try:
+            while not stop.is_set():
+                callee.invalidate()
+        except BaseException as error:  # noqa: BLE001 - reported below
+            errors.append(error)
+
+    invalidator = threading.Thread(target=invalidate_repeatedly)
+    invalidator.start()
+    try:
+        def compile_dependents(i: int) -> list[int]:
+            return [fresh(jit_shared.caller, namespace)(k) for k in range(30)]
+
+        results = run_in_threads(4, compile_dependents)
+    finally:
+        stop.set()
+        invalidator.join(60)
+    assert not invalidator.is_alive() and not errors, errors
+    assert all(r == [(k + 1) * 2 for k in range(30)] for r in results)
+
+
 def test_compiling_and_invalidating_ten_thousand_times_is_bounded() -> None:
     f = fresh(jit_shared.churn)
     assert f(1) == 4
     gc.collect()
     base = plait.stats()
+    base_own = f.stats()
     rss = []
     for i in range(10_000):
         f.invalidate()
@@ -171,7 +330,11 @@ def test_compiling_and_invalidating_ten_thousand_times_is_bounded() -> None:
             rss.append(rss_kib())
     stats = plait.stats()
     assert stats["live_executors"] == base["live_executors"]
-    assert stats["jit_code_bytes"] == base["jit_code_bytes"]
+    # Everything but f's one executor is as it was (f's own code may differ
+    # by a few bytes: symbol names carry a module number that grows).
+    own = f.stats()
+    assert own["live_executors"] == base_own["live_executors"] == 1
+    assert stats["jit_code_bytes"] - own["jit_code_bytes"] == base["jit_code_bytes"] - base_own["jit_code_bytes"]
     assert stats["retired_pending"] == 0
     assert stats["compilations"] - base["compilations"] == 10_000
     growth = rss[1] - rss[0]

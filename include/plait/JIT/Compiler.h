@@ -65,10 +65,11 @@ struct CompilerStats {
 CompilerStats compilerStats();
 
 /// Test hook: make every compilation of this process meet at rendezvous
-/// `barrierId` (participants, timeout) while detached; a compilation that
-/// does not meet fails. Cleared with participants == 0.
+/// `barrierId` (participants, timeout) while detached, and also at
+/// `exitBarrierId` (when not empty) just before it returns; a compilation
+/// that does not meet fails. Cleared with participants == 0.
 void setCompileRendezvous(const std::string &barrierId, unsigned participants,
-                          double timeoutSeconds);
+                          double timeoutSeconds, const std::string &exitBarrierId = "");
 
 /// Throws frontend::CompileError for user errors, MlirError or
 /// std::runtime_error for internal failures.

@@ -151,6 +151,7 @@ struct ShardedCounter {
 /// process-wide call count lives in the epoch domain's per-thread records).
 std::atomic<int64_t> globalWaits{0};
 std::atomic<int64_t> globalInvalidations{0};
+std::atomic<int64_t> globalFallbacks{0};
 
 struct DispatchState {
   DispatchTable<Entry> table;
@@ -167,8 +168,14 @@ struct DispatchState {
   std::atomic<int64_t> compilations{0};
   std::atomic<int64_t> waits{0};
   std::atomic<int64_t> invalidations{0};
+  /// Calls run by the interpreter because compiled code kept being
+  /// invalidated while calling it (another thread re-binding a global).
+  std::atomic<int64_t> fallbacks{0};
   std::atomic<int64_t> compileNanoseconds{0};
 };
+
+/// Invalidations a call tolerates before the interpreter runs it instead.
+constexpr int kMaxCallAttempts = 4;
 
 #if PY_VERSION_HEX >= 0x030C0000
 // 3.12+: dict watchers mark dispatchers stale when a global they read is
@@ -960,7 +967,7 @@ PyObject *dispatcherCall(PyObject *self, PyObject *const *args, size_t nargsf,
   // Fast path inside an epoch read section (no lock): the snapshot and the
   // executors it lists stay alive until the section ends. Slow paths (stale
   // guard, miss) call into Python outside it, then look again.
-  for (int attempt = 0; attempt < 4; ++attempt) {
+  for (int attempt = 0; attempt < kMaxCallAttempts; ++attempt) {
     bool stale = false;
     {
       static EpochDomain &domain = EpochDomain::global();
@@ -1098,10 +1105,16 @@ PyObject *dispatcherCall(PyObject *self, PyObject *const *args, size_t nargsf,
       return nullptr;
     Py_DECREF(done);
   }
-  PyErr_Format(PyExc_RuntimeError,
-               "%s(): compiled code kept being invalidated while calling it",
-               state.name.c_str());
-  return nullptr;
+  // Another thread keeps re-binding what compiled code assumed: the
+  // interpreter runs this call, reading the globals as they are now.
+  state.fallbacks.fetch_add(1, std::memory_order_relaxed);
+  globalFallbacks.fetch_add(1, std::memory_order_relaxed);
+  PyObject *function = PyObject_GetAttrString(self, "py_func");
+  if (!function)
+    return nullptr;
+  PyObject *result = PyObject_Vectorcall(function, args, nargsf, kwnames);
+  Py_DECREF(function);
+  return result;
 }
 
 int dispatcherTraverse(PyObject *self, visitproc visit, void *arg) {
@@ -1344,12 +1357,15 @@ void populateJIT(nb::module_ &m) {
             guard->dicts.push_back(std::make_unique<Guard::Dict>());
             slot = guard->dicts.back().get();
             slot->dict = nb::handle(dict).inc_ref().ptr();
-#if PY_VERSION_HEX < 0x030C0000
-            slot->version.store(reinterpret_cast<PyDictObject *>(dict)->ma_version_tag);
-#endif
           }
           slot->reads.push_back({t[1].inc_ref().ptr(), t[2].inc_ref().ptr()});
         }
+        // The reads are what the snapshot saw, which another thread may have
+        // re-bound since (while this function compiled). So: clear the stale
+        // flag, watch the dicts (3.12+), then compare the reads with the
+        // dicts: a re-binding before the watch is found here, one after it
+        // by the watcher; either marks the new code stale.
+        state.stale.store(false, std::memory_order_release);
 #if PY_VERSION_HEX >= 0x030C0000
         unwatch(&state);
         {
@@ -1362,7 +1378,27 @@ void populateJIT(nb::module_ &m) {
           if (PyDict_Watch(dictWatcher, d->dict) != 0)
             throw nb::python_error();
 #endif
-        state.stale.store(false, std::memory_order_release);
+        bool current = true;
+        for (auto &d : guard->dicts) {
+          // Inside the dict's critical section (free-threaded builds): a
+          // store that began before the watch existed has finished.
+#if PY_VERSION_HEX >= 0x030D0000
+          Py_BEGIN_CRITICAL_SECTION(d->dict);
+#endif
+#if PY_VERSION_HEX < 0x030C0000
+          d->version.store(reinterpret_cast<PyDictObject *>(d->dict)->ma_version_tag);
+#endif
+          for (Guard::Read &read : d->reads) {
+            PyObject *value = PyDict_GetItemWithError(d->dict, read.key);
+            current &= value == read.value;
+          }
+#if PY_VERSION_HEX >= 0x030D0000
+          Py_END_CRITICAL_SECTION();
+#endif
+        }
+        PyErr_Clear();
+        if (!current)
+          state.stale.store(true, std::memory_order_release);
         if (const Guard *old = state.guard.exchange(guard.release()))
           EpochDomain::global().retire([old] { delete old; });
       },
@@ -1411,6 +1447,7 @@ void populateJIT(nb::module_ &m) {
     stats["cache_hits"] = state.hits.total();
     stats["single_flight_waits"] = state.waits.load();
     stats["invalidations"] = state.invalidations.load();
+    stats["interpreter_fallbacks"] = state.fallbacks.load();
     stats["live_executors"] = live;
     stats["jit_code_bytes"] = bytes;
     stats["compile_seconds"] = state.compileNanoseconds.load() * 1e-9;
@@ -1426,6 +1463,7 @@ void populateJIT(nb::module_ &m) {
     stats["cache_hits"] = EpochDomain::global().eventCount();
     stats["single_flight_waits"] = globalWaits.load();
     stats["invalidations"] = globalInvalidations.load();
+    stats["interpreter_fallbacks"] = globalFallbacks.load();
     stats["live_executors"] = core.liveExecutors;
     stats["jit_code_bytes"] = core.codeBytes;
     stats["compile_seconds"] = core.compileSeconds;
@@ -1435,10 +1473,14 @@ void populateJIT(nb::module_ &m) {
 
   m.def(
       "_set_compile_rendezvous",
-      [](const std::string &barrierId, unsigned participants, double timeout) {
-        jit::setCompileRendezvous(barrierId, participants, timeout);
+      [](const std::string &barrierId, unsigned participants, double timeout,
+         const std::string &exitBarrierId) {
+        jit::setCompileRendezvous(barrierId, participants, timeout, exitBarrierId);
       },
-      "Test hook: compilations meet at a native barrier (0 participants clears).");
+      nb::arg("barrier_id"), nb::arg("participants"), nb::arg("timeout"),
+      nb::arg("exit_barrier_id") = "",
+      "Test hook: compilations meet at a native barrier on entry (and on exit when "
+      "exit_barrier_id is given); 0 participants clears.");
 
 #if PY_VERSION_HEX >= 0x030C0000
   dictWatcher = PyDict_AddWatcher(onDictEvent);
