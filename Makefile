@@ -11,7 +11,7 @@ PYTEST_ARGS ?=
 # Relative paths in ccache's hashes: clones in other folders (CI) hit the cache.
 export CCACHE_BASEDIR := $(CURDIR)
 
-.PHONY: all setup system-deps venv configure build demo test test-cpp test-sanitizers test-python test-free-threaded bench clean
+.PHONY: all setup system-deps venv configure build demo test test-cpp test-sanitizers test-python test-fuzz test-free-threaded fuzz bench clean
 
 all: build
 
@@ -64,7 +64,7 @@ FT_BUILD := build-ft
 test-free-threaded: system-deps
 ifneq ($(FT_PYTHON),)
 	test -x $(FT_VENV)/bin/python || $(FT_PYTHON) -m venv $(FT_VENV)
-	$(FT_VENV)/bin/python -m pip install -q -r requirements-dev.txt
+	$(FT_VENV)/bin/python -m pip install -q --prefer-binary -r requirements-dev.txt
 	test -f $(FT_BUILD)/build.ninja || cmake -S . -B $(FT_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release \
 	  -DPLAIT_BUILD_TESTS=OFF -DPLAIT_LLVM_ROOT=$(LLVM_ROOT) -DPython_EXECUTABLE=$(abspath $(FT_VENV)/bin/python)
 	cmake --build $(FT_BUILD)
@@ -73,7 +73,16 @@ else
 	@echo "plait: no free-threaded CPython (python3.13t or python3.14t) on PATH: the free-threaded run is skipped"
 endif
 
-test: test-cpp test-sanitizers test-python test-free-threaded
+# The differential fuzzer (tests/fuzz): a fixed seed and about a minute in
+# `make test`; `make fuzz FUZZ_SECONDS=3600` explores new seeds for longer.
+FUZZ_SECONDS ?= 600
+test-fuzz: build
+	PYTHONPATH=$(BUILD)/python $(VPY) tests/fuzz/fuzz.py --seed 1 --programs 150 --seconds 75
+
+fuzz: build
+	PYTHONPATH=$(BUILD)/python $(VPY) tests/fuzz/fuzz.py --seconds $(FUZZ_SECONDS) --findings fuzz-findings
+
+test: test-cpp test-sanitizers test-python test-fuzz test-free-threaded
 
 # The benchmark suite: Numba and matplotlib from the package index (optional at
 # run time: missing ones are reported as skipped), g++ for the C++ reference.
