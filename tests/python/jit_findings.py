@@ -135,3 +135,7 @@ def slice_in_place(a, b):
 
 def round_with_none(x):
     return round(x, None)
+
+
+def int16_of(x):
+    return np.int16(x)

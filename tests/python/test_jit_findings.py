@@ -231,3 +231,8 @@ def test_in_place_operations_on_slices() -> None:
     assert_same_effects(py.slice_in_place, jit.slice_in_place, np.arange(5.0), np.ones(4))
     assert_same_effects(py.slice_in_place, jit.slice_in_place, np.arange(5.0), np.ones(3))
     assert_same_effects(py.slice_in_place, jit.slice_in_place, np.arange(5, dtype=np.int8), np.full(4, 200, np.uint8))
+
+
+@pytest.mark.parametrize("x", [1e300, -1e300, math.nan, math.inf, 300.7, -32768.9, 2.0**63])
+def test_numpy_int_constructors_of_floats_raise_numpys_errors(x: float) -> None:
+    assert_same(py.int16_of, jit.int16_of, x)
