@@ -158,9 +158,11 @@ class Dispatcher(_native.DispatcherBase):
         #: Signatures whose compilation failed with a CompileError (type and
         #: message): raised again without recompiling until invalidated.
         self._failed: dict[str, tuple[type, str]] = {}
-        #: Dispatchers whose compiled code includes this function's (guarded
-        #: by _lock: compilations in other threads add to it).
-        self._dependents: "weakref.WeakSet[Dispatcher]" = weakref.WeakSet()
+        #: Dispatchers whose compiled code includes this function's, by id,
+        #: as weak references without callbacks (a WeakSet's callbacks mutate
+        #: it from whichever thread drops a dependent, which free-threaded
+        #: builds let race with iteration). Guarded by _lock.
+        self._dependents: dict[int, "weakref.ref[Dispatcher]"] = {}
         code = py_func.__code__
         params = list(code.co_varnames[: code.co_argcount])
         _native._configure(self, py_func.__name__, params, list(py_func.__defaults__ or ()), _NOGIL[nogil], not signatures)
@@ -196,8 +198,25 @@ class Dispatcher(_native.DispatcherBase):
         for callee in snapshotter.dispatchers:
             if callee is not self:
                 with callee._lock:
-                    callee._dependents.add(self)
+                    callee._add_dependent(self)
         return executor
+
+    def _add_dependent(self, dependent: "Dispatcher") -> None:
+        """Records a dependent (with _lock held); drops dead ones now and then."""
+        self._dependents[id(dependent)] = weakref.ref(dependent)
+        if len(self._dependents) > 16 and len(self._dependents) & (len(self._dependents) - 1) == 0:
+            self._live_dependents()
+
+    def _live_dependents(self) -> "list[Dispatcher]":
+        """The dependents still alive (with _lock held); forgets the others."""
+        live = []
+        for key, ref in list(self._dependents.items()):
+            dependent = ref()
+            if dependent is None:
+                del self._dependents[key]
+            else:
+                live.append(dependent)
+        return live
 
     def _compile_once(self, codes: str, build: Callable[[], tuple[str, Any]]) -> None:
         """Single flight: one compilation per signature; concurrent callers of
@@ -270,7 +289,7 @@ class Dispatcher(_native.DispatcherBase):
                 dispatcher._compiled.clear()
                 dispatcher._failed.clear()
                 # A snapshot: other threads' compilations add dependents.
-                dependents = list(dispatcher._dependents)
+                dependents = dispatcher._live_dependents()
             _native._invalidate(dispatcher)
             pending.extend(dependents)
 
