@@ -11,7 +11,7 @@ PYTEST_ARGS ?=
 # Relative paths in ccache's hashes: clones in other folders (CI) hit the cache.
 export CCACHE_BASEDIR := $(CURDIR)
 
-.PHONY: all setup system-deps venv configure build demo test test-cpp test-sanitizers test-python test-fuzz test-free-threaded fuzz bench clean
+.PHONY: all setup system-deps venv configure build demo test test-cpp test-lit test-sanitizers test-python test-fuzz test-free-threaded fuzz bench clean
 
 all: build
 
@@ -42,6 +42,10 @@ demo: build
 
 test-cpp: build
 	ctest --test-dir $(BUILD) --output-on-failure
+
+# lit + FileCheck: the plait dialect, its passes, and the IR plait.jit emits.
+test-lit: build
+	$(VENV)/bin/lit -sv $(BUILD)/tests/lit
 
 test-python: build
 	PYTHONPATH=$(BUILD)/python $(VPY) -m pytest tests/python $(PYTEST_ARGS)
@@ -82,7 +86,7 @@ test-fuzz: build
 fuzz: build
 	PYTHONPATH=$(BUILD)/python $(VPY) tests/fuzz/fuzz.py --seconds $(FUZZ_SECONDS) --findings fuzz-findings
 
-test: test-cpp test-sanitizers test-python test-fuzz test-free-threaded
+test: test-cpp test-lit test-sanitizers test-python test-fuzz test-free-threaded
 
 # The benchmark suite: Numba and matplotlib from the package index (optional at
 # run time: missing ones are reported as skipped), g++ for the C++ reference.

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "plait/IR/Registration.h"
+#include "plait/Dialect/Plait/PlaitDialect.h"
 #include "plait/Passes/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -21,6 +22,7 @@ const mlir::DialectRegistry &getDialectRegistry() {
   static const mlir::DialectRegistry *registry = [] {
     auto *result = new mlir::DialectRegistry();
     mlir::registerAllDialects(*result);
+    result->insert<dialect::PlaitDialect>();
     mlir::registerAllToLLVMIRTranslations(*result);
     return result;
   }();

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "plait/Passes/Passes.h"
+#include "plait/Dialect/Plait/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -42,6 +43,7 @@ std::unique_ptr<mlir::Pass> createAnnotateSignaturesPass() {
 }
 
 void registerPlaitPasses() {
+  dialect::registerPlaitDialectPasses();
   mlir::PassRegistration<AnnotateSignaturesPass>();
   mlir::PassPipelineRegistration<>(
       kLowerToLLVMPipelineName,

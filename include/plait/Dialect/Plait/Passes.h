@@ -1,0 +1,51 @@
+//===- Passes.h - passes on the plait dialect -------------------*- C++ -*-===//
+//
+// Optimisations on the dialect (loop versioning, dropping provably useless
+// checks, unsigned remainders) and its lowering to standard dialects. The
+// order the JIT runs them in is `buildPlaitPipeline`'s (see
+// docs/design/dialect.md).
+//
+//===----------------------------------------------------------------------===//
+#ifndef PLAIT_DIALECT_PLAIT_PASSES_H
+#define PLAIT_DIALECT_PLAIT_PASSES_H
+
+#include "mlir/Pass/Pass.h"
+
+#include <memory>
+
+namespace mlir {
+class OpPassManager;
+} // namespace mlir
+
+namespace plait::dialect {
+
+std::unique_ptr<mlir::Pass> createVersionLoopsPass();
+std::unique_ptr<mlir::Pass> createDropOverflowChecksPass();
+std::unique_ptr<mlir::Pass> createUnsignedRemainderPass();
+std::unique_ptr<mlir::Pass> createLowerArithmeticPass();
+std::unique_ptr<mlir::Pass> createLowerLoopsPass();
+std::unique_ptr<mlir::Pass> createLowerRaisePass();
+
+/// The module attribute holding the error table LowerRaise writes: an array
+/// of [exception, message] string pairs; status k is element k - 1.
+inline constexpr const char *kErrorTableAttrName = "plait.errors";
+/// The module attribute (a dictionary) with the running CPython's messages,
+/// by key (see Messages.h).
+inline constexpr const char *kMessagesAttrName = "plait.messages";
+
+/// plait's optimisations: versioning, then range-based check removal
+/// (`plait-optimize`).
+void buildOptimizePipeline(mlir::OpPassManager &pm);
+/// The plait dialect to func/arith/cf/memref and LLVM intrinsics
+/// (`plait-lower-to-standard`).
+void buildLowerToStandardPipeline(mlir::OpPassManager &pm);
+
+/// Registers the passes above and the two pipelines (idempotent).
+void registerPlaitDialectPasses();
+
+#define GEN_PASS_DECL
+#include "plait/Dialect/Plait/Passes.h.inc"
+
+} // namespace plait::dialect
+
+#endif // PLAIT_DIALECT_PLAIT_PASSES_H

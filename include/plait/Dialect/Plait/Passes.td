@@ -1,0 +1,83 @@
+//===- Passes.td - passes on the plait dialect -------------*- tablegen -*-===//
+#ifndef PLAIT_DIALECT_PLAIT_PASSES_TD
+#define PLAIT_DIALECT_PLAIT_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def VersionLoops : Pass<"plait-version-loops", "::mlir::func::FuncOp"> {
+  let summary = "Runs innermost range loops without the checks a guard proves unneeded";
+  let description = [{
+    For an innermost `plait.for` whose element indices are `i + k`, `i - k`
+    or `k` (`i` the loop variable, `k` fixed before the loop), and whose int
+    counters change only by `c += term` with bounded terms, emits one guard
+    before the loop: every index in bounds over the whole range, no counter
+    near the int64 limits. A copy of the loop without those checks runs when
+    the guard holds (LLVM can vectorise it); the original loop otherwise, so
+    errors are raised exactly where CPython raises them.
+  }];
+  let constructor = "::plait::dialect::createVersionLoopsPass()";
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
+def DropOverflowChecks : Pass<"plait-drop-overflow-checks", "::mlir::func::FuncOp"> {
+  let summary = "Int arithmetic that cannot overflow no longer checks";
+  let description = [{
+    With MLIR's IntegerRangeAnalysis (over plait's range loops, indices and
+    checked arithmetic): a checked `plait.add`, `sub` or `mul` whose exact
+    result always fits int64 becomes `wrap` (`i + 1` for `i` in `range(n)`).
+  }];
+  let constructor = "::plait::dialect::createDropOverflowChecksPass()";
+}
+
+def UnsignedRemainder : Pass<"plait-unsigned-remainder", "::mlir::func::FuncOp"> {
+  let summary = "Python remainders of non-negative ints by positive ones are unsigned remainders";
+  let description = [{
+    `x % k` needs a sign fix-up in general; when range analysis proves
+    `x >= 0` and `k > 0` (a loop variable of `range(n)`, a value a loop guard
+    proved non-negative), it is `arith.remui`.
+  }];
+  let constructor = "::plait::dialect::createUnsignedRemainderPass()";
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
+def LowerArithmetic : Pass<"plait-lower-arithmetic", "::mlir::ModuleOp"> {
+  let summary = "plait's int arithmetic and indices to arith, LLVM intrinsics and plait.raise_if";
+  let description = [{
+    Checked `add`, `sub`, `mul` use `llvm.intr.s*.with.overflow`; `floordiv`
+    and `mod` get Python's rounding and their ZeroDivisionError; `index`
+    wraps negative indices and raises IndexError. Messages come from the
+    module's `plait.messages` dictionary (the running CPython's), else
+    CPython 3.11's.
+  }];
+  let constructor = "::plait::dialect::createLowerArithmeticPass()";
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::LLVM::LLVMDialect"];
+}
+
+def LowerLoops : Pass<"plait-lower-loops", "::mlir::func::FuncOp"> {
+  let summary = "plait.for to blocks and branches";
+  let description = [{
+    The trip count is computed unsigned, as CPython computes `len(range)`;
+    the loop variable is `start + k * step` on iteration `k`. `continue`,
+    `break` and `leave` become branches to the latch and to the exit, which
+    receives how the loop ended.
+  }];
+  let constructor = "::plait::dialect::createLowerLoopsPass()";
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::cf::ControlFlowDialect"];
+}
+
+def LowerRaise : Pass<"plait-lower-raise", "::mlir::ModuleOp"> {
+  let summary = "plait.raise_if and plait.check_status to error returns";
+  let description = [{
+    Every function returns (i32 status, results...). A raising site branches
+    to the function's error return with its status: the 1-based position of
+    (exception, message) in the module's error table, the `plait.errors`
+    attribute this pass writes. Values for the message are recorded with
+    `plait_rt_set_error_arg` first. Runs after loops are lowered.
+  }];
+  let constructor = "::plait::dialect::createLowerRaisePass()";
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::cf::ControlFlowDialect",
+                           "::mlir::func::FuncDialect", "::mlir::memref::MemRefDialect"];
+}
+
+#endif // PLAIT_DIALECT_PLAIT_PASSES_TD

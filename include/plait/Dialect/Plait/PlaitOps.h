@@ -1,0 +1,16 @@
+//===- PlaitOps.h - operations of the plait dialect -------------*- C++ -*-===//
+#ifndef PLAIT_DIALECT_PLAIT_PLAITOPS_H
+#define PLAIT_DIALECT_PLAIT_PLAITOPS_H
+
+#include "plait/Dialect/Plait/PlaitDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/InferIntRangeInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#define GET_OP_CLASSES
+#include "plait/Dialect/Plait/PlaitOps.h.inc"
+
+#endif // PLAIT_DIALECT_PLAIT_PLAITOPS_H

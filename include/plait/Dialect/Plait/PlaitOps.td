@@ -1,0 +1,193 @@
+//===- PlaitOps.td - operations of the plait dialect -------*- tablegen -*-===//
+#ifndef PLAIT_DIALECT_PLAIT_PLAITOPS_TD
+#define PLAIT_DIALECT_PLAIT_PLAITOPS_TD
+
+include "plait/Dialect/Plait/PlaitDialect.td"
+include "mlir/Interfaces/InferIntRangeInterface.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+/// Raising writes the Python error state (and then leaves the function).
+def Plait_ErrorState : Resource<"::plait::dialect::ErrorStateResource">;
+
+//===----------------------------------------------------------------------===//
+// Python ints (int64)
+//===----------------------------------------------------------------------===//
+
+class Plait_IntBinaryOp<string mnemonic, list<Trait> traits = []>
+    : Plait_Op<mnemonic, !listconcat(traits, [
+        DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+        DeclareOpInterfaceMethods<InferIntRangeInterface>])> {
+  let arguments = (ins I64:$lhs, I64:$rhs, Plait_OverflowMode:$overflow);
+  let results = (outs I64:$result);
+  let assemblyFormat = "$overflow $lhs `,` $rhs attr-dict";
+  let hasFolder = 1;
+}
+
+def Plait_AddOp : Plait_IntBinaryOp<"add", [Commutative]> {
+  let summary = "Python int addition";
+  let description = [{
+    `lhs + rhs` in int64. With `check`, a result that does not fit raises
+    OverflowError (CPython's ints would grow); with `wrap`, it wraps.
+    ```mlir
+    %s = plait.add check %a, %b
+    ```
+  }];
+}
+
+def Plait_SubOp : Plait_IntBinaryOp<"sub"> {
+  let summary = "Python int subtraction";
+  let description = [{ `lhs - rhs` in int64, checked or wrapping as `add`. }];
+}
+
+def Plait_MulOp : Plait_IntBinaryOp<"mul", [Commutative]> {
+  let summary = "Python int multiplication";
+  let description = [{ `lhs * rhs` in int64, checked or wrapping as `add`. }];
+}
+
+def Plait_FloorDivOp : Plait_IntBinaryOp<"floordiv"> {
+  let summary = "Python int floor division";
+  let description = [{
+    `lhs // rhs`, rounded toward negative infinity. A zero divisor raises
+    ZeroDivisionError; `-2**63 // -1` raises OverflowError with `check` and
+    wraps with `wrap`.
+  }];
+}
+
+def Plait_ModOp : Plait_IntBinaryOp<"mod"> {
+  let summary = "Python int modulo";
+  let description = [{
+    `lhs % rhs`, with the sign of the divisor. A zero divisor raises
+    ZeroDivisionError. (Never overflows: `overflow` only matters to `floordiv`.)
+  }];
+}
+
+def Plait_AssumeNonNegativeOp : Plait_Op<"assume_nonnegative", [
+    Pure, SameOperandsAndResultType,
+    DeclareOpInterfaceMethods<InferIntRangeInterface>]> {
+  let summary = "a fact established at run time: the value is >= 0";
+  let description = [{
+    Returns its operand, which a guard has proved non-negative (the guard of
+    a versioned loop, say): range analysis and the passes that use it see the
+    fact. Lowering erases it.
+  }];
+  let arguments = (ins I64:$input);
+  let results = (outs I64:$result);
+  let assemblyFormat = "$input attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// Arrays
+//===----------------------------------------------------------------------===//
+
+def Plait_IndexOp : Plait_Op<"index", [
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    DeclareOpInterfaceMethods<InferIntRangeInterface>]> {
+  let summary = "a NumPy index into one axis, wrapped and bounds-checked";
+  let description = [{
+    The position along axis `axis` (of `size` elements) that index `index`
+    names: a negative index counts from the end. Outside the axis it raises
+    IndexError ("index 5 is out of bounds for axis 0 with size 3"), unless
+    `unchecked` (boundscheck=False: out of range is then undefined).
+    ```mlir
+    %p = plait.index %i, %n axis 0
+    ```
+  }];
+  let arguments = (ins I64:$index, I64:$size, I64Attr:$axis, UnitAttr:$unchecked);
+  let results = (outs Index:$result);
+  let assemblyFormat = "$index `,` $size `axis` $axis (`unchecked` $unchecked^)? attr-dict";
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Raising
+//===----------------------------------------------------------------------===//
+
+def Plait_RaiseIfOp : Plait_Op<"raise_if", [
+    MemoryEffects<[MemWrite<Plait_ErrorState>]>]> {
+  let summary = "raise a Python exception when a condition holds";
+  let description = [{
+    When `condition` is true, the function raises `exception` with `message`
+    (CPython's own words; `{0}`, `{1}`... stand for `values`, recorded for the
+    message) and returns to its caller with the error's status. Not a
+    terminator: code after it runs when the condition is false.
+    ```mlir
+    plait.raise_if %zero, "ZeroDivisionError", "division by zero"
+    plait.raise_if %out, "IndexError", "index {0} is out of bounds" (%i)
+    ```
+  }];
+  let arguments = (ins I1:$condition, StrAttr:$exception, StrAttr:$message,
+                   Variadic<I64>:$values);
+  let assemblyFormat = "$condition `,` $exception `,` $message (`(` $values^ `)`)? attr-dict";
+  let hasCanonicalizeMethod = 1;
+  let hasVerifier = 1;
+}
+
+def Plait_CheckStatusOp : Plait_Op<"check_status", [
+    MemoryEffects<[MemWrite<Plait_ErrorState>]>]> {
+  let summary = "propagate the error a jitted callee returned";
+  let description = [{
+    A jitted function returns a status first: 0, or the code of the error it
+    raised. A non-zero status makes this function return it too.
+  }];
+  let arguments = (ins I32:$status);
+  let assemblyFormat = "$status attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// Loops
+//===----------------------------------------------------------------------===//
+
+def Plait_ForOp : Plait_Op<"for", [
+    RecursiveMemoryEffects,
+    DeclareOpInterfaceMethods<InferIntRangeInterface>]> {
+  let summary = "a Python `for` over `range(start, stop, step)`";
+  let description = [{
+    Runs its region once per element of `range(start, stop, step)` (`step`
+    is not 0: the frontend raises ValueError first), with the element as the
+    entry block's argument. The region is a CFG: blocks may branch to each
+    other and end the iteration with `plait.continue`, leave the loop with
+    `plait.break`, or leave it because the function returns with
+    `plait.leave`. The result says how the loop ended: 0 when it ran out
+    (Python then runs the loop's `else`), 1 after `break`, 2 after `leave`.
+    Spans wider than int64 work: the trip count is unsigned.
+    ```mlir
+    %how = plait.for %i = %start to %stop step %step {
+      ...
+      plait.continue
+    }
+    ```
+  }];
+  let arguments = (ins I64:$start, I64:$stop, I64:$step);
+  let results = (outs I32:$exit);
+  let regions = (region AnyRegion:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasRegionVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The loop variable: the entry block's argument.
+    ::mlir::BlockArgument getInductionVar() { return getBody().getArgument(0); }
+    /// How a loop ended (its result).
+    static constexpr int32_t kCompleted = 0, kBroke = 1, kLeft = 2;
+  }];
+}
+
+def Plait_ContinueOp : Plait_Op<"continue", [Terminator, HasParent<"ForOp">]> {
+  let summary = "ends an iteration of the enclosing plait.for";
+  let assemblyFormat = "attr-dict";
+}
+
+def Plait_BreakOp : Plait_Op<"break", [Terminator, HasParent<"ForOp">]> {
+  let summary = "leaves the enclosing plait.for (its `else` does not run)";
+  let assemblyFormat = "attr-dict";
+}
+
+def Plait_LeaveOp : Plait_Op<"leave", [Terminator, HasParent<"ForOp">]> {
+  let summary = "leaves the enclosing plait.for because the function returns";
+  let description = [{
+    The function's results are in memory (its return slots); the loop ends
+    with result 2, and the code after it returns (or leaves its own loop).
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+#endif // PLAIT_DIALECT_PLAIT_PLAITOPS_TD

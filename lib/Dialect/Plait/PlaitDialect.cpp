@@ -1,0 +1,42 @@
+//===- PlaitDialect.cpp - the plait dialect -------------------------------===//
+#include "plait/Dialect/Plait/PlaitDialect.h"
+#include "plait/Dialect/Plait/PlaitOps.h"
+
+#include "mlir/Transforms/InliningUtils.h"
+
+using namespace plait::dialect;
+
+#include "plait/Dialect/Plait/PlaitDialect.cpp.inc"
+#include "plait/Dialect/Plait/PlaitEnums.cpp.inc"
+
+namespace {
+
+/// Every plait operation may be inlined: raising and loops mean the same in
+/// a caller (raising leaves the caller then, with the same status).
+struct PlaitInlinerInterface : public mlir::DialectInlinerInterface {
+  using DialectInlinerInterface::DialectInlinerInterface;
+  bool isLegalToInline(mlir::Operation *, mlir::Region *, bool, mlir::IRMapping &) const final {
+    return true;
+  }
+  bool isLegalToInline(mlir::Region *, mlir::Region *, bool, mlir::IRMapping &) const final {
+    return true;
+  }
+};
+
+} // namespace
+
+mlir::Operation *PlaitDialect::materializeConstant(mlir::OpBuilder &builder, mlir::Attribute value,
+                                                   mlir::Type type, mlir::Location loc) {
+  // Folded results are integers and indices: arith's constants.
+  if (!mlir::arith::ConstantOp::isBuildableWith(value, type))
+    return nullptr;
+  return builder.create<mlir::arith::ConstantOp>(loc, value, type);
+}
+
+void PlaitDialect::initialize() {
+  addOperations<
+#define GET_OP_LIST
+#include "plait/Dialect/Plait/PlaitOps.cpp.inc"
+      >();
+  addInterfaces<PlaitInlinerInterface>();
+}

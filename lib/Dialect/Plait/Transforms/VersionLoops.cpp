@@ -1,0 +1,439 @@
+//===- VersionLoops.cpp - plait-version-loops -----------------------------===//
+//
+// Loop versioning: an innermost plait.for whose checks a single guard before
+// the loop can settle runs as a copy without them when the guard holds.
+//
+// - Bounds: `plait.index %x, %size` with %x the loop variable i, i + k,
+//   k + i, i - k or k, where k and the array's size are fixed before the loop
+//   (defined outside it, or computed inside from such values by operations
+//   without effects). The guard checks 0 <= x < size at both ends of the
+//   range; the copy uses x as the position.
+// - Counters: int slots that the loop changes only by `c = c + term` or
+//   `c = c - term` (checked), where terms are +, -, * and `% k` (k a positive
+//   constant) of constants, i and fixed values. The guard bounds every term
+//   and intermediate value over the range in i128 interval arithmetic (all
+//   below 2**62 in magnitude, as the counter's start and trips * the terms'
+//   bound): the copy's updates and terms cannot overflow, so they wrap, and
+//   dividends of `% k` proved non-negative are marked so
+//   (plait.assume_nonnegative) for plait-unsigned-remainder.
+//
+// The checked loop runs otherwise, and raises exactly where CPython would:
+// the guard itself never raises (its arithmetic wraps; a wrapped value only
+// makes it fail).
+//
+//===----------------------------------------------------------------------===//
+#include "plait/Dialect/Plait/Passes.h"
+#include "plait/Dialect/Plait/PlaitOps.h"
+#include "plait/Dialect/Plait/RangeLoops.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "llvm/ADT/SetVector.h"
+
+#include <functional>
+
+namespace plait::dialect {
+#define GEN_PASS_DEF_VERSIONLOOPS
+#include "plait/Dialect/Plait/Passes.h.inc"
+} // namespace plait::dialect
+
+using namespace mlir;
+using namespace plait::dialect;
+
+namespace {
+
+using P = arith::CmpIPredicate;
+
+/// Constants of terms stay far from int64's limits (as CPython's small ints).
+constexpr int64_t kLargestTermConstant = 99'999'999'999'999'999;
+
+class LoopVersioner {
+public:
+  explicit LoopVersioner(ForOp loop) : loop(loop), body(loop.getBody()) {}
+
+  /// Versions the loop if a guard can drop some of its checks.
+  void run() {
+    if (!qualifies())
+      return;
+    collectAccesses();
+    collectCounters();
+    if (accesses.empty() && counters.empty())
+      return;
+    OpBuilder b(loop);
+    Value ok = guard(b);
+    version(b, ok);
+  }
+
+private:
+  /// One guarded index: i + offset (or i - offset), or offset alone.
+  struct Access {
+    IndexOp op;
+    bool affine;
+    Value offset; // null: 0
+    bool subtract;
+  };
+  struct Counter {
+    Value slot;
+    SmallVector<Operation *> updates; // the plait.add/sub that compute the new value
+    SmallVector<Value> terms;
+  };
+
+  //===--------------------------------------------------------------------===//
+  // Analysis
+  //===--------------------------------------------------------------------===//
+
+  /// The innermost loop with bounds checks: no cycle of blocks in the body
+  /// (a while loop), and no loop inside that checks bounds itself (loops
+  /// of plait's own, over an array's elements, may be inside). Only the
+  /// body's own blocks are guarded: each of their operations runs at most
+  /// once per iteration.
+  bool qualifies() {
+    bool nestedChecks = false;
+    loop.getBody().walk([&](ForOp inner) {
+      inner.getBody().walk([&](IndexOp index) { nestedChecks |= !index.getUnchecked(); });
+    });
+    if (nestedChecks)
+      return false;
+    // Depth-first search for a back edge among the body's blocks.
+    DenseMap<Block *, int> state; // 1: on the stack, 2: done
+    std::function<bool(Block *)> cyclic = [&](Block *block) {
+      state[block] = 1;
+      for (Block *next : block->getSuccessors()) {
+        if (state[next] == 1 || (state[next] == 0 && cyclic(next)))
+          return true;
+      }
+      state[block] = 2;
+      return false;
+    };
+    return !cyclic(&body.front());
+  }
+
+  bool insideLoop(Value value) {
+    Region *region = value.getParentRegion();
+    return region == &body || body.isAncestor(region);
+  }
+
+  /// A value the guard can compute before the loop: defined outside it, or
+  /// by an operation without effects whose operands are such values.
+  bool fixedBeforeLoop(Value value) {
+    if (!insideLoop(value))
+      return true;
+    Operation *def = value.getDefiningOp();
+    if (!def || !isMemoryEffectFree(def) || def->getNumRegions() != 0)
+      return false;
+    return llvm::all_of(def->getOperands(), [&](Value operand) { return fixedBeforeLoop(operand); });
+  }
+
+  /// The value of a fixed value before the loop (cloned there if needed).
+  Value beforeLoop(OpBuilder &b, Value value) {
+    if (!insideLoop(value))
+      return value;
+    if (Value known = hoisted.lookupOrNull(value))
+      return known;
+    Operation *def = value.getDefiningOp();
+    for (Value operand : def->getOperands())
+      hoisted.map(operand, beforeLoop(b, operand));
+    Operation *copy = b.clone(*def, hoisted);
+    return hoisted.lookup(value) ? hoisted.lookup(value) : copy->getResult(0);
+  }
+
+  bool isVariable(Value value) { return value == loop.getInductionVar(); }
+
+  /// Whether `op` is in one of the body's own blocks (not in a nested loop).
+  bool direct(Operation *op) { return op->getParentRegion() == &body; }
+
+  void collectAccesses() {
+    body.walk([&](IndexOp index) {
+      if (index.getUnchecked() || !direct(index) || !fixedBeforeLoop(index.getSize()))
+        return;
+      Value x = index.getIndex();
+      Access access{index, true, nullptr, false};
+      if (isVariable(x)) {
+        accesses.push_back(access);
+        return;
+      }
+      auto [lhs, rhs, isAdd] = binaryOperands(x);
+      if (lhs && isAdd && isVariable(lhs) && fixedBeforeLoop(rhs))
+        access.offset = rhs;
+      else if (lhs && isAdd && isVariable(rhs) && fixedBeforeLoop(lhs))
+        access.offset = lhs;
+      else if (lhs && !isAdd && isVariable(lhs) && fixedBeforeLoop(rhs))
+        access.offset = rhs, access.subtract = true;
+      else if (fixedBeforeLoop(x))
+        access = {index, false, x, false};
+      else
+        return;
+      accesses.push_back(access);
+    });
+  }
+
+  /// The operands of a plait.add or plait.sub (and which), or nulls.
+  std::tuple<Value, Value, bool> binaryOperands(Value value) {
+    if (auto add = value.getDefiningOp<AddOp>())
+      return {add.getLhs(), add.getRhs(), true};
+    if (auto sub = value.getDefiningOp<SubOp>())
+      return {sub.getLhs(), sub.getRhs(), false};
+    return {nullptr, nullptr, false};
+  }
+
+  /// Integer arithmetic of constants, the loop variable and fixed values,
+  /// whose every value the guard can bound.
+  bool boundedTerm(Value value) {
+    APInt constant;
+    if (matchPattern(value, m_ConstantInt(&constant)))
+      return constant.getBitWidth() == 64 && constant.abs().sle(APInt(64, kLargestTermConstant));
+    if (isVariable(value))
+      return true;
+    if (!insideLoop(value))
+      return value.getType().isInteger(64);
+    Operation *def = value.getDefiningOp();
+    if (isa_and_nonnull<AddOp, SubOp, MulOp>(def))
+      return boundedTerm(def->getOperand(0)) && boundedTerm(def->getOperand(1));
+    if (auto mod = dyn_cast_or_null<ModOp>(def)) {
+      APInt divisor; // x % k, k > 0: in [0, k)
+      return matchPattern(mod.getRhs(), m_ConstantInt(&divisor)) && divisor.sgt(0) &&
+             divisor.sle(APInt(64, kLargestTermConstant)) && boundedTerm(mod.getLhs());
+    }
+    return false;
+  }
+
+  void collectCounters() {
+    // Slots stored to in the loop, with what is stored.
+    DenseMap<Value, SmallVector<memref::StoreOp>> stores;
+    body.walk([&](memref::StoreOp store) { stores[store.getMemRef()].push_back(store); });
+    for (auto &[slot, slotStores] : stores) {
+      if (!llvm::all_of(slotStores, [&](memref::StoreOp store) { return direct(store); }))
+        continue;
+      auto type = slot.getType().dyn_cast<MemRefType>();
+      if (!type || type.getRank() != 0 || !type.getElementType().isInteger(64) || insideLoop(slot) ||
+          !slot.getDefiningOp<memref::AllocaOp>())
+        continue;
+      Counter counter{slot, {}, {}};
+      bool ok = true;
+      for (memref::StoreOp store : slotStores) {
+        // c = c + term, c = term + c or c = c - term.
+        auto [lhs, rhs, isAdd] = binaryOperands(store.getValue());
+        auto loadsCounter = [&](Value v) {
+          auto load = v ? v.getDefiningOp<memref::LoadOp>() : memref::LoadOp();
+          return load && load.getMemRef() == slot;
+        };
+        Value term = loadsCounter(lhs) ? rhs : isAdd && loadsCounter(rhs) ? lhs : nullptr;
+        if (!term || !boundedTerm(term)) {
+          ok = false;
+          break;
+        }
+        counter.updates.push_back(store.getValue().getDefiningOp());
+        counter.terms.push_back(term);
+      }
+      if (ok)
+        counters.push_back(counter);
+    }
+  }
+
+  //===--------------------------------------------------------------------===//
+  // The guard
+  //===--------------------------------------------------------------------===//
+
+  Value guard(OpBuilder &b) {
+    Location l = loop.getLoc();
+    auto i64 = [&](int64_t v) { return b.create<arith::ConstantIntOp>(l, v, 64).getResult(); };
+    auto cmp = [&](P p, Value x, Value y) { return b.create<arith::CmpIOp>(l, p, x, y).getResult(); };
+    auto select = [&](Value c, Value x, Value y) { return b.create<arith::SelectOp>(l, c, x, y).getResult(); };
+    auto both = [&](Value x, Value y) { return b.create<arith::AndIOp>(l, x, y).getResult(); };
+    Value first = loop.getStart(), step = loop.getStep();
+    trips = tripCount(b, l, first, loop.getStop(), step);
+    Value last = lastElement(b, l, first, step, trips);
+    Value ascending = cmp(P::sgt, step, i64(0));
+    low = select(ascending, first, last);
+    high = select(ascending, last, first);
+    Value ok = b.create<arith::ConstantIntOp>(l, 1, 1);
+    // Accesses: from..to inside [0, size) for every element of the range.
+    // Wrapping arithmetic: a wrapped bound only makes the guard fail.
+    for (Access &access : accesses) {
+      Value size = beforeLoop(b, access.op.getSize());
+      Value offset = access.offset ? beforeLoop(b, access.offset) : i64(0);
+      Value from = offset, to = offset;
+      if (access.affine && access.subtract) {
+        from = b.create<arith::SubIOp>(l, low, offset);
+        to = b.create<arith::SubIOp>(l, high, offset);
+      } else if (access.affine) {
+        from = b.create<arith::AddIOp>(l, low, offset);
+        to = b.create<arith::AddIOp>(l, high, offset);
+      }
+      // (Each step its own statement: C++ leaves the order of arguments'
+      // evaluation, and so of the emitted operations, unspecified.)
+      Value nonNegative = cmp(P::sge, from, i64(0));
+      Value belowSize = cmp(P::slt, to, size);
+      Value ordered = cmp(P::sle, from, to);
+      ok = both(ok, both(both(nonNegative, belowSize), ordered));
+    }
+    if (!counters.empty())
+      ok = both(ok, guardCounters(b));
+    // An empty range runs no iteration: either copy will do.
+    return b.create<arith::OrIOp>(l, cmp(P::eq, trips, i64(0)), ok);
+  }
+
+  /// i128 interval arithmetic over the loop's range (see the file comment).
+  Value guardCounters(OpBuilder &b) {
+    Location l = loop.getLoc();
+    Type i128 = b.getIntegerType(128);
+    auto wide = [&](Value v) { return b.create<arith::ExtSIOp>(l, i128, v).getResult(); };
+    auto c128 = [&](int64_t v) { return b.create<arith::ConstantIntOp>(l, v, i128).getResult(); };
+    auto select = [&](P p, Value x, Value y) {
+      return b.create<arith::SelectOp>(l, b.create<arith::CmpIOp>(l, p, x, y), x, y).getResult();
+    };
+    Value limit = c128(int64_t(1) << 62);
+    Value ok = b.create<arith::ConstantIntOp>(l, 1, 1);
+    auto require = [&](Value c) { ok = b.create<arith::AndIOp>(l, ok, c); };
+    auto magnitude = [&](Value v) { return select(P::sgt, v, b.create<arith::SubIOp>(l, c128(0), v)); };
+    auto small = [&](Value v) { require(b.create<arith::CmpIOp>(l, P::slt, magnitude(v), limit)); };
+    Value lowest = wide(low), highest = wide(high);
+    std::function<std::pair<Value, Value>(Value)> interval = [&](Value value) -> std::pair<Value, Value> {
+      std::pair<Value, Value> r;
+      APInt constant;
+      Operation *def = value.getDefiningOp();
+      if (matchPattern(value, m_ConstantInt(&constant))) {
+        Value c = c128(constant.getSExtValue());
+        r = {c, c};
+      } else if (isVariable(value)) {
+        r = {lowest, highest};
+      } else if (!insideLoop(value)) {
+        Value v = wide(value);
+        r = {v, v};
+      } else if (auto mod = dyn_cast<ModOp>(def)) {
+        // The guard also asks for a non-negative dividend: the copy then
+        // needs no sign fix-up.
+        auto [alo, ahi] = interval(mod.getLhs());
+        (void)ahi;
+        require(b.create<arith::CmpIOp>(l, P::sge, alo, c128(0)));
+        nonNegativeDividends.insert(mod);
+        auto [blo, bhi] = interval(mod.getRhs());
+        (void)blo;
+        r = {c128(0), b.create<arith::SubIOp>(l, bhi, c128(1))};
+      } else {
+        auto [alo, ahi] = interval(def->getOperand(0));
+        auto [blo, bhi] = interval(def->getOperand(1));
+        if (isa<AddOp>(def)) {
+          r = {b.create<arith::AddIOp>(l, alo, blo), b.create<arith::AddIOp>(l, ahi, bhi)};
+        } else if (isa<SubOp>(def)) {
+          r = {b.create<arith::SubIOp>(l, alo, bhi), b.create<arith::SubIOp>(l, ahi, blo)};
+        } else { // products: the extremes are among the corners
+          Value p[4] = {b.create<arith::MulIOp>(l, alo, blo), b.create<arith::MulIOp>(l, alo, bhi),
+                        b.create<arith::MulIOp>(l, ahi, blo), b.create<arith::MulIOp>(l, ahi, bhi)};
+          Value lo = p[0], hi = p[0];
+          for (int k = 1; k < 4; ++k) {
+            lo = select(P::slt, lo, p[k]);
+            hi = select(P::sgt, hi, p[k]);
+          }
+          if (def->getOperand(0) == def->getOperand(1)) // x * x >= 0, and 0 when the range holds 0
+          {
+            Value fromBelow = b.create<arith::CmpIOp>(l, P::sle, alo, c128(0));
+            Value toAbove = b.create<arith::CmpIOp>(l, P::sge, ahi, c128(0));
+            Value holdsZero = b.create<arith::AndIOp>(l, fromBelow, toAbove);
+            Value smaller = select(P::slt, p[0], p[3]);
+            lo = b.create<arith::SelectOp>(l, holdsZero, c128(0), smaller);
+          }
+          r = {lo, hi};
+        }
+      }
+      small(r.first);
+      small(r.second);
+      return r;
+    };
+    for (Counter &counter : counters) {
+      Value bound = c128(0);
+      for (Value term : counter.terms) {
+        auto [lo, hi] = interval(term);
+        bound = b.create<arith::AddIOp>(l, bound, select(P::sgt, magnitude(lo), magnitude(hi)));
+        collectTermOps(term);
+      }
+      // (An unbound slot is read as it is: the loop raises for it itself.)
+      small(wide(b.create<memref::LoadOp>(l, counter.slot)));
+      require(b.create<arith::CmpIOp>(l, P::slt, b.create<arith::MulIOp>(l, wide(trips), bound), limit));
+      for (Operation *update : counter.updates)
+        uncheckedOps.insert(update);
+    }
+    return ok;
+  }
+
+  /// The checked operations of a term: they cannot overflow in the copy.
+  void collectTermOps(Value term) {
+    Operation *def = term.getDefiningOp();
+    if (!def || !insideLoop(term) || !isa<AddOp, SubOp, MulOp, ModOp>(def))
+      return;
+    uncheckedOps.insert(def);
+    for (Value operand : def->getOperands())
+      collectTermOps(operand);
+  }
+
+  //===--------------------------------------------------------------------===//
+  // The two copies
+  //===--------------------------------------------------------------------===//
+
+  /// %exit = scf.if %ok { the copy without the proven checks } else { the loop }
+  void version(OpBuilder &b, Value ok) {
+    Location l = loop.getLoc();
+    auto choice = b.create<scf::IfOp>(l, TypeRange{b.getI32Type()}, ok, /*withElseRegion=*/true);
+    loop.getExit().replaceAllUsesWith(choice.getResult(0));
+    OpBuilder inside = choice.getThenBodyBuilder();
+    auto fast = cast<ForOp>(inside.clone(*loop));
+    // Original operation -> its copy (both walks visit the same structure).
+    DenseMap<Operation *, Operation *> copies;
+    SmallVector<Operation *> originals, clones;
+    loop->walk([&](Operation *op) { originals.push_back(op); });
+    fast->walk([&](Operation *op) { clones.push_back(op); });
+    for (auto [original, copy] : llvm::zip(originals, clones))
+      copies[original] = copy;
+    inside.create<scf::YieldOp>(l, fast.getExit());
+    OpBuilder otherwise = choice.getElseBodyBuilder();
+    loop->moveBefore(otherwise.getInsertionBlock(), otherwise.getInsertionPoint());
+    otherwise.setInsertionPointAfter(loop);
+    otherwise.create<scf::YieldOp>(l, loop.getExit());
+
+    for (Access &access : accesses) {
+      auto copy = cast<IndexOp>(copies.lookup(access.op.getOperation()));
+      OpBuilder at(copy);
+      copy.getResult().replaceAllUsesWith(
+          at.create<arith::IndexCastOp>(copy.getLoc(), at.getIndexType(), copy.getIndex()).getResult());
+      copy.erase();
+    }
+    for (Operation *op : uncheckedOps) {
+      Operation *copy = copies.lookup(op);
+      copy->setAttr("overflow", OverflowModeAttr::get(copy->getContext(), OverflowMode::wrap));
+    }
+    for (ModOp mod : nonNegativeDividends) {
+      auto copy = cast<ModOp>(copies.lookup(mod.getOperation()));
+      OpBuilder at(copy);
+      copy.getLhsMutable().assign(at.create<AssumeNonNegativeOp>(copy.getLoc(), copy.getLhs()));
+    }
+  }
+
+  ForOp loop;
+  Region &body;
+  SmallVector<Access> accesses;
+  SmallVector<Counter> counters;
+  llvm::SetVector<Operation *> uncheckedOps;
+  llvm::SetVector<ModOp> nonNegativeDividends;
+  IRMapping hoisted;
+  Value trips, low, high;
+};
+
+struct VersionLoopsPass : public plait::dialect::impl::VersionLoopsBase<VersionLoopsPass> {
+  void runOnOperation() override {
+    SmallVector<ForOp> loops;
+    getOperation().walk([&](ForOp loop) { loops.push_back(loop); });
+    for (ForOp loop : loops)
+      LoopVersioner(loop).run();
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Pass> plait::dialect::createVersionLoopsPass() {
+  return std::make_unique<VersionLoopsPass>();
+}

@@ -1,0 +1,35 @@
+// The verifiers reject malformed plait operations.
+// RUN: plait-opt %s --split-input-file --verify-diagnostics
+
+func.func @placeholder_without_value(%c: i1, %v: i64) {
+  // expected-error @+1 {{message names value {1} but 1 values are recorded}}
+  plait.raise_if %c, "IndexError", "index {0} of {1}" (%v)
+  return
+}
+
+// -----
+
+func.func @loop_variable_type(%a: i64) -> i32 {
+  // expected-error @+1 {{needs a body whose entry block takes the loop variable (i64)}}
+  %how = "plait.for"(%a, %a, %a) ({
+  ^bb0(%i: i32):
+    plait.continue
+  }) : (i64, i64, i64) -> i32
+  return %how : i32
+}
+
+// -----
+
+func.func @break_outside_a_loop() {
+  // expected-error @+1 {{expects parent op 'plait.for'}}
+  plait.break
+}
+
+// -----
+
+// expected-note @+1 {{prior use here}}
+func.func @wrong_operand_type(%a: i32) -> i64 {
+  // expected-error @+1 {{use of value '%a' expects different type than prior uses}}
+  %s = plait.add check %a, %a
+  return %s : i64
+}

@@ -1,0 +1,39 @@
+// plait-drop-overflow-checks: checked int arithmetic that range analysis
+// proves cannot overflow wraps instead.
+// RUN: plait-opt %s --plait-drop-overflow-checks | FileCheck %s
+
+// CHECK-LABEL: func.func @loop_variable_plus_one
+func.func @loop_variable_plus_one(%n: i64, %out: memref<i64>) -> i32 {
+  %c0 = arith.constant 0 : i64
+  %c1 = arith.constant 1 : i64
+  %how = plait.for %i = %c0 to %n step %c1 {
+    // i <= n - 1 <= 2**63 - 2: i + 1 fits.
+    // CHECK: plait.add wrap
+    %next = plait.add check %i, %c1
+    // i * i may not.
+    // CHECK: plait.mul check
+    %square = plait.mul check %i, %i
+    memref.store %next, %out[] : memref<i64>
+    memref.store %square, %out[] : memref<i64>
+    plait.continue
+  }
+  return %how : i32
+}
+
+// CHECK-LABEL: func.func @unknown_operands
+func.func @unknown_operands(%a: i64, %b: i64) -> i64 {
+  // CHECK: plait.add check
+  %s = plait.add check %a, %b
+  return %s : i64
+}
+
+// CHECK-LABEL: func.func @remainders_are_small
+func.func @remainders_are_small(%a: i64, %b: i64) -> i64 {
+  %c100 = arith.constant 100 : i64
+  %r = plait.mod check %a, %c100
+  %s = plait.mod check %b, %c100
+  // Both lie in [0, 99]: their sum and product fit.
+  // CHECK: plait.mul wrap
+  %p = plait.mul check %r, %s
+  return %p : i64
+}

@@ -1,0 +1,60 @@
+// plait-lower-arithmetic: Python's int semantics as arith, LLVM's overflow
+// intrinsics and raise_if.
+// RUN: plait-opt %s --plait-lower-arithmetic | FileCheck %s
+
+// CHECK-LABEL: func.func @checked
+func.func @checked(%a: i64, %b: i64) -> i64 {
+  // CHECK: %[[PAIR:.*]] = "llvm.intr.sadd.with.overflow"(%arg0, %arg1)
+  // CHECK: %[[SUM:.*]] = llvm.extractvalue %[[PAIR]][0]
+  // CHECK: %[[OVERFLOW:.*]] = llvm.extractvalue %[[PAIR]][1]
+  // CHECK: plait.raise_if %[[OVERFLOW]], "OverflowError"
+  %s = plait.add check %a, %b
+  // CHECK: return %[[SUM]]
+  return %s : i64
+}
+
+// CHECK-LABEL: func.func @wrapping
+func.func @wrapping(%a: i64, %b: i64) -> i64 {
+  // CHECK-NOT: with.overflow
+  // CHECK-NOT: plait.raise_if
+  // CHECK: arith.muli %arg0, %arg1
+  %p = plait.mul wrap %a, %b
+  return %p : i64
+}
+
+// CHECK-LABEL: func.func @floor_division
+func.func @floor_division(%a: i64, %b: i64) -> i64 {
+  // CHECK: %[[ZERO:.*]] = arith.cmpi eq, %arg1
+  // CHECK: plait.raise_if %[[ZERO]], "ZeroDivisionError", "integer division or modulo by zero"
+  // CHECK: plait.raise_if %{{.*}}, "OverflowError"
+  // CHECK: arith.divsi
+  // CHECK: arith.remsi
+  %q = plait.floordiv check %a, %b
+  return %q : i64
+}
+
+// CHECK-LABEL: func.func @indices
+func.func @indices(%i: i64, %n: i64) -> (index, index) {
+  // Negative indices count from the end, then one unsigned comparison.
+  // CHECK: %[[NEGATIVE:.*]] = arith.cmpi slt, %arg0
+  // CHECK: %[[WRAPPED:.*]] = arith.select %[[NEGATIVE]]
+  // CHECK: %[[OUT:.*]] = arith.cmpi uge, %[[WRAPPED]], %arg1
+  // CHECK: plait.raise_if %[[OUT]], "IndexError", "index {0} is out of bounds for axis {1} with size {2}"(%arg0, %{{.*}}, %arg1)
+  %p = plait.index %i, %n axis 0
+  // boundscheck=False: wrapped, not checked.
+  // CHECK: arith.select
+  // CHECK-NOT: plait.raise_if
+  // CHECK: arith.index_cast
+  %u = plait.index %i, %n axis 0 unchecked
+  return %p, %u : index, index
+}
+
+// The messages of the running CPython travel with the module.
+module attributes {plait.messages = {int_overflow = "Python int too large"}} {
+  // CHECK-LABEL: func.func @sampled_message
+  func.func @sampled_message(%a: i64) -> i64 {
+    // CHECK: plait.raise_if %{{.*}}, "OverflowError", "Python int too large"
+    %s = plait.mul check %a, %a
+    return %s : i64
+  }
+}
