@@ -1,13 +1,18 @@
-//===- Emitter.cpp - typed snapshots to MLIR ------------------------------===//
+//===- Emitter.cpp - typed snapshots to the plait dialect -----------------===//
 //
-// One emitter per AST node kind. Variables live in stack slots (memref.alloca
-// in the entry block) that LLVM promotes to registers; control flow is cf
-// blocks, so break/continue/return need no structured-control-flow gymnastics.
-// Every function returns (i32 status, results...): status 0 is success, any
-// other value indexes the module's error table and is propagated by callers.
+// One emitter per AST node kind. Python's semantics are plait operations
+// (checked int arithmetic, indices, raising, range loops); the rest is
+// arith/math/memref. Variables live in stack slots (memref.alloca in the
+// entry block) that LLVM promotes to registers, except values that cannot
+// change; `if`, `while` and short-circuits are cf blocks. Every function
+// returns (i32 status, results...): status 0 is success, any other value
+// names an error (see plait-lower-raise) and is propagated by callers.
 //
 //===----------------------------------------------------------------------===//
 #include "Typer.h"
+#include "plait/Dialect/Plait/Messages.h"
+#include "plait/Dialect/Plait/Passes.h"
+#include "plait/Dialect/Plait/PlaitOps.h"
 #include "plait/Runtime/PyNumeric.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -34,11 +39,58 @@ using mlir::OpBuilder;
 using mlir::Value;
 namespace arith = mlir::arith;
 
+/// A Python exception to raise: its class and message (CPython's words, with
+/// `{0}`-style placeholders for values recorded at run time).
+struct PyError {
+  PyError(std::string exception, std::string message)
+      : exception(std::move(exception)), message(std::move(message)) {}
+  std::string exception;
+  std::string message;
+};
+
 /// A value of a static type: one MLIR value per scalar leaf.
 struct Val {
   Type type;
   llvm::SmallVector<Value, 2> leaves;
 };
+
+/// Whether a statement list binds `name` (assignment, augmented or
+/// annotated assignment, a for target), nested statements included.
+static bool assigns(const SExpr &body, const std::string &name) {
+  std::function<bool(const SExpr &)> target = [&](const SExpr &t) {
+    if (t.head() == "Name")
+      return t.field(0).text == name;
+    if (t.head() == "Tuple")
+      for (size_t i = 0; i < t.numFields(); ++i)
+        if (target(t.field(i)))
+          return true;
+    return false;
+  };
+  std::function<bool(const SExpr &)> scan = [&](const SExpr &node) {
+    const std::string &h = node.head();
+    if (h == "Assign")
+      for (const SExpr *t : node.field(0).rest())
+        if (target(*t))
+          return true;
+    if ((h == "AugAssign" || h == "AnnAssign" || h == "For") && target(node.field(0)))
+      return true;
+    for (const SExpr &item : node.items)
+      if (item.isList() && scan(item))
+        return true;
+    return false;
+  };
+  return scan(body);
+}
+
+/// Whether a statement list contains `return` (nested statements included).
+static bool containsReturn(const SExpr &body) {
+  if (body.head() == "Return")
+    return true;
+  for (const SExpr &item : body.items)
+    if (item.isList() && containsReturn(item))
+      return true;
+  return false;
+}
 
 class ModuleEmitter;
 
@@ -63,12 +115,12 @@ private:
   }
   Value constFloat(double v);
   Val zeroOf(const Type &type);
-  void returnError(Value status);
-  /// Branches to an error return with `code` when `failed` is true.
-  void check(Value failed, int32_t code);
-  int32_t errorCode(const char *exception, const std::string &messageKey);
-  void checkRuntime(Value status,
-                    std::initializer_list<std::pair<int32_t, int32_t>> codes);
+  /// Raises `error` when `failed` is true (plait.raise_if).
+  void check(Value failed, const PyError &error);
+  /// The exception `exception` with CPython's message `messageKey`.
+  PyError errorCode(const char *exception, const std::string &messageKey);
+  /// Raises the error a runtime helper's status stands for.
+  void checkRuntime(Value status, std::initializer_list<std::pair<int32_t, PyError>> codes);
   Value outPointer(Value slot);
 
   // Values.
@@ -93,7 +145,7 @@ private:
   // Complex numbers: two float leaves.
   std::pair<Value, Value> complexParts(const Val &value, bool numpy);
   std::pair<Value, Value> callComplexRuntime(const char *name, std::vector<Value> args,
-                                             std::initializer_list<std::pair<int32_t, int32_t>> codes);
+                                             std::initializer_list<std::pair<int32_t, PyError>> codes);
   Val complexArith(const SExpr &node, const std::string &op, const Val &left, const Val &right);
   Value complexCompare(const std::string &op, const Val &left, const Val &right, const SExpr &node);
   Value complexAbs(const Val &z, bool checkOverflow);
@@ -109,44 +161,10 @@ private:
   void freeIfTemporary(const Val &value);
   void emitAssign(const SExpr &target, const Val &value);
   void emitFor(const SExpr &stmt);
-  /// A for loop of `trips` iterations binding `item(k)` to the target.
-  void emitCountedFor(const SExpr &stmt, Value trips, const std::function<Val(Value)> &item);
-  /// An element access a[e0, ...] of a loop body, each index either
-  /// `loop variable (+|-) offset` (affine) or an invariant `offset`.
-  struct IndexedAccess {
-    const SExpr *array;
-    struct Axis {
-      bool affine = false;
-      const SExpr *offset = nullptr; // null: 0
-      bool subtract = false;
-    };
-    std::vector<Axis> axes;
-  };
-  /// What the body of a range loop binds, for versioning it.
-  struct LoopBody {
-    bool versionable = true; // innermost, no else clause
-    std::set<std::string> assigned; // every name the body binds
-    std::set<std::string> rebound;  // bound other than by `+=`/`-=`
-    std::map<std::string, std::vector<const SExpr *>> sums; // name += or -= term
-  };
-  LoopBody scanLoopBody(const SExpr &loop);
-  /// An int the loop cannot change: a parameter or an enclosing loop's
-  /// variable that the body does not assign.
-  bool isInvariantInt(const std::string &name, const LoopBody &body);
-  /// Counters of an innermost range loop (name -> the terms it adds or
-  /// subtracts), if there are any and nothing else assigns them.
-  bool collectCounters(const SExpr &loop, const std::string &variable,
-                       std::map<std::string, std::vector<const SExpr *>> &out);
-  /// True when no counter (nor its terms) can overflow in the loop, with
-  /// the loop variable between `first` and `last`.
-  Value guardCounterRanges(const std::map<std::string, std::vector<const SExpr *>> &counters,
-                           const std::string &variable, Value first, Value last, Value trips);
-  /// The element accesses of an innermost range loop, if all can be guarded.
-  bool collectAccesses(const SExpr &loop, const std::string &variable,
-                       std::vector<IndexedAccess> &out);
-  /// True when every access is in bounds for the loop variable in [first, last].
-  Value guardAccesses(const std::vector<IndexedAccess> &accesses, Value first, Value last,
-                      Value step);
+  /// A for loop over range(start, stop, step) (a plait.for), binding
+  /// `item(i)` to the target on the iteration of element i.
+  void emitRangeLoop(const SExpr &stmt, Value start, Value stop, Value step,
+                     const std::function<Val(Value)> &item);
   void emitWhile(const SExpr &stmt);
   void emitIf(const SExpr &stmt);
   void emitReturn(const Val &value);
@@ -165,7 +183,6 @@ private:
   /// a & b, a | b, a ^ b for those operators; null for any other.
   Value bitwise(const std::string &op, Value a, Value b, Location l);
   Val floatArith(const SExpr &node, const std::string &op, Value a, Value b);
-  Value checkedIntOp(const std::string &op, Value a, Value b);
   Val emitUnary(const SExpr &node);
   Val unaryOf(const SExpr &node, const std::string &op, const Val &operand);
   /// A new array of `dtype` with the operands' broadcast shape (`ndim`
@@ -191,11 +208,11 @@ private:
   Val emitBuiltin(const SExpr &node, const std::string &name);
   Val emitJitCall(const SExpr &node, int functionId);
   Val callRuntime(const char *name, std::vector<Value> args, const Type &resultType,
-                  std::initializer_list<std::pair<int32_t, int32_t>> codes);
+                  std::initializer_list<std::pair<int32_t, PyError>> codes);
   Val callRuntimeFloat(const char *name, std::vector<Value> args,
-                       std::initializer_list<std::pair<int32_t, int32_t>> codes);
+                       std::initializer_list<std::pair<int32_t, PyError>> codes);
   Val callRuntimeInt(const char *name, std::vector<Value> args,
-                     std::initializer_list<std::pair<int32_t, int32_t>> codes);
+                     std::initializer_list<std::pair<int32_t, PyError>> codes);
   Value callLibm(const char *name, std::vector<Value> args);
   /// An int from a float by `runtime` (truncation, floor, ceil), with
   /// CPython's errors; `overflowKey`: the message beyond int64 (NumPy's
@@ -254,10 +271,8 @@ private:
   /// Emits `body(k)` for k in [0, n).
   void countedLoop(Value n, const std::function<void(Value)> &body);
   Value dimension(Value memref, int64_t axis);
-  /// Like check(), passing up to three run-time values for the message.
-  void checkWithArgs(Value failed, int32_t code, llvm::ArrayRef<Value> args);
-  /// Like check(), with the error code chosen at run time (an i32).
-  void checkWithArgs(Value failed, Value code, llvm::ArrayRef<Value> args);
+  /// Like check(), recording run-time values for the message.
+  void checkWithArgs(Value failed, const PyError &error, llvm::ArrayRef<Value> args);
   Val minMax(const SExpr &node, bool isMin, std::vector<Val> values,
              const Type &type);
 
@@ -271,24 +286,25 @@ private:
   /// Array parameters: their memrefs (arrays are never re-bound).
   std::map<std::string, Value> arrays;
   std::map<std::string, Value> assigned;
+  /// The Python loops around the code being emitted: a `for` is a
+  /// plait.for (break and continue are its terminators), a `while` is
+  /// blocks (they branch).
   struct Loop {
-    Block *continueTarget;
-    Block *breakTarget;
+    bool structured;
+    Block *continueTarget = nullptr; // while only
+    Block *breakTarget = nullptr;    // while only
   };
   std::vector<Loop> loops;
+  /// Inside a plait.for: returning stores the results here and leaves.
+  llvm::SmallVector<Value, 2> returnSlots;
+  bool insideRangeLoop() const;
   Value f64Out, i64Out, complexOut;
   /// Arrays allocated here and not (yet) bound to a variable.
   llvm::DenseSet<Value> temporaries;
-  /// Inside the unchecked copy of a versioned loop (see emitFor).
-  bool inBoundsLoop = false;
-  /// Counters that cannot overflow in that copy (their += is unchecked).
-  std::set<std::string> uncheckedCounters;
-  /// Set while emitting an update of one of them.
-  bool uncheckedArithmetic = false;
-  /// `x % k` nodes of those updates whose dividend the guard proved >= 0.
-  std::set<const SExpr *> nonNegativeRemainders;
-  /// Variables of the enclosing range loops: invariant in inner loops.
-  std::vector<std::string> activeLoopVariables;
+  /// Locals whose value is an SSA value where they are visible (a loop
+  /// variable the body does not assign, a parameter the function never
+  /// assigns): read without a slot, so passes see them as such.
+  std::map<std::string, Val> bound;
   /// Calls between jitted functions active on this native stack (a hidden
   /// first argument): the depth guard needs no thread-local state.
   Value depth;
@@ -300,14 +316,6 @@ public:
                 const CompileOptions &options)
       : module(module), context(module.getContext()), typer(typer),
         options(options) {}
-
-  int32_t errorCode(const std::string &exception, const std::string &message) {
-    for (size_t i = 0; i < errors.size(); ++i)
-      if (errors[i].exception == exception && errors[i].message == message)
-        return static_cast<int32_t>(i + 1);
-    errors.push_back({exception, message});
-    return static_cast<int32_t>(errors.size());
-  }
 
   /// Declares an external function once.
   void declare(const std::string &name, mlir::FunctionType type) {
@@ -409,7 +417,6 @@ public:
   mlir::MLIRContext *context;
   Typer &typer;
   const CompileOptions &options;
-  std::vector<ErrorSite> errors;
 };
 
 //===----------------------------------------------------------------------===//
@@ -442,8 +449,9 @@ void FunctionEmitter::leafTypes(const Type &type,
 }
 
 Block *FunctionEmitter::newBlock() {
+  // In the region being emitted: a function's, or a plait.for body's.
   Block *block = new Block();
-  func.getBody().push_back(block);
+  builder.getInsertionBlock()->getParent()->push_back(block);
   return block;
 }
 
@@ -456,6 +464,13 @@ bool FunctionEmitter::terminated() {
 void FunctionEmitter::branch(Block *target, mlir::ValueRange args) {
   if (!terminated())
     builder.create<mlir::cf::BranchOp>(builder.getUnknownLoc(), target, args);
+}
+
+bool FunctionEmitter::insideRangeLoop() const {
+  for (const Loop &loop : loops)
+    if (loop.structured)
+      return true;
+  return false;
 }
 
 Value FunctionEmitter::alloca(mlir::Type type) {
@@ -498,48 +513,21 @@ Val FunctionEmitter::zeroOf(const Type &type) {
   return v;
 }
 
-void FunctionEmitter::returnError(Value status) {
-  llvm::SmallVector<Value> values = {status};
-  Val zero = zeroOf(spec.result);
-  values.append(zero.leaves.begin(), zero.leaves.end());
-  builder.create<mlir::func::ReturnOp>(builder.getUnknownLoc(), values);
+void FunctionEmitter::check(Value failed, const PyError &error) {
+  checkWithArgs(failed, error, {});
 }
 
-void FunctionEmitter::check(Value failed, int32_t code) {
-  Block *error = newBlock();
-  Block *next = newBlock();
-  builder.create<mlir::cf::CondBranchOp>(builder.getUnknownLoc(), failed, error,
-                                         next);
-  startBlock(error);
-  returnError(constInt(code, 32));
-  startBlock(next);
+PyError FunctionEmitter::errorCode(const char *exception, const std::string &messageKey) {
+  return PyError(exception, module.options.message(messageKey));
 }
 
-int32_t FunctionEmitter::errorCode(const char *exception,
-                                   const std::string &messageKey) {
-  return module.errorCode(exception, module.options.message(messageKey));
-}
-
-void FunctionEmitter::checkRuntime(
-    Value status, std::initializer_list<std::pair<int32_t, int32_t>> codes) {
-  Block *error = newBlock();
-  Block *next = newBlock();
-  Value failed = builder.create<arith::CmpIOp>(
-      builder.getUnknownLoc(), arith::CmpIPredicate::ne, status, constInt(0, 32));
-  builder.create<mlir::cf::CondBranchOp>(builder.getUnknownLoc(), failed, error,
-                                         next);
-  startBlock(error);
-  // Map the runtime's status to this module's error code (error path only).
-  Value code = constInt(codes.begin()->second, 32);
-  for (const auto &[runtimeStatus, moduleCode] : codes) {
-    Value is = builder.create<arith::CmpIOp>(builder.getUnknownLoc(),
-                                             arith::CmpIPredicate::eq, status,
-                                             constInt(runtimeStatus, 32));
-    code = builder.create<arith::SelectOp>(builder.getUnknownLoc(), is,
-                                           constInt(moduleCode, 32), code);
-  }
-  returnError(code);
-  startBlock(next);
+void FunctionEmitter::checkRuntime(Value status,
+                                   std::initializer_list<std::pair<int32_t, PyError>> codes) {
+  // A runtime helper's status names the error (0 is success).
+  for (const auto &[runtimeStatus, error] : codes)
+    check(builder.create<arith::CmpIOp>(builder.getUnknownLoc(), arith::CmpIPredicate::eq, status,
+                                        constInt(runtimeStatus, 32)),
+          error);
 }
 
 Value FunctionEmitter::outPointer(Value slot) {
@@ -549,7 +537,7 @@ Value FunctionEmitter::outPointer(Value slot) {
 
 Val FunctionEmitter::callRuntime(
     const char *name, std::vector<Value> args, const Type &resultType,
-    std::initializer_list<std::pair<int32_t, int32_t>> codes) {
+    std::initializer_list<std::pair<int32_t, PyError>> codes) {
   // The runtime writes its result through a pointer into a stack slot.
   bool isFloat = resultType.kind == Type::Kind::Float;
   Value &slot = isFloat ? f64Out : i64Out;
@@ -572,13 +560,13 @@ Val FunctionEmitter::callRuntime(
 
 Val FunctionEmitter::callRuntimeFloat(
     const char *name, std::vector<Value> args,
-    std::initializer_list<std::pair<int32_t, int32_t>> codes) {
+    std::initializer_list<std::pair<int32_t, PyError>> codes) {
   return callRuntime(name, std::move(args), Type::floating(), codes);
 }
 
 Val FunctionEmitter::callRuntimeInt(
     const char *name, std::vector<Value> args,
-    std::initializer_list<std::pair<int32_t, int32_t>> codes) {
+    std::initializer_list<std::pair<int32_t, PyError>> codes) {
   return callRuntime(name, std::move(args), Type::integer(), codes);
 }
 
@@ -801,7 +789,7 @@ void FunctionEmitter::checkPythonIntFits(Value i, DType dtype) {
   size_t at = message.find("{dtype}");
   if (at != std::string::npos)
     message.replace(at, 7, dtypeName(dtype));
-  checkWithArgs(outside, module.errorCode("OverflowError", message), {i});
+  checkWithArgs(outside, PyError("OverflowError", message), {i});
 }
 
 Val FunctionEmitter::weakToNumPy(const Val &value, DType to) {
@@ -924,7 +912,7 @@ Val FunctionEmitter::numpyArith(const SExpr &node, const std::string &op, const 
   if (op == "Pow") {
     if (!isUnsigned)
       check(builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, b, constOf(b.getType(), 0)),
-            module.errorCode("ValueError", "Integers to negative integer powers are not allowed."));
+            PyError("ValueError", "Integers to negative integer powers are not allowed."));
     Val wideA = castNumPy(Val{type, {a}}, isUnsigned ? DType::UInt64 : DType::Int64);
     Val wideB = castNumPy(Val{type, {b}}, isUnsigned ? DType::UInt64 : DType::Int64);
     module.declare("plait_rt_np_int_pow",
@@ -1002,7 +990,7 @@ std::pair<Value, Value> FunctionEmitter::complexParts(const Val &value, bool num
 
 std::pair<Value, Value> FunctionEmitter::callComplexRuntime(
     const char *name, std::vector<Value> args,
-    std::initializer_list<std::pair<int32_t, int32_t>> codes) {
+    std::initializer_list<std::pair<int32_t, PyError>> codes) {
   // int32 f(double..., double *out): the two parts through a stack pair.
   Location l = builder.getUnknownLoc();
   if (!complexOut) {
@@ -1108,13 +1096,19 @@ void FunctionEmitter::emit(const std::string &symbol) {
   func = top.create<mlir::func::FuncOp>(loc(spec.source->definition), symbol, type);
   func.setPrivate();
   entry = func.addEntryBlock();
-  Block *body = newBlock();
   builder.setInsertionPointToEnd(entry);
+  Block *body = newBlock();
 
-  // Slots for every local; parameters start assigned.
+  // Parameters the function never assigns are their arguments' values;
+  // other locals live in slots (parameters start assigned).
+  const SExpr &statements = spec.source->definition.field(0);
+  auto isFixedParameter = [&](const std::string &name) {
+    const auto &params = spec.source->params;
+    return std::find(params.begin(), params.end(), name) != params.end() && !assigns(statements, name);
+  };
   for (const std::string &name : spec.locals) {
     const Type &t = spec.variables[name];
-    if (t.kind == Type::Kind::Array)
+    if (t.kind == Type::Kind::Array || isFixedParameter(name))
       continue; // bound to the argument below
     llvm::SmallVector<mlir::Type> types;
     leafTypes(t, types);
@@ -1136,6 +1130,10 @@ void FunctionEmitter::emit(const std::string &symbol) {
     for (size_t k = 0; k < spec.arguments[i].numLeaves(); ++k)
       value.leaves.push_back(entry->getArgument(argIndex++));
     Val converted = convert(value, spec.variables[name]);
+    if (isFixedParameter(name)) {
+      bound[name] = converted;
+      continue;
+    }
     for (size_t k = 0; k < converted.leaves.size(); ++k)
       builder.create<mlir::memref::StoreOp>(builder.getUnknownLoc(),
                                             converted.leaves[k], slots[name][k]);
@@ -1148,7 +1146,7 @@ void FunctionEmitter::emit(const std::string &symbol) {
     Value limit = constInt(module.options.recursionLimit);
     check(builder.create<arith::CmpIOp>(builder.getUnknownLoc(), arith::CmpIPredicate::sge,
                                         depth, limit),
-          module.errorCode("RecursionError", module.options.message("recursion")));
+          PyError("RecursionError", module.options.message("recursion")));
   }
   builder.create<mlir::cf::BranchOp>(builder.getUnknownLoc(), body);
   startBlock(body);
@@ -1187,13 +1185,9 @@ void FunctionEmitter::emitStatement(const SExpr &stmt) {
     Val current = emitExpr(stmt.field(0));
     if (current.type.kind == Type::Kind::Bottom)
       return; // never assigned anywhere: loading it raised UnboundLocalError
-    // A guarded counter's update (its term included) cannot overflow.
-    uncheckedArithmetic = stmt.field(0).head() == "Name" &&
-                          uncheckedCounters.count(stmt.field(0).field(0).text);
     Val value = emitExpr(stmt.field(2));
     bool inPlace = current.type.kind == Type::Kind::Array;
     Val result = emitBinary(stmt, stmt.field(1).text, current, value, inPlace ? &current : nullptr);
-    uncheckedArithmetic = false;
     if (inPlace) {
       // a += b and a[1:] += b are in place: the result (a fresh array of
       // a's shape, so no overlap) is cast into a as NumPy's ufuncs cast
@@ -1218,8 +1212,15 @@ void FunctionEmitter::emitStatement(const SExpr &stmt) {
       typer.fail(CompileError::Kind::Unsupported, *spec.source, stmt,
                  "'" + std::string(head == "Break" ? "break" : "continue") +
                      "' outside loop");
-    branch(head == "Break" ? loops.back().breakTarget
-                           : loops.back().continueTarget);
+    if (terminated())
+      return;
+    const Loop &loop = loops.back();
+    if (loop.structured && head == "Break")
+      builder.create<dialect::BreakOp>(loc(stmt));
+    else if (loop.structured)
+      builder.create<dialect::ContinueOp>(loc(stmt));
+    else
+      branch(head == "Break" ? loop.breakTarget : loop.continueTarget);
   } else if (head == "Expr") {
     if (stmt.field(0).head() != "Const")
       emitExpr(stmt.field(0));
@@ -1268,6 +1269,19 @@ void FunctionEmitter::emitAssign(const SExpr &target, const Val &value) {
 
 void FunctionEmitter::emitReturn(const Val &value) {
   Val converted = convert(value, spec.result);
+  if (insideRangeLoop()) {
+    // Out of a plait.for: the results wait in slots while the loops end.
+    if (returnSlots.empty()) {
+      llvm::SmallVector<mlir::Type> types;
+      leafTypes(spec.result, types);
+      for (mlir::Type type : types)
+        returnSlots.push_back(alloca(type));
+    }
+    for (size_t k = 0; k < converted.leaves.size(); ++k)
+      builder.create<mlir::memref::StoreOp>(builder.getUnknownLoc(), converted.leaves[k], returnSlots[k]);
+    builder.create<dialect::LeaveOp>(builder.getUnknownLoc());
+    return;
+  }
   llvm::SmallVector<Value> values = {constInt(0, 32)};
   values.append(converted.leaves.begin(), converted.leaves.end());
   builder.create<mlir::func::ReturnOp>(builder.getUnknownLoc(), values);
@@ -1299,7 +1313,7 @@ void FunctionEmitter::emitWhile(const SExpr &stmt) {
   Value condition = truth(emitExpr(stmt.field(0)));
   builder.create<mlir::cf::CondBranchOp>(loc(stmt), condition, body, orElse);
   startBlock(body);
-  loops.push_back({header, exit});
+  loops.push_back({/*structured=*/false, header, exit});
   emitBody(stmt.field(1));
   loops.pop_back();
   branch(header);
@@ -1317,7 +1331,7 @@ void FunctionEmitter::emitFor(const SExpr &stmt) {
     // of an N-D one.
     Val array = emitExpr(call);
     Type rowType = Type::array(array.type.dtype, array.type.ndim - 1);
-    emitCountedFor(stmt, dimension(array.leaves[0], 0), [&](Value k) {
+    emitRangeLoop(stmt, constInt(0), dimension(array.leaves[0], 0), constInt(1), [&](Value k) {
       Value index = builder.create<arith::IndexCastOp>(l, builder.getIndexType(), k);
       if (array.type.ndim > 1)
         return Val{rowType, {rowView(array.leaves[0], rowType, index, l)}};
@@ -1336,381 +1350,74 @@ void FunctionEmitter::emitFor(const SExpr &stmt) {
   Value step = args.size() == 3 ? args[2].leaves[0] : constInt(1);
   check(builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq, step, constInt(0)),
         errorCode("ValueError", "range_step_zero"));
-
-  // Trip count as CPython computes len(range): unsigned arithmetic so that
-  // spans wider than int64 cannot overflow.
-  Value positive = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::sgt, step, constInt(0));
-  Value lo = builder.create<arith::SelectOp>(l, positive, start, stop);
-  Value hi = builder.create<arith::SelectOp>(l, positive, stop, start);
-  Value nonEmpty = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, lo, hi);
-  Value span = builder.create<arith::SubIOp>(l, builder.create<arith::SubIOp>(l, hi, lo), constInt(1));
-  Value negStep = builder.create<arith::SubIOp>(l, constInt(0), step);
-  Value absStep = builder.create<arith::SelectOp>(l, positive, step, negStep);
-  Value trips = builder.create<arith::AddIOp>(l, builder.create<arith::DivUIOp>(l, span, absStep), constInt(1));
-  trips = builder.create<arith::SelectOp>(l, nonEmpty, trips, constInt(0));
-  auto item = [&](Value k) {
-    // i = start + k * step wraps only where the true value is in range.
-    return Val{Type::integer(),
-               {builder.create<arith::AddIOp>(l, start, builder.create<arith::MulIOp>(l, k, step))}};
-  };
-  const std::string loopVariable =
-      stmt.field(0).head() == "Name" ? stmt.field(0).field(0).text : std::string();
-  std::vector<IndexedAccess> accesses;
-  bool guardBounds = module.options.boundsCheck && !inBoundsLoop && !loopVariable.empty() &&
-                     collectAccesses(stmt, loopVariable, accesses);
-  std::map<std::string, std::vector<const SExpr *>> counters;
-  bool guardCounters = module.options.checkOverflow && uncheckedCounters.empty() &&
-                       !loopVariable.empty() && collectCounters(stmt, loopVariable, counters);
-  if (guardBounds || guardCounters) {
-    // Loop versioning: when every element access of the body is provably
-    // inside its array for all iterations, and counters (c += 1) cannot
-    // reach the int64 limits in this many iterations, run a copy of the
-    // loop without those checks (which LLVM can vectorise); otherwise the
-    // checked loop raises exactly where CPython would.
-    Value ok = constInt(1, 1);
-    Value last = builder.create<arith::AddIOp>(
-        l, start, builder.create<arith::MulIOp>(l, builder.create<arith::SubIOp>(l, trips, constInt(1)), step));
-    if (guardBounds)
-      ok = guardAccesses(accesses, start, last, step);
-    if (guardCounters)
-      ok = builder.create<arith::AndIOp>(l, ok, guardCounterRanges(counters, loopVariable, start, last, trips));
-    Value empty = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq, trips, constInt(0));
-    Block *fast = newBlock(), *checked = newBlock(), *done = newBlock();
-    builder.create<mlir::cf::CondBranchOp>(l, builder.create<arith::OrIOp>(l, empty, ok), fast, checked);
-    startBlock(fast);
-    inBoundsLoop = guardBounds;
-    for (const auto &counter : counters)
-      uncheckedCounters.insert(counter.first);
-    emitCountedFor(stmt, trips, item);
-    uncheckedCounters.clear();
-    inBoundsLoop = false;
-    branch(done);
-    startBlock(checked);
-    emitCountedFor(stmt, trips, item);
-    branch(done);
-    startBlock(done);
-    return;
-  }
-  activeLoopVariables.push_back(loopVariable);
-  emitCountedFor(stmt, trips, item);
-  activeLoopVariables.pop_back();
+  emitRangeLoop(stmt, start, stop, step, [&](Value i) { return Val{Type::integer(), {i}}; });
 }
 
-FunctionEmitter::LoopBody FunctionEmitter::scanLoopBody(const SExpr &loop) {
-  LoopBody body;
-  // (An else clause runs once more after the loop, possibly with the
-  // variable unset by an empty range: loops with one are not versioned.)
-  body.versionable = loop.field(3).items.size() <= 1;
-  std::function<void(const SExpr &)> bind = [&](const SExpr &target) {
-    if (target.head() == "Name") {
-      body.assigned.insert(target.field(0).text);
-      body.rebound.insert(target.field(0).text);
-    } else if (target.head() == "Tuple") {
-      for (size_t i = 0; i < target.numFields(); ++i)
-        bind(target.field(i));
-    }
-  };
-  std::function<void(const SExpr &)> scan = [&](const SExpr &node) {
-    const std::string &h = node.head();
-    if (h == "For" || h == "While")
-      body.versionable = false; // innermost loops only
-    if (h == "Assign")
-      for (const SExpr *target : node.field(0).rest())
-        bind(*target);
-    if (h == "AnnAssign")
-      bind(node.field(0));
-    if (h == "AugAssign" && node.field(0).head() == "Name") {
-      const std::string &name = node.field(0).field(0).text;
-      const std::string &op = node.field(1).text;
-      if (op == "Add" || op == "Sub") {
-        body.assigned.insert(name);
-        body.sums[name].push_back(&node.field(2));
-      } else {
-        bind(node.field(0));
-      }
-    }
-    for (const SExpr &item : node.items)
-      if (item.isList())
-        scan(item);
-  };
-  scan(loop.field(2));
-  return body;
-}
-
-bool FunctionEmitter::isInvariantInt(const std::string &name, const LoopBody &body) {
-  // A parameter or an enclosing loop's variable that the body does not
-  // assign holds its loop-entry value in every iteration.
-  if (body.assigned.count(name) || typer.resolve(spec, name).kind != NameBinding::Kind::Local ||
-      spec.variables[name].kind != Type::Kind::Int)
-    return false;
-  const auto &params = spec.source->params;
-  return std::find(params.begin(), params.end(), name) != params.end() ||
-         std::find(activeLoopVariables.begin(), activeLoopVariables.end(), name) !=
-             activeLoopVariables.end();
-}
-
-bool FunctionEmitter::collectCounters(const SExpr &loop, const std::string &variable,
-                                      std::map<std::string, std::vector<const SExpr *>> &out) {
-  // Int locals changed in the body only by `name += term` / `name -= term`,
-  // where each term is integer arithmetic (+, -, *, % k) of constants, the loop
-  // variable and invariants: the guard bounds the terms over the loop's
-  // range, so the sums cannot overflow (c += 1, total += i * i).
-  LoopBody body = scanLoopBody(loop);
-  if (!body.versionable)
-    return false;
-  out = body.sums;
-  auto isIntLocal = [&](const std::string &name) {
-    return typer.resolve(spec, name).kind == NameBinding::Kind::Local &&
-           spec.variables[name].kind == Type::Kind::Int;
-  };
-  std::function<bool(const SExpr &)> bounded = [&](const SExpr &e) -> bool {
-    if (e.head() == "Const")
-      return e.field(0).kind == SExpr::Kind::Integer && e.field(0).text.size() < 18;
-    if (e.head() == "Name")
-      return e.field(0).text == variable || isInvariantInt(e.field(0).text, body);
-    if (e.head() == "BinOp") {
-      const std::string &op = e.field(0).text;
-      if (op == "Mod") // x % k with a constant k > 0 lies in [0, k)
-        return bounded(e.field(1)) && e.field(2).head() == "Const" &&
-               e.field(2).field(0).kind == SExpr::Kind::Integer && e.field(2).field(0).text.size() < 18 &&
-               std::strtoll(e.field(2).field(0).text.c_str(), nullptr, 10) > 0;
-      return (op == "Add" || op == "Sub" || op == "Mult") && bounded(e.field(1)) && bounded(e.field(2));
-    }
-    if (e.head() == "UnaryOp")
-      return e.field(0).text == "USub" && bounded(e.field(1));
-    return false;
-  };
-  for (auto it = out.begin(); it != out.end();) {
-    bool keep = it->first != variable && !body.rebound.count(it->first) && isIntLocal(it->first) &&
-                std::all_of(it->second.begin(), it->second.end(),
-                            [&](const SExpr *term) { return bounded(*term); });
-    it = keep ? std::next(it) : out.erase(it);
-  }
-  return !out.empty();
-}
-
-Value FunctionEmitter::guardCounterRanges(const std::map<std::string, std::vector<const SExpr *>> &counters,
-                                          const std::string &variable, Value first, Value last,
-                                          Value trips) {
-  // Interval arithmetic in i128 over the loop variable's range: every term
-  // (and each of its intermediate values) stays below 2**62 in magnitude, the
-  // counter starts below 2**62, and trips times the terms' bound stays below
-  // 2**62: no update can leave int64. (Slots are read as they are: an
-  // unbound name raises in the loop itself.)
-  Location l = builder.getUnknownLoc();
-  using P = arith::CmpIPredicate;
-  mlir::Type i128 = builder.getIntegerType(128);
-  auto wide = [&](Value v) { return builder.create<arith::ExtSIOp>(l, i128, v).getResult(); };
-  auto c128 = [&](int64_t v) { return builder.create<arith::ConstantIntOp>(l, v, i128).getResult(); };
-  Value limit = c128(int64_t(1) << 62);
-  Value ok = constInt(1, 1);
-  auto both = [&](Value a) { ok = builder.create<arith::AndIOp>(l, ok, a); };
-  auto select = [&](P p, Value a, Value b) {
-    return builder.create<arith::SelectOp>(l, builder.create<arith::CmpIOp>(l, p, a, b), a, b).getResult();
-  };
-  auto magnitude = [&](Value v) {
-    return select(P::sgt, v, builder.create<arith::SubIOp>(l, c128(0), v));
-  };
-  auto small = [&](Value v) { both(builder.create<arith::CmpIOp>(l, P::slt, magnitude(v), limit)); };
-  Value low = wide(select(P::slt, first, last)), high = wide(select(P::sgt, first, last));
-  std::function<std::pair<Value, Value>(const SExpr &)> interval = [&](const SExpr &e) -> std::pair<Value, Value> {
-    std::pair<Value, Value> r;
-    if (e.head() == "Const") {
-      Value c = c128(std::strtoll(e.field(0).text.c_str(), nullptr, 10));
-      r = {c, c};
-    } else if (e.head() == "Name" && e.field(0).text == variable) {
-      r = {low, high};
-    } else if (e.head() == "Name") {
-      Value v = wide(builder.create<mlir::memref::LoadOp>(l, slots[e.field(0).text][0]));
-      r = {v, v};
-    } else if (e.head() == "UnaryOp") {
-      auto [lo, hi] = interval(e.field(1));
-      r = {builder.create<arith::SubIOp>(l, c128(0), hi), builder.create<arith::SubIOp>(l, c128(0), lo)};
-    } else {
-      auto [alo, ahi] = interval(e.field(1));
-      auto [blo, bhi] = interval(e.field(2));
-      const std::string &op = e.field(0).text;
-      if (op == "Mod") {
-        // The guard also asks for a non-negative dividend: the unchecked
-        // copy then needs no sign fix-up (a plain unsigned remainder).
-        both(builder.create<arith::CmpIOp>(l, P::sge, alo, c128(0)));
-        nonNegativeRemainders.insert(&e);
-        r = {c128(0), builder.create<arith::SubIOp>(l, bhi, c128(1))};
-      } else if (op == "Add") {
-        r = {builder.create<arith::AddIOp>(l, alo, blo), builder.create<arith::AddIOp>(l, ahi, bhi)};
-      } else if (op == "Sub") {
-        r = {builder.create<arith::SubIOp>(l, alo, bhi), builder.create<arith::SubIOp>(l, ahi, blo)};
-      } else { // Mult: the extremes are among the corner products
-        Value p[4] = {builder.create<arith::MulIOp>(l, alo, blo), builder.create<arith::MulIOp>(l, alo, bhi),
-                      builder.create<arith::MulIOp>(l, ahi, blo), builder.create<arith::MulIOp>(l, ahi, bhi)};
-        Value lo = p[0], hi = p[0];
-        for (int k = 1; k < 4; ++k) {
-          lo = select(P::slt, lo, p[k]);
-          hi = select(P::sgt, hi, p[k]);
-        }
-        bool square = e.field(1).head() == "Name" && e.field(2).head() == "Name" &&
-                      e.field(1).field(0).text == e.field(2).field(0).text;
-        if (square) // x * x >= 0, and 0 when the range holds 0
-          lo = builder.create<arith::SelectOp>(
-              l,
-              builder.create<arith::AndIOp>(l, builder.create<arith::CmpIOp>(l, P::sle, alo, c128(0)),
-                                            builder.create<arith::CmpIOp>(l, P::sge, ahi, c128(0))),
-              c128(0), select(P::slt, p[0], p[3]));
-        r = {lo, hi};
-      }
-    }
-    small(r.first);
-    small(r.second);
-    return r;
-  };
-  for (const auto &[name, terms] : counters) {
-    Value bound = c128(0);
-    for (const SExpr *term : terms) {
-      auto [lo, hi] = interval(*term);
-      bound = builder.create<arith::AddIOp>(l, bound, select(P::sgt, magnitude(lo), magnitude(hi)));
-    }
-    small(wide(builder.create<mlir::memref::LoadOp>(l, slots[name][0])));
-    both(builder.create<arith::CmpIOp>(l, P::slt, builder.create<arith::MulIOp>(l, wide(trips), bound), limit));
-  }
-  return ok;
-}
-
-bool FunctionEmitter::collectAccesses(const SExpr &loop, const std::string &variable,
-                                      std::vector<IndexedAccess> &out) {
-  // Innermost loops only; every element access must be a[e0, e1, ...] with
-  // each index `variable (+|-) invariant` or invariant, where invariants are
-  // int constants, parameters and enclosing loops' variables not assigned in
-  // the body (so their values at loop entry hold for all iterations).
-  LoopBody body = scanLoopBody(loop);
-  if (!body.versionable || body.assigned.count(variable))
-    return false;
-  std::function<bool(const SExpr &)> invariant = [&](const SExpr &e) -> bool {
-    if (e.head() == "Const")
-      return e.field(0).kind == SExpr::Kind::Integer;
-    if (e.head() == "BinOp" && (e.field(0).text == "Add" || e.field(0).text == "Sub"))
-      return invariant(e.field(1)) && invariant(e.field(2));
-    return e.head() == "Name" && isInvariantInt(e.field(0).text, body);
-  };
-  auto isVariable = [&](const SExpr &e) { return e.head() == "Name" && e.field(0).text == variable; };
-  bool ok = true;
-  std::function<void(const SExpr &)> visit = [&](const SExpr &node) {
-    if (!ok)
-      return;
-    if (node.head() == "Subscript") {
-      Type base = typer.exprType(spec, node.field(0));
-      if (base.kind == Type::Kind::Array) {
-        std::vector<const SExpr *> parts = subscriptIndices(node);
-        if (node.field(0).head() != "Name" || body.assigned.count(node.field(0).field(0).text) ||
-            static_cast<int>(parts.size()) != base.ndim) {
-          ok = false; // views and computed bases keep their checks
-          return;
-        }
-        IndexedAccess access{&node.field(0), {}};
-        for (const SExpr *part : parts) {
-          IndexedAccess::Axis axis;
-          if (isVariable(*part)) {
-            axis.affine = true;
-          } else if (part->head() == "BinOp" && part->field(0).text == "Add" && isVariable(part->field(1)) &&
-                     invariant(part->field(2))) {
-            axis = {true, &part->field(2), false};
-          } else if (part->head() == "BinOp" && part->field(0).text == "Add" && isVariable(part->field(2)) &&
-                     invariant(part->field(1))) {
-            axis = {true, &part->field(1), false};
-          } else if (part->head() == "BinOp" && part->field(0).text == "Sub" && isVariable(part->field(1)) &&
-                     invariant(part->field(2))) {
-            axis = {true, &part->field(2), true};
-          } else if (invariant(*part)) {
-            axis = {false, part, false};
-          } else {
-            ok = false;
-            return;
-          }
-          access.axes.push_back(axis);
-        }
-        out.push_back(access);
-        return; // (indices were vetted above)
-      }
-    }
-    for (const SExpr &item : node.items)
-      if (item.isList())
-        visit(item);
-  };
-  visit(loop.field(2));
-  return ok && !out.empty();
-}
-
-Value FunctionEmitter::guardAccesses(const std::vector<IndexedAccess> &accesses, Value first,
-                                     Value last, Value step) {
-  Location l = builder.getUnknownLoc();
-  using P = arith::CmpIPredicate;
-  Value ascending = builder.create<arith::CmpIOp>(l, P::sgt, step, constInt(0));
-  Value low = builder.create<arith::SelectOp>(l, ascending, first, last);
-  Value high = builder.create<arith::SelectOp>(l, ascending, last, first);
-  Value ok = constInt(1, 1);
-  for (const IndexedAccess &access : accesses) {
-    Value memref = emitExpr(*access.array).leaves[0];
-    for (size_t axis = 0; axis < access.axes.size(); ++axis) {
-      const IndexedAccess::Axis &a = access.axes[axis];
-      Value size = dimension(memref, static_cast<int64_t>(axis));
-      // Wrapping arithmetic: the guard must not raise what CPython would not
-      // (the range may be empty); a wrapped value only selects a copy whose
-      // own index arithmetic is still checked.
-      uncheckedArithmetic = true;
-      Value offset = a.offset ? convert(emitExpr(*a.offset), Type::integer()).leaves[0] : constInt(0);
-      uncheckedArithmetic = false;
-      Value from = low, to = high;
-      if (!a.affine) {
-        from = to = offset;
-      } else if (a.subtract) {
-        from = builder.create<arith::SubIOp>(l, low, offset);
-        to = builder.create<arith::SubIOp>(l, high, offset);
-      } else {
-        from = builder.create<arith::AddIOp>(l, low, offset);
-        to = builder.create<arith::AddIOp>(l, high, offset);
-      }
-      // Non-negative (negative indices wrap: keep those checked) and below
-      // the size. Wrapping of the sums only makes the guard fail.
-      Value inside = builder.create<arith::AndIOp>(
-          l, builder.create<arith::CmpIOp>(l, P::sge, from, constInt(0)),
-          builder.create<arith::CmpIOp>(l, P::slt, to, size));
-      Value ordered = builder.create<arith::CmpIOp>(l, P::sle, from, to);
-      ok = builder.create<arith::AndIOp>(l, ok, builder.create<arith::AndIOp>(l, inside, ordered));
-    }
-  }
-  return ok;
-}
-
-void FunctionEmitter::emitCountedFor(const SExpr &stmt, Value trips,
-                                     const std::function<Val(Value)> &item) {
-  // k counts iterations (unsigned compare: trips may exceed INT64_MAX);
-  // `continue` goes to the latch, `break` past the else clause.
+void FunctionEmitter::emitRangeLoop(const SExpr &stmt, Value start, Value stop, Value step,
+                                    const std::function<Val(Value)> &item) {
+  // A plait.for: its body is a CFG region; `continue`, `break` and `return`
+  // are its terminators; its result says how it ended, which decides
+  // whether the else clause runs (and whether the function returns).
   Location l = loc(stmt);
-  Value counter = alloca(builder.getI64Type());
-  builder.create<mlir::memref::StoreOp>(l, constInt(0), counter);
-  Block *header = newBlock();
-  Block *body = newBlock();
-  Block *latch = newBlock();
-  Block *orElse = newBlock();
-  Block *exit = newBlock();
-  branch(header);
-  startBlock(header);
-  Value k = builder.create<mlir::memref::LoadOp>(l, counter);
-  Value more = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::ult, k, trips);
-  builder.create<mlir::cf::CondBranchOp>(l, more, body, orElse);
-  startBlock(body);
-  emitAssign(stmt.field(0), item(k));
-  loops.push_back({latch, exit});
-  emitBody(stmt.field(2));
-  loops.pop_back();
-  branch(latch);
-  startBlock(latch);
-  Value k2 = builder.create<mlir::memref::LoadOp>(l, counter);
-  builder.create<mlir::memref::StoreOp>(l, builder.create<arith::AddIOp>(l, k2, constInt(1)), counter);
-  branch(header);
-  startBlock(orElse);
-  emitBody(stmt.field(3));
-  branch(exit);
-  startBlock(exit);
+  auto loop = builder.create<dialect::ForOp>(l, start, stop, step);
+  Block *body = new Block();
+  loop.getBody().push_back(body);
+  Value variable = body->addArgument(builder.getI64Type(), l);
+  Block *after = newBlock();
+  {
+    OpBuilder::InsertionGuard guard(builder);
+    startBlock(body);
+    const SExpr &target = stmt.field(0);
+    Val value = item(variable);
+    emitAssign(target, value);
+    // A loop variable the body does not assign is the iteration's value.
+    std::optional<std::pair<std::string, std::optional<Val>>> saved;
+    if (target.head() == "Name" && value.type.kind != Type::Kind::Array &&
+        !assigns(stmt.field(2), target.field(0).text)) {
+      const std::string &name = target.field(0).text;
+      auto previous = bound.find(name);
+      saved.emplace(name, previous == bound.end() ? std::nullopt : std::optional<Val>(previous->second));
+      bound[name] = convert(value, spec.variables[name]);
+    }
+    loops.push_back({/*structured=*/true});
+    emitBody(stmt.field(2));
+    loops.pop_back();
+    if (saved) {
+      if (saved->second)
+        bound[saved->first] = *saved->second;
+      else
+        bound.erase(saved->first);
+    }
+    if (!terminated())
+      builder.create<dialect::ContinueOp>(l);
+  }
+  Value exit = loop.getExit();
+  auto is = [&](int32_t kind) {
+    return builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq, exit, constInt(kind, 32)).getResult();
+  };
+  if (containsReturn(stmt.field(2))) {
+    // The body returned: return (or leave the enclosing loop too).
+    Block *leaving = newBlock(), *staying = newBlock();
+    builder.create<mlir::cf::CondBranchOp>(l, is(dialect::ForOp::kLeft), leaving, staying);
+    startBlock(leaving);
+    if (insideRangeLoop()) {
+      builder.create<dialect::LeaveOp>(l);
+    } else {
+      llvm::SmallVector<Value> values = {constInt(0, 32)};
+      for (Value slot : returnSlots)
+        values.push_back(builder.create<mlir::memref::LoadOp>(l, slot));
+      builder.create<mlir::func::ReturnOp>(l, values);
+    }
+    startBlock(staying);
+  }
+  if (stmt.field(3).items.size() > 1) { // else: when the loop ran out
+    Block *orElse = newBlock();
+    builder.create<mlir::cf::CondBranchOp>(l, is(dialect::ForOp::kCompleted), orElse, after);
+    startBlock(orElse);
+    emitBody(stmt.field(3));
+  }
+  branch(after);
+  startBlock(after);
 }
 
 //===----------------------------------------------------------------------===//
@@ -1719,6 +1426,9 @@ void FunctionEmitter::emitCountedFor(const SExpr &stmt, Value trips,
 
 Val FunctionEmitter::loadVariable(const std::string &name, const SExpr &node) {
   Location l = loc(node);
+  auto fixed = bound.find(name);
+  if (fixed != bound.end())
+    return fixed->second;
   if (spec.variables[name].kind == Type::Kind::Array) {
     auto found = arrays.find(name);
     if (found != arrays.end())
@@ -1731,8 +1441,7 @@ Val FunctionEmitter::loadVariable(const std::string &name, const SExpr &node) {
     size_t at = message.find("{name}");
     if (at != std::string::npos)
       message.replace(at, 6, name);
-    returnError(constInt(module.errorCode("UnboundLocalError", message), 32));
-    startBlock(newBlock());
+    check(constInt(1, 1), PyError("UnboundLocalError", message));
     Value empty = builder.create<mlir::memref::AllocaOp>(
         l, module.memrefType(spec.variables[name]),
         llvm::SmallVector<Value>(spec.variables[name].ndim,
@@ -1745,7 +1454,7 @@ Val FunctionEmitter::loadVariable(const std::string &name, const SExpr &node) {
   if (at != std::string::npos)
     message.replace(at, 6, name);
   check(builder.create<arith::XOrIOp>(l, isAssigned, constInt(1, 1)),
-        module.errorCode("UnboundLocalError", message));
+        PyError("UnboundLocalError", message));
   Val value{spec.variables[name], {}};
   for (Value slot : slots[name])
     value.leaves.push_back(builder.create<mlir::memref::LoadOp>(l, slot));
@@ -1802,9 +1511,6 @@ Val FunctionEmitter::emitExpr(const SExpr &expr) {
     // function arguments unspecified).
     Val left = emitExpr(expr.field(1));
     Val right = emitExpr(expr.field(2));
-    if (uncheckedArithmetic && nonNegativeRemainders.count(&expr) && left.type.kind == Type::Kind::Int &&
-        right.type.kind == Type::Kind::Int) // x % k, x >= 0 and k > 0 proven
-      return {Type::integer(), {builder.create<arith::RemUIOp>(loc(expr), left.leaves[0], right.leaves[0])}};
     return emitBinary(expr, expr.field(0).text, left, right);
   }
   if (head == "UnaryOp")
@@ -1847,61 +1553,22 @@ Val FunctionEmitter::emitExpr(const SExpr &expr) {
              head + " expressions are not supported");
 }
 
-Value FunctionEmitter::checkedIntOp(const std::string &op, Value a, Value b) {
-  // LLVM's *.with.overflow intrinsics: one instruction and a flag test.
-  Location l = builder.getUnknownLoc();
-  auto pair = mlir::LLVM::LLVMStructType::getLiteral(
-      builder.getContext(), {builder.getI64Type(), builder.getI1Type()});
-  Value both = op == "Add"   ? builder.create<mlir::LLVM::SAddWithOverflowOp>(l, pair, a, b).getResult()
-               : op == "Sub" ? builder.create<mlir::LLVM::SSubWithOverflowOp>(l, pair, a, b).getResult()
-                             : builder.create<mlir::LLVM::SMulWithOverflowOp>(l, pair, a, b).getResult();
-  Value result = builder.create<mlir::LLVM::ExtractValueOp>(l, both, llvm::ArrayRef<int64_t>{0});
-  Value overflow = builder.create<mlir::LLVM::ExtractValueOp>(l, both, llvm::ArrayRef<int64_t>{1});
-  check(overflow, errorCode("OverflowError", "int_overflow"));
-  return result;
-}
-
 Val FunctionEmitter::intArith(const std::string &op, Value a, Value b) {
+  // Python's int semantics are plait's operations: passes decide which
+  // checks a loop needs, the lowering how they are done.
   Location l = builder.getUnknownLoc();
-  bool checked = module.options.checkOverflow && !uncheckedArithmetic;
-  if (op == "Add" || op == "Sub" || op == "Mult") {
-    if (checked)
-      return {Type::integer(), {checkedIntOp(op, a, b)}};
-    Value r = op == "Add"   ? builder.create<arith::AddIOp>(l, a, b).getResult()
-              : op == "Sub" ? builder.create<arith::SubIOp>(l, a, b).getResult()
-                            : builder.create<arith::MulIOp>(l, a, b).getResult();
-    return {Type::integer(), {r}};
-  }
-  if (op == "FloorDiv" || op == "Mod") {
-    check(builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq, b, constInt(0)),
-          errorCode("ZeroDivisionError",
-                    op == "Mod" ? "int_mod_by_zero" : "int_division_by_zero"));
-    Value minusOne = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq, b, constInt(-1));
-    if (op == "FloorDiv" && checked) {
-      Value isMin = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq, a,
-                                                  constInt(INT64_MIN));
-      check(builder.create<arith::AndIOp>(l, isMin, minusOne),
-            errorCode("OverflowError", "int_overflow"));
-    }
-    // Dividing by -1 is negation (and INT64_MIN / -1 would trap).
-    Value safeB = builder.create<arith::SelectOp>(l, minusOne, constInt(1), b);
-    Value q = builder.create<arith::DivSIOp>(l, a, safeB);
-    Value r = builder.create<arith::RemSIOp>(l, a, safeB);
-    // Python rounds toward negative infinity: fix up when signs differ.
-    Value rNonZero = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::ne, r, constInt(0));
-    Value signsDiffer = builder.create<arith::CmpIOp>(
-        l, arith::CmpIPredicate::slt, builder.create<arith::XOrIOp>(l, r, safeB), constInt(0));
-    Value adjust = builder.create<arith::AndIOp>(l, rNonZero, signsDiffer);
-    if (op == "FloorDiv") {
-      Value fixed = builder.create<arith::SubIOp>(
-          l, q, builder.create<arith::ExtUIOp>(l, builder.getI64Type(), adjust));
-      Value negated = builder.create<arith::SubIOp>(l, constInt(0), a);
-      return {Type::integer(), {builder.create<arith::SelectOp>(l, minusOne, negated, fixed)}};
-    }
-    Value fixed = builder.create<arith::SelectOp>(
-        l, adjust, builder.create<arith::AddIOp>(l, r, safeB), r);
-    return {Type::integer(), {builder.create<arith::SelectOp>(l, minusOne, constInt(0), fixed)}};
-  }
+  bool checked = module.options.checkOverflow;
+  auto mode = checked ? dialect::OverflowMode::check : dialect::OverflowMode::wrap;
+  if (op == "Add")
+    return {Type::integer(), {builder.create<dialect::AddOp>(l, a, b, mode)}};
+  if (op == "Sub")
+    return {Type::integer(), {builder.create<dialect::SubOp>(l, a, b, mode)}};
+  if (op == "Mult")
+    return {Type::integer(), {builder.create<dialect::MulOp>(l, a, b, mode)}};
+  if (op == "FloorDiv")
+    return {Type::integer(), {builder.create<dialect::FloorDivOp>(l, a, b, mode)}};
+  if (op == "Mod")
+    return {Type::integer(), {builder.create<dialect::ModOp>(l, a, b, mode)}};
   if (op == "Div")
     return callRuntimeFloat("plait_rt_int_truediv", {a, b},
                             {{PLAIT_NUMERIC_INT_DIV_BY_ZERO,
@@ -2018,7 +1685,7 @@ Val FunctionEmitter::arrayElementwise(const SExpr &node, llvm::ArrayRef<Val> ope
     shapes += shapePlaceholders(operand.type.ndim, static_cast<int>(dims.size())) + " ";
     appendDimensions(operand.leaves[0], operand.type.ndim, dims);
   }
-  int32_t mismatch = module.errorCode("ValueError", formatMessage("operands_broadcast", {{"shapes", shapes}}));
+  PyError mismatch = PyError("ValueError", formatMessage("operands_broadcast", {{"shapes", shapes}}));
   llvm::SmallVector<Value> sizes;
   for (int axis = 0; axis < ndim; ++axis) {
     Value size = constInt(1);
@@ -2041,7 +1708,7 @@ Val FunctionEmitter::arrayElementwise(const SExpr &node, llvm::ArrayRef<Val> ope
     // the broadcast shape itself.
     llvm::SmallVector<Value> outDims;
     appendDimensions(out->leaves[0], out->type.ndim, outDims);
-    int32_t notBroadcastable = module.errorCode(
+    PyError notBroadcastable = PyError(
         "ValueError", formatMessage("output_not_broadcastable",
                                     {{"out", shapePlaceholders(out->type.ndim, 0)},
                                      {"shape", shapePlaceholders(ndim, out->type.ndim)}}));
@@ -2379,24 +2046,9 @@ Value FunctionEmitter::dimension(Value memref, int64_t axis) {
   return builder.create<arith::IndexCastOp>(l, builder.getI64Type(), d);
 }
 
-void FunctionEmitter::checkWithArgs(Value failed, int32_t code,
-                                    llvm::ArrayRef<Value> args) {
-  checkWithArgs(failed, constInt(code, 32), args);
-}
-
-void FunctionEmitter::checkWithArgs(Value failed, Value code, llvm::ArrayRef<Value> args) {
-  Block *error = newBlock();
-  Block *next = newBlock();
-  builder.create<mlir::cf::CondBranchOp>(builder.getUnknownLoc(), failed, error, next);
-  startBlock(error);
-  module.declare("plait_rt_set_error_arg",
-                 builder.getFunctionType({builder.getI64Type(), builder.getI64Type()}, {}));
-  for (size_t k = 0; k < args.size(); ++k)
-    builder.create<mlir::func::CallOp>(builder.getUnknownLoc(), "plait_rt_set_error_arg",
-                                       mlir::TypeRange{},
-                                       mlir::ValueRange{constInt(static_cast<int64_t>(k)), args[k]});
-  returnError(code);
-  startBlock(next);
+void FunctionEmitter::checkWithArgs(Value failed, const PyError &error, llvm::ArrayRef<Value> args) {
+  builder.create<dialect::RaiseIfOp>(builder.getUnknownLoc(), failed, error.exception, error.message,
+                                     args);
 }
 
 std::string FunctionEmitter::shapePlaceholders(int ndim, int first) {
@@ -2428,31 +2080,15 @@ llvm::SmallVector<Value> FunctionEmitter::arrayIndices(const SExpr &subscript,
                                                        const Type &array) {
   std::vector<const SExpr *> nodes = subscriptIndices(subscript);
   Location l = loc(subscript);
-  int32_t outOfBounds = module.errorCode(
-      "IndexError", module.options.message("index_out_of_bounds"));
   // CPython evaluates every index (the tuple) before indexing.
   llvm::SmallVector<Value> given;
   for (const SExpr *node : nodes)
     given.push_back(convert(emitExpr(*node), Type::integer()).leaves[0]);
   llvm::SmallVector<Value> result;
-  for (size_t axis = 0; axis < nodes.size(); ++axis) {
-    Value i = given[axis];
-    if (inBoundsLoop) { // the loop's guard proved 0 <= i < size
-      result.push_back(builder.create<arith::IndexCastOp>(l, builder.getIndexType(), i));
-      continue;
-    }
-    Value size = dimension(memref, static_cast<int64_t>(axis));
-    // NumPy: negative indices count from the end.
-    Value negative = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, i, constInt(0));
-    Value wrapped = builder.create<arith::SelectOp>(
-        l, negative, builder.create<arith::AddIOp>(l, i, size), i);
-    if (module.options.boundsCheck) {
-      // Unsigned comparison: catches negatives and >= size at once.
-      Value outside = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::uge, wrapped, size);
-      checkWithArgs(outside, outOfBounds, {i, constInt(static_cast<int64_t>(axis)), size});
-    }
-    result.push_back(builder.create<arith::IndexCastOp>(l, builder.getIndexType(), wrapped));
-  }
+  for (size_t axis = 0; axis < nodes.size(); ++axis)
+    result.push_back(builder.create<dialect::IndexOp>(l, given[axis],
+                                                      dimension(memref, static_cast<int64_t>(axis)),
+                                                      axis, !module.options.boundsCheck));
   return result;
 }
 
@@ -2508,8 +2144,7 @@ Val FunctionEmitter::emitView(const SExpr &subscript) {
   }
   auto metadata = builder.create<mlir::memref::ExtractStridedMetadataOp>(l, base.leaves[0]);
   Value offset = i64(metadata.getOffset());
-  int32_t outOfBounds = module.errorCode("IndexError", module.options.message("index_out_of_bounds"));
-  int32_t zeroStep = module.errorCode("ValueError", module.options.message("slice_step_zero"));
+  PyError zeroStep = PyError("ValueError", module.options.message("slice_step_zero"));
   llvm::SmallVector<mlir::OpFoldResult> sizes, strides;
   for (int axis = 0; axis < base.type.ndim; ++axis) {
     Value size = i64(metadata.getSizes()[axis]);
@@ -2521,11 +2156,9 @@ Val FunctionEmitter::emitView(const SExpr &subscript) {
       continue;
     }
     if (given[axis].index) {
-      Value i = *given[axis].index;
-      Value wrapped = select(cmp(P::slt, i, constInt(0)), add(i, size), i);
-      if (module.options.boundsCheck)
-        checkWithArgs(cmp(P::uge, wrapped, size), outOfBounds, {i, constInt(axis), size});
-      offset = add(offset, mul(wrapped, stride));
+      Value position = builder.create<dialect::IndexOp>(l, *given[axis].index, size, axis,
+                                                        !module.options.boundsCheck);
+      offset = add(offset, mul(i64(position), stride));
       continue;
     }
     // CPython's PySlice_Unpack + PySlice_AdjustIndices.
@@ -2592,18 +2225,10 @@ Value FunctionEmitter::broadcastTo(const Val &value, Value destination, int ndim
         l, leadingOnes, builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq, shapes[k], constInt(1)));
     dropped = builder.create<arith::AddIOp>(l, dropped, builder.create<arith::ExtUIOp>(l, builder.getI64Type(), leadingOnes));
   }
-  Value mismatch = constInt(0, 32);
-  for (int k = 0; k <= extra; ++k) {
-    int32_t code = module.errorCode(
-        "ValueError", formatMessage("broadcast_mismatch", {{"from", shapePlaceholders(sourceDims - k, k)},
-                                                           {"to", shapePlaceholders(ndim, sourceDims)}}));
-    mismatch = builder.create<arith::SelectOp>(
-        l, builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq, dropped, constInt(k)), constInt(code, 32),
-        mismatch);
-  }
+  Value mismatch = constInt(0, 1);
+  auto either = [&](Value a, Value b) { return builder.create<arith::OrIOp>(l, a, b).getResult(); };
   for (int axis = 0; axis < extra; ++axis)
-    checkWithArgs(builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::ne, shapes[axis], constInt(1)),
-                  mismatch, shapes);
+    mismatch = either(mismatch, builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::ne, shapes[axis], constInt(1)));
   for (int axis = 0; axis < ndim; ++axis) {
     Value want = dimension(destination, axis);
     sizes.push_back(builder.create<arith::IndexCastOp>(l, builder.getIndexType(), want).getResult());
@@ -2617,9 +2242,16 @@ Value FunctionEmitter::broadcastTo(const Val &value, Value destination, int ndim
     Value differ = builder.create<arith::AndIOp>(
         l, builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::ne, have, want),
         builder.create<arith::XOrIOp>(l, one, constInt(1, 1)));
-    checkWithArgs(differ, mismatch, shapes);
+    mismatch = either(mismatch, differ);
     strides.push_back(
         builder.create<arith::SelectOp>(l, one, zero, metadata.getStrides()[from]).getResult());
+  }
+  for (int k = 0; k <= extra; ++k) {
+    PyError error("ValueError", formatMessage("broadcast_mismatch",
+                                              {{"from", shapePlaceholders(sourceDims - k, k)},
+                                               {"to", shapePlaceholders(ndim, sourceDims)}}));
+    Value thisMessage = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq, dropped, constInt(k));
+    checkWithArgs(builder.create<arith::AndIOp>(l, mismatch, thisMessage), error, shapes);
   }
   return builder.create<mlir::memref::ReinterpretCastOp>(
       l, module.memrefType(Type::array(value.type.dtype, ndim)), metadata.getBaseBuffer(),
@@ -2825,7 +2457,7 @@ Val FunctionEmitter::reduceArray(const SExpr &node, const std::string &name, con
   if (name == "min" || name == "max" || name == "amin" || name == "amax") {
     bool isMin = name == "min" || name == "amin";
     check(builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq, size, constInt(0)),
-          module.errorCode("ValueError", module.options.message(isMin ? "empty_minimum" : "empty_maximum")));
+          PyError("ValueError", module.options.message(isMin ? "empty_minimum" : "empty_maximum")));
     llvm::SmallVector<Value> first(t.ndim, constIndexValue(0));
     Val initial = fromStorage(builder.create<mlir::memref::LoadOp>(l, memref, first), t.dtype, l);
     // Compared as Python ints or floats (uint64 by its bits, unsigned).
@@ -2984,7 +2616,7 @@ Val FunctionEmitter::dotOf(const SExpr &node, const Val &a, const Val &b) {
   appendDimensions(b.leaves[0], b.type.ndim, shapes);
   int first = static_cast<int>(shapes.size());
   shapes.append({inner, other});
-  int32_t notAligned = module.errorCode(
+  PyError notAligned = PyError(
       "ValueError", formatMessage("dot_not_aligned",
                                   {{"a", shapePlaceholders(a.type.ndim, 0)},
                                    {"b", shapePlaceholders(b.type.ndim, a.type.ndim)},
@@ -3169,7 +2801,7 @@ Value FunctionEmitter::toStorage(const Val &value, DType dtype, mlir::Location l
     Value i = castNumPy(element, DType::Int64).leaves[0];
     if (from.dtype == DType::UInt64) // beyond int64: only uint64 holds it
       checkWithArgs(builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, i, constInt(0)),
-                    module.errorCode("OverflowError", module.options.message("store_int_too_large")),
+                    PyError("OverflowError", module.options.message("store_int_too_large")),
                     {});
     checkPythonIntFits(i, dtype);
   }
@@ -3180,22 +2812,17 @@ Value FunctionEmitter::toStorage(const Val &value, DType dtype, mlir::Location l
 }
 
 void FunctionEmitter::countedLoop(Value n, const std::function<void(Value)> &body) {
+  // A loop of plait's own (over elements, say): a plait.for over range(n).
   Location l = builder.getUnknownLoc();
-  Value counter = alloca(builder.getI64Type());
-  builder.create<mlir::memref::StoreOp>(l, constInt(0), counter);
-  Block *header = newBlock();
-  Block *loop = newBlock();
-  Block *exit = newBlock();
-  branch(header);
-  startBlock(header);
-  Value k = builder.create<mlir::memref::LoadOp>(l, counter);
-  builder.create<mlir::cf::CondBranchOp>(
-      l, builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, k, n), loop, exit);
-  startBlock(loop);
+  auto loop = builder.create<dialect::ForOp>(l, constInt(0), n, constInt(1));
+  Block *block = new Block();
+  loop.getBody().push_back(block);
+  Value k = block->addArgument(builder.getI64Type(), l);
+  OpBuilder::InsertionGuard guard(builder);
+  startBlock(block);
   body(k);
-  builder.create<mlir::memref::StoreOp>(l, builder.create<arith::AddIOp>(l, k, constInt(1)), counter);
-  branch(header);
-  startBlock(exit);
+  if (!terminated())
+    builder.create<dialect::ContinueOp>(l);
 }
 
 Val FunctionEmitter::emitNumpy(const SExpr &node, const std::string &name) {
@@ -3328,8 +2955,8 @@ Value FunctionEmitter::allocateArray(const Type &type, llvm::ArrayRef<Value> siz
                                      const Val *fill, Location l) {
   // NumPy: "negative dimensions are not allowed"; sizes multiply without
   // overflowing the address space; a failed allocation is a MemoryError.
-  int32_t negative = module.errorCode("ValueError", module.options.message("negative_dimensions"));
-  int32_t tooBig = module.errorCode("MemoryError", module.options.message("array_too_big"));
+  PyError negative = PyError("ValueError", module.options.message("negative_dimensions"));
+  PyError tooBig = PyError("MemoryError", module.options.message("array_too_big"));
   Value total = constInt(1);
   auto pair = mlir::LLVM::LLVMStructType::getLiteral(
       builder.getContext(), {builder.getI64Type(), builder.getI1Type()});
@@ -3430,7 +3057,7 @@ Val FunctionEmitter::emitMath(const SExpr &node, const std::string &name,
                               std::vector<Val> args) {
   Location l = loc(node);
   const MathFunctionInfo *info = lookupMathFunction(name);
-  int32_t domain = errorCode("ValueError", "math_domain");
+  PyError domain = errorCode("ValueError", "math_domain");
   // Integer-valued functions keep int arguments exact.
   // (NumPy's integers have no __floor__: math.floor converts them to float.)
   if ((name == "floor" || name == "ceil" || name == "trunc") &&
@@ -3483,7 +3110,7 @@ Val FunctionEmitter::emitMath(const SExpr &node, const std::string &name,
     return {Type::floating(), {builder.create<arith::MulFOp>(l, constFloat(M_PI / 180.0), x[0])}};
   if (name == "pow") {
     // math.pow reports what ** raises as ValueError/OverflowError.
-    int32_t range = errorCode("OverflowError", "math_range");
+    PyError range = errorCode("OverflowError", "math_range");
     return callRuntimeFloat("plait_rt_float_pow", {x[0], x[1]},
                             {{PLAIT_NUMERIC_ZERO_POW_NEGATIVE, domain},
                              {PLAIT_NUMERIC_POW_COMPLEX, domain},
@@ -3689,18 +3316,8 @@ Val FunctionEmitter::emitJitCall(const SExpr &node, int functionId) {
   leafTypes(callee.result, results);
   auto call = builder.create<mlir::func::CallOp>(loc(node), callee.symbol, results,
                                                  operands);
-  Value status = call.getResult(0);
   // Propagate the callee's error: codes are shared by the whole module.
-  Block *error = newBlock();
-  Block *next = newBlock();
-  builder.create<mlir::cf::CondBranchOp>(
-      loc(node),
-      builder.create<arith::CmpIOp>(loc(node), arith::CmpIPredicate::ne, status,
-                                    constInt(0, 32)),
-      error, next);
-  startBlock(error);
-  returnError(status);
-  startBlock(next);
+  builder.create<dialect::CheckStatusOp>(loc(node), call.getResult(0));
   Val result{resultType, {}};
   for (unsigned i = 1; i < call.getNumResults(); ++i)
     result.leaves.push_back(call.getResult(i));
@@ -3720,7 +3337,16 @@ EmittedModule emitModule(mlir::ModuleOp module, const Program &program,
   module.getContext()->loadDialect<mlir::func::FuncDialect, mlir::arith::ArithDialect,
                                    mlir::LLVM::LLVMDialect, mlir::complex::ComplexDialect,
                                    mlir::cf::ControlFlowDialect, mlir::math::MathDialect,
-                                   mlir::memref::MemRefDialect>();
+                                   mlir::memref::MemRefDialect, dialect::PlaitDialect>();
+  // The running CPython's messages travel with the module, for the
+  // lowering of plait's operations.
+  {
+    mlir::Builder b(module.getContext());
+    llvm::SmallVector<mlir::NamedAttribute> messages;
+    for (llvm::StringRef key : dialect::loweringMessageKeys())
+      messages.push_back(b.getNamedAttr(key, b.getStringAttr(options.message(key.str()))));
+    module->setAttr(dialect::kMessagesAttrName, b.getDictionaryAttr(messages));
+  }
   Typer typer(program, options, uniqueId);
   Specialization &entry = typer.run(entryFunction, argumentTypes);
   ModuleEmitter emitter(module, typer, options);
@@ -3790,7 +3416,6 @@ EmittedModule emitModule(mlir::ModuleOp module, const Program &program,
     result.writesArgument.push_back(argumentTypes[i].kind == Type::Kind::Array &&
                                     writesParameter(entry, entry.source->params[i]));
 
-  result.errors = emitter.errors;
   return result;
 }
 

@@ -1,5 +1,6 @@
 //===- Compiler.cpp - snapshot to executor, detached ----------------------===//
 #include "plait/JIT/Compiler.h"
+#include "plait/Dialect/Plait/Passes.h"
 #include "plait/IR/Context.h"
 #include "plait/IR/MLIRUtils.h"
 #include "plait/Passes/Passes.h"
@@ -108,6 +109,17 @@ struct CompileHook {
       throw std::runtime_error("compile rendezvous: " + outcome.error);
   }
 };
+
+/// The error table plait-lower-raise wrote: status k is entry k - 1.
+std::vector<frontend::ErrorSite> errorTable(mlir::ModuleOp module) {
+  std::vector<frontend::ErrorSite> errors;
+  if (auto table = module->getAttrOfType<mlir::ArrayAttr>(dialect::kErrorTableAttrName))
+    for (mlir::Attribute entry : table) {
+      auto pair = entry.cast<mlir::ArrayAttr>();
+      errors.push_back({pair[0].cast<mlir::StringAttr>().str(), pair[1].cast<mlir::StringAttr>().str()});
+    }
+  return errors;
+}
 
 std::string print(mlir::Operation *op) {
   std::string text;
@@ -267,13 +279,30 @@ std::shared_ptr<Executor> compile(const CompileRequest &request) {
     if (mlir::failed(mlir::verify(*module)))
       capture.fail("internal error: plait emitted invalid MLIR:\n" +
                    print(*module));
-    executor->mlirText = print(*module);
+    executor->plaitText = print(*module);
 
+    // Inlining first: plait's passes then see callees' loops and checks
+    // inside their callers.
     mlir::PassManager optimize(&mlirContext);
     optimize.addPass(mlir::createInlinerPass());
     optimize.addPass(mlir::createCanonicalizerPass());
     optimize.addPass(mlir::createCSEPass());
+    dialect::buildOptimizePipeline(optimize);
     if (mlir::failed(optimize.run(*module)))
+      capture.fail("internal error: plait's optimisations failed");
+    executor->optimizedPlaitText = print(*module);
+
+    mlir::PassManager standard(&mlirContext);
+    dialect::buildLowerToStandardPipeline(standard);
+    if (mlir::failed(standard.run(*module)))
+      capture.fail("internal error: lowering the plait dialect failed");
+    executor->mlirText = print(*module);
+    executor->info.errors = errorTable(*module);
+
+    mlir::PassManager cleanUp(&mlirContext);
+    cleanUp.addPass(mlir::createCanonicalizerPass());
+    cleanUp.addPass(mlir::createCSEPass());
+    if (mlir::failed(cleanUp.run(*module)))
       capture.fail("internal error: MLIR optimisation failed");
     executor->optimizedMlirText = print(*module);
 

@@ -29,7 +29,7 @@ __all__ = ["jit", "stats", "Dispatcher", "CompileError", "TypingError", "Unsuppo
 _native._set_error_classes(TypingError, UnsupportedError)
 _MESSAGES = _messages.sample()
 _ids = itertools.count(1)
-_STAGES = ("mlir", "optimized-mlir", "llvm", "asm")
+_STAGES = ("plait", "optimized-plait", "mlir", "optimized-mlir", "llvm", "asm")
 _NOGIL = {False: 0, True: 1, "auto": 2}
 _CODE_OF = {"int64": "i", "int32": "i", "int": "i", "float64": "f", "float32": "f", "float": "f", "bool": "b", "complex128": "c", "complex": "c"}
 _KIND_OF = {"int64": "i", "int": "i", "int32": "I", "float64": "f", "float": "f", "float32": "F", "bool": "b", "complex128": "c", "complex": "c"}
@@ -336,8 +336,11 @@ class Dispatcher(_native.DispatcherBase):
             return [text for text, _ in self._compiled.values()]
 
     def inspect(self, signature: Optional[str] = None, stage: str = "mlir") -> str:
-        """The text of a compilation stage: 'mlir' (as emitted),
-        'optimized-mlir', 'llvm' (optimised LLVM IR) or 'asm'."""
+        """The text of a compilation stage: 'plait' (the plait dialect as
+        emitted), 'optimized-plait' (after inlining and plait's passes:
+        versioned loops, checks proven unneeded removed), 'mlir' (lowered to
+        func/arith/cf/memref), 'optimized-mlir', 'llvm' (optimised LLVM IR)
+        or 'asm'."""
         if stage not in _STAGES:
             raise ValueError(f"stage must be one of {', '.join(_STAGES)}")
         if not self._compiled:
@@ -355,6 +358,10 @@ class Dispatcher(_native.DispatcherBase):
                 if codes not in self._compiled:
                     raise KeyError(f"no compiled signature {signature!r}; have {self.signatures}")
                 executor = self._compiled[codes][1]
+        if stage == "plait":
+            return executor.plait
+        if stage == "optimized-plait":
+            return executor.optimized_plait
         if stage == "mlir":
             return executor.mlir
         if stage == "optimized-mlir":

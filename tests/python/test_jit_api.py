@@ -134,7 +134,12 @@ def test_inspect_every_stage() -> None:
     with pytest.raises(ValueError, match="not been compiled"):
         f.inspect()
     assert f(10) == 45
-    texts = {stage: f.inspect(stage=stage) for stage in ("mlir", "optimized-mlir", "llvm", "asm")}
+    stages = ("plait", "optimized-plait", "mlir", "optimized-mlir", "llvm", "asm")
+    texts = {stage: f.inspect(stage=stage) for stage in stages}
+    assert "plait.for" in texts["plait"] and "plait.add check" in texts["plait"]
+    assert "scf.if" in texts["optimized-plait"], "the loop's counter is versioned"
+    lowered = [op for op in ("plait.for", "plait.add", "plait.raise_if", "plait.continue") if op in texts["mlir"]]
+    assert not lowered, f"lowered: no plait operations are left, but {lowered}"
     assert "func.func" in texts["mlir"] and "cf.cond_br" in texts["mlir"]
     assert "func.func" in texts["optimized-mlir"]
     assert "define" in texts["llvm"]

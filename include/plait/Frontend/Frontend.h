@@ -2,9 +2,10 @@
 //
 // The frontend turns a snapshot of Python functions (see SExpr.h) into an MLIR
 // module: it infers one static type per variable (to a fixed point, across
-// calls between jitted functions, recursion included), then emits
-// func/arith/cf/math/memref with CPython's semantics. Run-time errors become
-// status codes that index the module's error table.
+// calls between jitted functions, recursion included), then emits the plait
+// dialect (with func/arith/cf/math/memref) with CPython's semantics: checked
+// int arithmetic, range loops and raising sites are plait operations, which
+// plait's passes optimise and lower (docs/design/dialect.md).
 //
 //===----------------------------------------------------------------------===//
 #ifndef PLAIT_FRONTEND_FRONTEND_H
@@ -185,6 +186,7 @@ struct EmittedModule {
   std::string entrySymbol;
   std::vector<Type> argumentTypes;
   Type resultType;
+  /// The error table (filled once plait-lower-raise has built it).
   std::vector<ErrorSite> errors;
   /// True when the code loops or calls other jitted functions (nogil="auto").
   bool mayRunLong = false;

@@ -44,8 +44,10 @@ struct Executor {
   void *entry = nullptr;
   std::shared_ptr<SharedJIT::Code> code;
   frontend::EmittedModule info;
-  std::string mlirText;          // as emitted
-  std::string optimizedMlirText; // after plait's and upstream MLIR passes
+  std::string plaitText;          // the plait dialect, as emitted
+  std::string optimizedPlaitText; // after inlining and plait's optimisations
+  std::string mlirText;           // lowered to standard dialects
+  std::string optimizedMlirText;  // after MLIR's clean-up passes
   std::string llvmText;          // optimised LLVM IR
   double compileSeconds = 0;
 

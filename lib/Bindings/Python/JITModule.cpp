@@ -1268,6 +1268,8 @@ void populateJIT(nb::module_ &m) {
       .def_prop_ro("may_run_long", [](const jit::Executor &e) { return e.info.mayRunLong; })
       .def_prop_ro("compile_seconds", [](const jit::Executor &e) { return e.compileSeconds; })
       .def_prop_ro("code_bytes", [](const jit::Executor &e) { return e.code->codeBytes(); })
+      .def_ro("plait", &jit::Executor::plaitText)
+      .def_ro("optimized_plait", &jit::Executor::optimizedPlaitText)
       .def_ro("mlir", &jit::Executor::mlirText)
       .def_ro("optimized_mlir", &jit::Executor::optimizedMlirText)
       .def_ro("llvm", &jit::Executor::llvmText)

@@ -1,0 +1,82 @@
+# An innermost loop whose indices are provably in bounds, and whose sums
+# cannot overflow, runs as a copy without those checks when a guard before
+# it says so (plait-version-loops); the copy vectorises.
+# RUN: %python %s | FileCheck %s
+import numpy as np
+
+import plait
+
+
+@plait.jit
+def smooth(a, out):
+    for i in range(1, len(a) - 1):
+        out[i] = (a[i - 1] + a[i] + a[i + 1]) / 3.0
+
+
+@plait.jit
+def count_small(a, bound):
+    c = 0
+    for i in range(len(a)):
+        c += i % 4
+    return c
+
+
+@plait.jit
+def gather(a, b):
+    s = 0.0
+    for i in range(len(b)):
+        s += a[b[i]]
+    return s
+
+
+a = np.arange(10.0)
+out = np.zeros(10)
+smooth(a, out)
+assert out[1] == 1.0
+assert count_small(a, 3) == sum(i % 4 for i in range(10))
+assert gather(a, np.array([1, 2])) == 3.0
+
+# As emitted: every element access is checked.
+# CHECK-LABEL: smooth: plait
+# CHECK: plait.for
+# CHECK: plait.index
+# CHECK-NOT: scf.if
+print("smooth: plait")
+print(smooth.inspect(stage="plait"))
+
+# Versioned: the guard, then the copy (positions used as they are) and the
+# checked original.
+# CHECK-LABEL: smooth: optimized-plait
+# CHECK: scf.if
+# CHECK: plait.for
+# CHECK-NOT: plait.index
+# CHECK: } else {
+# CHECK: plait.index
+print("smooth: optimized-plait")
+print(smooth.inspect(stage="optimized-plait"))
+
+# The unchecked copy vectorises.
+# CHECK-LABEL: smooth: llvm
+# CHECK: <{{[0-9]+}} x double>
+print("smooth: llvm")
+print(smooth.inspect(stage="llvm"))
+
+# c += i % 4: in the copy, the counter wraps and i % 4 is unsigned (the
+# guard proved i >= 0).
+# CHECK-LABEL: count_small: optimized-plait
+# CHECK: scf.if
+# CHECK: arith.remui
+# CHECK: plait.add wrap
+# CHECK: } else {
+# CHECK: plait.add check
+print("count_small: optimized-plait")
+print(count_small.inspect(stage="optimized-plait"))
+
+# a[b[i]]: the index comes from memory; a stays checked (b[i] is guarded).
+# CHECK-LABEL: gather: optimized-plait
+# CHECK: scf.if
+# CHECK: plait.for
+# CHECK: plait.index
+# CHECK: } else {
+print("gather: optimized-plait")
+print(gather.inspect(stage="optimized-plait"))
