@@ -206,7 +206,7 @@ private:
   Val emitMath(const SExpr &node, const std::string &name,
                std::vector<Val> args);
   Val emitBuiltin(const SExpr &node, const std::string &name);
-  Val emitJitCall(const SExpr &node, int functionId);
+  Val emitJitCall(const SExpr &node);
   Val callRuntime(const char *name, std::vector<Value> args, const Type &resultType,
                   std::initializer_list<std::pair<int32_t, PyError>> codes);
   Val callRuntimeFloat(const char *name, std::vector<Value> args,
@@ -1207,11 +1207,7 @@ void FunctionEmitter::emitStatement(const SExpr &stmt) {
     emitReturn(stmt.field(0).kind == SExpr::Kind::None
                    ? Val{Type::none(), {}}
                    : emitExpr(stmt.field(0)));
-  } else if (head == "Break" || head == "Continue") {
-    if (loops.empty())
-      typer.fail(CompileError::Kind::Unsupported, *spec.source, stmt,
-                 "'" + std::string(head == "Break" ? "break" : "continue") +
-                     "' outside loop");
+  } else if (head == "Break" || head == "Continue") { // (inside a loop: typing checked)
     if (terminated())
       return;
     const Loop &loop = loops.back();
@@ -1224,15 +1220,13 @@ void FunctionEmitter::emitStatement(const SExpr &stmt) {
   } else if (head == "Expr") {
     if (stmt.field(0).head() != "Const")
       emitExpr(stmt.field(0));
-  } else if (head == "Pass") {
-  } else {
-    typer.fail(CompileError::Kind::Unsupported, *spec.source, stmt,
-               head + " statements are not supported");
+  } else if (head != "Pass") {
+    throw std::logic_error("internal: the typer let a " + head + " statement through");
   }
 }
 
 void FunctionEmitter::emitAssign(const SExpr &target, const Val &value) {
-  if (target.head() == "Subscript" && typer.exprType(spec, target).kind == Type::Kind::Array) {
+  if (target.head() == "Subscript" && spec.typeOf(target).kind == Type::Kind::Array) {
     storeSlice(target, value);
     return;
   }
@@ -1433,9 +1427,6 @@ Val FunctionEmitter::loadVariable(const std::string &name, const SExpr &node) {
     auto found = arrays.find(name);
     if (found != arrays.end())
       return {spec.variables[name], {found->second}};
-    if (spec.loopTargets.count(name))
-      typer.fail(CompileError::Kind::Unsupported, *spec.source, node,
-                 "the row variable '" + name + "' can be used only inside its loop");
     // Used before its (only) assignment: CPython raises UnboundLocalError.
     std::string message = module.options.message("unbound_local");
     size_t at = message.find("{name}");
@@ -1463,7 +1454,7 @@ Val FunctionEmitter::loadVariable(const std::string &name, const SExpr &node) {
 
 Val FunctionEmitter::emitExpr(const SExpr &expr) {
   const std::string &head = expr.head();
-  Type type = typer.exprType(spec, expr);
+  Type type = spec.typeOf(expr);
   if (head == "Const")
     return constant(expr.field(0), type);
   if (head == "Name") {
@@ -1474,7 +1465,7 @@ Val FunctionEmitter::emitExpr(const SExpr &expr) {
     return constant(*binding.value, type);
   }
   if (head == "Attribute" && (expr.field(1).text == "real" || expr.field(1).text == "imag") &&
-      typer.exprType(spec, expr.field(0)).isComplex()) {
+      spec.typeOf(expr.field(0)).isComplex()) {
     Val z = emitExpr(expr.field(0));
     return {type, {z.leaves[expr.field(1).text == "real" ? 0 : 1]}};
   }
@@ -1531,7 +1522,7 @@ Val FunctionEmitter::emitExpr(const SExpr &expr) {
     }
     return result;
   }
-  if (head == "Subscript" && typer.exprType(spec, expr.field(0)).kind == Type::Kind::Array)
+  if (head == "Subscript" && spec.typeOf(expr.field(0)).kind == Type::Kind::Array)
     return type.kind == Type::Kind::Array ? emitView(expr) : loadElement(expr);
   if (head == "Subscript") {
     Val base = emitExpr(expr.field(0));
@@ -1549,8 +1540,7 @@ Val FunctionEmitter::emitExpr(const SExpr &expr) {
     return {type, llvm::SmallVector<Value, 2>(base.leaves.begin() + offset,
                                               base.leaves.begin() + offset + count)};
   }
-  typer.fail(CompileError::Kind::Unsupported, *spec.source, expr,
-             head + " expressions are not supported");
+  throw std::logic_error("internal: the typer let a " + head + " expression through");
 }
 
 Val FunctionEmitter::intArith(const std::string &op, Value a, Value b) {
@@ -1755,7 +1745,7 @@ Value FunctionEmitter::bitwise(const std::string &op, Value a, Value b, Location
 Val FunctionEmitter::emitBinary(const SExpr &node, const std::string &op,
                                 const Val &left, const Val &right, const Val *out) {
   if (left.type.kind == Type::Kind::Array || right.type.kind == Type::Kind::Array) {
-    Type type = typer.binaryType(spec, node, op, left.type, right.type);
+    Type type = spec.typeOf(node);
     // Elements follow NumPy's rules, a Python complex operand included.
     auto asElement = [&](const Val &v) {
       return v.type.kind == Type::Kind::Complex ? castNumPy(v, DType::Complex128) : v;
@@ -1842,7 +1832,7 @@ Val FunctionEmitter::unaryOf(const SExpr &node, const std::string &op, const Val
 }
 
 Val FunctionEmitter::emitBoolOp(const SExpr &node) {
-  Type type = typer.exprType(spec, node);
+  Type type = spec.typeOf(node);
   bool isAnd = node.field(0).text == "And";
   llvm::SmallVector<mlir::Type> types;
   leafTypes(type, types);
@@ -1965,7 +1955,7 @@ Val FunctionEmitter::emitCompare(const SExpr &node) {
   Val left = emitExpr(node.field(0));
   if (ops.size() == 1) {
     Val right = emitExpr(*rights[0]);
-    Type type = typer.exprType(spec, node);
+    Type type = spec.typeOf(node);
     if (type.kind == Type::Kind::Array)
       return arrayElementwise(node, {left, right}, DType::Bool, type.ndim, [&](llvm::ArrayRef<Val> x) {
         return Val{Type::numpy(DType::Bool), {compare(ops[0]->text, x[0], x[1], node)}};
@@ -1989,11 +1979,11 @@ Val FunctionEmitter::emitCompare(const SExpr &node) {
     left = right;
   }
   startBlock(done);
-  return {typer.exprType(spec, node), {builder.create<mlir::memref::LoadOp>(loc(node), result)}};
+  return {spec.typeOf(node), {builder.create<mlir::memref::LoadOp>(loc(node), result)}};
 }
 
 Val FunctionEmitter::emitIfExp(const SExpr &node) {
-  Type type = typer.exprType(spec, node);
+  Type type = spec.typeOf(node);
   llvm::SmallVector<mlir::Type> types;
   leafTypes(type, types);
   llvm::SmallVector<Value> resultSlots;
@@ -2107,7 +2097,7 @@ Value FunctionEmitter::rowView(Value memref, const Type &rowType, Value index, L
 }
 
 Val FunctionEmitter::emitView(const SExpr &subscript) {
-  Type type = typer.exprType(spec, subscript);
+  Type type = spec.typeOf(subscript);
   Val base = emitExpr(subscript.field(0));
   Location l = loc(subscript);
   auto i64 = [&](Value index) {
@@ -2381,8 +2371,8 @@ Val FunctionEmitter::emitReduction(const SExpr &node, const std::string &name) {
 
 Val FunctionEmitter::reduceExpression(const SExpr &node, const std::string &name, const Val &array) {
   Location l = loc(node);
-  Type result = typer.exprType(spec, node);
-  int axis = typer.reductionAxis(spec, node, array.type.ndim);
+  Type result = spec.typeOf(node);
+  int axis = spec.axisOf(node);
   if (axis < 0 || array.type.ndim == 1)
     return reduceArray(node, name, array, result, /*sequential=*/false);
   // Along an axis: one reduction per element of the result, over a 1-D
@@ -2604,7 +2594,7 @@ Val FunctionEmitter::emitDot(const SExpr &node) {
 
 Val FunctionEmitter::dotOf(const SExpr &node, const Val &a, const Val &b) {
   Location l = loc(node);
-  Type type = typer.exprType(spec, node);
+  Type type = spec.typeOf(node);
   // Computed in Python's float or (wrapping) int64, then cast to NumPy's
   // result type (a bool dot product: any product nonzero).
   DType resultDType = promoteDTypes(a.type.dtype, b.type.dtype);
@@ -2726,7 +2716,7 @@ Val FunctionEmitter::applyElementwise(const std::string &name, const Val &x, Loc
 
 Val FunctionEmitter::emitElementwise(const SExpr &node, const std::string &name) {
   Location l = loc(node);
-  Type type = typer.exprType(spec, node);
+  Type type = spec.typeOf(node);
   Val input = emitExpr(node.field(1).items.at(1));
   if (input.type.kind != Type::Kind::Array)
     return applyElementwise(name, input, l);
@@ -2834,7 +2824,7 @@ Val FunctionEmitter::emitNumpy(const SExpr &node, const std::string &name) {
   if (name == "sqrt" || name == "exp" || name == "log" || name == "sin" || name == "cos" ||
       name == "tan" || name == "arctan" || name == "abs" || name == "absolute")
     return emitElementwise(node, name);
-  Type type = typer.exprType(spec, node);
+  Type type = spec.typeOf(node);
   Location l = loc(node);
   std::vector<const SExpr *> args = node.field(1).rest();
   if (type.isNumPy()) { // np.float32(x), np.int8(x): NumPy's conversion
@@ -3012,7 +3002,7 @@ Val FunctionEmitter::emitCall(const SExpr &node) {
   if (!numpyName.empty())
     return emitNumpy(node, numpyName);
   if (callee.head() == "Attribute" && callee.field(1).text == "conjugate" &&
-      typer.exprType(spec, callee.field(0)).isComplex()) {
+      spec.typeOf(callee.field(0)).isComplex()) {
     Val z = emitExpr(callee.field(0));
     return {z.type, {z.leaves[0], builder.create<arith::NegFOp>(loc(node), z.leaves[1])}};
   }
@@ -3025,7 +3015,7 @@ Val FunctionEmitter::emitCall(const SExpr &node) {
     if (binding.kind == NameBinding::Kind::MathFunction)
       mathName = binding.name;
     if (binding.kind == NameBinding::Kind::Jit)
-      return emitJitCall(node, binding.functionId);
+      return emitJitCall(node);
     if (binding.kind == NameBinding::Kind::Rendezvous) {
       std::vector<Value> args;
       const Type kinds[] = {Type::integer(), Type::integer(), Type::floating()};
@@ -3154,7 +3144,7 @@ Val FunctionEmitter::emitMath(const SExpr &node, const std::string &name,
 
 Val FunctionEmitter::emitBuiltin(const SExpr &node, const std::string &name) {
   Location l = loc(node);
-  Type type = typer.exprType(spec, node);
+  Type type = spec.typeOf(node);
   std::vector<Val> args;
   for (const SExpr *arg : node.field(1).rest())
     args.push_back(emitExpr(*arg));
@@ -3272,8 +3262,7 @@ Val FunctionEmitter::emitBuiltin(const SExpr &node, const std::string &name) {
       return {type, {dimension(args[0].leaves[0], 0)}};
     return {type, {constInt(static_cast<int64_t>(args[0].type.elements.size()))}};
   }
-  typer.fail(CompileError::Kind::Unsupported, *spec.source, node,
-             name + "() is not supported here");
+  throw std::logic_error("internal: the typer let " + name + "() through");
 }
 
 Val FunctionEmitter::roundTo(const Val &x, Value ndigits, Location l) {
@@ -3296,29 +3285,29 @@ Val FunctionEmitter::roundTo(const Val &x, Value ndigits, Location l) {
   return {t, {builder.create<arith::SelectOp>(l, keep, x.leaves[0], castNumPy(rounded, t.dtype).leaves[0])}};
 }
 
-Val FunctionEmitter::emitJitCall(const SExpr &node, int functionId) {
-  const FunctionSource *target = &typer.getProgram().functions.at(functionId);
-  Type resultType = typer.exprType(spec, node);
-  std::vector<const SExpr *> actual = typer.callArguments(spec, node, *target);
-  std::vector<Type> types;
+Val FunctionEmitter::emitJitCall(const SExpr &node) {
+  // The callee's specialisation and the arguments (defaults filled in) are
+  // what typing resolved.
+  const Specialization::JitCall &target = spec.jitCallOf(node);
+  const Specialization &callee = *target.callee;
   llvm::SmallVector<Value> operands = {
       builder.create<arith::AddIOp>(loc(node), depth, constInt(1))};
-  for (const SExpr *arg : actual) {
+  for (size_t i = 0; i < target.arguments.size(); ++i) {
+    const SExpr *arg = target.arguments[i];
     bool isDefault = false;
-    for (const SExpr &d : target->defaults)
+    for (const SExpr &d : callee.source->defaults)
       isDefault |= &d == arg;
     Val value = isDefault ? constant(*arg, Typer::constantType(*arg)) : emitExpr(*arg);
-    types.push_back(value.type);
-    operands.append(value.leaves.begin(), value.leaves.end());
+    Val passed = convert(value, callee.arguments[i]);
+    operands.append(passed.leaves.begin(), passed.leaves.end());
   }
-  Specialization &callee = typer.specialize(functionId, types, &node, &spec);
   llvm::SmallVector<mlir::Type> results = {builder.getI32Type()};
   leafTypes(callee.result, results);
   auto call = builder.create<mlir::func::CallOp>(loc(node), callee.symbol, results,
                                                  operands);
   // Propagate the callee's error: codes are shared by the whole module.
   builder.create<dialect::CheckStatusOp>(loc(node), call.getResult(0));
-  Val result{resultType, {}};
+  Val result{callee.result, {}};
   for (unsigned i = 1; i < call.getNumResults(); ++i)
     result.leaves.push_back(call.getResult(i));
   return result;

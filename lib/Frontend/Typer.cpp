@@ -625,6 +625,12 @@ Specialization &Typer::run(int functionId, const std::vector<Type> &arguments) {
   return entry;
 }
 
+void Typer::typeLoopBody(Specialization &spec, const SExpr &body) {
+  ++loopDepth;
+  typeBody(spec, body);
+  --loopDepth;
+}
+
 void Typer::typeBody(Specialization &spec, const SExpr &body) {
   for (const SExpr *stmt : body.rest())
     typeStatement(spec, *stmt);
@@ -692,6 +698,7 @@ void Typer::assign(Specialization &spec, const SExpr &target, const Type &type,
   }
   if (target.head() == "Subscript") {
     Type element = subscriptType(spec, target);
+    spec.types[&target] = element;
     if (element.kind == Type::Kind::Bottom) {
       // checked in a later round
     } else if (element.kind == Type::Kind::Array) {
@@ -934,6 +941,7 @@ Type Typer::numpyCallType(Specialization &spec, const SExpr &call, const std::st
     // Along one axis: an array of the other axes' shape (of the same dtype
     // as the whole-array reduction).
     int axis = reductionAxis(spec, call, array.ndim);
+    spec.axes[&call] = axis;
     auto alongAxis = [&](Type whole) {
       return axis >= 0 && array.ndim > 1 ? Type::array(whole.dtype, array.ndim - 1, true) : whole;
     };
@@ -1134,6 +1142,7 @@ void Typer::typeStatement(Specialization &spec, const SExpr &stmt) {
     Type current = exprType(spec, target);
     Type value = exprType(spec, stmt.field(2));
     Type result = binaryType(spec, stmt, stmt.field(1).text, current, value);
+    spec.types[&stmt] = result;
     if (current.kind == Type::Kind::Array) {
       // a += b and a[1:] += b work in place: the result must cast to a's
       // dtype within its kind (NumPy's same_kind rule), and a keeps its shape.
@@ -1158,8 +1167,8 @@ void Typer::typeStatement(Specialization &spec, const SExpr &stmt) {
   } else if (head == "While") {
     spec.loops = true;
     exprType(spec, stmt.field(0));
-    typeBody(spec, stmt.field(1));
-    typeBody(spec, stmt.field(2));
+    typeLoopBody(spec, stmt.field(1));
+    typeBody(spec, stmt.field(2)); // else: in the enclosing loop
   } else if (head == "For") {
     spec.loops = true;
     const SExpr &iter = stmt.field(1);
@@ -1181,8 +1190,11 @@ void Typer::typeStatement(Specialization &spec, const SExpr &stmt) {
                  "nothing else assigns");
           addAliases(spec, target.field(0).text, aliasRoots(spec, iter)); // rows are views
           assign(spec, target, Type::array(iterated.dtype, iterated.ndim - 1), stmt);
+          rowsInScope.insert(target.field(0).text);
         }
-        typeBody(spec, stmt.field(2));
+        typeLoopBody(spec, stmt.field(2));
+        if (stmt.field(0).head() == "Name")
+          rowsInScope.erase(stmt.field(0).field(0).text);
         typeBody(spec, stmt.field(3));
         return;
       }
@@ -1201,7 +1213,7 @@ void Typer::typeStatement(Specialization &spec, const SExpr &stmt) {
              "'" + t.str() + "' object cannot be interpreted as an integer");
     }
     assign(spec, stmt.field(0), Type::integer(), stmt);
-    typeBody(spec, stmt.field(2));
+    typeLoopBody(spec, stmt.field(2));
     typeBody(spec, stmt.field(3));
   } else if (head == "Return") {
     Type value = stmt.field(0).kind == SExpr::Kind::None
@@ -1223,7 +1235,11 @@ void Typer::typeStatement(Specialization &spec, const SExpr &stmt) {
     // Docstrings and other bare constants are no-ops.
     if (value.head() != "Const")
       exprType(spec, value);
-  } else if (head == "Break" || head == "Continue" || head == "Pass") {
+  } else if (head == "Break" || head == "Continue") {
+    if (loopDepth == 0)
+      fail(CompileError::Kind::Unsupported, fn, stmt,
+           "'" + std::string(head == "Break" ? "break" : "continue") + "' outside loop");
+  } else if (head == "Pass") {
     // nothing to type
   } else if (head == "Unsupported") {
     fail(CompileError::Kind::Unsupported, fn, stmt,
@@ -1461,6 +1477,7 @@ Type Typer::callType(Specialization &spec, const SExpr &call) {
       types.push_back(t);
     }
     Specialization &callee = specialize(binding.functionId, types, &call, &spec);
+    spec.jitCalls[&call] = {&callee, actual};
     // A callee that may fall off its end returns None there (a conflict
     // with its other returns is reported once typing is done).
     Type result = callee.result;
@@ -1601,7 +1618,33 @@ Type Typer::callType(Specialization &spec, const SExpr &call) {
        name + "() is supported only as the iterable of a for loop");
 }
 
+const Type &Specialization::typeOf(const SExpr &node) const {
+  auto found = types.find(&node);
+  if (found == types.end())
+    throw std::logic_error("internal: the typer did not type " + node.head() + " at line " +
+                           std::to_string(node.location().line));
+  return found->second;
+}
+
+const Specialization::JitCall &Specialization::jitCallOf(const SExpr &call) const {
+  auto found = jitCalls.find(&call);
+  if (found == jitCalls.end())
+    throw std::logic_error("internal: a call the typer did not resolve");
+  return found->second;
+}
+
+int Specialization::axisOf(const SExpr &call) const {
+  auto found = axes.find(&call);
+  return found == axes.end() ? -1 : found->second;
+}
+
 Type Typer::exprType(Specialization &spec, const SExpr &expr) {
+  Type type = computeType(spec, expr);
+  spec.types[&expr] = type;
+  return type;
+}
+
+Type Typer::computeType(Specialization &spec, const SExpr &expr) {
   const FunctionSource &fn = *spec.source;
   const std::string &head = expr.head();
   if (head == "Const") {
@@ -1628,6 +1671,10 @@ Type Typer::exprType(Specialization &spec, const SExpr &expr) {
     NameBinding binding = resolve(spec, name);
     switch (binding.kind) {
     case NameBinding::Kind::Local:
+      if (spec.loopTargets.count(name) && spec.variables[name].kind == Type::Kind::Array &&
+          !rowsInScope.count(name))
+        fail(CompileError::Kind::Unsupported, fn, expr,
+             "the row variable '" + name + "' can be used only inside its loop");
       return spec.variables[name];
     case NameBinding::Kind::Constant: {
       Type t = constantType(*binding.value);
@@ -1660,6 +1707,8 @@ Type Typer::exprType(Specialization &spec, const SExpr &expr) {
     const SExpr &base = expr.field(0);
     bool local = base.head() == "Name" &&
                  resolve(spec, base.field(0).text).kind == NameBinding::Kind::Local;
+    if (local)
+      exprType(spec, base); // (recorded: the emitter loads it)
     if (local && spec.variables[base.field(0).text].kind == Type::Kind::Bottom)
       return Type::bottom(); // typed in a later round (a jitted callee's result)
     if (local && spec.variables[base.field(0).text].kind == Type::Kind::Array) {

@@ -6,6 +6,7 @@
 
 #include <deque>
 #include <tuple>
+#include <unordered_map>
 #include <map>
 #include <set>
 #include <string>
@@ -63,6 +64,23 @@ struct Specialization {
   std::set<std::tuple<std::string, const Specialization *, size_t>> arraysPassed;
   std::string symbol;
   int index = 0;
+
+  /// What typing found, for the emitter (which never types anything
+  /// itself): every expression's type, the specialisation and arguments of
+  /// each call to a jitted function, the axis of each reduction. Recorded on
+  /// every round; the last round's are the final ones.
+  std::unordered_map<const SExpr *, Type> types;
+  struct JitCall {
+    Specialization *callee = nullptr;
+    std::vector<const SExpr *> arguments; // defaults filled in
+  };
+  std::unordered_map<const SExpr *, JitCall> jitCalls;
+  std::unordered_map<const SExpr *, int> axes;
+  /// The type typing found for `node` (an expression, or an augmented
+  /// assignment: its operation's result).
+  const Type &typeOf(const SExpr &node) const;
+  const JitCall &jitCallOf(const SExpr &call) const;
+  int axisOf(const SExpr &call) const;
 };
 
 class Typer {
@@ -77,6 +95,7 @@ public:
   Specialization &specialize(int functionId, const std::vector<Type> &arguments,
                              const SExpr *callSite, const Specialization *caller);
 
+  /// The type of an expression, recorded in spec.types.
   Type exprType(Specialization &spec, const SExpr &expr);
   NameBinding resolve(const Specialization &spec, const std::string &name) const;
   /// The argument types of a call to a jitted function, defaults filled in.
@@ -99,7 +118,10 @@ public:
   static Type constantType(const SExpr &value);
 
 private:
+  Type computeType(Specialization &spec, const SExpr &expr);
   void typeBody(Specialization &spec, const SExpr &body);
+  /// A loop's body (break and continue are allowed in it).
+  void typeLoopBody(Specialization &spec, const SExpr &body);
   void typeStatement(Specialization &spec, const SExpr &stmt);
   void assign(Specialization &spec, const SExpr &target, const Type &type,
               const SExpr &origin);
@@ -142,6 +164,10 @@ private:
   uint64_t uniqueId;
   std::deque<Specialization> specs; // stable addresses
   bool changed = false;
+  /// While typing a body: how many loops enclose it, and the row variables
+  /// (for row in m) of the enclosing loops.
+  int loopDepth = 0;
+  std::set<std::string> rowsInScope;
 };
 
 /// The math functions compiled code may call: libm name, arity, result kind.
