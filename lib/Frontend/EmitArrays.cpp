@@ -1,0 +1,525 @@
+//===- EmitArrays.cpp - arrays: indexing, views, broadcasting, storage ----===//
+//
+// Element access (plait.index), views and slices with CPython's slice
+// rules, NumPy's broadcasting and its messages, whole-array elementwise
+// operations, stores with NumPy's conversions, and allocation.
+//
+//===----------------------------------------------------------------------===//
+#include "EmitterImpl.h"
+
+namespace plait::frontend::detail {
+
+Val FunctionEmitter::arrayElementwise(const SExpr &node, llvm::ArrayRef<Val> operands, DType dtype,
+                                      int ndim, const std::function<Val(llvm::ArrayRef<Val>)> &f,
+                                      const Val *out) {
+  std::vector<Type> inputTypes;
+  for (const Val &operand : operands)
+    inputTypes.push_back(operand.type);
+  // NumPy's broadcasting: trailing axes line up; each result axis takes the
+  // size that is not 1; any other mismatch is a ValueError naming every
+  // operand's shape (an in-place target's too, as the ufunc's `out`).
+  Location l = loc(node);
+  using P = arith::CmpIPredicate;
+  llvm::SmallVector<Val> shaped;
+  for (const Val &operand : operands)
+    if (operand.type.kind == Type::Kind::Array)
+      shaped.push_back(operand);
+  if (out) {
+    shaped.push_back(*out);
+    ndim = std::max(ndim, out->type.ndim);
+  }
+  std::string shapes;
+  llvm::SmallVector<Value> dims;
+  for (const Val &operand : shaped) {
+    shapes += shapePlaceholders(operand.type.ndim, static_cast<int>(dims.size())) + " ";
+    appendDimensions(operand.leaves[0], operand.type.ndim, dims);
+  }
+  PyError mismatch = PyError("ValueError", formatMessage("operands_broadcast", {{"shapes", shapes}}));
+  llvm::SmallVector<Value> sizes;
+  for (int axis = 0; axis < ndim; ++axis) {
+    Value size = constInt(1);
+    for (const Val &operand : shaped) {
+      int from = axis - (ndim - operand.type.ndim);
+      if (from < 0)
+        continue;
+      Value have = dimension(operand.leaves[0], from);
+      Value merged = builder.create<arith::SelectOp>(
+          l, builder.create<arith::CmpIOp>(l, P::eq, size, constInt(1)), have, size);
+      Value fits = builder.create<arith::OrIOp>(l, builder.create<arith::CmpIOp>(l, P::eq, have, constInt(1)),
+                                                builder.create<arith::CmpIOp>(l, P::eq, have, merged));
+      checkWithArgs(builder.create<arith::XOrIOp>(l, fits, constInt(1, 1)), mismatch, dims);
+      size = merged;
+    }
+    sizes.push_back(size);
+  }
+  if (out) {
+    // The target of an in-place operation is not broadcast: it must have
+    // the broadcast shape itself.
+    llvm::SmallVector<Value> outDims;
+    appendDimensions(out->leaves[0], out->type.ndim, outDims);
+    PyError notBroadcastable = PyError(
+        "ValueError", formatMessage("output_not_broadcastable",
+                                    {{"out", shapePlaceholders(out->type.ndim, 0)},
+                                     {"shape", shapePlaceholders(ndim, out->type.ndim)}}));
+    llvm::SmallVector<Value> values(outDims.begin(), outDims.end());
+    values.append(sizes.begin(), sizes.end());
+    Value differs = constInt(0, 1);
+    for (int axis = 0; axis < ndim; ++axis) {
+      int from = axis - (ndim - out->type.ndim);
+      Value have = from < 0 ? constInt(1) : outDims[from];
+      differs = builder.create<arith::OrIOp>(l, differs, builder.create<arith::CmpIOp>(l, P::ne, have, sizes[axis]));
+    }
+    checkWithArgs(differs, notBroadcastable, values);
+  }
+  Type type = Type::newArray(dtype, ndim, inputTypes);
+  Value result = allocateArray(type, sizes, nullptr, l);
+  llvm::SmallVector<Val> inputs(operands.begin(), operands.end());
+  for (Val &input : inputs)
+    if (input.type.kind == Type::Kind::Array)
+      input.leaves[0] = broadcastTo(input, result, ndim, l);
+  forEachElement(result, ndim, [&](llvm::ArrayRef<Value> indices) {
+    llvm::SmallVector<Val> elements;
+    for (const Val &input : inputs)
+      elements.push_back(input.type.kind == Type::Kind::Array
+                             ? fromStorage(builder.create<mlir::memref::LoadOp>(l, input.leaves[0], indices),
+                                           input.type.dtype, l)
+                             : input);
+    builder.create<mlir::memref::StoreOp>(l, toStorage(f(elements), dtype, l), result, indices);
+  });
+  for (const Val &operand : operands)
+    freeIfTemporary(operand);
+  return {type, {result}};
+}
+
+std::string FunctionEmitter::shapePlaceholders(int ndim, int first) {
+  std::string text = "(";
+  for (int axis = 0; axis < ndim; ++axis)
+    text += (axis ? "," : "") + std::string("{") + std::to_string(first + axis) + "}";
+  return text + (ndim == 1 ? ",)" : ")");
+}
+
+void FunctionEmitter::appendDimensions(Value memref, int ndim, llvm::SmallVectorImpl<Value> &out) {
+  for (int axis = 0; axis < ndim; ++axis)
+    out.push_back(dimension(memref, axis));
+}
+
+llvm::SmallVector<Value> FunctionEmitter::arrayIndices(const SExpr &subscript,
+                                                       Value memref,
+                                                       const Type &array) {
+  std::vector<const SExpr *> nodes = subscriptIndices(subscript);
+  Location l = loc(subscript);
+  // CPython evaluates every index (the tuple) before indexing.
+  llvm::SmallVector<Value> given;
+  for (const SExpr *node : nodes)
+    given.push_back(convert(emitExpr(*node), Type::integer()).leaves[0]);
+  llvm::SmallVector<Value> result;
+  for (size_t axis = 0; axis < nodes.size(); ++axis)
+    result.push_back(builder.create<dialect::IndexOp>(l, given[axis],
+                                                      dimension(memref, static_cast<int64_t>(axis)),
+                                                      axis, !module.options.boundsCheck));
+  return result;
+}
+
+Val FunctionEmitter::loadElement(const SExpr &subscript) {
+  Val array = emitExpr(subscript.field(0));
+  Location l = loc(subscript);
+  llvm::SmallVector<Value> indices = arrayIndices(subscript, array.leaves[0], array.type);
+  Value raw = builder.create<mlir::memref::LoadOp>(l, array.leaves[0], indices);
+  return fromStorage(raw, array.type.dtype, l);
+}
+
+void FunctionEmitter::storeElement(const SExpr &subscript, const Val &value) {
+  Val array = emitExpr(subscript.field(0));
+  Location l = loc(subscript);
+  // NumPy checks the index before converting the value.
+  llvm::SmallVector<Value> indices = arrayIndices(subscript, array.leaves[0], array.type);
+  Value stored = toStorage(value, array.type.dtype, l);
+  builder.create<mlir::memref::StoreOp>(l, stored, array.leaves[0], indices);
+}
+
+Value FunctionEmitter::rowView(Value memref, const Type &rowType, Value index, Location l) {
+  auto metadata = builder.create<mlir::memref::ExtractStridedMetadataOp>(l, memref);
+  Value offset = builder.create<arith::AddIOp>(
+      l, metadata.getOffset(), builder.create<arith::MulIOp>(l, index, metadata.getStrides()[0]));
+  llvm::SmallVector<mlir::OpFoldResult> sizes, strides;
+  for (int axis = 1; axis <= rowType.ndim; ++axis) {
+    sizes.push_back(metadata.getSizes()[axis]);
+    strides.push_back(metadata.getStrides()[axis]);
+  }
+  return builder.create<mlir::memref::ReinterpretCastOp>(l, module.memrefType(rowType),
+                                                         metadata.getBaseBuffer(),
+                                                         mlir::OpFoldResult(offset), sizes, strides);
+}
+
+Val FunctionEmitter::emitView(const SExpr &subscript) {
+  Type type = spec.typeOf(subscript);
+  Val base = emitExpr(subscript.field(0));
+  Location l = loc(subscript);
+  auto i64 = [&](Value index) {
+    return builder.create<arith::IndexCastOp>(l, builder.getI64Type(), index).getResult();
+  };
+  auto select = [&](Value c, Value a, Value b) {
+    return builder.create<arith::SelectOp>(l, c, a, b).getResult();
+  };
+  auto cmp = [&](arith::CmpIPredicate p, Value a, Value b) {
+    return builder.create<arith::CmpIOp>(l, p, a, b).getResult();
+  };
+  auto add = [&](Value a, Value b) { return builder.create<arith::AddIOp>(l, a, b).getResult(); };
+  auto sub = [&](Value a, Value b) { return builder.create<arith::SubIOp>(l, a, b).getResult(); };
+  auto mul = [&](Value a, Value b) { return builder.create<arith::MulIOp>(l, a, b).getResult(); };
+  using P = arith::CmpIPredicate;
+
+  // CPython evaluates every index and slice bound (the tuple) before indexing.
+  std::vector<const SExpr *> nodes = subscriptIndices(subscript);
+  struct Given {
+    std::optional<Value> index, start, stop, step;
+  };
+  std::vector<Given> given(nodes.size());
+  for (size_t axis = 0; axis < nodes.size(); ++axis) {
+    const SExpr &node = *nodes[axis];
+    auto evaluate = [&](const SExpr &e) { return convert(emitExpr(e), Type::integer()).leaves[0]; };
+    if (node.head() != "Slice") {
+      given[axis].index = evaluate(node);
+      continue;
+    }
+    std::optional<Value> *parts[3] = {&given[axis].start, &given[axis].stop, &given[axis].step};
+    for (size_t k = 0; k < 3; ++k)
+      if (node.field(k).kind != SExpr::Kind::None)
+        *parts[k] = evaluate(node.field(k));
+  }
+  auto metadata = builder.create<mlir::memref::ExtractStridedMetadataOp>(l, base.leaves[0]);
+  Value offset = i64(metadata.getOffset());
+  PyError zeroStep = PyError("ValueError", module.options.message("slice_step_zero"));
+  llvm::SmallVector<mlir::OpFoldResult> sizes, strides;
+  for (int axis = 0; axis < base.type.ndim; ++axis) {
+    Value size = i64(metadata.getSizes()[axis]);
+    Value stride = i64(metadata.getStrides()[axis]);
+    const SExpr *node = axis < static_cast<int>(nodes.size()) ? nodes[axis] : nullptr;
+    if (!node) { // a trailing axis not indexed: kept whole
+      sizes.push_back(metadata.getSizes()[axis]);
+      strides.push_back(metadata.getStrides()[axis]);
+      continue;
+    }
+    if (given[axis].index) {
+      Value position = builder.create<dialect::IndexOp>(l, *given[axis].index, size, axis,
+                                                        !module.options.boundsCheck);
+      offset = add(offset, mul(i64(position), stride));
+      continue;
+    }
+    // CPython's PySlice_Unpack + PySlice_AdjustIndices.
+    std::optional<Value> startPart = given[axis].start, stopPart = given[axis].stop,
+                         stepPart = given[axis].step;
+    Value step = stepPart ? *stepPart : constInt(1);
+    if (stepPart)
+      check(cmp(P::eq, step, constInt(0)), zeroStep);
+    Value negative = cmp(P::slt, step, constInt(0));
+    auto adjust = [&](std::optional<Value> given, bool isStart) -> Value {
+      if (!given) // defaults: [0, size) forwards, [size-1, -1) backwards
+        return isStart ? select(negative, sub(size, constInt(1)), constInt(0))
+                       : select(negative, constInt(-1), size);
+      Value v = *given;
+      Value below = cmp(P::slt, v, constInt(0));
+      Value shifted = add(v, size);
+      Value low = select(negative, constInt(-1), constInt(0));
+      Value fromEnd = select(cmp(P::slt, shifted, constInt(0)), low, shifted);
+      Value high = select(negative, sub(size, constInt(1)), size);
+      Value fromStart = select(cmp(P::sge, v, size), high, v);
+      return select(below, fromEnd, fromStart);
+    };
+    Value start = adjust(startPart, true);
+    Value stop = adjust(stopPart, false);
+    Value negStep = sub(constInt(0), step);
+    Value backwardsLength = select(cmp(P::slt, stop, start),
+                                   add(builder.create<arith::DivSIOp>(l, sub(sub(start, stop), constInt(1)), negStep), constInt(1)),
+                                   constInt(0));
+    Value forwardsLength = select(cmp(P::slt, start, stop),
+                                  add(builder.create<arith::DivSIOp>(l, sub(sub(stop, start), constInt(1)), step), constInt(1)),
+                                  constInt(0));
+    Value length = select(negative, backwardsLength, forwardsLength);
+    // An empty view keeps the offset in range.
+    Value first = select(cmp(P::sgt, length, constInt(0)), start, constInt(0));
+    offset = add(offset, mul(first, stride));
+    sizes.push_back(builder.create<arith::IndexCastOp>(l, builder.getIndexType(), length).getResult());
+    strides.push_back(builder.create<arith::IndexCastOp>(l, builder.getIndexType(), mul(stride, step)).getResult());
+  }
+  Value view = builder.create<mlir::memref::ReinterpretCastOp>(
+      l, module.memrefType(type), metadata.getBaseBuffer(),
+      mlir::OpFoldResult(builder.create<arith::IndexCastOp>(l, builder.getIndexType(), offset).getResult()),
+      sizes, strides);
+  return {type, {view}};
+}
+
+Value FunctionEmitter::broadcastTo(const Val &value, Value destination, int ndim, Location l) {
+  // NumPy's broadcasting: trailing axes line up; an axis of size 1 (or a
+  // missing leading one) repeats with stride 0; other sizes must be equal.
+  Value source = value.leaves[0];
+  int sourceDims = value.type.ndim;
+  auto metadata = builder.create<mlir::memref::ExtractStridedMetadataOp>(l, source);
+  llvm::SmallVector<mlir::OpFoldResult> sizes, strides;
+  Value zero = constIndexValue(0);
+  llvm::SmallVector<Value> shapes;
+  appendDimensions(source, sourceDims, shapes);
+  appendDimensions(destination, ndim, shapes);
+  // Extra leading axes of the source must have size 1 (they are dropped).
+  // NumPy's message names the source's shape after dropping the leading
+  // ones it could: one message per count, chosen at run time.
+  int extra = std::max(0, sourceDims - ndim);
+  Value dropped = constInt(0), leadingOnes = constInt(1, 1);
+  for (int k = 0; k < extra; ++k) {
+    leadingOnes = builder.create<arith::AndIOp>(
+        l, leadingOnes, builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq, shapes[k], constInt(1)));
+    dropped = builder.create<arith::AddIOp>(l, dropped, builder.create<arith::ExtUIOp>(l, builder.getI64Type(), leadingOnes));
+  }
+  Value mismatch = constInt(0, 1);
+  auto either = [&](Value a, Value b) { return builder.create<arith::OrIOp>(l, a, b).getResult(); };
+  for (int axis = 0; axis < extra; ++axis)
+    mismatch = either(mismatch, builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::ne, shapes[axis], constInt(1)));
+  for (int axis = 0; axis < ndim; ++axis) {
+    Value want = dimension(destination, axis);
+    sizes.push_back(builder.create<arith::IndexCastOp>(l, builder.getIndexType(), want).getResult());
+    int from = axis - (ndim - sourceDims);
+    if (from < 0) {
+      strides.push_back(zero);
+      continue;
+    }
+    Value have = dimension(source, from);
+    Value one = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq, have, constInt(1));
+    Value differ = builder.create<arith::AndIOp>(
+        l, builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::ne, have, want),
+        builder.create<arith::XOrIOp>(l, one, constInt(1, 1)));
+    mismatch = either(mismatch, differ);
+    strides.push_back(
+        builder.create<arith::SelectOp>(l, one, zero, metadata.getStrides()[from]).getResult());
+  }
+  for (int k = 0; k <= extra; ++k) {
+    PyError error("ValueError", formatMessage("broadcast_mismatch",
+                                              {{"from", shapePlaceholders(sourceDims - k, k)},
+                                               {"to", shapePlaceholders(ndim, sourceDims)}}));
+    Value thisMessage = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq, dropped, constInt(k));
+    checkWithArgs(builder.create<arith::AndIOp>(l, mismatch, thisMessage), error, shapes);
+  }
+  return builder.create<mlir::memref::ReinterpretCastOp>(
+      l, module.memrefType(Type::array(value.type.dtype, ndim)), metadata.getBaseBuffer(),
+      mlir::OpFoldResult(metadata.getOffset()), sizes, strides);
+}
+
+void FunctionEmitter::storeSlice(const SExpr &subscript, const Val &value) {
+  Location l = loc(subscript);
+  Val target = emitView(subscript);
+  DType dtype = target.type.dtype;
+  Value destination = target.leaves[0];
+  if (value.type.kind != Type::Kind::Array) {
+    Value stored = toStorage(value, dtype, l);
+    forEachElement(destination, target.type.ndim, [&](llvm::ArrayRef<Value> indices) {
+      builder.create<mlir::memref::StoreOp>(l, stored, destination, indices);
+    });
+    return;
+  }
+  int ndim = target.type.ndim;
+  Value source = broadcastTo(value, destination, ndim, l);
+  Type sourceType = Type::array(value.type.dtype, ndim);
+  auto copy = [&](Value from, const Type &fromType, Value to, const Type &toType) {
+    copyElements(Val{fromType, {from}}, Val{toType, {to}}, l);
+  };
+  // Views of one buffer may overlap (a[1:] = a[:-1]): NumPy copies as if
+  // through a temporary, so do that whenever the base buffers are the same.
+  auto base = [&](Value memref) {
+    return builder.create<arith::IndexCastOp>(
+        l, builder.getI64Type(), builder.create<mlir::memref::ExtractAlignedPointerAsIndexOp>(l, memref));
+  };
+  Value shared = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq, base(source), base(destination));
+  Block *throughTemporary = newBlock();
+  Block *direct = newBlock();
+  Block *done = newBlock();
+  builder.create<mlir::cf::CondBranchOp>(l, shared, throughTemporary, direct);
+  startBlock(throughTemporary);
+  llvm::SmallVector<Value> sizes;
+  for (int axis = 0; axis < ndim; ++axis)
+    sizes.push_back(dimension(source, axis));
+  Type temporaryType = Type::array(value.type.dtype, ndim, true);
+  Value temporary = allocateArray(temporaryType, sizes, nullptr, l);
+  copy(source, sourceType, temporary, temporaryType);
+  copy(temporary, temporaryType, destination, target.type);
+  branch(done);
+  startBlock(direct);
+  copy(source, sourceType, destination, target.type);
+  branch(done);
+  startBlock(done);
+  freeIfTemporary(value);
+}
+
+void FunctionEmitter::copyElements(const Val &from, const Val &to, Location l) {
+  // Elementwise C casts, as NumPy's unsafe casting of array assignment
+  // (int8 <- uint8 253 is -3; floats truncate toward zero).
+  Value source = from.leaves[0], destination = to.leaves[0];
+  DType toDType = to.type.dtype;
+  forEachElement(destination, to.type.ndim, [&](llvm::ArrayRef<Value> indices) {
+    Val element = fromStorage(builder.create<mlir::memref::LoadOp>(l, source, indices), from.type.dtype, l);
+    builder.create<mlir::memref::StoreOp>(l, storageOf(castNumPy(element, toDType), l), destination, indices);
+  });
+}
+
+Value FunctionEmitter::storageOf(const Val &element, Location l) {
+  // Bools are bytes in memory; complex numbers one complex value.
+  DType dtype = element.type.dtype;
+  if (dtype == DType::Bool)
+    return builder.create<arith::ExtUIOp>(l, builder.getI8Type(), element.leaves[0]);
+  if (dtype == DType::Complex128)
+    return builder.create<mlir::complex::CreateOp>(l, module.storageType(dtype), element.leaves[0],
+                                                   element.leaves[1]);
+  return element.leaves[0];
+}
+
+Val FunctionEmitter::fromStorage(Value raw, DType dtype, Location l) {
+  // Elements load as NumPy scalars of their dtype; bools are bytes in memory.
+  if (dtype == DType::Bool)
+    return {Type::numpy(dtype), {builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::ne, raw, constInt(0, 8))}};
+  if (dtype == DType::Complex128)
+    return {Type::numpy(dtype), {builder.create<mlir::complex::ReOp>(l, raw),
+                                 builder.create<mlir::complex::ImOp>(l, raw)}};
+  return {Type::numpy(dtype), {raw}};
+}
+
+Value FunctionEmitter::toStorage(const Val &value, DType dtype, mlir::Location l) {
+  if (dtype == DType::Complex128) {
+    Val c = castNumPy(value, dtype);
+    return builder.create<mlir::complex::CreateOp>(l, module.storageType(dtype), c.leaves[0], c.leaves[1]);
+  }
+  Val element = value;
+  bool toInteger = !isFloatDType(dtype) && dtype != DType::Bool;
+  bool pythonFloat = value.type.kind == Type::Kind::Float;
+  if (toInteger && value.type.isFloating() && (pythonFloat || !isUnsignedDType(dtype))) {
+    // As NumPy stores a Python float (or a NumPy float into a signed
+    // dtype) into an integer array: truncate, with errors for inf and NaN,
+    // then the range check of a Python int. NumPy floats into unsigned
+    // dtypes are C casts (below).
+    Value f = convert(value, Type::floating()).leaves[0];
+    Block *done = nullptr;
+    if (dtype == DType::UInt64) {
+      // uint64 also holds the Python ints in [2**63, 2**64).
+      Value t = builder.create<mlir::math::TruncOp>(l, f);
+      Value aboveInt64 = builder.create<arith::AndIOp>(
+          l, builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::OGE, t, constFloat(9223372036854775808.0)),
+          builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::OLT, t, constFloat(18446744073709551616.0)));
+      Block *large = newBlock(), *other = newBlock();
+      done = newBlock();
+      done->addArgument(builder.getI64Type(), l);
+      builder.create<mlir::cf::CondBranchOp>(l, aboveInt64, large, other);
+      startBlock(large);
+      builder.create<mlir::cf::BranchOp>(
+          l, done, mlir::ValueRange{builder.create<arith::FPToUIOp>(l, builder.getI64Type(), t)});
+      startBlock(other);
+    }
+    element = floatToInt(f, "plait_rt_float_to_int", "store_int_too_large");
+    if (done) {
+      checkPythonIntFits(element.leaves[0], dtype);
+      builder.create<mlir::cf::BranchOp>(l, done, mlir::ValueRange{element.leaves[0]});
+      startBlock(done);
+      return done->getArgument(0);
+    }
+  }
+  // Integers out of a signed dtype's range raise, NumPy's too (NumPy
+  // stores an integer scalar by its value; into unsigned dtypes it wraps);
+  // NumPy floats and bools are cast.
+  const Type &from = element.type;
+  if (from.isNumPy() && !isFloatDType(from.dtype) && from.dtype != DType::Bool &&
+      !isFloatDType(dtype) && dtype != DType::Bool && !isUnsignedDType(dtype) &&
+      from.dtype != dtype) {
+    Value i = castNumPy(element, DType::Int64).leaves[0];
+    if (from.dtype == DType::UInt64) // beyond int64: only uint64 holds it
+      checkWithArgs(builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, i, constInt(0)),
+                    PyError("OverflowError", module.options.message("store_int_too_large")),
+                    {});
+    checkPythonIntFits(i, dtype);
+  }
+  Value stored = weakToNumPy(element, dtype).leaves[0];
+  if (dtype == DType::Bool)
+    stored = builder.create<arith::ExtUIOp>(l, builder.getI8Type(), stored);
+  return stored;
+}
+
+void FunctionEmitter::forEachElement(Value memref, int ndim,
+                                     const std::function<void(llvm::ArrayRef<Value>)> &body,
+                                     bool fortranOrder) {
+  // Loops nest in C order (the last axis innermost), or in Fortran order
+  // (the first innermost): the memory order of reductions NumPy follows.
+  llvm::SmallVector<Value> indices(ndim);
+  std::function<void(int)> level = [&](int depth) {
+    if (depth == ndim) {
+      body(indices);
+      return;
+    }
+    int axis = fortranOrder ? ndim - 1 - depth : depth;
+    countedLoop(dimension(memref, axis), [&](Value k) {
+      indices[axis] = builder.create<arith::IndexCastOp>(builder.getUnknownLoc(), builder.getIndexType(), k);
+      level(depth + 1);
+    });
+  };
+  level(0);
+}
+
+Value FunctionEmitter::dataAddress(Value memref, const Type &array, Location l) {
+  Value base = builder.create<arith::IndexCastOp>(
+      l, builder.getI64Type(), builder.create<mlir::memref::ExtractAlignedPointerAsIndexOp>(l, memref));
+  auto metadata = builder.create<mlir::memref::ExtractStridedMetadataOp>(l, memref);
+  Value offset = builder.create<arith::IndexCastOp>(l, builder.getI64Type(), metadata.getOffset());
+  unsigned bytes = module.storageBytes(array.dtype);
+  return builder.create<arith::AddIOp>(l, base, builder.create<arith::MulIOp>(l, offset, constInt(bytes)));
+}
+
+Value FunctionEmitter::allocateArray(const Type &type, llvm::ArrayRef<Value> sizes,
+                                     const Val *fill, Location l) {
+  // NumPy: "negative dimensions are not allowed"; sizes multiply without
+  // overflowing the address space; a failed allocation is a MemoryError.
+  PyError negative = PyError("ValueError", module.options.message("negative_dimensions"));
+  PyError tooBig = PyError("MemoryError", module.options.message("array_too_big"));
+  Value total = constInt(1);
+  auto pair = mlir::LLVM::LLVMStructType::getLiteral(
+      builder.getContext(), {builder.getI64Type(), builder.getI1Type()});
+  for (Value size : sizes) {
+    check(builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, size, constInt(0)), negative);
+    Value both = builder.create<mlir::LLVM::SMulWithOverflowOp>(l, pair, total, size);
+    check(builder.create<mlir::LLVM::ExtractValueOp>(l, both, llvm::ArrayRef<int64_t>{1}), tooBig);
+    total = builder.create<mlir::LLVM::ExtractValueOp>(l, both, llvm::ArrayRef<int64_t>{0});
+  }
+  Value bytes = builder.create<mlir::LLVM::SMulWithOverflowOp>(
+      l, pair, total, constInt(module.storageBytes(type.dtype)));
+  check(builder.create<mlir::LLVM::ExtractValueOp>(l, bytes, llvm::ArrayRef<int64_t>{1}), tooBig);
+  Value flat = builder.create<mlir::memref::AllocOp>(
+      l, mlir::MemRefType::get({mlir::ShapedType::kDynamic}, module.storageType(type.dtype)),
+      mlir::ValueRange{builder.create<arith::IndexCastOp>(l, builder.getIndexType(), total)});
+  Value address = builder.create<mlir::memref::ExtractAlignedPointerAsIndexOp>(l, flat);
+  check(builder.create<arith::CmpIOp>(
+            l, arith::CmpIPredicate::eq,
+            builder.create<arith::IndexCastOp>(l, builder.getI64Type(), address), constInt(0)),
+        tooBig);
+  if (fill) {
+    Value stored = toStorage(*fill, type.dtype, l);
+    countedLoop(total, [&](Value k) {
+      builder.create<mlir::memref::StoreOp>(
+          l, stored, flat,
+          mlir::ValueRange{builder.create<arith::IndexCastOp>(l, builder.getIndexType(), k)});
+    });
+  }
+  // The C-contiguous (or Fortran-contiguous) N-D view of the allocation.
+  llvm::SmallVector<mlir::OpFoldResult> viewSizes, viewStrides(sizes.size());
+  for (Value size : sizes)
+    viewSizes.push_back(builder.create<arith::IndexCastOp>(l, builder.getIndexType(), size).getResult());
+  Value stride = constInt(1);
+  size_t n = sizes.size();
+  for (size_t step = 0; step < n; ++step) {
+    size_t k = type.fortran ? step : n - 1 - step; // the unit-stride axis first
+    if (step == 0)
+      viewStrides[k] = builder.getIndexAttr(1);
+    else
+      viewStrides[k] = builder.create<arith::IndexCastOp>(l, builder.getIndexType(), stride).getResult();
+    stride = builder.create<arith::MulIOp>(l, stride, sizes[k]);
+  }
+  Value array = builder.create<mlir::memref::ReinterpretCastOp>(
+      l, module.memrefType(type), flat, mlir::OpFoldResult(constIndexValue(0)), viewSizes,
+      viewStrides);
+  temporaries.insert(array);
+  return array;
+}
+
+} // namespace plait::frontend::detail

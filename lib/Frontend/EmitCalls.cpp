@@ -1,0 +1,453 @@
+//===- EmitCalls.cpp - calls ----------------------------------------------===//
+//
+// Calls: math, builtins, NumPy's constructors, and other jitted functions.
+//
+//===----------------------------------------------------------------------===//
+#include "EmitterImpl.h"
+
+namespace plait::frontend::detail {
+
+Val FunctionEmitter::emitCall(const SExpr &node) {
+  const SExpr &callee = node.field(0);
+  std::string numpyName = typer.numpyFunction(spec, callee);
+  if (!numpyName.empty())
+    return emitNumpy(node, numpyName);
+  if (callee.head() == "Attribute" && callee.field(1).text == "conjugate" &&
+      spec.typeOf(callee.field(0)).isComplex()) {
+    Val z = emitExpr(callee.field(0));
+    return {z.type, {z.leaves[0], builder.create<arith::NegFOp>(loc(node), z.leaves[1])}};
+  }
+  std::string mathName;
+  if (callee.head() == "Attribute")
+    mathName = callee.field(1).text;
+  NameBinding binding;
+  if (callee.head() == "Name") {
+    binding = typer.resolve(spec, callee.field(0).text);
+    if (binding.kind == NameBinding::Kind::MathFunction)
+      mathName = binding.name;
+    if (binding.kind == NameBinding::Kind::Jit)
+      return emitJitCall(node);
+    if (binding.kind == NameBinding::Kind::Rendezvous) {
+      std::vector<Value> args;
+      const Type kinds[] = {Type::integer(), Type::integer(), Type::floating()};
+      size_t i = 0;
+      for (const SExpr *arg : node.field(1).rest())
+        args.push_back(convert(emitExpr(*arg), kinds[i++]).leaves[0]);
+      module.declare("plait_test_rendezvous",
+                     builder.getFunctionType({builder.getI64Type(), builder.getI64Type(),
+                                              builder.getF64Type()},
+                                             {builder.getI32Type()}));
+      Value met = builder
+                      .create<mlir::func::CallOp>(loc(node), "plait_test_rendezvous",
+                                                  mlir::TypeRange{builder.getI32Type()}, args)
+                      .getResult(0);
+      return {Type::boolean(), {builder.create<arith::CmpIOp>(
+                                   loc(node), arith::CmpIPredicate::ne, met, constInt(0, 32))}};
+    }
+  }
+  if (!mathName.empty()) {
+    std::vector<Val> args;
+    for (const SExpr *arg : node.field(1).rest())
+      args.push_back(emitExpr(*arg));
+    return emitMath(node, mathName, std::move(args));
+  }
+  return emitBuiltin(node, callee.field(0).text);
+}
+
+Val FunctionEmitter::emitMath(const SExpr &node, const std::string &name,
+                              std::vector<Val> args) {
+  Location l = loc(node);
+  const MathFunctionInfo *info = lookupMathFunction(name);
+  PyError domain = errorCode("ValueError", "math_domain");
+  // Integer-valued functions keep int arguments exact.
+  // (NumPy's integers have no __floor__: math.floor converts them to float.)
+  if ((name == "floor" || name == "ceil" || name == "trunc") &&
+      !args[0].type.isFloating() && !args[0].type.isNumPy())
+    return convert(args[0], Type::integer());
+  std::vector<Value> x;
+  for (Val &arg : args)
+    x.push_back(convert(arg, Type::floating()).leaves[0]);
+  auto isNan = [&](Value v) {
+    return builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::UNO, v, v).getResult();
+  };
+  auto isInf = [&](Value v) {
+    return builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::OEQ,
+                                         builder.create<mlir::math::AbsFOp>(l, v),
+                                         constFloat(HUGE_VAL)).getResult();
+  };
+  auto logDomain = [&](Value v, double bound) {
+    // CPython's loghelper: non-positive arguments are a domain error.
+    check(builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::OLE, v, constFloat(bound)),
+          domain);
+  };
+  if (name == "sqrt") {
+    check(builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::OLT, x[0], constFloat(0.0)),
+          domain);
+    return {Type::floating(), {builder.create<mlir::math::SqrtOp>(l, x[0])}};
+  }
+  if (name == "fabs")
+    return {Type::floating(), {builder.create<mlir::math::AbsFOp>(l, x[0])}};
+  if (name == "floor")
+    return floatToInt(x[0], "plait_rt_float_floor_to_int");
+  if (name == "ceil")
+    return floatToInt(x[0], "plait_rt_float_ceil_to_int");
+  if (name == "trunc")
+    return floatToInt(x[0], "plait_rt_float_to_int");
+  if (name == "copysign")
+    return {Type::floating(), {builder.create<mlir::math::CopySignOp>(l, x[0], x[1])}};
+  if (name == "isnan")
+    return {Type::boolean(), {isNan(x[0])}};
+  if (name == "isinf")
+    return {Type::boolean(), {isInf(x[0])}};
+  if (name == "isfinite")
+    return {Type::boolean(),
+            {builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::ONE,
+                                           builder.create<mlir::math::AbsFOp>(l, x[0]),
+                                           constFloat(HUGE_VAL))}};
+  if (name == "degrees")
+    // CPython: radToDeg * x with radToDeg = 180 / pi (not x / degToRad).
+    return {Type::floating(), {builder.create<arith::MulFOp>(l, constFloat(180.0 / M_PI), x[0])}};
+  if (name == "radians")
+    return {Type::floating(), {builder.create<arith::MulFOp>(l, constFloat(M_PI / 180.0), x[0])}};
+  if (name == "pow") {
+    // math.pow reports what ** raises as ValueError/OverflowError.
+    PyError range = errorCode("OverflowError", "math_range");
+    return callRuntimeFloat("plait_rt_float_pow", {x[0], x[1]},
+                            {{PLAIT_NUMERIC_ZERO_POW_NEGATIVE, domain},
+                             {PLAIT_NUMERIC_POW_COMPLEX, domain},
+                             {PLAIT_NUMERIC_COMPLEX_POW_OVERFLOW, domain},
+                             {PLAIT_NUMERIC_FLOAT_POW_OVERFLOW, range}});
+  }
+  if (name == "log" || name == "log2" || name == "log10") {
+    logDomain(x[0], 0.0);
+    Value r = callLibm(name.c_str(), {x[0]});
+    if (x.size() == 2) {
+      logDomain(x[1], 0.0);
+      Value base = callLibm("log", {x[1]});
+      check(builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::OEQ, base, constFloat(0.0)),
+            errorCode("ZeroDivisionError", "float_truediv_by_zero"));
+      r = builder.create<arith::DivFOp>(l, r, base);
+    }
+    return {Type::floating(), {r}};
+  }
+  if (name == "log1p") {
+    logDomain(x[0], -1.0);
+    return {Type::floating(), {callLibm("log1p", {x[0]})}};
+  }
+  // The generic rule of CPython's math_1/math_2: NaN from non-NaN input is a
+  // domain error; infinity from finite input overflows (or is a domain error).
+  Value r = callLibm(info->libm, x);
+  Value inputNan = isNan(x[0]);
+  Value inputInf = isInf(x[0]);
+  for (size_t k = 1; k < x.size(); ++k) {
+    inputNan = builder.create<arith::OrIOp>(l, inputNan, isNan(x[k]));
+    inputInf = builder.create<arith::OrIOp>(l, inputInf, isInf(x[k]));
+  }
+  Value one = constInt(1, 1);
+  check(builder.create<arith::AndIOp>(l, isNan(r), builder.create<arith::XOrIOp>(l, inputNan, one)),
+        domain);
+  Value finiteInput = builder.create<arith::XOrIOp>(
+      l, builder.create<arith::OrIOp>(l, inputNan, inputInf), one);
+  check(builder.create<arith::AndIOp>(l, isInf(r), finiteInput),
+        info->canOverflow ? errorCode("OverflowError", "math_range") : domain);
+  return {Type::floating(), {r}};
+}
+
+Val FunctionEmitter::emitBuiltin(const SExpr &node, const std::string &name) {
+  Location l = loc(node);
+  Type type = spec.typeOf(node);
+  std::vector<Val> args;
+  for (const SExpr *arg : node.field(1).rest())
+    args.push_back(emitExpr(*arg));
+  if (name == "abs" && args[0].type.isComplex() && !args[0].type.isNumPy())
+    return {type, {complexAbs(args[0], /*checkOverflow=*/true)}};
+  if (name == "abs" && args[0].type.isNumPy())
+    return applyElementwise("abs", args[0], l);
+  if (name == "complex") {
+    if (args.empty())
+      return {type, {constFloat(0.0), constFloat(0.0)}};
+    if (args.size() == 1)
+      return convert(args[0], type);
+    return {type, {convert(args[0], Type::floating()).leaves[0], convert(args[1], Type::floating()).leaves[0]}};
+  }
+  if (name == "abs") {
+    if (args[0].type.kind == Type::Kind::Float)
+      return {type, {builder.create<mlir::math::AbsFOp>(l, args[0].leaves[0])}};
+    Value v = convert(args[0], Type::integer()).leaves[0];
+    Value negative = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, v, constInt(0));
+    Value negated = intArith("Sub", constInt(0), v).leaves[0];
+    return {type, {builder.create<arith::SelectOp>(l, negative, negated, v)}};
+  }
+  if (name == "min" || name == "max") {
+    std::vector<Val> values;
+    if (args.size() == 1) {
+      size_t offset = 0;
+      for (const Type &t : args[0].type.elements) {
+        values.push_back(Val{t, {args[0].leaves[offset]}});
+        offset += t.numLeaves();
+      }
+    } else {
+      values = args;
+    }
+    return minMax(node, name == "min", values, type);
+  }
+  if (name == "round" && args.size() == 2 && args[1].type.kind != Type::Kind::None)
+    return roundTo(args[0], convert(args[1], Type::integer()).leaves[0], l);
+  if (name == "round") {
+    if (!args[0].type.isFloating())
+      return convert(args[0], Type::integer());
+    args[0] = convert(args[0], Type::floating());
+    module.declare("plait_rt_round_half_even",
+                   builder.getFunctionType({builder.getF64Type()}, {builder.getF64Type()}));
+    Value rounded = builder
+                        .create<mlir::func::CallOp>(l, "plait_rt_round_half_even",
+                                                    mlir::TypeRange{builder.getF64Type()},
+                                                    mlir::ValueRange{args[0].leaves[0]})
+                        .getResult(0);
+    return floatToInt(rounded, "plait_rt_float_to_int");
+  }
+  if (name == "int") {
+    if (args.empty())
+      return {type, {constInt(0)}};
+    if (args[0].type.isFloating())
+      return floatToInt(convert(args[0], Type::floating()).leaves[0], "plait_rt_float_to_int");
+    return convert(args[0], Type::integer());
+  }
+  if (name == "float") {
+    if (args.empty())
+      return {type, {constFloat(0.0)}};
+    return convert(args[0], Type::floating());
+  }
+  if (name == "bool") {
+    if (args.empty())
+      return {type, {constInt(0, 1)}};
+    return {type, {truth(args[0])}};
+  }
+  if (name == "divmod") {
+    if (type.elements[0].isNumPy()) // NumPy's rules: no ZeroDivisionError
+      return {type, {numpyArith(node, "FloorDiv", args[0], args[1]).leaves[0],
+                     numpyArith(node, "Mod", args[0], args[1]).leaves[0]}};
+    if (type.elements[0].kind == Type::Kind::Float) {
+      Value a = convert(args[0], Type::floating()).leaves[0];
+      Value b = convert(args[1], Type::floating()).leaves[0];
+      if (!f64Out)
+        f64Out = alloca(builder.getF64Type());
+      Value second = alloca(builder.getF64Type());
+      module.declare("plait_rt_float_divmod",
+                     builder.getFunctionType({builder.getF64Type(), builder.getF64Type(),
+                                              builder.getIndexType(), builder.getIndexType()},
+                                             {builder.getI32Type()}));
+      Value status = builder
+                         .create<mlir::func::CallOp>(
+                             l, "plait_rt_float_divmod", mlir::TypeRange{builder.getI32Type()},
+                             mlir::ValueRange{a, b, outPointer(f64Out), outPointer(second)})
+                         .getResult(0);
+      checkRuntime(status, {{PLAIT_NUMERIC_FLOAT_DIVMOD_BY_ZERO,
+                             errorCode("ZeroDivisionError", "float_divmod_by_zero")}});
+      return {type, {builder.create<mlir::memref::LoadOp>(l, f64Out),
+                     builder.create<mlir::memref::LoadOp>(l, second)}};
+    }
+    Value a = convert(args[0], Type::integer()).leaves[0];
+    Value b = convert(args[1], Type::integer()).leaves[0];
+    check(builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq, b, constInt(0)),
+          errorCode("ZeroDivisionError", "int_divmod_by_zero"));
+    Val q = intArith("FloorDiv", a, b);
+    Val r = intArith("Mod", a, b);
+    return {type, {q.leaves[0], r.leaves[0]}};
+  }
+  if (name == "pow") {
+    if (args.size() == 3) {
+      std::vector<Value> ints;
+      for (Val &arg : args)
+        ints.push_back(convert(arg, Type::integer()).leaves[0]);
+      return callRuntimeInt(
+          "plait_rt_int_powmod", ints,
+          {{PLAIT_NUMERIC_POWMOD_ZERO_MODULUS, errorCode("ValueError", "powmod_zero")},
+           {PLAIT_NUMERIC_NEGATIVE_INT_EXPONENT,
+            errorCode("ValueError", "negative_int_exponent")}});
+    }
+    return emitBinary(node, "Pow", args[0], args[1]);
+  }
+  if (name == "len") {
+    if (args[0].type.kind == Type::Kind::Array)
+      return {type, {dimension(args[0].leaves[0], 0)}};
+    return {type, {constInt(static_cast<int64_t>(args[0].type.elements.size()))}};
+  }
+  throw std::logic_error("internal: the typer let " + name + "() through");
+}
+
+Val FunctionEmitter::roundTo(const Val &x, Value ndigits, Location l) {
+  const Type &t = x.type;
+  if (t.kind == Type::Kind::Float)
+    return callRuntimeFloat("plait_rt_float_round", {x.leaves[0], ndigits},
+                            {{PLAIT_NUMERIC_ROUND_OVERFLOW, errorCode("OverflowError", "round_overflow")}});
+  if (!t.isNumPy())
+    return callRuntimeInt("plait_rt_int_round", {convert(x, Type::integer()).leaves[0], ndigits},
+                          {{PLAIT_NUMERIC_INT_OVERFLOW, errorCode("OverflowError", "int_overflow")}});
+  // NumPy's rounding: scale, rint, unscale in the float's own precision;
+  // integers round through float64 when ndigits < 0 and are kept otherwise.
+  bool f32 = t.dtype == DType::Float32;
+  Val wide = f32 ? x : castNumPy(x, DType::Float64);
+  Val rounded{wide.type, {callLibm(f32 ? "plait_rt_np_round_f32" : "plait_rt_np_round_f64",
+                                   {wide.leaves[0], ndigits})}};
+  if (isFloatDType(t.dtype))
+    return rounded;
+  Value keep = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::sge, ndigits, constInt(0));
+  return {t, {builder.create<arith::SelectOp>(l, keep, x.leaves[0], castNumPy(rounded, t.dtype).leaves[0])}};
+}
+
+Val FunctionEmitter::emitJitCall(const SExpr &node) {
+  // The callee's specialisation and the arguments (defaults filled in) are
+  // what typing resolved.
+  const Specialization::JitCall &target = spec.jitCallOf(node);
+  const Specialization &callee = *target.callee;
+  llvm::SmallVector<Value> operands = {
+      builder.create<arith::AddIOp>(loc(node), depth, constInt(1))};
+  for (size_t i = 0; i < target.arguments.size(); ++i) {
+    const SExpr *arg = target.arguments[i];
+    bool isDefault = false;
+    for (const SExpr &d : callee.source->defaults)
+      isDefault |= &d == arg;
+    Val value = isDefault ? constant(*arg, Typer::constantType(*arg)) : emitExpr(*arg);
+    Val passed = convert(value, callee.arguments[i]);
+    operands.append(passed.leaves.begin(), passed.leaves.end());
+  }
+  llvm::SmallVector<mlir::Type> results = {builder.getI32Type()};
+  leafTypes(callee.result, results);
+  auto call = builder.create<mlir::func::CallOp>(loc(node), callee.symbol, results,
+                                                 operands);
+  // Propagate the callee's error: codes are shared by the whole module.
+  builder.create<dialect::CheckStatusOp>(loc(node), call.getResult(0));
+  Val result{callee.result, {}};
+  for (unsigned i = 1; i < call.getNumResults(); ++i)
+    result.leaves.push_back(call.getResult(i));
+  return result;
+}
+
+Val FunctionEmitter::emitNumpy(const SExpr &node, const std::string &name) {
+  if (name == "sum" || name == "prod" || name == "min" || name == "max" || name == "amin" ||
+      name == "amax" || name == "mean")
+    return emitReduction(node, name);
+  if (name == "dot")
+    return emitDot(node);
+  if (name == "sqrt" || name == "exp" || name == "log" || name == "sin" || name == "cos" ||
+      name == "tan" || name == "arctan" || name == "abs" || name == "absolute")
+    return emitElementwise(node, name);
+  Type type = spec.typeOf(node);
+  Location l = loc(node);
+  std::vector<const SExpr *> args = node.field(1).rest();
+  if (type.isNumPy()) { // np.float32(x), np.int8(x): NumPy's conversion
+    if (args.empty())
+      return zeroOf(type);
+    uint64_t bits;
+    if (bigUnsignedConstant(*args[0], bits))
+      return {type, {constInt(static_cast<int64_t>(bits))}};
+    Val value = emitExpr(*args[0]);
+    if (value.type.kind == Type::Kind::Float && !isFloatDType(type.dtype) &&
+        type.dtype != DType::Bool && type.dtype != DType::Complex128) // via a Python int: NaN and inf raise
+      value = floatToInt(value.leaves[0], "plait_rt_float_to_int", "store_int_too_large");
+    return weakToNumPy(value, type.dtype);
+  }
+  bool dtypeGiven = node.field(2).items.size() > 1;
+  size_t positional = args.size();
+  // Drop a positional dtype (the typer validated it).
+  if (!dtypeGiven && ((name == "empty" || name == "zeros" || name == "ones") && positional == 2))
+    args.resize(1);
+  if (!dtypeGiven && name == "full" && positional == 3)
+    args.resize(2);
+  if (!dtypeGiven && name.size() > 5 && name.compare(name.size() - 5, 5, "_like") == 0 &&
+      positional == 2)
+    args.resize(1);
+
+  llvm::SmallVector<Value> sizes;
+  if (name == "arange") {
+    std::vector<Val> values;
+    for (const SExpr *arg : args)
+      values.push_back(emitExpr(*arg));
+    bool anyFloat = false;
+    for (const Val &v : values)
+      anyFloat |= v.type.isFloating();
+    Type domain = anyFloat ? Type::floating() : Type::integer();
+    Val start = values.size() == 1 ? Val{domain, {anyFloat ? constFloat(0.0) : constInt(0)}}
+                                   : convert(values[0], domain);
+    Val stop = convert(values.size() == 1 ? values[0] : values[1], domain);
+    Val step = values.size() == 3 ? convert(values[2], domain)
+                                  : Val{domain, {anyFloat ? constFloat(1.0) : constInt(1)}};
+    Value length;
+    if (anyFloat) {
+      check(builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::OEQ, step.leaves[0], constFloat(0.0)),
+            errorCode("ZeroDivisionError", "int_truediv_by_zero"));
+      Value count = builder.create<mlir::math::CeilOp>(
+          l, builder.create<arith::DivFOp>(
+                 l, builder.create<arith::SubFOp>(l, stop.leaves[0], start.leaves[0]), step.leaves[0]));
+      Value positive = builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::OGT, count, constFloat(0.0));
+      Value clamped = builder.create<arith::SelectOp>(l, positive, count, constFloat(0.0));
+      length = floatToInt(clamped, "plait_rt_float_to_int").leaves[0];
+    } else {
+      check(builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq, step.leaves[0], constInt(0)),
+            errorCode("ZeroDivisionError", "int_truediv_by_zero"));
+      Value positive = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::sgt, step.leaves[0], constInt(0));
+      Value lo = builder.create<arith::SelectOp>(l, positive, start.leaves[0], stop.leaves[0]);
+      Value hi = builder.create<arith::SelectOp>(l, positive, stop.leaves[0], start.leaves[0]);
+      Value nonEmpty = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, lo, hi);
+      Value span = builder.create<arith::SubIOp>(l, builder.create<arith::SubIOp>(l, hi, lo), constInt(1));
+      Value absStep = builder.create<arith::SelectOp>(
+          l, positive, step.leaves[0], builder.create<arith::SubIOp>(l, constInt(0), step.leaves[0]));
+      Value trips = builder.create<arith::AddIOp>(l, builder.create<arith::DivUIOp>(l, span, absStep), constInt(1));
+      length = builder.create<arith::SelectOp>(l, nonEmpty, trips, constInt(0));
+    }
+    sizes.push_back(length);
+    Value flat = builder.create<mlir::memref::AllocOp>(
+        l, mlir::MemRefType::get({mlir::ShapedType::kDynamic}, module.storageType(type.dtype)),
+        mlir::ValueRange{builder.create<arith::IndexCastOp>(l, builder.getIndexType(), length)});
+    // NumPy fills float ranges as start + i * delta with delta computed as
+    // (start + step) - start, which can differ from step in the last bit.
+    Value delta = anyFloat ? builder.create<arith::SubFOp>(
+                                 l, builder.create<arith::AddFOp>(l, start.leaves[0], step.leaves[0]),
+                                 start.leaves[0]).getResult()
+                           : step.leaves[0];
+    countedLoop(length, [&](Value k) {
+      Val element = anyFloat
+          ? Val{domain, {builder.create<arith::AddFOp>(
+                    l, start.leaves[0],
+                    builder.create<arith::MulFOp>(
+                        l, builder.create<arith::SIToFPOp>(l, builder.getF64Type(), k), delta))}}
+          : Val{domain, {builder.create<arith::AddIOp>(
+                    l, start.leaves[0], builder.create<arith::MulIOp>(l, k, step.leaves[0]))}};
+      builder.create<mlir::memref::StoreOp>(
+          l, toStorage(element, type.dtype, l), flat,
+          mlir::ValueRange{builder.create<arith::IndexCastOp>(l, builder.getIndexType(), k)});
+    });
+    auto cast = builder.create<mlir::memref::ReinterpretCastOp>(
+        l, module.memrefType(type), flat, mlir::OpFoldResult(constIndexValue(0)),
+        llvm::SmallVector<mlir::OpFoldResult>{builder.create<arith::IndexCastOp>(l, builder.getIndexType(), length).getResult()},
+        llvm::SmallVector<mlir::OpFoldResult>{builder.getIndexAttr(1)});
+    return {type, {cast}};
+  }
+
+  if (name.size() > 5 && name.compare(name.size() - 5, 5, "_like") == 0) {
+    Val like = emitExpr(*args[0]);
+    for (int axis = 0; axis < like.type.ndim; ++axis)
+      sizes.push_back(dimension(like.leaves[0], axis));
+  } else {
+    Val shape = emitExpr(*args[0]);
+    Val asInts = shape.type.kind == Type::Kind::Tuple
+                     ? shape
+                     : Val{Type::tuple({shape.type}), shape.leaves};
+    size_t offset = 0;
+    for (const Type &t : asInts.type.elements) {
+      Val part{t, {asInts.leaves[offset++]}};
+      sizes.push_back(convert(part, Type::integer()).leaves[0]);
+    }
+  }
+  std::optional<Val> fill;
+  if (name == "zeros" || name == "zeros_like")
+    fill = Val{Type::integer(), {constInt(0)}};
+  else if (name == "ones" || name == "ones_like")
+    fill = Val{Type::integer(), {constInt(1)}};
+  else if (name == "full")
+    fill = emitExpr(*args[1]);
+  return {type, {allocateArray(type, sizes, fill ? &*fill : nullptr, l)}};
+}
+
+} // namespace plait::frontend::detail

@@ -1,0 +1,508 @@
+//===- EmitScalars.cpp - Python scalar expressions ------------------------===//
+//
+// Expressions over Python's ints, floats and bools: operators (plait's
+// checked int operations), comparisons (exact between ints and floats),
+// short-circuits, conditional expressions.
+//
+//===----------------------------------------------------------------------===//
+#include "EmitterImpl.h"
+
+namespace plait::frontend::detail {
+
+Val FunctionEmitter::emitExpr(const SExpr &expr) {
+  const std::string &head = expr.head();
+  Type type = spec.typeOf(expr);
+  if (head == "Const")
+    return constant(expr.field(0), type);
+  if (head == "Name") {
+    const std::string &name = expr.field(0).text;
+    NameBinding binding = typer.resolve(spec, name);
+    if (binding.kind == NameBinding::Kind::Local)
+      return loadVariable(name, expr);
+    return constant(*binding.value, type);
+  }
+  if (head == "Attribute" && (expr.field(1).text == "real" || expr.field(1).text == "imag") &&
+      spec.typeOf(expr.field(0)).isComplex()) {
+    Val z = emitExpr(expr.field(0));
+    return {type, {z.leaves[expr.field(1).text == "real" ? 0 : 1]}};
+  }
+  if (head == "Attribute" && type.kind != Type::Kind::Float) {
+    // shape, ndim, size of an array parameter
+    Val base = emitExpr(expr.field(0));
+    Value memref = base.leaves[0];
+    const std::string &attr = expr.field(1).text;
+    int ndim = base.type.ndim;
+    if (attr == "ndim")
+      return {type, {constInt(ndim)}};
+    Val result{type, {}};
+    Value size = constInt(1);
+    for (int axis = 0; axis < ndim; ++axis) {
+      Value d = dimension(memref, axis);
+      result.leaves.push_back(d);
+      size = builder.create<arith::MulIOp>(loc(expr), size, d);
+    }
+    if (attr == "size")
+      return {type, {size}};
+    return result;
+  }
+  if (head == "Attribute") {
+    const std::string &attr = expr.field(1).text;
+    double value = attr == "pi"    ? M_PI
+                   : attr == "e"   ? M_E
+                   : attr == "tau" ? 2 * M_PI
+                   : attr == "inf" ? HUGE_VAL
+                                   : std::nan("");
+    return {type, {constFloat(value)}};
+  }
+  if (head == "BinOp") {
+    // Left before right, as CPython evaluates them (C++ leaves the order of
+    // function arguments unspecified).
+    Val left = emitExpr(expr.field(1));
+    Val right = emitExpr(expr.field(2));
+    return emitBinary(expr, expr.field(0).text, left, right);
+  }
+  if (head == "UnaryOp")
+    return emitUnary(expr);
+  if (head == "BoolOp")
+    return emitBoolOp(expr);
+  if (head == "Compare")
+    return emitCompare(expr);
+  if (head == "IfExp")
+    return emitIfExp(expr);
+  if (head == "Call")
+    return emitCall(expr);
+  if (head == "Tuple") {
+    Val result{type, {}};
+    for (size_t i = 0; i < expr.numFields(); ++i) {
+      Val part = emitExpr(expr.field(i));
+      result.leaves.append(part.leaves.begin(), part.leaves.end());
+    }
+    return result;
+  }
+  if (head == "Subscript" && spec.typeOf(expr.field(0)).kind == Type::Kind::Array)
+    return type.kind == Type::Kind::Array ? emitView(expr) : loadElement(expr);
+  if (head == "Subscript") {
+    Val base = emitExpr(expr.field(0));
+    const SExpr &index = expr.field(1);
+    bool negative = index.head() == "UnaryOp";
+    const SExpr &constant = negative ? index.field(1) : index;
+    long long i = std::strtoll(constant.field(0).text.c_str(), nullptr, 10);
+    long long n = static_cast<long long>(base.type.elements.size());
+    if (negative)
+      i = n - i;
+    size_t offset = 0;
+    for (long long k = 0; k < i; ++k)
+      offset += base.type.elements[k].numLeaves();
+    size_t count = base.type.elements[i].numLeaves();
+    return {type, llvm::SmallVector<Value, 2>(base.leaves.begin() + offset,
+                                              base.leaves.begin() + offset + count)};
+  }
+  throw std::logic_error("internal: the typer let a " + head + " expression through");
+}
+
+Val FunctionEmitter::intArith(const std::string &op, Value a, Value b) {
+  // Python's int semantics are plait's operations: passes decide which
+  // checks a loop needs, the lowering how they are done.
+  Location l = builder.getUnknownLoc();
+  bool checked = module.options.checkOverflow;
+  auto mode = checked ? dialect::OverflowMode::check : dialect::OverflowMode::wrap;
+  if (op == "Add")
+    return {Type::integer(), {builder.create<dialect::AddOp>(l, a, b, mode)}};
+  if (op == "Sub")
+    return {Type::integer(), {builder.create<dialect::SubOp>(l, a, b, mode)}};
+  if (op == "Mult")
+    return {Type::integer(), {builder.create<dialect::MulOp>(l, a, b, mode)}};
+  if (op == "FloorDiv")
+    return {Type::integer(), {builder.create<dialect::FloorDivOp>(l, a, b, mode)}};
+  if (op == "Mod")
+    return {Type::integer(), {builder.create<dialect::ModOp>(l, a, b, mode)}};
+  if (op == "Div")
+    return callRuntimeFloat("plait_rt_int_truediv", {a, b},
+                            {{PLAIT_NUMERIC_INT_DIV_BY_ZERO,
+                              errorCode("ZeroDivisionError", "int_truediv_by_zero")}});
+  if (op == "Pow") {
+    if (auto constant = b.getDefiningOp<arith::ConstantIntOp>()) {
+      int64_t e = constant.value();
+      if (e >= 0 && e <= 4) { // small powers inline, still overflow-checked
+        if (e == 0)
+          return {Type::integer(), {constInt(1)}};
+        Value r = a;
+        for (int64_t k = 1; k < e; ++k)
+          r = intArith("Mult", r, a).leaves[0];
+        return {Type::integer(), {r}};
+      }
+    }
+    return callRuntimeInt(
+        "plait_rt_int_pow", {a, b, constInt(checked ? 1 : 0, 32)},
+        {{PLAIT_NUMERIC_INT_OVERFLOW, errorCode("OverflowError", "int_overflow")},
+         {PLAIT_NUMERIC_NEGATIVE_INT_EXPONENT,
+          errorCode("ValueError", "negative_int_exponent")}});
+  }
+  if (Value r = bitwise(op, a, b, l))
+    return {Type::integer(), {r}};
+  if (op == "LShift" || op == "RShift") {
+    check(builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, b, constInt(0)),
+          errorCode("ValueError", "negative_shift"));
+    Value big = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::sge, b, constInt(64));
+    // Shifts by >= 64 are poison in LLVM: shift by a clamped amount, select.
+    Value amount = builder.create<arith::SelectOp>(l, big, constInt(0), b);
+    if (op == "RShift") {
+      Value shifted = builder.create<arith::ShRSIOp>(l, a, amount);
+      Value negative = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, a, constInt(0));
+      Value saturated = builder.create<arith::SelectOp>(l, negative, constInt(-1), constInt(0));
+      return {Type::integer(), {builder.create<arith::SelectOp>(l, big, saturated, shifted)}};
+    }
+    Value shifted = builder.create<arith::ShLIOp>(l, a, amount);
+    if (checked) {
+      Value back = builder.create<arith::ShRSIOp>(l, shifted, amount);
+      Value lost = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::ne, back, a);
+      Value nonZero = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::ne, a, constInt(0));
+      Value bigLost = builder.create<arith::AndIOp>(l, big, nonZero);
+      check(builder.create<arith::OrIOp>(l, lost, bigLost),
+            errorCode("OverflowError", "int_overflow"));
+    }
+    return {Type::integer(), {builder.create<arith::SelectOp>(l, big, constInt(0), shifted)}};
+  }
+  throw CompileError(CompileError::Kind::Unsupported, "internal: int op " + op);
+}
+
+Val FunctionEmitter::floatArith(const SExpr &node, const std::string &op,
+                                Value a, Value b) {
+  Location l = loc(node);
+  auto fast = [&](mlir::Operation *op) {
+    if (module.options.fastmath)
+      op->setAttr("fastmath", arith::FastMathFlagsAttr::get(
+                                  builder.getContext(), arith::FastMathFlags::fast));
+    return op->getResult(0);
+  };
+  if (op == "Add")
+    return {Type::floating(), {fast(builder.create<arith::AddFOp>(l, a, b))}};
+  if (op == "Sub")
+    return {Type::floating(), {fast(builder.create<arith::SubFOp>(l, a, b))}};
+  if (op == "Mult")
+    return {Type::floating(), {fast(builder.create<arith::MulFOp>(l, a, b))}};
+  if (op == "Div") {
+    check(builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::OEQ, b, constFloat(0.0)),
+          errorCode("ZeroDivisionError", "float_truediv_by_zero"));
+    return {Type::floating(), {fast(builder.create<arith::DivFOp>(l, a, b))}};
+  }
+  if (op == "FloorDiv")
+    return callRuntimeFloat("plait_rt_float_floordiv", {a, b},
+                            {{PLAIT_NUMERIC_FLOAT_FLOORDIV_BY_ZERO,
+                              errorCode("ZeroDivisionError", "float_floordiv_by_zero")}});
+  if (op == "Mod")
+    return callRuntimeFloat("plait_rt_float_mod", {a, b},
+                            {{PLAIT_NUMERIC_FLOAT_MOD_BY_ZERO,
+                              errorCode("ZeroDivisionError", "float_mod_by_zero")}});
+  if (op == "Pow")
+    return callRuntimeFloat(
+        "plait_rt_float_pow", {a, b},
+        {{PLAIT_NUMERIC_ZERO_POW_NEGATIVE,
+          errorCode("ZeroDivisionError", "zero_pow_negative")},
+         {PLAIT_NUMERIC_POW_COMPLEX, errorCode("ValueError", "pow_complex")},
+         {PLAIT_NUMERIC_COMPLEX_POW_OVERFLOW,
+          errorCode("OverflowError", "complex_pow_overflow")},
+         {PLAIT_NUMERIC_FLOAT_POW_OVERFLOW,
+          errorCode("OverflowError", "float_pow_overflow")}});
+  throw CompileError(CompileError::Kind::Unsupported, "internal: float op " + op);
+}
+
+Value FunctionEmitter::bitwise(const std::string &op, Value a, Value b, Location l) {
+  if (op == "BitAnd")
+    return builder.create<arith::AndIOp>(l, a, b);
+  if (op == "BitOr")
+    return builder.create<arith::OrIOp>(l, a, b);
+  if (op == "BitXor")
+    return builder.create<arith::XOrIOp>(l, a, b);
+  return nullptr;
+}
+
+Val FunctionEmitter::emitBinary(const SExpr &node, const std::string &op,
+                                const Val &left, const Val &right, const Val *out) {
+  if (left.type.kind == Type::Kind::Array || right.type.kind == Type::Kind::Array) {
+    Type type = spec.typeOf(node);
+    // Elements follow NumPy's rules, a Python complex operand included.
+    auto asElement = [&](const Val &v) {
+      return v.type.kind == Type::Kind::Complex ? castNumPy(v, DType::Complex128) : v;
+    };
+    auto elementType = [](const Type &t) { return t.kind == Type::Kind::Array ? t.elementType() : t; };
+    // A Python int operand must fit the dtype it computes in whatever the
+    // arrays' sizes (NumPy checks it once, before the loop: empty too).
+    for (const Val *scalar : {&left, &right})
+      if (scalar->type.kind == Type::Kind::Int && elementType(left.type).isNumPy() !=
+                                                      elementType(right.type).isNumPy())
+        checkPythonIntFits(scalar->leaves[0],
+                           numpyArithDType(op, elementType(left.type), elementType(right.type)));
+    return arrayElementwise(node, {asElement(left), asElement(right)}, type.dtype, type.ndim,
+                            [&](llvm::ArrayRef<Val> x) { return emitBinary(node, op, x[0], x[1]); },
+                            out);
+  }
+  if (left.type.isComplex() || right.type.isComplex())
+    return complexArith(node, op, left, right);
+  if (left.type.isNumPy() || right.type.isNumPy())
+    return numpyArith(node, op, left, right);
+  bool anyFloat = left.type.kind == Type::Kind::Float ||
+                  right.type.kind == Type::Kind::Float;
+  bool bothBool = left.type.kind == Type::Kind::Bool &&
+                  right.type.kind == Type::Kind::Bool;
+  Location l = loc(node);
+  Value logical = bothBool ? bitwise(op, left.leaves[0], right.leaves[0], l) : nullptr;
+  if (logical)
+    return {Type::boolean(), {logical}};
+  if (anyFloat) {
+    Val a = convert(left, Type::floating());
+    Val b = convert(right, Type::floating());
+    return floatArith(node, op, a.leaves[0], b.leaves[0]);
+  }
+  Val a = convert(left, Type::integer());
+  Val b = convert(right, Type::integer());
+  return intArith(op, a.leaves[0], b.leaves[0]);
+}
+
+Val FunctionEmitter::emitUnary(const SExpr &node) {
+  const std::string &op = node.field(0).text;
+  int64_t negated;
+  if (negatedIntConstant(node, negated))
+    return {Type::integer(), {constInt(negated)}};
+  Val operand = emitExpr(node.field(1));
+  if (operand.type.kind == Type::Kind::Array)
+    return arrayElementwise(node, {operand}, operand.type.dtype, operand.type.ndim,
+                            [&](llvm::ArrayRef<Val> x) { return unaryOf(node, op, x[0]); });
+  return unaryOf(node, op, operand);
+}
+
+Val FunctionEmitter::unaryOf(const SExpr &node, const std::string &op, const Val &operand) {
+  Location l = loc(node);
+  if (op == "Not")
+    return {Type::boolean(),
+            {builder.create<arith::XOrIOp>(l, truth(operand), constInt(1, 1))}};
+  if (operand.type.isComplex()) {
+    if (op == "UAdd")
+      return operand;
+    return {operand.type, {builder.create<arith::NegFOp>(l, operand.leaves[0]),
+                           builder.create<arith::NegFOp>(l, operand.leaves[1])}};
+  }
+  if (operand.type.isNumPy()) {
+    Value v = operand.leaves[0];
+    if (op == "UAdd")
+      return operand;
+    if (isFloatDType(operand.type.dtype)) // USub (~ is a TypingError)
+      return {operand.type, {builder.create<arith::NegFOp>(l, v)}};
+    if (op == "Invert") // ~ of numpy.bool is logical not
+      return {operand.type, {builder.create<arith::XOrIOp>(l, v, constOf(v.getType(), -1))}};
+    return {operand.type, {builder.create<arith::SubIOp>(l, constOf(v.getType(), 0), v)}}; // wraps
+  }
+  if (operand.type.kind == Type::Kind::Float) {
+    if (op == "USub")
+      return {Type::floating(), {builder.create<arith::NegFOp>(l, operand.leaves[0])}};
+    return operand; // UAdd
+  }
+  Val value = convert(operand, Type::integer());
+  if (op == "UAdd")
+    return value;
+  if (op == "Invert")
+    return {Type::integer(),
+            {builder.create<arith::XOrIOp>(l, value.leaves[0], constInt(-1))}};
+  return intArith("Sub", constInt(0), value.leaves[0]);
+}
+
+Val FunctionEmitter::emitBoolOp(const SExpr &node) {
+  Type type = spec.typeOf(node);
+  bool isAnd = node.field(0).text == "And";
+  llvm::SmallVector<mlir::Type> types;
+  leafTypes(type, types);
+  llvm::SmallVector<Value> resultSlots;
+  for (mlir::Type t : types)
+    resultSlots.push_back(alloca(t));
+  Block *done = newBlock();
+  size_t n = node.numFields();
+  for (size_t i = 1; i < n; ++i) {
+    Val value = emitExpr(node.field(i));
+    Val converted = convert(value, type);
+    for (size_t k = 0; k < resultSlots.size(); ++k)
+      builder.create<mlir::memref::StoreOp>(loc(node), converted.leaves[k], resultSlots[k]);
+    if (i + 1 == n) {
+      branch(done);
+      break;
+    }
+    // `a and b` stops at a falsy a; `a or b` at a truthy one.
+    Value t = truth(value);
+    Block *next = newBlock();
+    if (isAnd)
+      builder.create<mlir::cf::CondBranchOp>(loc(node), t, next, done);
+    else
+      builder.create<mlir::cf::CondBranchOp>(loc(node), t, done, next);
+    startBlock(next);
+  }
+  startBlock(done);
+  Val result{type, {}};
+  for (Value slot : resultSlots)
+    result.leaves.push_back(builder.create<mlir::memref::LoadOp>(loc(node), slot));
+  return result;
+}
+
+Value FunctionEmitter::compare(const std::string &op, const Val &left,
+                               const Val &right, const SExpr &node) {
+  Location l = loc(node);
+  if (left.type.isComplex() || right.type.isComplex())
+    return complexCompare(op, left, right, node);
+  if (left.type.isNumPy() || right.type.isNumPy())
+    return numpyCompare(op, left, right, l);
+  bool leftFloat = left.type.kind == Type::Kind::Float;
+  bool rightFloat = right.type.kind == Type::Kind::Float;
+  if (!leftFloat && !rightFloat) {
+    Value a = convert(left, Type::integer()).leaves[0];
+    Value b = convert(right, Type::integer()).leaves[0];
+    arith::CmpIPredicate p = op == "Eq"    ? arith::CmpIPredicate::eq
+                             : op == "NotEq" ? arith::CmpIPredicate::ne
+                             : op == "Lt"    ? arith::CmpIPredicate::slt
+                             : op == "LtE"   ? arith::CmpIPredicate::sle
+                             : op == "Gt"    ? arith::CmpIPredicate::sgt
+                                             : arith::CmpIPredicate::sge;
+    return builder.create<arith::CmpIOp>(l, p, a, b);
+  }
+  arith::CmpFPredicate p = op == "Eq"    ? arith::CmpFPredicate::OEQ
+                           : op == "NotEq" ? arith::CmpFPredicate::UNE
+                           : op == "Lt"    ? arith::CmpFPredicate::OLT
+                           : op == "LtE"   ? arith::CmpFPredicate::OLE
+                           : op == "Gt"    ? arith::CmpFPredicate::OGT
+                                           : arith::CmpFPredicate::OGE;
+  if (leftFloat && rightFloat)
+    return builder.create<arith::CmpFOp>(l, p, left.leaves[0], right.leaves[0]);
+
+  // int against float: exact, as CPython compares them (no rounding of the
+  // int). Ints within 2**53 convert exactly; others go through the runtime.
+  const Val &intSide = leftFloat ? right : left;
+  const Val &floatSide = leftFloat ? left : right;
+  Value i = convert(intSide, Type::integer()).leaves[0];
+  Value f = floatSide.leaves[0];
+  Value biased = builder.create<arith::AddIOp>(l, i, constInt(1LL << 53));
+  Value exact = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::ule, biased,
+                                              constInt(1LL << 54));
+  Block *fastPath = newBlock();
+  Block *slowPath = newBlock();
+  Block *merge = newBlock();
+  merge->addArgument(builder.getI1Type(), l);
+  builder.create<mlir::cf::CondBranchOp>(l, exact, fastPath, slowPath);
+  startBlock(fastPath);
+  Value asFloat = builder.create<arith::SIToFPOp>(l, builder.getF64Type(), i);
+  Value fastResult = leftFloat ? builder.create<arith::CmpFOp>(l, p, f, asFloat)
+                               : builder.create<arith::CmpFOp>(l, p, asFloat, f);
+  builder.create<mlir::cf::BranchOp>(l, merge, mlir::ValueRange{fastResult});
+  startBlock(slowPath);
+  module.declare("plait_rt_cmp_int_float",
+                 builder.getFunctionType({builder.getI64Type(), builder.getF64Type()},
+                                         {builder.getI32Type()}));
+  Value c = builder
+                .create<mlir::func::CallOp>(l, "plait_rt_cmp_int_float",
+                                            mlir::TypeRange{builder.getI32Type()},
+                                            mlir::ValueRange{i, f})
+                .getResult(0);
+  // c compares int to float: -1, 0, 1, or 2 when unordered. Flip when the
+  // float is on the left.
+  std::string o = op;
+  if (leftFloat)
+    o = op == "Lt" ? "Gt" : op == "Gt" ? "Lt" : op == "LtE" ? "GtE" : op == "GtE" ? "LtE" : op;
+  auto eq = [&](int32_t v) {
+    return builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq, c, constInt(v, 32)).getResult();
+  };
+  Value slow;
+  if (o == "Eq")
+    slow = eq(0);
+  else if (o == "NotEq")
+    slow = builder.create<arith::XOrIOp>(l, eq(0), constInt(1, 1));
+  else if (o == "Lt")
+    slow = eq(-1);
+  else if (o == "Gt")
+    slow = eq(1);
+  else if (o == "LtE")
+    slow = builder.create<arith::OrIOp>(l, eq(-1), eq(0));
+  else
+    slow = builder.create<arith::OrIOp>(l, eq(1), eq(0));
+  builder.create<mlir::cf::BranchOp>(l, merge, mlir::ValueRange{slow});
+  startBlock(merge);
+  return merge->getArgument(0);
+}
+
+Val FunctionEmitter::emitCompare(const SExpr &node) {
+  std::vector<const SExpr *> ops = node.field(1).rest();
+  std::vector<const SExpr *> rights = node.field(2).rest();
+  Val left = emitExpr(node.field(0));
+  if (ops.size() == 1) {
+    Val right = emitExpr(*rights[0]);
+    Type type = spec.typeOf(node);
+    if (type.kind == Type::Kind::Array)
+      return arrayElementwise(node, {left, right}, DType::Bool, type.ndim, [&](llvm::ArrayRef<Val> x) {
+        return Val{Type::numpy(DType::Bool), {compare(ops[0]->text, x[0], x[1], node)}};
+      });
+    return {type, {compare(ops[0]->text, left, right, node)}};
+  }
+  // a < b < c: each operand evaluated once, stop at the first false.
+  Value result = alloca(builder.getI1Type());
+  Block *done = newBlock();
+  for (size_t i = 0; i < ops.size(); ++i) {
+    Val right = emitExpr(*rights[i]);
+    Value c = compare(ops[i]->text, left, right, node);
+    builder.create<mlir::memref::StoreOp>(loc(node), c, result);
+    if (i + 1 == ops.size()) {
+      branch(done);
+      break;
+    }
+    Block *next = newBlock();
+    builder.create<mlir::cf::CondBranchOp>(loc(node), c, next, done);
+    startBlock(next);
+    left = right;
+  }
+  startBlock(done);
+  return {spec.typeOf(node), {builder.create<mlir::memref::LoadOp>(loc(node), result)}};
+}
+
+Val FunctionEmitter::emitIfExp(const SExpr &node) {
+  Type type = spec.typeOf(node);
+  llvm::SmallVector<mlir::Type> types;
+  leafTypes(type, types);
+  llvm::SmallVector<Value> resultSlots;
+  for (mlir::Type t : types)
+    resultSlots.push_back(alloca(t));
+  Value condition = truth(emitExpr(node.field(0)));
+  Block *thenBlock = newBlock();
+  Block *elseBlock = newBlock();
+  Block *done = newBlock();
+  builder.create<mlir::cf::CondBranchOp>(loc(node), condition, thenBlock, elseBlock);
+  for (int side = 0; side < 2; ++side) {
+    startBlock(side == 0 ? thenBlock : elseBlock);
+    Val value = convert(emitExpr(node.field(side + 1)), type);
+    for (size_t k = 0; k < resultSlots.size(); ++k)
+      builder.create<mlir::memref::StoreOp>(loc(node), value.leaves[k], resultSlots[k]);
+    branch(done);
+  }
+  startBlock(done);
+  Val result{type, {}};
+  for (Value slot : resultSlots)
+    result.leaves.push_back(builder.create<mlir::memref::LoadOp>(loc(node), slot));
+  return result;
+}
+
+Val FunctionEmitter::floatToInt(Value x, const char *runtime, const char *overflowKey) {
+  return callRuntimeInt(
+      runtime, {x},
+      {{PLAIT_NUMERIC_FLOAT_TO_INT_INF, errorCode("OverflowError", "float_to_int_inf")},
+       {PLAIT_NUMERIC_FLOAT_TO_INT_NAN, errorCode("ValueError", "float_to_int_nan")},
+       {PLAIT_NUMERIC_INT_OVERFLOW, errorCode("OverflowError", overflowKey)}});
+}
+
+Val FunctionEmitter::minMax(const SExpr &node, bool isMin, std::vector<Val> values,
+                            const Type &type) {
+  Val best = convert(values[0], type);
+  Location l = loc(node);
+  for (size_t i = 1; i < values.size(); ++i) {
+    Val candidate = convert(values[i], type);
+    // Python keeps the first of equal values and compares with < / >.
+    Value better = compare(isMin ? "Lt" : "Gt", candidate, best, node);
+    best.leaves[0] = builder.create<arith::SelectOp>(l, better, candidate.leaves[0],
+                                                     best.leaves[0]);
+  }
+  return best;
+}
+
+} // namespace plait::frontend::detail

@@ -1,0 +1,408 @@
+//===- EmitStatements.cpp - statements and loops --------------------------===//
+//
+// Assignments, if/while blocks, range loops as plait.for (break, continue and
+// return as its terminators), returns, and the function's frame.
+//
+//===----------------------------------------------------------------------===//
+#include "EmitterImpl.h"
+
+namespace plait::frontend::detail {
+
+/// Whether a statement list binds `name` (assignment, augmented or
+/// annotated assignment, a for target), nested statements included.
+static bool assigns(const SExpr &body, const std::string &name) {
+  std::function<bool(const SExpr &)> target = [&](const SExpr &t) {
+    if (t.head() == "Name")
+      return t.field(0).text == name;
+    if (t.head() == "Tuple")
+      for (size_t i = 0; i < t.numFields(); ++i)
+        if (target(t.field(i)))
+          return true;
+    return false;
+  };
+  std::function<bool(const SExpr &)> scan = [&](const SExpr &node) {
+    const std::string &h = node.head();
+    if (h == "Assign")
+      for (const SExpr *t : node.field(0).rest())
+        if (target(*t))
+          return true;
+    if ((h == "AugAssign" || h == "AnnAssign" || h == "For") && target(node.field(0)))
+      return true;
+    for (const SExpr &item : node.items)
+      if (item.isList() && scan(item))
+        return true;
+    return false;
+  };
+  return scan(body);
+}
+
+/// Whether a statement list contains `return` (nested statements included).
+static bool containsReturn(const SExpr &body) {
+  if (body.head() == "Return")
+    return true;
+  for (const SExpr &item : body.items)
+    if (item.isList() && containsReturn(item))
+      return true;
+  return false;
+}
+
+void FunctionEmitter::emit(const std::string &symbol) {
+  mlir::FunctionType type = module.signatureOf(spec);
+  OpBuilder top(module.context);
+  top.setInsertionPointToEnd(module.module.getBody());
+  func = top.create<mlir::func::FuncOp>(loc(spec.source->definition), symbol, type);
+  func.setPrivate();
+  entry = func.addEntryBlock();
+  builder.setInsertionPointToEnd(entry);
+  Block *body = newBlock();
+
+  // Parameters the function never assigns are their arguments' values;
+  // other locals live in slots (parameters start assigned).
+  const SExpr &statements = spec.source->definition.field(0);
+  auto isFixedParameter = [&](const std::string &name) {
+    const auto &params = spec.source->params;
+    return std::find(params.begin(), params.end(), name) != params.end() && !assigns(statements, name);
+  };
+  for (const std::string &name : spec.locals) {
+    const Type &t = spec.variables[name];
+    if (t.kind == Type::Kind::Array || isFixedParameter(name))
+      continue; // bound to the argument below
+    llvm::SmallVector<mlir::Type> types;
+    leafTypes(t, types);
+    for (mlir::Type leaf : types)
+      slots[name].push_back(alloca(leaf));
+    assigned[name] = alloca(builder.getI1Type());
+    builder.create<mlir::memref::StoreOp>(builder.getUnknownLoc(),
+                                          constInt(0, 1), assigned[name]);
+  }
+  depth = entry->getArgument(0);
+  size_t argIndex = 1;
+  for (size_t i = 0; i < spec.source->params.size(); ++i) {
+    const std::string &name = spec.source->params[i];
+    if (spec.arguments[i].kind == Type::Kind::Array) {
+      arrays[name] = entry->getArgument(argIndex++);
+      continue;
+    }
+    Val value{spec.arguments[i], {}};
+    for (size_t k = 0; k < spec.arguments[i].numLeaves(); ++k)
+      value.leaves.push_back(entry->getArgument(argIndex++));
+    Val converted = convert(value, spec.variables[name]);
+    if (isFixedParameter(name)) {
+      bound[name] = converted;
+      continue;
+    }
+    for (size_t k = 0; k < converted.leaves.size(); ++k)
+      builder.create<mlir::memref::StoreOp>(builder.getUnknownLoc(),
+                                            converted.leaves[k], slots[name][k]);
+    builder.create<mlir::memref::StoreOp>(builder.getUnknownLoc(),
+                                          constInt(1, 1), assigned[name]);
+  }
+  if (spec.callsJit) {
+    // Functions that call jitted functions may recurse: runaway recursion is
+    // RecursionError, never a native stack overflow.
+    Value limit = constInt(module.options.recursionLimit);
+    check(builder.create<arith::CmpIOp>(builder.getUnknownLoc(), arith::CmpIPredicate::sge,
+                                        depth, limit),
+          PyError("RecursionError", module.options.message("recursion")));
+  }
+  builder.create<mlir::cf::BranchOp>(builder.getUnknownLoc(), body);
+  startBlock(body);
+  emitBody(spec.source->definition.field(0));
+  if (!terminated())
+    emitReturn(Val{Type::none(), {}});
+}
+
+void FunctionEmitter::emitBody(const SExpr &body) {
+  for (const SExpr *stmt : body.rest()) {
+    if (terminated())
+      startBlock(newBlock()); // unreachable code after return/break/continue
+    emitStatement(*stmt);
+  }
+}
+
+void FunctionEmitter::freeIfTemporary(const Val &value) {
+  // A temporary array (a * b + c: the product) is freed right after the
+  // operation that consumed it, where its allocation dominates: loops then
+  // run in constant memory. Error paths leave it to the call's arena.
+  if (value.type.kind != Type::Kind::Array || !temporaries.erase(value.leaves[0]) || terminated())
+    return;
+  builder.create<mlir::memref::DeallocOp>(builder.getUnknownLoc(), value.leaves[0]);
+}
+
+void FunctionEmitter::emitStatement(const SExpr &stmt) {
+  const std::string &head = stmt.head();
+  if (head == "Assign") {
+    Val value = emitExpr(stmt.field(1));
+    for (const SExpr *target : stmt.field(0).rest())
+      emitAssign(*target, value);
+  } else if (head == "AnnAssign") {
+    if (stmt.field(1).kind != SExpr::Kind::None)
+      emitAssign(stmt.field(0), emitExpr(stmt.field(1)));
+  } else if (head == "AugAssign") {
+    Val current = emitExpr(stmt.field(0));
+    if (current.type.kind == Type::Kind::Bottom)
+      return; // never assigned anywhere: loading it raised UnboundLocalError
+    Val value = emitExpr(stmt.field(2));
+    bool inPlace = current.type.kind == Type::Kind::Array;
+    Val result = emitBinary(stmt, stmt.field(1).text, current, value, inPlace ? &current : nullptr);
+    if (inPlace) {
+      // a += b and a[1:] += b are in place: the result (a fresh array of
+      // a's shape, so no overlap) is cast into a as NumPy's ufuncs cast
+      // into `out` (same kind, wrapping).
+      copyElements(result, current, loc(stmt));
+      freeIfTemporary(result);
+    } else {
+      emitAssign(stmt.field(0), result);
+    }
+  } else if (head == "If") {
+    emitIf(stmt);
+  } else if (head == "While") {
+    emitWhile(stmt);
+  } else if (head == "For") {
+    emitFor(stmt);
+  } else if (head == "Return") {
+    emitReturn(stmt.field(0).kind == SExpr::Kind::None
+                   ? Val{Type::none(), {}}
+                   : emitExpr(stmt.field(0)));
+  } else if (head == "Break" || head == "Continue") { // (inside a loop: typing checked)
+    if (terminated())
+      return;
+    const Loop &loop = loops.back();
+    if (loop.structured && head == "Break")
+      builder.create<dialect::BreakOp>(loc(stmt));
+    else if (loop.structured)
+      builder.create<dialect::ContinueOp>(loc(stmt));
+    else
+      branch(head == "Break" ? loop.breakTarget : loop.continueTarget);
+  } else if (head == "Expr") {
+    if (stmt.field(0).head() != "Const")
+      emitExpr(stmt.field(0));
+  } else if (head != "Pass") {
+    throw std::logic_error("internal: the typer let a " + head + " statement through");
+  }
+}
+
+void FunctionEmitter::emitAssign(const SExpr &target, const Val &value) {
+  if (target.head() == "Subscript" && spec.typeOf(target).kind == Type::Kind::Array) {
+    storeSlice(target, value);
+    return;
+  }
+  if (target.head() == "Subscript") {
+    storeElement(target, value);
+    return;
+  }
+  if (target.head() == "Name" && value.type.kind == Type::Kind::Array) {
+    temporaries.erase(value.leaves[0]); // named: lives until the call ends
+    arrays[target.field(0).text] = value.leaves[0]; // single assignment: an SSA value
+    return;
+  }
+  if (target.head() == "Name") {
+    const std::string &name = target.field(0).text;
+    Val converted = convert(value, spec.variables[name]);
+    for (size_t k = 0; k < converted.leaves.size(); ++k)
+      builder.create<mlir::memref::StoreOp>(loc(target), converted.leaves[k],
+                                            slots[name][k]);
+    builder.create<mlir::memref::StoreOp>(loc(target), constInt(1, 1),
+                                          assigned[name]);
+    return;
+  }
+  // Tuple unpacking: the value was fully evaluated first.
+  size_t offset = 0;
+  for (size_t i = 0; i < target.numFields(); ++i) {
+    const Type &t = value.type.elements[i];
+    size_t n = t.numLeaves();
+    Val part{t, llvm::SmallVector<Value, 2>(value.leaves.begin() + offset,
+                                            value.leaves.begin() + offset + n)};
+    offset += n;
+    emitAssign(target.field(i), part);
+  }
+}
+
+void FunctionEmitter::emitReturn(const Val &value) {
+  Val converted = convert(value, spec.result);
+  if (insideRangeLoop()) {
+    // Out of a plait.for: the results wait in slots while the loops end.
+    if (returnSlots.empty()) {
+      llvm::SmallVector<mlir::Type> types;
+      leafTypes(spec.result, types);
+      for (mlir::Type type : types)
+        returnSlots.push_back(alloca(type));
+    }
+    for (size_t k = 0; k < converted.leaves.size(); ++k)
+      builder.create<mlir::memref::StoreOp>(builder.getUnknownLoc(), converted.leaves[k], returnSlots[k]);
+    builder.create<dialect::LeaveOp>(builder.getUnknownLoc());
+    return;
+  }
+  llvm::SmallVector<Value> values = {constInt(0, 32)};
+  values.append(converted.leaves.begin(), converted.leaves.end());
+  builder.create<mlir::func::ReturnOp>(builder.getUnknownLoc(), values);
+}
+
+void FunctionEmitter::emitIf(const SExpr &stmt) {
+  Value condition = truth(emitExpr(stmt.field(0)));
+  Block *thenBlock = newBlock();
+  Block *elseBlock = newBlock();
+  Block *merge = newBlock();
+  builder.create<mlir::cf::CondBranchOp>(loc(stmt), condition, thenBlock,
+                                         elseBlock);
+  startBlock(thenBlock);
+  emitBody(stmt.field(1));
+  branch(merge);
+  startBlock(elseBlock);
+  emitBody(stmt.field(2));
+  branch(merge);
+  startBlock(merge);
+}
+
+void FunctionEmitter::emitWhile(const SExpr &stmt) {
+  Block *header = newBlock();
+  Block *body = newBlock();
+  Block *orElse = newBlock();
+  Block *exit = newBlock();
+  branch(header);
+  startBlock(header);
+  Value condition = truth(emitExpr(stmt.field(0)));
+  builder.create<mlir::cf::CondBranchOp>(loc(stmt), condition, body, orElse);
+  startBlock(body);
+  loops.push_back({/*structured=*/false, header, exit});
+  emitBody(stmt.field(1));
+  loops.pop_back();
+  branch(header);
+  startBlock(orElse);
+  emitBody(stmt.field(2));
+  branch(exit);
+  startBlock(exit);
+}
+
+void FunctionEmitter::emitFor(const SExpr &stmt) {
+  const SExpr &call = stmt.field(1);
+  Location l = loc(stmt);
+  if (call.head() == "Name") {
+    // for x in a: element k of a 1-D array on iteration k, row k (a view)
+    // of an N-D one.
+    Val array = emitExpr(call);
+    Type rowType = Type::array(array.type.dtype, array.type.ndim - 1);
+    emitRangeLoop(stmt, constInt(0), dimension(array.leaves[0], 0), constInt(1), [&](Value k) {
+      Value index = builder.create<arith::IndexCastOp>(l, builder.getIndexType(), k);
+      if (array.type.ndim > 1)
+        return Val{rowType, {rowView(array.leaves[0], rowType, index, l)}};
+      Value raw = builder.create<mlir::memref::LoadOp>(l, array.leaves[0], mlir::ValueRange{index});
+      return fromStorage(raw, array.type.dtype, l);
+    });
+    if (array.type.ndim > 1) // the row is a value of the loop body only
+      arrays.erase(stmt.field(0).field(0).text);
+    return;
+  }
+  std::vector<Val> args;
+  for (const SExpr *arg : call.field(1).rest())
+    args.push_back(convert(emitExpr(*arg), Type::integer()));
+  Value start = args.size() == 1 ? constInt(0) : args[0].leaves[0];
+  Value stop = args.size() == 1 ? args[0].leaves[0] : args[1].leaves[0];
+  Value step = args.size() == 3 ? args[2].leaves[0] : constInt(1);
+  check(builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq, step, constInt(0)),
+        errorCode("ValueError", "range_step_zero"));
+  emitRangeLoop(stmt, start, stop, step, [&](Value i) { return Val{Type::integer(), {i}}; });
+}
+
+void FunctionEmitter::emitRangeLoop(const SExpr &stmt, Value start, Value stop, Value step,
+                                    const std::function<Val(Value)> &item) {
+  // A plait.for: its body is a CFG region; `continue`, `break` and `return`
+  // are its terminators; its result says how it ended, which decides
+  // whether the else clause runs (and whether the function returns).
+  Location l = loc(stmt);
+  auto loop = builder.create<dialect::ForOp>(l, start, stop, step);
+  Block *body = new Block();
+  loop.getBody().push_back(body);
+  Value variable = body->addArgument(builder.getI64Type(), l);
+  Block *after = newBlock();
+  {
+    OpBuilder::InsertionGuard guard(builder);
+    startBlock(body);
+    const SExpr &target = stmt.field(0);
+    Val value = item(variable);
+    emitAssign(target, value);
+    // A loop variable the body does not assign is the iteration's value.
+    std::optional<std::pair<std::string, std::optional<Val>>> saved;
+    if (target.head() == "Name" && value.type.kind != Type::Kind::Array &&
+        !assigns(stmt.field(2), target.field(0).text)) {
+      const std::string &name = target.field(0).text;
+      auto previous = bound.find(name);
+      saved.emplace(name, previous == bound.end() ? std::nullopt : std::optional<Val>(previous->second));
+      bound[name] = convert(value, spec.variables[name]);
+    }
+    loops.push_back({/*structured=*/true});
+    emitBody(stmt.field(2));
+    loops.pop_back();
+    if (saved) {
+      if (saved->second)
+        bound[saved->first] = *saved->second;
+      else
+        bound.erase(saved->first);
+    }
+    if (!terminated())
+      builder.create<dialect::ContinueOp>(l);
+  }
+  Value exit = loop.getExit();
+  auto is = [&](int32_t kind) {
+    return builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq, exit, constInt(kind, 32)).getResult();
+  };
+  if (containsReturn(stmt.field(2))) {
+    // The body returned: return (or leave the enclosing loop too).
+    Block *leaving = newBlock(), *staying = newBlock();
+    builder.create<mlir::cf::CondBranchOp>(l, is(dialect::ForOp::kLeft), leaving, staying);
+    startBlock(leaving);
+    if (insideRangeLoop()) {
+      builder.create<dialect::LeaveOp>(l);
+    } else {
+      llvm::SmallVector<Value> values = {constInt(0, 32)};
+      for (Value slot : returnSlots)
+        values.push_back(builder.create<mlir::memref::LoadOp>(l, slot));
+      builder.create<mlir::func::ReturnOp>(l, values);
+    }
+    startBlock(staying);
+  }
+  if (stmt.field(3).items.size() > 1) { // else: when the loop ran out
+    Block *orElse = newBlock();
+    builder.create<mlir::cf::CondBranchOp>(l, is(dialect::ForOp::kCompleted), orElse, after);
+    startBlock(orElse);
+    emitBody(stmt.field(3));
+  }
+  branch(after);
+  startBlock(after);
+}
+
+Val FunctionEmitter::loadVariable(const std::string &name, const SExpr &node) {
+  Location l = loc(node);
+  auto fixed = bound.find(name);
+  if (fixed != bound.end())
+    return fixed->second;
+  if (spec.variables[name].kind == Type::Kind::Array) {
+    auto found = arrays.find(name);
+    if (found != arrays.end())
+      return {spec.variables[name], {found->second}};
+    // Used before its (only) assignment: CPython raises UnboundLocalError.
+    std::string message = module.options.message("unbound_local");
+    size_t at = message.find("{name}");
+    if (at != std::string::npos)
+      message.replace(at, 6, name);
+    check(constInt(1, 1), PyError("UnboundLocalError", message));
+    Value empty = builder.create<mlir::memref::AllocaOp>(
+        l, module.memrefType(spec.variables[name]),
+        llvm::SmallVector<Value>(spec.variables[name].ndim,
+                                 builder.create<arith::ConstantIndexOp>(l, 0)));
+    return {spec.variables[name], {empty}};
+  }
+  Value isAssigned = builder.create<mlir::memref::LoadOp>(l, assigned[name]);
+  std::string message = module.options.message("unbound_local");
+  size_t at = message.find("{name}");
+  if (at != std::string::npos)
+    message.replace(at, 6, name);
+  check(builder.create<arith::XOrIOp>(l, isAssigned, constInt(1, 1)),
+        PyError("UnboundLocalError", message));
+  Val value{spec.variables[name], {}};
+  for (Value slot : slots[name])
+    value.leaves.push_back(builder.create<mlir::memref::LoadOp>(l, slot));
+  return value;
+}
+
+} // namespace plait::frontend::detail

@@ -1,0 +1,386 @@
+//===- EmitterImpl.h - the emitter's classes (frontend-internal) -*- C++ -*-===//
+//
+// The emitter is one class, FunctionEmitter, defined across files by
+// concern (as clang's CodeGen is): Emitter.cpp (infrastructure, values),
+// EmitStatements.cpp, EmitScalars.cpp, EmitNumPyScalars.cpp (NumPy scalars
+// and complex numbers), EmitArrays.cpp, EmitReductions.cpp (reductions, dot,
+// elementwise functions) and EmitCalls.cpp.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PLAIT_LIB_FRONTEND_EMITTERIMPL_H
+#define PLAIT_LIB_FRONTEND_EMITTERIMPL_H
+
+#include "Typer.h"
+#include "plait/Dialect/Plait/Messages.h"
+#include "plait/Dialect/Plait/Passes.h"
+#include "plait/Dialect/Plait/PlaitOps.h"
+#include "plait/Runtime/PyNumeric.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Complex/IR/Complex.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/DenseSet.h"
+
+#include <cmath>
+#include <functional>
+#include <optional>
+
+namespace plait::frontend::detail {
+
+using mlir::Block;
+using mlir::Location;
+using mlir::OpBuilder;
+using mlir::Value;
+namespace arith = mlir::arith;
+
+/// A Python exception to raise: its class and message (CPython's words, with
+/// `{0}`-style placeholders for values recorded at run time).
+struct PyError {
+  PyError(std::string exception, std::string message)
+      : exception(std::move(exception)), message(std::move(message)) {}
+  std::string exception;
+  std::string message;
+};
+
+/// A value of a static type: one MLIR value per scalar leaf.
+struct Val {
+  Type type;
+  llvm::SmallVector<Value, 2> leaves;
+};
+
+class ModuleEmitter;
+
+class FunctionEmitter {
+public:
+  FunctionEmitter(ModuleEmitter &module, Specialization &spec);
+  void emit(const std::string &symbol);
+
+private:
+  // Infrastructure.
+  Location loc(const SExpr &node);
+  mlir::Type leafType(Type::Kind kind);
+  void leafTypes(const Type &type, llvm::SmallVectorImpl<mlir::Type> &out);
+  Block *newBlock();
+  bool terminated();
+  void startBlock(Block *block) { builder.setInsertionPointToEnd(block); }
+  void branch(Block *target, mlir::ValueRange args = {});
+  Value alloca(mlir::Type type);
+  Value constInt(int64_t v, unsigned width = 64);
+  Value constIndexValue(int64_t v) {
+    return builder.create<arith::ConstantIndexOp>(builder.getUnknownLoc(), v);
+  }
+  Value constFloat(double v);
+  Val zeroOf(const Type &type);
+  /// Raises `error` when `failed` is true (plait.raise_if).
+  void check(Value failed, const PyError &error);
+  /// The exception `exception` with CPython's message `messageKey`.
+  PyError errorCode(const char *exception, const std::string &messageKey);
+  /// Raises the error a runtime helper's status stands for.
+  void checkRuntime(Value status, std::initializer_list<std::pair<int32_t, PyError>> codes);
+  Value outPointer(Value slot);
+
+  // Values.
+  Val convert(const Val &value, const Type &to);
+  Value truth(const Val &value);
+  Val constant(const SExpr &value, const Type &type);
+
+  // NumPy scalars.
+  /// A C cast to a NumPy type: ints wrap, floats round, out-of-range floats
+  /// saturate into ints (NumPy leaves those undefined); never fails.
+  Val castNumPy(const Val &value, DType to);
+  /// An operand meeting a NumPy scalar: a Python int outside the dtype's
+  /// range raises OverflowError, as NumPy does (NEP 50).
+  Val weakToNumPy(const Val &value, DType to);
+  /// OverflowError "Python integer N out of bounds for <dtype>" unless the
+  /// Python int `i` fits `dtype`.
+  void checkPythonIntFits(Value i, DType dtype);
+  Val numpyArith(const SExpr &node, const std::string &op, const Val &left, const Val &right);
+  Value numpyIntDivMod(const std::string &op, Value a, Value b, bool isUnsigned);
+  Value numpyShift(const std::string &op, Value a, Value b, bool isUnsigned);
+  Value numpyCompare(const std::string &op, const Val &left, const Val &right, Location l);
+  // Complex numbers: two float leaves.
+  std::pair<Value, Value> complexParts(const Val &value, bool numpy);
+  std::pair<Value, Value> callComplexRuntime(const char *name, std::vector<Value> args,
+                                             std::initializer_list<std::pair<int32_t, PyError>> codes);
+  Val complexArith(const SExpr &node, const std::string &op, const Val &left, const Val &right);
+  Value complexCompare(const std::string &op, const Val &left, const Val &right, const SExpr &node);
+  Value complexAbs(const Val &z, bool checkOverflow);
+  Value constOf(mlir::Type type, int64_t v) {
+    return builder.create<arith::ConstantIntOp>(builder.getUnknownLoc(), v, type);
+  }
+
+  // Statements.
+  void emitBody(const SExpr &body);
+  void emitStatement(const SExpr &stmt);
+  /// Frees `value` now if it is an unnamed array this function allocated:
+  /// call it after the operation that used it (its only use).
+  void freeIfTemporary(const Val &value);
+  void emitAssign(const SExpr &target, const Val &value);
+  void emitFor(const SExpr &stmt);
+  /// A for loop over range(start, stop, step) (a plait.for), binding
+  /// `item(i)` to the target on the iteration of element i.
+  void emitRangeLoop(const SExpr &stmt, Value start, Value stop, Value step,
+                     const std::function<Val(Value)> &item);
+  void emitWhile(const SExpr &stmt);
+  void emitIf(const SExpr &stmt);
+  void emitReturn(const Val &value);
+
+  // Expressions.
+  Val emitExpr(const SExpr &expr);
+  Val loadVariable(const std::string &name, const SExpr &node);
+  /// `left op right`; `out` is the target of an in-place array operation
+  /// (a += b), for NumPy's shape rules and messages.
+  Val emitBinary(const SExpr &node, const std::string &op, const Val &left,
+                 const Val &right, const Val *out = nullptr);
+  /// The dtype NumPy computes `left op right` in when a NumPy scalar is
+  /// involved, which a Python int operand must fit.
+  static DType numpyArithDType(const std::string &op, const Type &left, const Type &right);
+  Val intArith(const std::string &op, Value a, Value b);
+  /// a & b, a | b, a ^ b for those operators; null for any other.
+  Value bitwise(const std::string &op, Value a, Value b, Location l);
+  Val floatArith(const SExpr &node, const std::string &op, Value a, Value b);
+  Val emitUnary(const SExpr &node);
+  Val unaryOf(const SExpr &node, const std::string &op, const Val &operand);
+  /// A new array of `dtype` with the operands' broadcast shape (`ndim`
+  /// axes; scalars are used as they are), element i = f(elements i).
+  Val arrayElementwise(const SExpr &node, llvm::ArrayRef<Val> operands, DType dtype, int ndim,
+                       const std::function<Val(llvm::ArrayRef<Val>)> &f, const Val *out = nullptr);
+  /// NumPy's spelling of a shape in messages, "({first},)" or
+  /// "({first},{first+1})": placeholders for sizes recorded at run time.
+  static std::string shapePlaceholders(int ndim, int first);
+  /// Appends the sizes of the first `ndim` axes of `memref` (as i64).
+  void appendDimensions(Value memref, int ndim, llvm::SmallVectorImpl<Value> &out);
+  /// The message `key` with each {name} of `parts` replaced.
+  std::string formatMessage(const std::string &key,
+                            std::initializer_list<std::pair<const char *, std::string>> parts);
+  Val emitBoolOp(const SExpr &node);
+  Val emitCompare(const SExpr &node);
+  Value compare(const std::string &op, const Val &left, const Val &right,
+                const SExpr &leftNode);
+  Val emitIfExp(const SExpr &node);
+  Val emitCall(const SExpr &node);
+  Val emitMath(const SExpr &node, const std::string &name,
+               std::vector<Val> args);
+  Val emitBuiltin(const SExpr &node, const std::string &name);
+  Val emitJitCall(const SExpr &node);
+  Val callRuntime(const char *name, std::vector<Value> args, const Type &resultType,
+                  std::initializer_list<std::pair<int32_t, PyError>> codes);
+  Val callRuntimeFloat(const char *name, std::vector<Value> args,
+                       std::initializer_list<std::pair<int32_t, PyError>> codes);
+  Val callRuntimeInt(const char *name, std::vector<Value> args,
+                     std::initializer_list<std::pair<int32_t, PyError>> codes);
+  Value callLibm(const char *name, std::vector<Value> args);
+  /// An int from a float by `runtime` (truncation, floor, ceil), with
+  /// CPython's errors; `overflowKey`: the message beyond int64 (NumPy's
+  /// conversions say "Python int too large to convert to C long").
+  Val floatToInt(Value x, const char *runtime, const char *overflowKey = "int_overflow");
+  /// round(x, ndigits) with CPython's rules (NumPy's for NumPy scalars).
+  Val roundTo(const Val &x, Value ndigits, Location l);
+  /// Indices of a full subscript, wrapped and bounds-checked, as `index`.
+  llvm::SmallVector<Value> arrayIndices(const SExpr &subscript, Value memref,
+                                        const Type &array);
+  Val loadElement(const SExpr &subscript);
+  /// a[...] = scalar (fill) or a[...] = array (copy, through a temporary when
+  /// both share a buffer, as NumPy does).
+  void storeSlice(const SExpr &subscript, const Val &value);
+  /// Copies `from` into `to` (arrays of the same shape), each element cast
+  /// to `to`'s dtype as C casts it.
+  void copyElements(const Val &from, const Val &to, Location l);
+  /// A NumPy scalar as its array element's storage.
+  Value storageOf(const Val &element, Location l);
+  /// A view of the array `value` with `destination`'s shape, as NumPy
+  /// broadcasts it (ValueError when the shapes do not fit).
+  Value broadcastTo(const Val &value, Value destination, int ndim, Location l);
+  /// A view: some axes sliced, indexed by an int, or left whole.
+  Val emitView(const SExpr &subscript);
+  /// Row `index` of an N-D array: an (N-1)-D view.
+  Value rowView(Value memref, const Type &rowType, Value index, Location l);
+  void storeElement(const SExpr &subscript, const Val &value);
+  /// A number as an array element of `dtype`, converted as NumPy stores a
+  /// Python number (with its errors).
+  Value toStorage(const Val &value, DType dtype, mlir::Location l);
+  Val emitNumpy(const SExpr &node, const std::string &name);
+  /// A new C-contiguous array of `sizes` (checked), optionally filled.
+  Value allocateArray(const Type &type, llvm::ArrayRef<Value> sizes, const Val *fill,
+                      Location l);
+  /// An element loaded from storage as the scalar it reads as.
+  Val fromStorage(Value raw, DType dtype, Location l);
+  /// Emits `body(indices)` for every element, in C order or Fortran order.
+  void forEachElement(Value memref, int ndim,
+                      const std::function<void(llvm::ArrayRef<Value>)> &body,
+                      bool fortranOrder = false);
+  /// Address of the first element (the data pointer), as an i64.
+  Value dataAddress(Value memref, const Type &array, Location l);
+  Val emitReduction(const SExpr &node, const std::string &name);
+  Val fromIdentity(const Val &sum);
+  Val complexReduction(const SExpr &node, const std::string &name, const Val &array, Value size,
+                       bool sequential, Location l);
+  /// np.sum etc. of a whole array; `sequential` adds in order (no pairwise).
+  Val reduceArray(const SExpr &node, const std::string &name, const Val &array,
+                  const Type &result, bool sequential);
+  /// np.sum(array) etc., whole or along the call's axis.
+  Val reduceExpression(const SExpr &node, const std::string &name, const Val &array);
+  Val dotOf(const SExpr &node, const Val &a, const Val &b);
+  Val emitDot(const SExpr &node);
+  Val emitElementwise(const SExpr &node, const std::string &name);
+  Val applyElementwise(const std::string &name, const Val &x, Location l);
+  /// Emits `body(k)` for k in [0, n).
+  void countedLoop(Value n, const std::function<void(Value)> &body);
+  Value dimension(Value memref, int64_t axis);
+  /// Like check(), recording run-time values for the message.
+  void checkWithArgs(Value failed, const PyError &error, llvm::ArrayRef<Value> args);
+  Val minMax(const SExpr &node, bool isMin, std::vector<Val> values,
+             const Type &type);
+
+  ModuleEmitter &module;
+  Specialization &spec;
+  Typer &typer;
+  OpBuilder builder;
+  mlir::func::FuncOp func;
+  Block *entry = nullptr;
+  std::map<std::string, llvm::SmallVector<Value, 2>> slots;
+  /// Array parameters: their memrefs (arrays are never re-bound).
+  std::map<std::string, Value> arrays;
+  std::map<std::string, Value> assigned;
+  /// The Python loops around the code being emitted: a `for` is a
+  /// plait.for (break and continue are its terminators), a `while` is
+  /// blocks (they branch).
+  struct Loop {
+    bool structured;
+    Block *continueTarget = nullptr; // while only
+    Block *breakTarget = nullptr;    // while only
+  };
+  std::vector<Loop> loops;
+  /// Inside a plait.for: returning stores the results here and leaves.
+  llvm::SmallVector<Value, 2> returnSlots;
+  bool insideRangeLoop() const;
+  Value f64Out, i64Out, complexOut;
+  /// Arrays allocated here and not (yet) bound to a variable.
+  llvm::DenseSet<Value> temporaries;
+  /// Locals whose value is an SSA value where they are visible (a loop
+  /// variable the body does not assign, a parameter the function never
+  /// assigns): read without a slot, so passes see them as such.
+  std::map<std::string, Val> bound;
+  /// Calls between jitted functions active on this native stack (a hidden
+  /// first argument): the depth guard needs no thread-local state.
+  Value depth;
+};
+
+class ModuleEmitter {
+public:
+  ModuleEmitter(mlir::ModuleOp module, Typer &typer,
+                const CompileOptions &options)
+      : module(module), context(module.getContext()), typer(typer),
+        options(options) {}
+
+  /// Declares an external function once.
+  void declare(const std::string &name, mlir::FunctionType type) {
+    if (module.lookupSymbol(name))
+      return;
+    OpBuilder b(context);
+    b.setInsertionPointToEnd(module.getBody());
+    auto decl = b.create<mlir::func::FuncOp>(b.getUnknownLoc(), name, type);
+    decl.setPrivate();
+  }
+
+  /// (i64 depth, argument leaves...) -> (i32 status, result leaves...)
+  mlir::FunctionType signatureOf(const Specialization &spec) {
+    llvm::SmallVector<mlir::Type> inputs = {OpBuilder(context).getI64Type()};
+    llvm::SmallVector<mlir::Type> results;
+    for (const Type &t : spec.arguments)
+      appendLeaves(t, inputs);
+    results.push_back(OpBuilder(context).getI32Type());
+    appendLeaves(spec.result, results);
+    return OpBuilder(context).getFunctionType(inputs, results);
+  }
+
+  void appendLeaves(const Type &type, llvm::SmallVectorImpl<mlir::Type> &out) {
+    OpBuilder b(context);
+    switch (type.kind) {
+    case Type::Kind::Bool:
+      out.push_back(b.getI1Type());
+      break;
+    case Type::Kind::Int:
+      out.push_back(b.getI64Type());
+      break;
+    case Type::Kind::Float:
+      out.push_back(b.getF64Type());
+      break;
+    case Type::Kind::Complex: // real, imaginary
+      out.append({b.getF64Type(), b.getF64Type()});
+      break;
+    case Type::Kind::Tuple:
+      for (const Type &e : type.elements)
+        appendLeaves(e, out);
+      break;
+    case Type::Kind::Array:
+      out.push_back(memrefType(type));
+      break;
+    case Type::Kind::NumPy:
+      if (type.dtype == DType::Complex128)
+        out.append({b.getF64Type(), b.getF64Type()});
+      else
+        out.push_back(scalarType(type.dtype));
+      break;
+    default:
+      break;
+    }
+  }
+
+  unsigned storageBytes(DType dtype) { return dtype == DType::Bool ? 1 : dtypeBits(dtype) / 8; }
+
+  /// A NumPy scalar's leaf: its width (bool as i1; signedness is the dtype's).
+  mlir::Type scalarType(DType dtype) {
+    return dtype == DType::Bool ? OpBuilder(context).getI1Type() : storageType(dtype);
+  }
+
+  /// Arrays are fully dynamic strided memrefs: any layout, zero-copy.
+  mlir::MemRefType memrefType(const Type &array) {
+    OpBuilder b(context);
+    int64_t dynamic = mlir::ShapedType::kDynamic;
+    llvm::SmallVector<int64_t> shape(array.ndim, dynamic);
+    llvm::SmallVector<int64_t> strides(array.ndim, dynamic);
+    if (array.contiguous)
+      strides.back() = 1; // lets LLVM vectorise the innermost loop
+    if (array.fortran)
+      strides.front() = 1;
+    auto layout = mlir::StridedLayoutAttr::get(context, dynamic, strides);
+    return mlir::MemRefType::get(shape, storageType(array.dtype), layout);
+  }
+
+  mlir::Type storageType(DType dtype) {
+    OpBuilder b(context);
+    switch (dtype) {
+    case DType::Float64:
+      return b.getF64Type();
+    case DType::Float32:
+      return b.getF32Type();
+    case DType::Int64:
+    case DType::UInt64:
+      return b.getI64Type();
+    case DType::Complex128:
+      return mlir::ComplexType::get(b.getF64Type());
+    case DType::Int32:
+      return b.getI32Type();
+    case DType::Int16:
+      return b.getI16Type();
+    default: // Int8, UInt8, Bool: one byte
+      return b.getI8Type();
+    }
+  }
+
+  mlir::ModuleOp module;
+  mlir::MLIRContext *context;
+  Typer &typer;
+  const CompileOptions &options;
+};
+
+} // namespace plait::frontend::detail
+
+#endif // PLAIT_LIB_FRONTEND_EMITTERIMPL_H
