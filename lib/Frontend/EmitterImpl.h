@@ -333,7 +333,7 @@ public:
     }
   }
 
-  unsigned storageBytes(DType dtype) { return dtype == DType::Bool ? 1 : dtypeBits(dtype) / 8; }
+  unsigned storageBytes(DType dtype) { return dtypeInfo(dtype).bytes; }
 
   /// A NumPy scalar's leaf: its width (bool as i1; signedness is the dtype's).
   mlir::Type scalarType(DType dtype) {

@@ -22,88 +22,6 @@ namespace plait::frontend {
 // Types, program and options
 //===----------------------------------------------------------------------===//
 
-const char *dtypeName(DType dtype) {
-  switch (dtype) {
-  case DType::Float64:
-    return "float64";
-  case DType::Float32:
-    return "float32";
-  case DType::Int64:
-    return "int64";
-  case DType::Int32:
-    return "int32";
-  case DType::Int16:
-    return "int16";
-  case DType::Int8:
-    return "int8";
-  case DType::UInt8:
-    return "uint8";
-  case DType::UInt64:
-    return "uint64";
-  case DType::Complex128:
-    return "complex128";
-  case DType::Bool:
-    return "bool";
-  }
-  return "?";
-}
-
-bool isFloatDType(DType dtype) {
-  return dtype == DType::Float64 || dtype == DType::Float32;
-}
-
-bool isUnsignedDType(DType dtype) {
-  return dtype == DType::UInt8 || dtype == DType::UInt64;
-}
-
-int dtypeBits(DType dtype) {
-  switch (dtype) {
-  case DType::Float64:
-  case DType::Int64:
-  case DType::UInt64:
-    return 64;
-  case DType::Float32:
-  case DType::Int32:
-    return 32;
-  case DType::Int16:
-    return 16;
-  case DType::Int8:
-  case DType::UInt8:
-    return 8;
-  case DType::Complex128:
-    return 128;
-  case DType::Bool:
-    return 1;
-  }
-  return 64;
-}
-
-DType promoteDTypes(DType a, DType b) {
-  if (a == DType::Complex128 || b == DType::Complex128)
-    return DType::Complex128;
-  if (a == b || b == DType::Bool)
-    return a;
-  if (a == DType::Bool)
-    return b;
-  if (isFloatDType(a) || isFloatDType(b)) {
-    if (isFloatDType(a) && isFloatDType(b))
-      return DType::Float64;
-    DType f = isFloatDType(a) ? a : b;
-    DType i = isFloatDType(a) ? b : a;
-    // float32 holds int8/uint8/int16 exactly; wider ints need float64.
-    return f == DType::Float32 && dtypeBits(i) <= 16 ? DType::Float32 : DType::Float64;
-  }
-  bool ua = isUnsignedDType(a), ub = isUnsignedDType(b);
-  if (ua == ub)
-    return dtypeBits(a) >= dtypeBits(b) ? a : b;
-  DType u = ua ? a : b, i = ua ? b : a;
-  if (dtypeBits(u) < dtypeBits(i))
-    return i;
-  if (u == DType::UInt64)
-    return DType::Float64; // no integer type holds both
-  return DType::Int16;     // uint8 with int8
-}
-
 bool complexUsesNumPy(const Type &left, const Type &right) {
   if (left.kind == Type::Kind::Complex && right.isNumPy() && right.dtype == DType::Float64)
     return false;
@@ -741,22 +659,6 @@ std::string Typer::numpyFunction(const Specialization &spec, const SExpr &callee
       return binding.name;
   }
   return "";
-}
-
-bool dtypeFromName(const std::string &name, DType &dtype) {
-  static const std::pair<const char *, DType> names[] = {
-      {"float64", DType::Float64}, {"double", DType::Float64}, {"float32", DType::Float32},
-      {"single", DType::Float32},  {"int64", DType::Int64},    {"int32", DType::Int32},
-      {"int16", DType::Int16},     {"int8", DType::Int8},      {"uint8", DType::UInt8},
-      {"uint64", DType::UInt64},   {"complex128", DType::Complex128},
-      {"cdouble", DType::Complex128}, {"complex", DType::Complex128},
-      {"bool_", DType::Bool},      {"bool", DType::Bool}};
-  for (const auto &[spelling, value] : names)
-    if (name == spelling) {
-      dtype = value;
-      return true;
-    }
-  return false;
 }
 
 DType Typer::dtypeOf(Specialization &spec, const SExpr &node) {

@@ -203,49 +203,6 @@ std::string Executor::assembly() const {
   return std::string(text.str());
 }
 
-frontend::Type parseTypeName(const std::string &name, bool &narrow) {
-  // Arrays: "float64[:, :]" (any strides), "float64[:, ::1]" (C-contiguous),
-  // "float64[::1, :]" (Fortran-contiguous).
-  size_t bracket = name.find('[');
-  if (bracket != std::string::npos && name.back() == ']') {
-    std::string dtype = name.substr(0, bracket);
-    std::string axes = name.substr(bracket + 1, name.size() - bracket - 2);
-    int ndim = static_cast<int>(std::count(axes.begin(), axes.end(), ',')) + 1;
-    bool contiguous = axes.size() >= 3 && axes.compare(axes.size() - 3, 3, "::1") == 0;
-    bool fortran = ndim >= 2 && axes.compare(0, 3, "::1") == 0;
-    static const std::pair<const char *, frontend::DType> dtypes[] = {
-        {"float64", frontend::DType::Float64}, {"float32", frontend::DType::Float32},
-        {"int64", frontend::DType::Int64},     {"int32", frontend::DType::Int32},
-        {"int16", frontend::DType::Int16},     {"int8", frontend::DType::Int8},
-        {"uint8", frontend::DType::UInt8},     {"uint64", frontend::DType::UInt64},
-        {"complex128", frontend::DType::Complex128},
-        {"bool", frontend::DType::Bool}};
-    for (const auto &[spelling, value] : dtypes)
-      if (dtype == spelling && ndim >= 1 && ndim <= 8) {
-        narrow = false;
-        return frontend::Type::array(value, ndim, contiguous, fortran);
-      }
-    throw std::invalid_argument("unknown array type '" + name + "'");
-  }
-  // NumPy scalars: "numpy.float32" (how .signatures spells them).
-  frontend::DType scalar;
-  if (name.rfind("numpy.", 0) == 0 && frontend::dtypeFromName(name.substr(6), scalar)) {
-    narrow = false;
-    return frontend::Type::numpy(scalar);
-  }
-  narrow = name == "int32" || name == "float32";
-  if (name == "int64" || name == "int" || name == "int32" || name == "i")
-    return frontend::Type::integer();
-  if (name == "float64" || name == "float" || name == "float32" || name == "f")
-    return frontend::Type::floating();
-  if (name == "bool" || name == "boolean" || name == "b")
-    return frontend::Type::boolean();
-  if (name == "complex" || name == "complex128" || name == "c")
-    return frontend::Type::complex();
-  throw std::invalid_argument("unknown type name '" + name +
-                              "' (use int64, float64, bool, complex128, int32 or float32)");
-}
-
 std::shared_ptr<Executor> compile(const CompileRequest &request) {
   auto start = std::chrono::steady_clock::now();
   compilations.fetch_add(1, std::memory_order_relaxed);

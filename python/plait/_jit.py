@@ -31,40 +31,6 @@ _MESSAGES = _messages.sample()
 _ids = itertools.count(1)
 _STAGES = ("plait", "optimized-plait", "mlir", "optimized-mlir", "llvm", "asm")
 _NOGIL = {False: 0, True: 1, "auto": 2}
-_CODE_OF = {"int64": "i", "int32": "i", "int": "i", "float64": "f", "float32": "f", "float": "f", "bool": "b", "complex128": "c", "complex": "c"}
-_KIND_OF = {"int64": "i", "int": "i", "int32": "I", "float64": "f", "float": "f", "float32": "F", "bool": "b", "complex128": "c", "complex": "c"}
-_TYPE_OF_CODE = {"i": "int64", "f": "float64", "b": "bool", "c": "complex"}
-#: Array element types by their dispatch character (see JITModule.cpp).
-_DTYPE_OF_CODE = {"d": "float64", "f": "float32", "q": "int64", "i": "int32", "h": "int16", "b": "int8", "B": "uint8", "Q": "uint64", "D": "complex128", "?": "bool"}
-_CODE_OF_DTYPE = {name: code for code, name in _DTYPE_OF_CODE.items()}
-
-
-def _split_key(codes: str) -> list[str]:
-    """The dispatch key's per-argument parts: 'i', 'f', 'b',
-    'A<dtype><ndim><layout>' (layout 'C': C-contiguous, 'F': Fortran-contiguous,
-    'A': any) or
-    'N<dtype>' (a NumPy scalar)."""
-    parts, k = [], 0
-    while k < len(codes):
-        width = {"A": 4, "N": 2}.get(codes[k], 1)
-        parts.append(codes[k : k + width])
-        k += width
-    return parts
-
-
-def _type_name(part: str) -> str:
-    """'i' -> 'int64'; 'Ad2A' -> 'float64[:, :]', 'Ad2C' -> 'float64[:, ::1]'
-    (the spelling of signatures, which the native compiler also reads)."""
-    if part[0] == "A":
-        axes = [":"] * int(part[2])
-        if part[3] == "C":
-            axes[-1] = "::1"
-        elif part[3] == "F":
-            axes[0] = "::1"
-        return f"{_DTYPE_OF_CODE[part[1]]}[{', '.join(axes)}]"
-    if part[0] == "N":
-        return f"numpy.{_DTYPE_OF_CODE[part[1]]}"
-    return _TYPE_OF_CODE[part]
 #: Native frames are small but threads' stacks are not unbounded: the depth
 #: guard follows sys.getrecursionlimit() up to this cap.
 _MAX_NATIVE_DEPTH = 3000
@@ -88,36 +54,31 @@ class _Flight:
         self.error: Optional[tuple[type, str]] = None
 
 
-def _parse_signature(text: str) -> tuple[Optional[str], list[str]]:
-    """'float64(float64[:, :], int64)' -> ('float64', ['float64[:, :]', 'int64']);
-    a bare '(int64)' has no declared result."""
+_SCALAR_NAMES = ("int64", "int", "int32", "float64", "float", "float32", "bool", "complex128", "complex")
+
+
+def _parse_signature(text: str) -> tuple[Optional[str], list[str], str, str]:
+    """'float64(float64[:, :], int64)' -> ('float64', ['float64[:, :]',
+    'int64'], key, kinds): the declared result (None for a bare '(int64)'),
+    the argument types, the dispatch key calls must match and how each
+    argument is unboxed (see DispatchKey.h)."""
     match = re.fullmatch(r"\s*([A-Za-z0-9_]*)\s*\((.*)\)\s*", text)
     if not match:
         raise TypeError(f"malformed signature {text!r}: expected e.g. 'float64(float64[:], int64)'")
     result = match.group(1) or None
     args = [a.strip() for a in re.findall(r"[^,\[\]]+(?:\[[^\]]*\])?", match.group(2)) if a.strip()]
     for name in args:
-        if _array_part(name) is None and name not in _KIND_OF:
-            raise TypeError(f"unknown type {name!r} in signature {text!r} (use int64, float64, bool, complex128, int32, float32, or arrays like float64[:, :])")
-    if result and result not in _KIND_OF:
+        try:
+            # NumPy scalars arrive as the Python scalar they equal.
+            if name.startswith("numpy."):
+                raise ValueError(name)
+            _native._signature_key([name])
+        except ValueError:
+            raise TypeError(f"unknown type {name!r} in signature {text!r} (use int64, float64, bool, complex128, int32, float32, or arrays like float64[:, :])") from None
+    if result and result not in _SCALAR_NAMES:
         raise TypeError(f"unknown result type {result!r} in signature {text!r}")
-    return result, args
-
-
-def _array_part(name: str) -> Optional[str]:
-    """'float64[:, ::1]' -> 'Ad2C' (C-contiguous: the last axis is '::1'),
-    'float64[::1, :]' -> 'Ad2F' (Fortran-contiguous: the first axis),
-    'float64[:, :]' -> 'Ad2A' (any strides); None when not an array type."""
-    match = re.fullmatch(r"([a-z0-9]+)\[([:, 1]*)\]", name.replace(" ", ""))
-    if not match or match.group(1) not in _CODE_OF_DTYPE:
-        return None
-    axes = match.group(2).split(",")
-    if not 1 <= len(axes) <= 8 or any(a not in (":", "::1") for a in axes) or "::1" in axes[1:-1]:
-        return None
-    if len(axes) > 1 and axes[0] == axes[-1] == "::1":
-        return None
-    layout = "C" if axes[-1] == "::1" else "F" if axes[0] == "::1" else "A"
-    return f"A{_CODE_OF_DTYPE[match.group(1)]}{len(axes)}{layout}"
+    key, kinds = _native._signature_key(args)
+    return result, args, key, kinds
 
 
 class Dispatcher(_native.DispatcherBase):
@@ -260,11 +221,9 @@ class Dispatcher(_native.DispatcherBase):
         have no executor: compile and install one."""
 
         def build() -> tuple[str, Any]:
-            parts = _split_key(codes)
-            types = [_type_name(part) for part in parts]
+            types = _native._key_type_names(codes)
             executor = self._build(types)
-            kinds = "".join(part[0] for part in parts)
-            _native._install(self, codes, kinds, "", executor)
+            _native._install(self, codes, _native._signature_key(types)[1], "", executor)
             return f"{executor.result_type}({', '.join(types)})", executor
 
         self._compile_once(codes, build)
@@ -299,13 +258,10 @@ class Dispatcher(_native.DispatcherBase):
 
     def compile(self, signature: str) -> None:
         """Compiles an explicit signature such as 'float64(float64, int64)' now."""
-        result, args = _parse_signature(signature)
-        parts = [_array_part(a) or _CODE_OF[a] for a in args]
-        codes = "".join(parts)
-        kinds = "".join("A" if part[0] == "A" else _KIND_OF[a] for part, a in zip(parts, args))
+        result, args, codes, kinds = _parse_signature(signature)
 
         def build() -> tuple[str, Any]:
-            executor = self._build([a if a in ("int32", "float32") else _type_name(part) for part, a in zip(parts, args)])
+            executor = self._build(args)
             cast = ""
             if result:
                 produced = executor.result_type
@@ -353,8 +309,7 @@ class Dispatcher(_native.DispatcherBase):
                 if signature in (text, text[text.index("(") :]):
                     executor = candidate
             if executor is None:
-                _, args = _parse_signature(signature)
-                codes = "".join(_array_part(a) or _CODE_OF[a] for a in args)
+                codes = _parse_signature(signature)[2]
                 if codes not in self._compiled:
                     raise KeyError(f"no compiled signature {signature!r}; have {self.signatures}")
                 executor = self._compiled[codes][1]

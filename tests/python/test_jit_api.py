@@ -123,6 +123,31 @@ def test_eager_signatures_compile_at_decoration() -> None:
         strict(1.5, 2.0)
 
 
+@pytest.mark.parametrize("bad_type", ["float64[:, ::1, :]", "float64[::1, ::1]", "float64[]", "uint8[" + ", ".join([":"] * 9) + "]", "float16[:]", "bool_", "numpy.float32"])
+def test_signatures_reject_malformed_types(bad_type: str) -> None:
+    with pytest.raises(TypeError, match=r"unknown type"):
+        plait.jit(f"({bad_type}, float64)")(add)
+
+
+def test_signatures_spell_layouts() -> None:
+    import numpy as np
+
+    f = plait.jit(["(float64[::1,:], int64)", "(float64[:, ::1], int64)"])(first_plus)
+    assert f.signatures == ["numpy.float64(float64[::1,:], int64)", "numpy.float64(float64[:, ::1], int64)"]
+    fortran = np.asfortranarray(np.arange(6.0).reshape(2, 3))
+    assert f(fortran, 1) == first_plus(fortran, 1) == 1.0
+    assert f(np.ascontiguousarray(fortran), 1) == 1.0
+    with pytest.raises(TypeError, match="no compiled signature"):
+        f(fortran[:, ::2], 1)  # neither layout
+    g = plait.jit("(float32, int32)")(add)
+    result = g(np.float32(1.5), 2)  # NumPy scalars count as Python's
+    assert type(result) is float and result == 3.5
+
+
+def first_plus(x, n):
+    return x[0, 0] + n
+
+
 def np_float32(x: float) -> float:
     import numpy as np
 

@@ -11,6 +11,7 @@
 #ifndef PLAIT_FRONTEND_FRONTEND_H
 #define PLAIT_FRONTEND_FRONTEND_H
 
+#include "plait/Frontend/DType.h"
 #include "plait/Frontend/SExpr.h"
 
 #include <map>
@@ -24,17 +25,6 @@ class ModuleOp;
 } // namespace mlir
 
 namespace plait::frontend {
-
-/// Element types of arrays (NumPy dtypes), also the types of NumPy scalars.
-enum class DType { Float64, Float32, Int64, Int32, Int16, Int8, UInt8, UInt64, Complex128, Bool };
-const char *dtypeName(DType dtype);
-/// NumPy's names of the supported dtypes ("float32", "bool_", "double", ...).
-bool dtypeFromName(const std::string &name, DType &dtype);
-bool isFloatDType(DType dtype);
-bool isUnsignedDType(DType dtype); // uint8, uint64 (not bool)
-int dtypeBits(DType dtype);        // bool: 1, complex128: 128
-/// NumPy's promotion of two dtypes (np.result_type).
-DType promoteDTypes(DType a, DType b);
 
 /// A static type of a value in compiled code.
 struct Type {

@@ -77,9 +77,6 @@ void setCompileRendezvous(const std::string &barrierId, unsigned participants,
 /// std::runtime_error for internal failures.
 std::shared_ptr<Executor> compile(const CompileRequest &request);
 
-/// Parses "int64", "float64", "bool", "int32", "float32", "int", "float".
-frontend::Type parseTypeName(const std::string &name, bool &narrow);
-
 } // namespace plait::jit
 
 #endif // PLAIT_JIT_COMPILER_H

@@ -10,11 +10,13 @@
 #include "Bindings.h"
 
 #include "plait/JIT/Compiler.h"
+#include "plait/JIT/DispatchKey.h"
 #include "plait/JIT/DispatchTable.h"
 #include "plait/Runtime/RuntimeSymbols.h"
 
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/map.h>
+#include <nanobind/stl/pair.h>
 #include <nanobind/stl/shared_ptr.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
@@ -328,48 +330,11 @@ struct ResultOwners {
 };
 
 nb::dlpack::dtype dlpackType(frontend::DType dtype) {
-  switch (dtype) {
-  case frontend::DType::Float64:
-    return nb::dtype<double>();
-  case frontend::DType::Float32:
-    return nb::dtype<float>();
-  case frontend::DType::Int64:
-    return nb::dtype<int64_t>();
-  case frontend::DType::Int32:
-    return nb::dtype<int32_t>();
-  case frontend::DType::Int16:
-    return nb::dtype<int16_t>();
-  case frontend::DType::Int8:
-    return nb::dtype<int8_t>();
-  case frontend::DType::UInt8:
-    return nb::dtype<uint8_t>();
-  case frontend::DType::UInt64:
-    return nb::dtype<uint64_t>();
-  case frontend::DType::Complex128:
-    return nb::dlpack::dtype{static_cast<uint8_t>(nb::dlpack::dtype_code::Complex), 128, 1};
-  case frontend::DType::Bool:
-    return nb::dtype<bool>();
-  }
-  return nb::dtype<double>();
+  const frontend::DTypeInfo &info = frontend::dtypeInfo(dtype);
+  return nb::dlpack::dtype{info.dlpackCode, static_cast<uint8_t>(info.bytes * 8), 1};
 }
 
-size_t itemSize(frontend::DType dtype) {
-  switch (dtype) {
-  case frontend::DType::Complex128:
-    return 16;
-  case frontend::DType::Float64:
-  case frontend::DType::Int64:
-  case frontend::DType::UInt64:
-    return 8;
-  case frontend::DType::Float32:
-  case frontend::DType::Int32:
-    return 4;
-  case frontend::DType::Int16:
-    return 2;
-  default:
-    return 1;
-  }
-}
+size_t itemSize(frontend::DType dtype) { return frontend::dtypeInfo(dtype).bytes; }
 
 /// The 64-bit result slots a result type uses (an array: base, offset,
 /// sizes, strides).
@@ -726,21 +691,11 @@ PyTypeObject *ndarrayType() {
 const char *numpyFormat(const NumPyDescrHead &descr, Py_ssize_t &itemsize) {
   if (descr.byteorder == '>')
     return nullptr; // big-endian data: the buffer path refuses it
-  switch (descr.type_num) {
-  case 0: itemsize = 1; return "?";
-  case 1: itemsize = 1; return "b";
-  case 2: itemsize = 1; return "B";
-  case 3: itemsize = 2; return "h";
-  case 5: itemsize = 4; return "i";
-  case 7: itemsize = sizeof(long); return sizeof(long) == 8 ? "q" : "i";
-  case 8: itemsize = sizeof(long); return sizeof(long) == 8 ? "Q" : nullptr;
-  case 9: itemsize = 8; return "q";
-  case 10: itemsize = 8; return "Q";
-  case 11: itemsize = 4; return "f";
-  case 12: itemsize = 8; return "d";
-  case 15: itemsize = 16; return "Zd";
-  default: return nullptr;
-  }
+  const frontend::DTypeInfo *info = frontend::dtypeOfNumPyTypeNum(descr.type_num);
+  if (!info)
+    return nullptr;
+  itemsize = info->bytes;
+  return info->format;
 }
 
 class PinnedBuffers {
@@ -1216,14 +1171,6 @@ PyType_Spec dispatcherSpec = {
         Py_TPFLAGS_HAVE_VECTORCALL,
     dispatcherSlots};
 
-Type typeFromName(const std::string &name, char &kind) {
-  bool narrow = false;
-  Type t = jit::parseTypeName(name, narrow);
-  kind = t.kind == Type::Kind::Bool ? 'b' : t.kind == Type::Kind::Int ? (narrow ? 'I' : 'i')
-                                                                      : (narrow ? 'F' : 'f');
-  return t;
-}
-
 } // namespace
 
 namespace plait::python {
@@ -1287,8 +1234,8 @@ void populateJIT(nb::module_ &m) {
         request.snapshot = snapshot;
         request.entryFunction = entry;
         for (const std::string &name : types) {
-          char kind;
-          request.argumentTypes.push_back(typeFromName(name, kind));
+          bool narrow;
+          request.argumentTypes.push_back(jit::key::typeOfName(name, narrow));
         }
         request.options.checkOverflow = checkOverflow;
         request.options.fastmath = fastmath;
@@ -1312,6 +1259,18 @@ void populateJIT(nb::module_ &m) {
       nb::arg("recursion_limit") = 1000,
       nb::arg("messages") = std::map<std::string, std::string>(),
       nb::arg("opt_level") = 2, nb::arg("boundscheck") = true);
+
+  // Dispatch keys (DispatchKey.h) are spelt in one place, for Python too.
+  m.def("_signature_key", [](const std::vector<std::string> &typeNames) {
+    jit::key::Signature signature = jit::key::signatureOf(typeNames);
+    return std::make_pair(signature.key, signature.kinds);
+  });
+  m.def("_key_type_names", [](const std::string &key) {
+    std::vector<std::string> names;
+    for (const std::string &part : jit::key::split(key))
+      names.push_back(jit::key::nameOf(part));
+    return names;
+  });
 
   m.def("_configure",
         [](nb::handle self, const std::string &name, std::vector<std::string> params,

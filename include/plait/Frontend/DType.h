@@ -1,0 +1,54 @@
+//===- DType.h - the array element types plait supports ---------*- C++ -*-===//
+//
+// One table of NumPy dtypes and everything plait needs to know about each:
+// its names, width, the character that stands for it in a dispatch key, its
+// buffer-protocol format and NumPy type number (how arguments are read), and
+// its DLPack code (how results are returned). Adding a dtype is a row here
+// (and its MLIR type in the emitter).
+//
+//===----------------------------------------------------------------------===//
+#ifndef PLAIT_FRONTEND_DTYPE_H
+#define PLAIT_FRONTEND_DTYPE_H
+
+#include <cstdint>
+#include <string>
+
+namespace plait::frontend {
+
+/// Element types of arrays (NumPy dtypes), also the types of NumPy scalars.
+enum class DType { Float64, Float32, Int64, Int32, Int16, Int8, UInt8, UInt64, Complex128, Bool };
+
+struct DTypeInfo {
+  DType dtype;
+  const char *name;   // NumPy's: "float64", "bool"
+  int bits;           // of the value: bool 1, complex128 128
+  int bytes;          // in memory: bool 1
+  bool isFloat;       // float64, float32 (not complex)
+  bool isUnsigned;    // uint8, uint64 (not bool)
+  char dispatchCode;  // in dispatch keys: 'd', 'f', 'q', ... (NumPy's type characters)
+  const char *format; // the buffer protocol's (struct module's) format
+  int numpyTypeNum;   // NPY_DOUBLE, ...: how an ndarray's descr names it
+  uint8_t dlpackCode; // DLPack's kDLInt (0), kDLUInt (1), kDLFloat (2), kDLComplex (5), kDLBool (6)
+};
+
+/// Every supported dtype, in DType's order.
+const DTypeInfo *allDTypes(size_t &count);
+const DTypeInfo &dtypeInfo(DType dtype);
+/// The dtype a dispatch key's character stands for, or null.
+const DTypeInfo *dtypeOfDispatchCode(char code);
+/// The dtype of a NumPy type number (NPY_LONG and NPY_LONGLONG both int64 on
+/// LP64), or null when plait has no such array type.
+const DTypeInfo *dtypeOfNumPyTypeNum(int typeNum);
+
+const char *dtypeName(DType dtype);
+/// NumPy's names of the supported dtypes ("float32", "bool_", "double", ...).
+bool dtypeFromName(const std::string &name, DType &dtype);
+bool isFloatDType(DType dtype);
+bool isUnsignedDType(DType dtype); // uint8, uint64 (not bool)
+int dtypeBits(DType dtype);        // bool: 1, complex128: 128
+/// NumPy's promotion of two dtypes (np.result_type).
+DType promoteDTypes(DType a, DType b);
+
+} // namespace plait::frontend
+
+#endif // PLAIT_FRONTEND_DTYPE_H

@@ -1,0 +1,69 @@
+//===- DispatchKey.h - the classes of a call's arguments --------*- C++ -*-===//
+//
+// A dispatch key spells, one part per argument, what the compiled code for
+// a call was specialised for; the dispatcher builds one for every call and
+// finds the executor by it. The alphabet, defined here once:
+//
+//   b  bool        i  int        f  float        c  complex   (Python's)
+//   N<d>           a NumPy scalar of dtype d (d: DTypeInfo::dispatchCode)
+//   A<d><n><l>     an array of dtype d with n (1-8) axes and layout l:
+//                  C C-contiguous, F Fortran-contiguous (and not C), A any
+//
+// Executors also know how to unbox each argument: the part's first letter,
+// or I (int32) and F (float32) for the narrow scalars of an explicit
+// signature.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PLAIT_JIT_DISPATCHKEY_H
+#define PLAIT_JIT_DISPATCHKEY_H
+
+#include "plait/Frontend/Frontend.h"
+
+#include <string>
+#include <vector>
+
+namespace plait::jit::key {
+
+constexpr char kBool = 'b', kInt = 'i', kFloat = 'f', kComplex = 'c';
+constexpr char kNumPyScalar = 'N', kArray = 'A';
+constexpr char kContiguous = 'C', kFortran = 'F', kAnyLayout = 'A';
+/// Unboxing kinds of explicit signatures' narrow scalars.
+constexpr char kInt32 = 'I', kFloat32 = 'F';
+
+/// The length of the part that starts with `first`: 4 (an array), 2 (a NumPy
+/// scalar) or 1.
+inline size_t partLength(char first) {
+  return first == kArray ? 4 : first == kNumPyScalar ? 2 : 1;
+}
+
+/// The key's parts, one per argument; throws std::invalid_argument.
+std::vector<std::string> split(const std::string &key);
+/// The type a part stands for; throws std::invalid_argument.
+frontend::Type typeOf(const std::string &part);
+/// The part that stands for a type.
+std::string partOf(const frontend::Type &type);
+
+/// How signatures and `.signatures` spell the type of a part: "int64",
+/// "float64", "bool", "complex", "numpy.float32", "float64[:, ::1]".
+std::string nameOf(const std::string &part);
+
+/// The type a signature's type name stands for: "int64", "int", "float64",
+/// "float", "bool", "complex128", "complex", "int32" and "float32" (`narrow`
+/// set: unboxed as 32-bit), "numpy.<dtype>", and arrays "<dtype>[<axes>]"
+/// where each axis is ':' and '::1' marks the unit-stride axis: the last
+/// (C-contiguous) or the first (Fortran-contiguous). Throws
+/// std::invalid_argument for anything else.
+frontend::Type typeOfName(const std::string &name, bool &narrow);
+
+/// An explicit signature's argument types ("float64[:, ::1]", "int32"...):
+/// the key a call must match, and how each argument is unboxed. Throws
+/// std::invalid_argument for an unknown type name.
+struct Signature {
+  std::string key;
+  std::string kinds;
+};
+Signature signatureOf(const std::vector<std::string> &typeNames);
+
+} // namespace plait::jit::key
+
+#endif // PLAIT_JIT_DISPATCHKEY_H

@@ -1,0 +1,107 @@
+//===- DType.cpp - the array element types plait supports -----------------===//
+#include "plait/Frontend/DType.h"
+
+#include <iterator>
+#include <utility>
+
+namespace plait::frontend {
+
+namespace {
+
+// NumPy's type numbers (numpy/ndarraytypes.h) and DLPack's type codes.
+enum : int { kNpyBool = 0, kNpyByte = 1, kNpyUByte = 2, kNpyShort = 3, kNpyInt = 5, kNpyLong = 7,
+             kNpyULong = 8, kNpyLongLong = 9, kNpyULongLong = 10, kNpyFloat = 11, kNpyDouble = 12,
+             kNpyCDouble = 15 };
+enum : uint8_t { kDLInt = 0, kDLUInt = 1, kDLFloat = 2, kDLComplex = 5, kDLBool = 6 };
+
+const DTypeInfo table[] = {
+    {DType::Float64, "float64", 64, 8, true, false, 'd', "d", kNpyDouble, kDLFloat},
+    {DType::Float32, "float32", 32, 4, true, false, 'f', "f", kNpyFloat, kDLFloat},
+    {DType::Int64, "int64", 64, 8, false, false, 'q', "q", kNpyLongLong, kDLInt},
+    {DType::Int32, "int32", 32, 4, false, false, 'i', "i", kNpyInt, kDLInt},
+    {DType::Int16, "int16", 16, 2, false, false, 'h', "h", kNpyShort, kDLInt},
+    {DType::Int8, "int8", 8, 1, false, false, 'b', "b", kNpyByte, kDLInt},
+    {DType::UInt8, "uint8", 8, 1, false, true, 'B', "B", kNpyUByte, kDLUInt},
+    {DType::UInt64, "uint64", 64, 8, false, true, 'Q', "Q", kNpyULongLong, kDLUInt},
+    {DType::Complex128, "complex128", 128, 16, false, false, 'D', "Zd", kNpyCDouble, kDLComplex},
+    {DType::Bool, "bool", 1, 1, false, false, '?', "?", kNpyBool, kDLBool},
+};
+
+} // namespace
+
+const DTypeInfo *allDTypes(size_t &count) {
+  count = std::size(table);
+  return table;
+}
+
+const DTypeInfo &dtypeInfo(DType dtype) { return table[static_cast<int>(dtype)]; }
+
+const DTypeInfo *dtypeOfDispatchCode(char code) {
+  for (const DTypeInfo &info : table)
+    if (info.dispatchCode == code)
+      return &info;
+  return nullptr;
+}
+
+const DTypeInfo *dtypeOfNumPyTypeNum(int typeNum) {
+  // C long is 64 bits on the LP64 platforms plait runs on.
+  static_assert(sizeof(long) == 8, "NPY_LONG is taken for int64");
+  if (typeNum == kNpyLong)
+    typeNum = kNpyLongLong;
+  if (typeNum == kNpyULong)
+    typeNum = kNpyULongLong;
+  for (const DTypeInfo &info : table)
+    if (info.numpyTypeNum == typeNum)
+      return &info;
+  return nullptr;
+}
+
+const char *dtypeName(DType dtype) { return dtypeInfo(dtype).name; }
+bool isFloatDType(DType dtype) { return dtypeInfo(dtype).isFloat; }
+bool isUnsignedDType(DType dtype) { return dtypeInfo(dtype).isUnsigned; }
+int dtypeBits(DType dtype) { return dtypeInfo(dtype).bits; }
+
+bool dtypeFromName(const std::string &name, DType &dtype) {
+  static const std::pair<const char *, DType> aliases[] = {
+      {"double", DType::Float64}, {"single", DType::Float32}, {"cdouble", DType::Complex128},
+      {"complex", DType::Complex128}, {"bool_", DType::Bool}};
+  for (const DTypeInfo &info : table)
+    if (name == info.name) {
+      dtype = info.dtype;
+      return true;
+    }
+  for (const auto &[spelling, value] : aliases)
+    if (name == spelling) {
+      dtype = value;
+      return true;
+    }
+  return false;
+}
+
+DType promoteDTypes(DType a, DType b) {
+  if (a == DType::Complex128 || b == DType::Complex128)
+    return DType::Complex128;
+  if (a == b || b == DType::Bool)
+    return a;
+  if (a == DType::Bool)
+    return b;
+  if (isFloatDType(a) || isFloatDType(b)) {
+    if (isFloatDType(a) && isFloatDType(b))
+      return DType::Float64;
+    DType f = isFloatDType(a) ? a : b;
+    DType i = isFloatDType(a) ? b : a;
+    // float32 holds int8/uint8/int16 exactly; wider ints need float64.
+    return f == DType::Float32 && dtypeBits(i) <= 16 ? DType::Float32 : DType::Float64;
+  }
+  bool ua = isUnsignedDType(a), ub = isUnsignedDType(b);
+  if (ua == ub)
+    return dtypeBits(a) >= dtypeBits(b) ? a : b;
+  DType u = ua ? a : b, i = ua ? b : a;
+  if (dtypeBits(u) < dtypeBits(i))
+    return i;
+  if (u == DType::UInt64)
+    return DType::Float64; // no integer type holds both
+  return DType::Int16;     // uint8 with int8
+}
+
+} // namespace plait::frontend

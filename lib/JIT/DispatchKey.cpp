@@ -1,0 +1,176 @@
+//===- DispatchKey.cpp - the classes of a call's arguments ----------------===//
+#include "plait/JIT/DispatchKey.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace plait::jit::key {
+
+using frontend::Type;
+
+std::vector<std::string> split(const std::string &key) {
+  std::vector<std::string> parts;
+  for (size_t k = 0; k < key.size();) {
+    size_t length = partLength(key[k]);
+    if (k + length > key.size())
+      throw std::invalid_argument("malformed dispatch key '" + key + "'");
+    parts.push_back(key.substr(k, length));
+    k += length;
+  }
+  return parts;
+}
+
+Type typeOf(const std::string &part) {
+  auto fail = [&]() -> Type { throw std::invalid_argument("malformed dispatch key part '" + part + "'"); };
+  if (part.empty())
+    return fail();
+  switch (part[0]) {
+  case kBool:
+    return Type::boolean();
+  case kInt:
+    return Type::integer();
+  case kFloat:
+    return Type::floating();
+  case kComplex:
+    return Type::complex();
+  case kNumPyScalar: {
+    const frontend::DTypeInfo *dtype = part.size() == 2 ? frontend::dtypeOfDispatchCode(part[1]) : nullptr;
+    return dtype ? Type::numpy(dtype->dtype) : fail();
+  }
+  case kArray: {
+    const frontend::DTypeInfo *dtype = part.size() == 4 ? frontend::dtypeOfDispatchCode(part[1]) : nullptr;
+    int ndim = part.size() == 4 ? part[2] - '0' : 0;
+    if (!dtype || ndim < 1 || ndim > 8)
+      return fail();
+    return Type::array(dtype->dtype, ndim, part[3] == kContiguous, part[3] == kFortran);
+  }
+  default:
+    return fail();
+  }
+}
+
+std::string partOf(const Type &type) {
+  switch (type.kind) {
+  case Type::Kind::Bool:
+    return std::string(1, kBool);
+  case Type::Kind::Int:
+    return std::string(1, kInt);
+  case Type::Kind::Float:
+    return std::string(1, kFloat);
+  case Type::Kind::Complex:
+    return std::string(1, kComplex);
+  case Type::Kind::NumPy:
+    return {kNumPyScalar, frontend::dtypeInfo(type.dtype).dispatchCode};
+  case Type::Kind::Array:
+    return {kArray, frontend::dtypeInfo(type.dtype).dispatchCode, static_cast<char>('0' + type.ndim),
+            type.contiguous ? kContiguous : type.fortran ? kFortran : kAnyLayout};
+  default:
+    throw std::invalid_argument("no dispatch key part for " + type.str());
+  }
+}
+
+std::string nameOf(const std::string &part) {
+  Type type = typeOf(part);
+  switch (type.kind) {
+  case Type::Kind::Bool:
+    return "bool";
+  case Type::Kind::Int:
+    return "int64";
+  case Type::Kind::Float:
+    return "float64";
+  case Type::Kind::Complex:
+    return "complex";
+  case Type::Kind::NumPy:
+    return std::string("numpy.") + frontend::dtypeName(type.dtype);
+  default: {
+    std::vector<std::string> axes(type.ndim, ":");
+    if (type.contiguous)
+      axes.back() = "::1";
+    else if (type.fortran)
+      axes.front() = "::1";
+    std::string name = std::string(frontend::dtypeName(type.dtype)) + "[";
+    for (size_t k = 0; k < axes.size(); ++k)
+      name += (k ? ", " : "") + axes[k];
+    return name + "]";
+  }
+  }
+}
+
+namespace {
+
+/// "float64[:, ::1]" and the like, or fails.
+Type arrayTypeOfName(const std::string &name) {
+  auto fail = [&]() -> Type { throw std::invalid_argument("unknown array type '" + name + "'"); };
+  std::string compact;
+  std::copy_if(name.begin(), name.end(), std::back_inserter(compact), [](char c) { return c != ' '; });
+  size_t bracket = compact.find('[');
+  std::string dtypeName = compact.substr(0, bracket);
+  const frontend::DTypeInfo *dtype = nullptr;
+  size_t count;
+  const frontend::DTypeInfo *dtypes = frontend::allDTypes(count);
+  for (size_t k = 0; k < count; ++k)
+    if (dtypeName == dtypes[k].name)
+      dtype = &dtypes[k];
+  if (!dtype)
+    return fail();
+  std::vector<std::string> axes;
+  std::string inner = compact.substr(bracket + 1, compact.size() - bracket - 2);
+  for (size_t start = 0;;) {
+    size_t comma = inner.find(',', start);
+    axes.push_back(inner.substr(start, comma - start));
+    if (comma == std::string::npos)
+      break;
+    start = comma + 1;
+  }
+  if (axes.size() > 8)
+    return fail();
+  for (size_t k = 0; k < axes.size(); ++k) {
+    bool unitStride = axes[k] == "::1";
+    // Only the first or the last axis may be marked, and not both.
+    if (!(axes[k] == ":" || (unitStride && (k == 0 || k + 1 == axes.size()))))
+      return fail();
+  }
+  int ndim = static_cast<int>(axes.size());
+  bool contiguous = axes.back() == "::1";
+  bool fortran = ndim >= 2 && axes.front() == "::1";
+  if (contiguous && fortran)
+    return fail();
+  return Type::array(dtype->dtype, ndim, contiguous, fortran);
+}
+
+} // namespace
+
+Type typeOfName(const std::string &name, bool &narrow) {
+  narrow = false;
+  if (!name.empty() && name.back() == ']' && name.find('[') != std::string::npos)
+    return arrayTypeOfName(name);
+  // NumPy scalars: "numpy.float32" (how .signatures spells them).
+  frontend::DType scalar;
+  if (name.rfind("numpy.", 0) == 0 && frontend::dtypeFromName(name.substr(6), scalar))
+    return Type::numpy(scalar);
+  narrow = name == "int32" || name == "float32";
+  if (name == "int64" || name == "int" || name == "int32")
+    return Type::integer();
+  if (name == "float64" || name == "float" || name == "float32")
+    return Type::floating();
+  if (name == "bool")
+    return Type::boolean();
+  if (name == "complex" || name == "complex128")
+    return Type::complex();
+  throw std::invalid_argument("unknown type name '" + name +
+                              "' (use int64, float64, bool, complex128, int32, float32, or arrays like float64[:, :])");
+}
+
+Signature signatureOf(const std::vector<std::string> &typeNames) {
+  Signature signature;
+  for (const std::string &name : typeNames) {
+    bool narrow = false;
+    Type type = typeOfName(name, narrow);
+    std::string part = partOf(type);
+    signature.key += part;
+    signature.kinds += narrow ? (type.kind == Type::Kind::Int ? kInt32 : kFloat32) : part[0];
+  }
+  return signature;
+}
+
+} // namespace plait::jit::key
