@@ -8,23 +8,25 @@ namespace plait::frontend {
 
 namespace {
 
-// NumPy's type numbers (numpy/ndarraytypes.h) and DLPack's type codes.
+// NumPy's type numbers (numpy/ndarraytypes.h).
 enum : int { kNpyBool = 0, kNpyByte = 1, kNpyUByte = 2, kNpyShort = 3, kNpyInt = 5, kNpyLong = 7,
              kNpyULong = 8, kNpyLongLong = 9, kNpyULongLong = 10, kNpyFloat = 11, kNpyDouble = 12,
              kNpyCDouble = 15 };
-enum : uint8_t { kDLInt = 0, kDLUInt = 1, kDLFloat = 2, kDLComplex = 5, kDLBool = 6 };
 
+// int64 and uint64 are C long on LP64: their format is 'l', so that
+// NumPy's arrays over plait's memory have elements of type numpy.int64
+// (with 'q' they would be numpy.longlong, a different type of equal size).
 const DTypeInfo table[] = {
-    {DType::Float64, "float64", 64, 8, true, false, 'd', "d", kNpyDouble, kDLFloat},
-    {DType::Float32, "float32", 32, 4, true, false, 'f', "f", kNpyFloat, kDLFloat},
-    {DType::Int64, "int64", 64, 8, false, false, 'q', "q", kNpyLongLong, kDLInt},
-    {DType::Int32, "int32", 32, 4, false, false, 'i', "i", kNpyInt, kDLInt},
-    {DType::Int16, "int16", 16, 2, false, false, 'h', "h", kNpyShort, kDLInt},
-    {DType::Int8, "int8", 8, 1, false, false, 'b', "b", kNpyByte, kDLInt},
-    {DType::UInt8, "uint8", 8, 1, false, true, 'B', "B", kNpyUByte, kDLUInt},
-    {DType::UInt64, "uint64", 64, 8, false, true, 'Q', "Q", kNpyULongLong, kDLUInt},
-    {DType::Complex128, "complex128", 128, 16, false, false, 'D', "Zd", kNpyCDouble, kDLComplex},
-    {DType::Bool, "bool", 1, 1, false, false, '?', "?", kNpyBool, kDLBool},
+    {DType::Float64, "float64", 64, 8, true, false, 'd', "d", kNpyDouble},
+    {DType::Float32, "float32", 32, 4, true, false, 'f', "f", kNpyFloat},
+    {DType::Int64, "int64", 64, 8, false, false, 'q', "l", kNpyLongLong},
+    {DType::Int32, "int32", 32, 4, false, false, 'i', "i", kNpyInt},
+    {DType::Int16, "int16", 16, 2, false, false, 'h', "h", kNpyShort},
+    {DType::Int8, "int8", 8, 1, false, false, 'b', "b", kNpyByte},
+    {DType::UInt8, "uint8", 8, 1, false, true, 'B', "B", kNpyUByte},
+    {DType::UInt64, "uint64", 64, 8, false, true, 'Q', "L", kNpyULongLong},
+    {DType::Complex128, "complex128", 128, 16, false, false, 'D', "Zd", kNpyCDouble},
+    {DType::Bool, "bool", 1, 1, false, false, '?', "?", kNpyBool},
 };
 
 } // namespace

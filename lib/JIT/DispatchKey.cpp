@@ -161,6 +161,29 @@ Type typeOfName(const std::string &name, bool &narrow) {
                               "' (use int64, float64, bool, complex128, int32, float32, or arrays like float64[:, :])");
 }
 
+bool accepts(std::string_view signature, std::string_view call) {
+  auto rank = [](char c) { return c == kBool ? 0 : c == kInt ? 1 : c == kFloat ? 2 : 3; };
+  size_t k = 0, w = 0;
+  while (k < call.size() && w < signature.size()) {
+    if (call[k] == kArray || signature[w] == kArray) {
+      bool sameArray = call[k] == kArray && signature[w] == kArray && k + 3 < call.size() &&
+                       w + 3 < signature.size() && call[k + 1] == signature[w + 1] &&
+                       call[k + 2] == signature[w + 2] &&
+                       (signature[w + 3] == kAnyLayout || call[k + 3] == signature[w + 3]);
+      if (!sameArray)
+        return false;
+      k += 4;
+      w += 4;
+    } else {
+      if (call[k] == kNumPyScalar || signature[w] == kNumPyScalar || rank(call[k]) > rank(signature[w]))
+        return false;
+      ++k;
+      ++w;
+    }
+  }
+  return k == call.size() && w == signature.size();
+}
+
 Signature signatureOf(const std::vector<std::string> &typeNames) {
   Signature signature;
   for (const std::string &name : typeNames) {

@@ -8,7 +8,7 @@
 // under ThreadSanitizer and AddressSanitizer by `make test-sanitizers`.
 //
 //===----------------------------------------------------------------------===//
-#include "plait/JIT/DispatchTable.h"
+#include "plait/Dispatcher/DispatchTable.h"
 
 #include <atomic>
 #include <chrono>

@@ -1,5 +1,6 @@
 //===- FrontendTest.cpp - snapshots compiled and run without Python -------===//
 #include "plait/JIT/Compiler.h"
+#include "plait/JIT/EntryABI.h"
 
 #include <gtest/gtest.h>
 
@@ -59,9 +60,8 @@ int32_t callPacked(const jit::Executor &executor, std::vector<int64_t> args,
   std::vector<void *> slots;
   for (int64_t &arg : args)
     slots.push_back(&arg);
-  int64_t descriptor[5] = {reinterpret_cast<int64_t>(results),
-                           reinterpret_cast<int64_t>(results), 0, 4, 1};
-  for (int64_t &field : descriptor)
+  jit::abi::ResultsDescriptor descriptor(results, 4);
+  for (int64_t &field : descriptor.fields)
     slots.push_back(&field);
   int32_t status = -1;
   slots.push_back(&status);

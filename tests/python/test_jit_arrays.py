@@ -280,6 +280,10 @@ def test_creating_and_returning_arrays() -> None:
     np.testing.assert_array_equal(grid, py.make_grid(3, 4))
     for got, expected in zip(jit.make_variants(3), py.make_variants(3)):
         assert got.dtype == expected.dtype, (got, expected)
+        # The same element type, not one of equal size (numpy.longlong is
+        # not numpy.int64).
+        assert got.dtype.char == expected.dtype.char and type(got.flat[0]) is type(expected.flat[0]), (got, expected)
+        assert got.flags.writeable and got.flags.aligned
         np.testing.assert_array_equal(got, expected)
     a = np.arange(5, dtype=np.int16)
     np.testing.assert_array_equal(jit.like(a), py.like(a))

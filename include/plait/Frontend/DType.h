@@ -2,8 +2,8 @@
 //
 // One table of NumPy dtypes and everything plait needs to know about each:
 // its names, width, the character that stands for it in a dispatch key, its
-// buffer-protocol format and NumPy type number (how arguments are read), and
-// its DLPack code (how results are returned). Adding a dtype is a row here
+// buffer-protocol format (how arguments are read and results exported) and
+// its NumPy type number (how arrays are read). Adding a dtype is a row here
 // (and its MLIR type in the emitter).
 //
 //===----------------------------------------------------------------------===//
@@ -28,7 +28,6 @@ struct DTypeInfo {
   char dispatchCode;  // in dispatch keys: 'd', 'f', 'q', ... (NumPy's type characters)
   const char *format; // the buffer protocol's (struct module's) format
   int numpyTypeNum;   // NPY_DOUBLE, ...: how an ndarray's descr names it
-  uint8_t dlpackCode; // DLPack's kDLInt (0), kDLUInt (1), kDLFloat (2), kDLComplex (5), kDLBool (6)
 };
 
 /// Every supported dtype, in DType's order.

@@ -20,6 +20,7 @@
 #include "plait/Frontend/Frontend.h"
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace plait::jit::key {
@@ -54,6 +55,12 @@ std::string nameOf(const std::string &part);
 /// (C-contiguous) or the first (Fortran-contiguous). Throws
 /// std::invalid_argument for anything else.
 frontend::Type typeOfName(const std::string &name, bool &narrow);
+
+/// Whether a call whose arguments have key `call` may run the executor of
+/// an explicit signature with key `signature`: its scalars convert (bool to
+/// int to float to complex) and a signature's any-layout array takes
+/// contiguous arrays of its dtype and rank too.
+bool accepts(std::string_view signature, std::string_view call);
 
 /// An explicit signature's argument types ("float64[:, ::1]", "int32"...):
 /// the key a call must match, and how each argument is unboxed. Throws

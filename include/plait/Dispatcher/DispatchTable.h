@@ -9,8 +9,8 @@
 // snapshot that lists it lives, or any other owner holds it.
 //
 //===----------------------------------------------------------------------===//
-#ifndef PLAIT_JIT_DISPATCHTABLE_H
-#define PLAIT_JIT_DISPATCHTABLE_H
+#ifndef PLAIT_DISPATCHER_DISPATCHTABLE_H
+#define PLAIT_DISPATCHER_DISPATCHTABLE_H
 
 #include "plait/Support/EpochDomain.h"
 
@@ -82,4 +82,4 @@ private:
 
 } // namespace plait
 
-#endif // PLAIT_JIT_DISPATCHTABLE_H
+#endif // PLAIT_DISPATCHER_DISPATCHTABLE_H

@@ -1,0 +1,482 @@
+//===- Arguments.cpp - binding, classifying and unboxing a call -----------===//
+#include "Arguments.h"
+
+#include "plait/Frontend/DType.h"
+#include "plait/JIT/Compiler.h"
+#include "plait/JIT/DispatchKey.h"
+#include "plait/JIT/EntryABI.h"
+
+#include <atomic>
+#include <cstring>
+
+namespace plait::dispatch::detail {
+
+namespace key = jit::key;
+
+namespace {
+
+/// The key part of a Python scalar argument, 0 for anything else.
+char classifyScalar(PyObject *o) {
+  if (PyBool_Check(o))
+    return key::kBool;
+  if (PyLong_CheckExact(o))
+    return key::kInt;
+  if (PyFloat_CheckExact(o))
+    return key::kFloat;
+  if (PyComplex_CheckExact(o))
+    return key::kComplex;
+  if (PyObject_CheckBuffer(o))
+    return 0; // arrays and NumPy scalars (np.float64 too): from their buffer
+  if (PyLong_Check(o))
+    return key::kInt;
+  if (PyFloat_Check(o))
+    return key::kFloat;
+  if (PyComplex_Check(o))
+    return key::kComplex;
+  PyTypeObject *type = Py_TYPE(o);
+  if (type->tp_as_number && type->tp_as_number->nb_index)
+    return key::kInt;
+  if (type->tp_as_number && type->tp_as_number->nb_float)
+    return key::kFloat;
+  return 0;
+}
+
+const char *kindName(char code) {
+  switch (code) {
+  case key::kBool:
+    return "bool";
+  case key::kInt:
+    return "int";
+  case key::kFloat:
+    return "float";
+  case key::kComplex:
+    return "complex";
+  case key::kArray:
+    return "array";
+  default:
+    return "?";
+  }
+}
+
+/// The dtype of an exported buffer's elements, or null when plait has no
+/// array type for it.
+const frontend::DTypeInfo *dtypeOfBuffer(const Py_buffer &view) {
+  using frontend::DType;
+  const char *format = view.format ? view.format : "B";
+  if (*format == '@' || *format == '=' || *format == '<')
+    ++format;
+  auto sized = [&](DType dtype) -> const frontend::DTypeInfo * {
+    const frontend::DTypeInfo &info = frontend::dtypeInfo(dtype);
+    return view.itemsize == info.bytes ? &info : nullptr;
+  };
+  if (format[0] == 'Z' && format[1] == 'd' && !format[2])
+    return sized(DType::Complex128);
+  if (!*format || format[1])
+    return nullptr;
+  switch (*format) {
+  case 'd':
+    return sized(DType::Float64);
+  case 'f':
+    return sized(DType::Float32);
+  case 'q':
+  case 'l':
+  case 'i':
+  case 'h':
+  case 'b':
+    // Signed integers by width: C's int and long differ between platforms.
+    return view.itemsize == 8   ? sized(DType::Int64)
+           : view.itemsize == 4 ? sized(DType::Int32)
+           : view.itemsize == 2 ? sized(DType::Int16)
+                                : sized(DType::Int8);
+  case 'B':
+    return sized(DType::UInt8);
+  case 'L':
+  case 'Q':
+    return sized(DType::UInt64);
+  case '?':
+    return &frontend::dtypeInfo(DType::Bool);
+  default:
+    return nullptr;
+  }
+}
+
+/// The head of NumPy's array and dtype objects, as numpy/ndarraytypes.h
+/// lays them out (PyArrayObject_fields, PyArray_Descr): stable across NumPy
+/// 1.x and 2.x up to these fields.
+struct NumPyArrayHead {
+  PyObject base;
+  char *data;
+  int ndim;
+  Py_ssize_t *dimensions;
+  Py_ssize_t *strides;
+  PyObject *owner;
+  PyObject *descr;
+  int flags;
+};
+struct NumPyDescrHead {
+  PyObject base;
+  PyTypeObject *typeobj;
+  char kind, type, byteorder, flags;
+  int type_num;
+};
+constexpr int kNumPyWriteable = 0x0400; // NPY_ARRAY_WRITEABLE
+
+/// numpy.ndarray, once NumPy is imported (else null: nothing to fast-path).
+PyTypeObject *ndarrayType() {
+  static std::atomic<PyObject *> cached{nullptr};
+  PyObject *type = cached.load(std::memory_order_acquire);
+  if (type)
+    return reinterpret_cast<PyTypeObject *>(type);
+  PyObject *name = PyUnicode_FromString("numpy");
+  PyObject *module = name ? PyImport_GetModule(name) : nullptr; // only if imported
+  Py_XDECREF(name);
+  if (!module) {
+    PyErr_Clear();
+    return nullptr;
+  }
+  PyObject *found = PyObject_GetAttrString(module, "ndarray");
+  Py_DECREF(module);
+  if (!found) {
+    PyErr_Clear();
+    return nullptr;
+  }
+  PyObject *expected = nullptr;
+  if (!cached.compare_exchange_strong(expected, found, std::memory_order_acq_rel)) {
+    Py_DECREF(found);
+    found = expected;
+  }
+  return reinterpret_cast<PyTypeObject *>(found);
+}
+
+/// The buffer format of a NumPy dtype plait supports, from its type number,
+/// or null.
+const char *numpyFormat(const NumPyDescrHead &descr, Py_ssize_t &itemsize) {
+  if (descr.byteorder == '>')
+    return nullptr; // big-endian data: the buffer path refuses it
+  const frontend::DTypeInfo *info = frontend::dtypeOfNumPyTypeNum(descr.type_num);
+  if (!info)
+    return nullptr;
+  itemsize = info->bytes;
+  return info->format;
+}
+
+/// numpy.from_dlpack(object): a new reference, or null with an exception.
+PyObject *fromDlpack(PyObject *object) {
+  PyObject *numpy = PyImport_ImportModule("numpy");
+  if (!numpy)
+    return nullptr;
+  PyObject *converted = PyObject_CallMethod(numpy, "from_dlpack", "O", object);
+  Py_DECREF(numpy);
+  return converted;
+}
+
+bool unboxScalar(PyObject *o, char kind, int64_t &slot, const DispatchState &state,
+                 size_t index) {
+  auto fail = [&](PyObject *cls, const char *what) {
+    PyErr_Format(cls, "%s() argument %zu ('%s') %s", state.name.c_str(), index + 1,
+                 state.params[index].c_str(), what);
+    return false;
+  };
+  if (kind == key::kFloat || kind == key::kFloat32) {
+    double v = PyFloat_AsDouble(o);
+    if (v == -1.0 && PyErr_Occurred())
+      return false;
+    if (kind == key::kFloat32)
+      v = static_cast<float>(v);
+    std::memcpy(&slot, &v, 8);
+    return true;
+  }
+  if (kind == key::kBool) {
+    int truth = PyObject_IsTrue(o);
+    if (truth < 0)
+      return false;
+    slot = truth;
+    return true;
+  }
+  PyObject *index_ = PyNumber_Index(o);
+  if (!index_)
+    return false;
+  int overflow = 0;
+  long long v = PyLong_AsLongLongAndOverflow(index_, &overflow);
+  Py_DECREF(index_);
+  if (overflow)
+    return fail(PyExc_OverflowError, "does not fit in int64");
+  if (kind == key::kInt32 && (v < INT32_MIN || v > INT32_MAX))
+    return fail(PyExc_OverflowError, "does not fit in int32");
+  slot = v;
+  return true;
+}
+
+} // namespace
+
+PinnedBuffers::~PinnedBuffers() {
+  for (size_t i = 0; i < count; ++i) {
+    if (i < 64 && (fromArray & (uint64_t(1) << i)))
+      Py_DECREF(slot(i)->obj); // filled from the array itself
+    else
+      PyBuffer_Release(slot(i));
+  }
+  for (PyObject *object : kept)
+    Py_DECREF(object);
+}
+
+Py_buffer *PinnedBuffers::acquire(PyObject *object) {
+  if (count >= kInline)
+    extra.push_back(std::make_unique<Slot>()); // beyond a few arrays
+  Py_buffer *view = slot(count);
+  PyTypeObject *ndarray = count < 64 ? ndarrayType() : nullptr;
+  if (ndarray && Py_TYPE(object) == ndarray) {
+    // A NumPy array: its fields are the view, without the buffer protocol's
+    // per-call format and shape bookkeeping. The reference held until the
+    // call ends pins it as an export would; shape and strides are copied
+    // (another thread may reshape the array).
+    const auto &array = *reinterpret_cast<const NumPyArrayHead *>(object);
+    Py_ssize_t itemsize = 0;
+    const char *format = numpyFormat(*reinterpret_cast<const NumPyDescrHead *>(array.descr), itemsize);
+    if (format && array.ndim >= 1 && array.ndim <= kMaxDims) {
+      Slot &copy = slotStorage(count);
+      Py_ssize_t length = itemsize;
+      for (int d = 0; d < array.ndim; ++d) {
+        copy.shape[d] = array.dimensions[d];
+        copy.strides[d] = array.strides[d];
+        length *= copy.shape[d];
+      }
+      *view = Py_buffer{};
+      view->buf = array.data;
+      view->obj = Py_NewRef(object);
+      view->len = length;
+      view->itemsize = itemsize;
+      view->readonly = !(array.flags & kNumPyWriteable);
+      view->ndim = array.ndim;
+      view->format = const_cast<char *>(format);
+      view->shape = copy.shape;
+      view->strides = copy.strides;
+      fromArray |= uint64_t(1) << count;
+      ++count;
+      return view;
+    }
+  }
+  if (PyObject_GetBuffer(object, view, PyBUF_RECORDS) != 0) {
+    PyErr_Clear(); // read-only: writes are refused later if the code writes
+    if (PyObject_GetBuffer(object, view, PyBUF_RECORDS_RO) != 0) {
+      if (count >= kInline)
+        extra.pop_back();
+      return nullptr;
+    }
+  }
+  ++count;
+  return view;
+}
+
+/// Classifies one bound argument into `call.key`.
+static bool classify(const DispatchState &state, size_t i, BoundCall &call) {
+  PyObject *&argument = call.arguments[i];
+  if (char part = classifyScalar(argument)) {
+    call.key[call.keyLength++] = part;
+    return true;
+  }
+  if (!PyObject_CheckBuffer(argument) && PyObject_HasAttrString(argument, "__dlpack__")) {
+    // Another library's tensor: numpy.from_dlpack shares its memory
+    // (zero-copy); the NumPy wrapper is kept alive for the call.
+    PyObject *converted = fromDlpack(argument);
+    if (!converted)
+      return false;
+    argument = call.pins.keep(converted);
+  }
+  if (!PyObject_CheckBuffer(argument)) {
+    PyErr_Format(PyExc_TypeError,
+                 "%s() argument %zu ('%s') must be int, float, bool, complex or an array, not %s",
+                 state.name.c_str(), i + 1, state.params[i].c_str(), Py_TYPE(argument)->tp_name);
+    return false;
+  }
+  Py_buffer *view = call.pins.acquire(argument);
+  if (!view)
+    return false;
+  const frontend::DTypeInfo *dtype = dtypeOfBuffer(*view);
+  if (dtype && view->ndim == 0) {
+    // A 0-d buffer is a NumPy scalar (np.float64(3), np.int8(2), np.bool_):
+    // its own type, computed with NumPy's rules. Explicit signatures spell
+    // Python's types: there it counts as one of them.
+    if (!state.lazy) {
+      call.key[call.keyLength++] = dtype->isFloat                           ? key::kFloat
+                                   : dtype->dtype == frontend::DType::Bool       ? key::kBool
+                                   : dtype->dtype == frontend::DType::Complex128 ? key::kComplex
+                                                                                 : key::kInt;
+      return true;
+    }
+    call.views[i] = view;
+    call.key[call.keyLength++] = key::kNumPyScalar;
+    call.key[call.keyLength++] = dtype->dispatchCode;
+    return true;
+  }
+  if (!dtype || view->ndim < 1 || view->ndim > 8) {
+    PyErr_Format(PyExc_TypeError,
+                 "%s() argument %zu ('%s'): arrays of format '%s' with %d "
+                 "dimensions are not supported (dtypes float64, float32, int64, "
+                 "int32, int16, int8, uint8, uint64, complex128, bool; 1 to 8 dimensions)",
+                 state.name.c_str(), i + 1, state.params[i].c_str(),
+                 view->format ? view->format : "B", view->ndim);
+    return false;
+  }
+  call.views[i] = view;
+  call.key[call.keyLength++] = key::kArray;
+  call.key[call.keyLength++] = dtype->dispatchCode;
+  call.key[call.keyLength++] = static_cast<char>('0' + view->ndim);
+  call.key[call.keyLength++] = PyBuffer_IsContiguous(view, 'C') ? key::kContiguous
+                               : view->ndim > 1 && PyBuffer_IsContiguous(view, 'F')
+                                   ? key::kFortran
+                                   : key::kAnyLayout;
+  return true;
+}
+
+bool bindArguments(const DispatchState &state, PyObject *const *args, size_t nargsf,
+                   PyObject *kwnames, BoundCall &call) {
+  size_t positional = PyVectorcall_NARGS(nargsf);
+  size_t n = state.params.size();
+  if (positional > n) {
+    PyErr_Format(PyExc_TypeError, "%s() takes %zu positional arguments but %zu were given",
+                 state.name.c_str(), n, positional);
+    return false;
+  }
+  call.count = n;
+  for (size_t i = 0; i < n; ++i)
+    call.arguments[i] = i < positional ? args[i] : nullptr;
+  if (kwnames) {
+    Py_ssize_t nk = PyTuple_GET_SIZE(kwnames);
+    for (Py_ssize_t k = 0; k < nk; ++k) {
+      const char *name = PyUnicode_AsUTF8(PyTuple_GET_ITEM(kwnames, k));
+      if (!name)
+        return false;
+      size_t i = 0;
+      while (i < n && state.params[i] != name)
+        ++i;
+      if (i == n) {
+        PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument '%s'",
+                     state.name.c_str(), name);
+        return false;
+      }
+      if (call.arguments[i]) {
+        PyErr_Format(PyExc_TypeError, "%s() got multiple values for argument '%s'",
+                     state.name.c_str(), name);
+        return false;
+      }
+      call.arguments[i] = args[positional + k];
+    }
+  }
+  size_t firstDefault = n - state.defaults.size();
+  for (size_t i = 0; i < n; ++i) {
+    if (!call.arguments[i]) {
+      if (i < firstDefault) {
+        PyErr_Format(PyExc_TypeError, "%s() missing required argument: '%s'",
+                     state.name.c_str(), state.params[i].c_str());
+        return false;
+      }
+      call.arguments[i] = state.defaults[i - firstDefault];
+    }
+    if (!classify(state, i, call))
+      return false;
+  }
+  return true;
+}
+
+std::string describeArguments(const BoundCall &call) {
+  std::string described;
+  for (size_t i = 0, k = 0; i < call.count; ++i) {
+    described += std::string(i ? ", " : "") + kindName(call.key[k]);
+    k += key::partLength(call.key[k]);
+  }
+  return described;
+}
+
+/// The slots argument i takes under `entry` (EntryABI.h).
+static size_t slotsOf(char kind, const Py_buffer *view) {
+  if (kind == key::kArray)
+    return 3 + 2 * static_cast<size_t>(view->ndim);
+  if (kind == key::kComplex)
+    return 2;
+  if (kind == key::kNumPyScalar)
+    return view->itemsize > 8 ? 2 : 1;
+  return 1;
+}
+
+static size_t slotsNeeded(const Entry &entry, const BoundCall &call) {
+  size_t needed = jit::abi::kTrailingSlots;
+  for (size_t i = 0; i < call.count; ++i)
+    needed += slotsOf(entry.kinds[i], call.views[i]);
+  return needed;
+}
+
+PackedArguments::PackedArguments(const Entry &entry, const BoundCall &call)
+    : storage(slotsNeeded(entry, call)), pointers(slotsNeeded(entry, call)) {}
+
+bool PackedArguments::unbox(const DispatchState &state, const Entry &entry,
+                            const BoundCall &call) {
+  const jit::Executor &executor = *entry.executor;
+  auto take = [&](int64_t value) {
+    storage[used] = value;
+    pointers[used] = &storage[used];
+    ++used;
+  };
+  for (size_t i = 0; i < call.count; ++i) {
+    char kind = entry.kinds[i];
+    PyObject *argument = call.arguments[i];
+    if (kind == key::kNumPyScalar) {
+      // A NumPy scalar's bytes: compiled code reads the low bytes (a
+      // complex128 fills two slots, one per part).
+      const Py_buffer &view = *call.views[i];
+      int64_t parts[2] = {0, 0};
+      std::memcpy(parts, view.buf, static_cast<size_t>(view.itemsize));
+      for (size_t p = 0; p < slotsOf(kind, &view); ++p)
+        take(parts[p]);
+      continue;
+    }
+    if (kind == key::kComplex) {
+      Py_complex z = PyComplex_AsCComplex(argument);
+      if (z.real == -1.0 && PyErr_Occurred())
+        return false;
+      int64_t parts[2];
+      std::memcpy(parts, &z, 16);
+      take(parts[0]);
+      take(parts[1]);
+      continue;
+    }
+    if (kind != key::kArray) {
+      int64_t value;
+      if (!unboxScalar(argument, kind, value, state, i))
+        return false;
+      take(value);
+      continue;
+    }
+    const Py_buffer &view = *call.views[i];
+    if (view.readonly && executor.info.writesArgument[i]) {
+      PyErr_Format(PyExc_ValueError, "%s() argument %zu ('%s') is read-only, but %s() writes to it",
+                   state.name.c_str(), i + 1, state.params[i].c_str(), state.name.c_str());
+      return false;
+    }
+    // A memref descriptor: allocated, aligned, offset, sizes, strides.
+    take(reinterpret_cast<int64_t>(view.buf));
+    take(reinterpret_cast<int64_t>(view.buf));
+    take(0);
+    for (int d = 0; d < view.ndim; ++d)
+      take(view.shape[d]);
+    for (int d = 0; d < view.ndim; ++d) {
+      if (view.strides[d] % view.itemsize != 0) {
+        PyErr_Format(PyExc_ValueError,
+                     "%s() argument %zu ('%s') has strides that are not a multiple of its "
+                     "item size",
+                     state.name.c_str(), i + 1, state.params[i].c_str());
+        return false;
+      }
+      take(view.strides[d] / view.itemsize);
+    }
+  }
+  return true;
+}
+
+void PackedArguments::finish(int64_t *descriptorFields, int32_t *status) {
+  for (size_t k = 0; k < jit::abi::ResultsDescriptor::kSlots; ++k)
+    pointers[used++] = &descriptorFields[k];
+  pointers[used++] = status;
+}
+
+} // namespace plait::dispatch::detail

@@ -1,0 +1,365 @@
+//===- Results.cpp - boxing what a call returned or raised ----------------===//
+//
+// Scalars become Python or NumPy scalars as CPython and NumPy would make
+// them. Arrays become NumPy arrays over the compiled code's memory, without
+// a copy: numpy.asarray of a small exporter object whose buffer describes
+// the memory and which keeps its owner alive.
+//
+//===----------------------------------------------------------------------===//
+#include "Results.h"
+
+#include "plait/Frontend/DType.h"
+#include "plait/JIT/Compiler.h"
+#include "plait/Runtime/RuntimeSymbols.h"
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+namespace plait::dispatch::detail {
+
+using frontend::DType;
+using frontend::Type;
+
+namespace {
+
+/// A process-lifetime object, made once: a lost race (threads may run
+/// together on free-threaded builds, or while one imports) drops the copy.
+template <typename Make>
+PyObject *cachedObject(std::atomic<PyObject *> &cache, Make make) {
+  PyObject *object = cache.load(std::memory_order_acquire);
+  if (object)
+    return object;
+  PyObject *fresh = make();
+  if (!fresh)
+    return nullptr;
+  PyObject *expected = nullptr;
+  if (cache.compare_exchange_strong(expected, fresh, std::memory_order_acq_rel))
+    return fresh;
+  Py_DECREF(fresh);
+  return expected;
+}
+
+PyObject *numpyAttribute(const char *name) {
+  PyObject *numpy = PyImport_ImportModule("numpy");
+  if (!numpy)
+    return nullptr;
+  PyObject *attribute = PyObject_GetAttrString(numpy, name);
+  Py_DECREF(numpy);
+  return attribute;
+}
+
+//===----------------------------------------------------------------------===//
+// Arrays
+//===----------------------------------------------------------------------===//
+
+constexpr int kMaxDims = 8;
+
+/// Exports an array result's memory through the buffer protocol.
+struct ResultBuffer {
+  PyObject_HEAD
+  PyObject *owner; // keeps the memory alive
+  char *data;
+  const char *format;
+  Py_ssize_t itemsize;
+  Py_ssize_t length; // in bytes
+  int ndim;
+  Py_ssize_t shape[kMaxDims];
+  Py_ssize_t strides[kMaxDims]; // in bytes
+};
+
+bool isCContiguous(const ResultBuffer &buffer) {
+  Py_ssize_t expected = buffer.itemsize;
+  for (int d = buffer.ndim - 1; d >= 0; --d) {
+    if (buffer.shape[d] != 1 && buffer.strides[d] != expected)
+      return false;
+    expected *= buffer.shape[d];
+  }
+  return true;
+}
+
+int resultBufferGet(PyObject *self, Py_buffer *view, int flags) {
+  auto &buffer = *reinterpret_cast<ResultBuffer *>(self);
+  // A consumer that cannot take strides reads buf..buf+len as packed data.
+  if ((flags & PyBUF_STRIDES) != PyBUF_STRIDES && buffer.length > buffer.itemsize &&
+      !isCContiguous(buffer)) {
+    PyErr_SetString(PyExc_BufferError, "the array is not C-contiguous");
+    return -1;
+  }
+  view->obj = Py_NewRef(self);
+  view->buf = buffer.data;
+  view->len = buffer.length;
+  view->itemsize = buffer.itemsize;
+  view->readonly = 0;
+  view->ndim = buffer.ndim;
+  view->format = (flags & PyBUF_FORMAT) ? const_cast<char *>(buffer.format) : nullptr;
+  view->shape = (flags & PyBUF_ND) == PyBUF_ND ? buffer.shape : nullptr;
+  view->strides = (flags & PyBUF_STRIDES) == PyBUF_STRIDES ? buffer.strides : nullptr;
+  view->suboffsets = nullptr;
+  view->internal = nullptr;
+  return 0;
+}
+
+void resultBufferDealloc(PyObject *self) {
+  PyTypeObject *type = Py_TYPE(self);
+  Py_XDECREF(reinterpret_cast<ResultBuffer *>(self)->owner);
+  type->tp_free(self);
+  Py_DECREF(type);
+}
+
+PyObject *resultBufferType() {
+  static std::atomic<PyObject *> cache{nullptr};
+  return cachedObject(cache, [] {
+    static PyType_Slot slots[] = {
+        {Py_bf_getbuffer, reinterpret_cast<void *>(resultBufferGet)},
+        {Py_tp_dealloc, reinterpret_cast<void *>(resultBufferDealloc)},
+        {0, nullptr}};
+    static PyType_Spec spec = {"plait._core.jit.ResultBuffer", sizeof(ResultBuffer), 0,
+                               Py_TPFLAGS_DEFAULT, slots};
+    return PyType_FromSpec(&spec);
+  });
+}
+
+/// A capsule that frees `memory` (from the call's arena) with the array.
+PyObject *owningCapsule(void *memory) {
+  return PyCapsule_New(memory, "plait.array_memory", [](PyObject *capsule) {
+    std::free(PyCapsule_GetPointer(capsule, "plait.array_memory"));
+  });
+}
+
+PyObject *boxArray(const Type &type, const int64_t *&words, ResultOwners &owners) {
+  int64_t base = *words++;
+  int64_t offset = *words++;
+  const frontend::DTypeInfo &dtype = frontend::dtypeInfo(type.dtype);
+  PyObject *bufferType = resultBufferType();
+  if (!bufferType)
+    return nullptr;
+  auto *buffer = reinterpret_cast<ResultBuffer *>(
+      reinterpret_cast<PyTypeObject *>(bufferType)->tp_alloc(reinterpret_cast<PyTypeObject *>(bufferType), 0));
+  if (!buffer)
+    return nullptr;
+  buffer->data = reinterpret_cast<char *>(base) + offset * dtype.bytes;
+  buffer->format = dtype.format;
+  buffer->itemsize = dtype.bytes;
+  buffer->ndim = type.ndim;
+  buffer->length = dtype.bytes;
+  for (int d = 0; d < type.ndim; ++d) {
+    buffer->shape[d] = static_cast<Py_ssize_t>(*words++);
+    buffer->length *= buffer->shape[d];
+  }
+  for (int d = 0; d < type.ndim; ++d)
+    buffer->strides[d] = static_cast<Py_ssize_t>(*words++) * dtype.bytes;
+  // 1. A view of an argument keeps the argument alive.
+  for (size_t i = 0; i < owners.count && !buffer->owner; ++i) {
+    const Py_buffer *view = owners.views[i];
+    if (!view)
+      continue;
+    int64_t start = reinterpret_cast<int64_t>(view->buf);
+    if (base >= start && base < start + std::max<int64_t>(view->len, 1))
+      buffer->owner = Py_NewRef(owners.arguments[i]);
+  }
+  // 2. The same memory as an earlier result of this call.
+  for (auto &[address, object] : owners.made)
+    if (!buffer->owner && address == base)
+      buffer->owner = Py_NewRef(object);
+  // 3. Memory this call allocated: the array owns it from now on.
+  if (!buffer->owner) {
+    void *memory = reinterpret_cast<void *>(base);
+    if (!owners.arena->release(memory)) {
+      Py_DECREF(buffer);
+      PyErr_SetString(PyExc_RuntimeError, "internal: an array result of unknown origin");
+      return nullptr;
+    }
+    buffer->owner = owningCapsule(memory);
+    if (!buffer->owner) {
+      std::free(memory);
+      Py_DECREF(buffer);
+      return nullptr;
+    }
+  }
+  static std::atomic<PyObject *> asarrayCache{nullptr};
+  PyObject *asarray = cachedObject(asarrayCache, [] { return numpyAttribute("asarray"); });
+  PyObject *array = asarray ? PyObject_CallOneArg(asarray, reinterpret_cast<PyObject *>(buffer)) : nullptr;
+  Py_DECREF(buffer);
+  if (array)
+    owners.made.emplace_back(base, array);
+  return array;
+}
+
+//===----------------------------------------------------------------------===//
+// Scalars
+//===----------------------------------------------------------------------===//
+
+/// numpy.float32 etc.: a borrowed reference to the scalar type, or null.
+PyObject *numpyScalarType(DType dtype) {
+  static std::atomic<PyObject *> types[16];
+  return cachedObject(types[static_cast<int>(dtype)], [dtype] {
+    return numpyAttribute(dtype == DType::Bool ? "bool_" : frontend::dtypeName(dtype));
+  });
+}
+
+/// A new NumPy scalar holding `bytes`, built as NumPy's PyArray_Scalar
+/// builds one: every numeric scalar type is {PyObject_HEAD; T obval;}
+/// (numpy/arrayscalars.h) and its tp_alloc returns zeroed memory. Bools
+/// come from calling the type, which returns NumPy's two singletons.
+PyObject *newNumPyScalar(DType dtype, const void *bytes, size_t size) {
+  PyObject *type = numpyScalarType(dtype);
+  if (!type)
+    return nullptr;
+  if (dtype == DType::Bool)
+    return PyObject_CallOneArg(type, *static_cast<const uint8_t *>(bytes) ? Py_True : Py_False);
+  auto *typeObject = reinterpret_cast<PyTypeObject *>(type);
+  PyObject *scalar = typeObject->tp_alloc(typeObject, 0);
+  if (scalar)
+    std::memcpy(reinterpret_cast<char *>(scalar) + sizeof(PyObject), bytes, size);
+  return scalar;
+}
+
+/// The Python number a NumPy scalar's word holds (the low bytes hold narrow
+/// values).
+PyObject *pythonNumber(DType dtype, int64_t bits) {
+  switch (dtype) {
+  case DType::Float64: {
+    double v;
+    std::memcpy(&v, &bits, 8);
+    return PyFloat_FromDouble(v);
+  }
+  case DType::Float32: {
+    float v;
+    uint32_t low = static_cast<uint32_t>(bits);
+    std::memcpy(&v, &low, 4);
+    return PyFloat_FromDouble(v);
+  }
+  case DType::Int32:
+    return PyLong_FromLongLong(static_cast<int32_t>(bits));
+  case DType::Int16:
+    return PyLong_FromLongLong(static_cast<int16_t>(bits));
+  case DType::Int8:
+    return PyLong_FromLongLong(static_cast<int8_t>(bits));
+  case DType::UInt8:
+    return PyLong_FromLongLong(static_cast<uint8_t>(bits));
+  case DType::UInt64:
+    return PyLong_FromUnsignedLongLong(static_cast<uint64_t>(bits));
+  case DType::Bool:
+    return PyBool_FromLong(bits & 1);
+  default:
+    return PyLong_FromLongLong(bits);
+  }
+}
+
+/// A NumPy scalar result: as numpy.<dtype>, or as the Python number an
+/// explicit signature declared (checked and rounded as for Python numbers).
+PyObject *boxNumPyScalar(DType dtype, int64_t bits, char cast) {
+  if (!cast) // the word's low bytes are the value (little-endian)
+    return newNumPyScalar(dtype, &bits, frontend::dtypeInfo(dtype).bytes);
+  PyObject *number = pythonNumber(dtype, bits);
+  if (!number)
+    return nullptr;
+  if (cast == 'f' || cast == 'F') {
+    double v = PyFloat_AsDouble(number);
+    Py_DECREF(number);
+    if (v == -1.0 && PyErr_Occurred())
+      return nullptr;
+    return PyFloat_FromDouble(cast == 'F' ? static_cast<double>(static_cast<float>(v)) : v);
+  }
+  if (cast == 'i' || cast == 'I') {
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(number, &overflow);
+    if (overflow || (cast == 'I' && (v < INT32_MIN || v > INT32_MAX))) {
+      Py_DECREF(number);
+      PyErr_SetString(PyExc_OverflowError,
+                      cast == 'I' ? "result does not fit in int32" : "result does not fit in int64");
+      return nullptr;
+    }
+  }
+  return number; // 'i', 'I', 'b'
+}
+
+} // namespace
+
+PyObject *boxResult(const Type &type, const int64_t *&words, char cast, ResultOwners &owners) {
+  if (type.isComplex()) {
+    double parts[2];
+    std::memcpy(parts, words, 16);
+    words += 2;
+    if (type.kind == Type::Kind::Complex || cast == 'c')
+      return PyComplex_FromDoubles(parts[0], parts[1]);
+    return newNumPyScalar(type.dtype, parts, 16);
+  }
+  switch (type.kind) {
+  case Type::Kind::NumPy:
+    return boxNumPyScalar(type.dtype, *words++, cast);
+  case Type::Kind::None:
+    Py_RETURN_NONE;
+  case Type::Kind::Array:
+    return boxArray(type, words, owners);
+  case Type::Kind::Bool:
+    if (cast == 'f' || cast == 'F')
+      return PyFloat_FromDouble(*words++ ? 1.0 : 0.0);
+    return PyBool_FromLong(*words++ != 0);
+  case Type::Kind::Int: {
+    int64_t v = *words++;
+    if (cast == 'f' || cast == 'F')
+      return PyFloat_FromDouble(static_cast<double>(v));
+    if (cast == 'I' && (v < INT32_MIN || v > INT32_MAX)) {
+      PyErr_SetString(PyExc_OverflowError, "result does not fit in int32");
+      return nullptr;
+    }
+    return PyLong_FromLongLong(v);
+  }
+  case Type::Kind::Float: {
+    double v;
+    std::memcpy(&v, words++, 8);
+    if (cast == 'F')
+      v = static_cast<float>(v);
+    return PyFloat_FromDouble(v);
+  }
+  case Type::Kind::Tuple: {
+    PyObject *tuple = PyTuple_New(static_cast<Py_ssize_t>(type.elements.size()));
+    if (!tuple)
+      return nullptr;
+    for (size_t i = 0; i < type.elements.size(); ++i) {
+      PyObject *item = boxResult(type.elements[i], words, 0, owners);
+      if (!item) {
+        Py_DECREF(tuple);
+        return nullptr;
+      }
+      PyTuple_SET_ITEM(tuple, static_cast<Py_ssize_t>(i), item);
+    }
+    return tuple;
+  }
+  default:
+    Py_RETURN_NONE;
+  }
+}
+
+PyObject *raiseRunError(const jit::Executor &executor, int32_t status) {
+  const frontend::ErrorSite &site = executor.info.errors.at(status - 1);
+  static const std::pair<const char *, PyObject **> classes[] = {
+      {"ZeroDivisionError", &PyExc_ZeroDivisionError},
+      {"OverflowError", &PyExc_OverflowError},
+      {"ValueError", &PyExc_ValueError},
+      {"RecursionError", &PyExc_RecursionError},
+      {"UnboundLocalError", &PyExc_UnboundLocalError},
+      {"IndexError", &PyExc_IndexError},
+      {"TypeError", &PyExc_TypeError}};
+  PyObject *cls = PyExc_RuntimeError;
+  for (const auto &[name, pointer] : classes)
+    if (site.exception == name)
+      cls = *pointer;
+  // Messages with {0}..{23} take the values the code recorded on this thread.
+  std::string message = site.message;
+  std::array<int64_t, kMaxErrorArguments> values = lastErrorArguments();
+  for (size_t k = 0; k < values.size(); ++k) {
+    std::string placeholder = "{" + std::to_string(k) + "}";
+    for (size_t at; (at = message.find(placeholder)) != std::string::npos;)
+      message.replace(at, placeholder.size(), std::to_string(values[k]));
+  }
+  PyErr_SetString(cls, message.c_str());
+  return nullptr;
+}
+
+} // namespace plait::dispatch::detail

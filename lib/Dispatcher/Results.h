@@ -1,0 +1,42 @@
+//===- Results.h - boxing what a call returned or raised --------*- C++ -*-===//
+#ifndef PLAIT_DISPATCHER_RESULTS_H
+#define PLAIT_DISPATCHER_RESULTS_H
+
+#include "plait/Frontend/Frontend.h"
+
+#include <Python.h>
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+namespace plait {
+class AllocationArena;
+namespace jit {
+struct Executor;
+} // namespace jit
+} // namespace plait
+
+namespace plait::dispatch::detail {
+
+/// Who owns the memory of array results: the call's arguments (a result may
+/// be a view of one) and the call's allocation arena.
+struct ResultOwners {
+  AllocationArena *arena;
+  PyObject *const *arguments;
+  Py_buffer *const *views;
+  size_t count;
+  std::vector<std::pair<int64_t, PyObject *>> made; // borrowed: results so far
+};
+
+/// The Python value of a result of `type` whose words start at `words`
+/// (advanced past them), converted by `cast` (Dispatcher.h's resultCast).
+PyObject *boxResult(const frontend::Type &type, const int64_t *&words, char cast,
+                    ResultOwners &owners);
+
+/// Raises the error the compiled code reported with `status`; returns null.
+PyObject *raiseRunError(const jit::Executor &executor, int32_t status);
+
+} // namespace plait::dispatch::detail
+
+#endif // PLAIT_DISPATCHER_RESULTS_H

@@ -1,0 +1,34 @@
+//===- EntryABI.cpp - how callers pass arguments to compiled code ---------===//
+#include "plait/JIT/EntryABI.h"
+
+#include <algorithm>
+
+namespace plait::jit::abi {
+
+using frontend::Type;
+
+size_t argumentSlots(const Type &type) {
+  if (type.kind == Type::Kind::Array)
+    return 3 + 2 * static_cast<size_t>(type.ndim);
+  return type.isComplex() ? 2 : 1;
+}
+
+size_t resultWords(const Type &type) {
+  switch (type.kind) {
+  case Type::Kind::None:
+  case Type::Kind::Bottom:
+    return 1;
+  case Type::Kind::Array:
+    return 2 + 2 * static_cast<size_t>(type.ndim);
+  case Type::Kind::Tuple: {
+    size_t total = 0;
+    for (const Type &element : type.elements)
+      total += resultWords(element);
+    return std::max<size_t>(total, 1);
+  }
+  default:
+    return type.isComplex() ? 2 : 1;
+  }
+}
+
+} // namespace plait::jit::abi
