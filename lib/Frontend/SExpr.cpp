@@ -1,5 +1,6 @@
 //===- SExpr.cpp - the snapshot format of Python functions ----------------===//
 #include "plait/Frontend/SExpr.h"
+#include "plait/Frontend/Frontend.h"
 
 #include <cmath>
 #include <cstdlib>
@@ -186,5 +187,32 @@ SExpr parseSExpr(const std::string &text) {
   reader.expectEnd();
   return result;
 }
+
+Program parseProgram(const std::string &snapshot) {
+  SExpr root = parseSExpr(snapshot);
+  if (root.head() != "Program")
+    throw std::invalid_argument("snapshot is not a (Program ...)");
+  Program program;
+  for (const SExpr *item : root.rest()) {
+    if (item->head() != "Function" || item->items.size() < 9)
+      throw std::invalid_argument("malformed (Function ...) in snapshot");
+    FunctionSource fn;
+    fn.id = std::stoi(item->items[1].text);
+    fn.name = item->items[2].text;
+    fn.filename = item->items[3].text;
+    for (const SExpr *p : item->items[4].rest())
+      fn.params.push_back(p->text);
+    for (const SExpr *d : item->items[5].rest())
+      fn.defaults.push_back(*d);
+    for (const SExpr *g : item->items[6].rest())
+      fn.globals[g->items.at(1).text] = g->items.at(2);
+    for (const SExpr *l : item->items[7].rest())
+      fn.lines[std::stoi(l->items.at(1).text)] = l->items.at(2).text;
+    fn.definition = item->items[8];
+    program.functions[fn.id] = std::move(fn);
+  }
+  return program;
+}
+
 
 } // namespace plait::frontend

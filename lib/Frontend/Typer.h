@@ -85,49 +85,71 @@ struct Specialization {
 
 class Typer {
 public:
-  Typer(const Program &program, const CompileOptions &options,
-        uint64_t uniqueId);
+  Typer(const Program &program, const CompileOptions &options, uint64_t uniqueId);
 
-  /// The specialisation, typed to a fixed point with everything it reaches.
+  /// The specialisation, typed to a fixed point with everything it reaches;
+  /// its types, jitted calls and reduction axes are recorded on it and on
+  /// the specialisations it reaches (the emitter reads them).
   Specialization &run(int functionId, const std::vector<Type> &arguments);
-
-  /// Looks up (creating if needed) a specialisation; not typed by itself.
-  Specialization &specialize(int functionId, const std::vector<Type> &arguments,
-                             const SExpr *callSite, const Specialization *caller);
-
-  /// The type of an expression, recorded in spec.types.
-  Type exprType(Specialization &spec, const SExpr &expr);
-  NameBinding resolve(const Specialization &spec, const std::string &name) const;
-  /// The argument types of a call to a jitted function, defaults filled in.
-  std::vector<const SExpr *> callArguments(Specialization &caller,
-                                           const SExpr &call,
-                                           const FunctionSource &callee);
   std::deque<Specialization> &specializations() { return specs; }
-  const CompileOptions &getOptions() const { return options; }
-  const Program &getProgram() const { return program; }
 
-  [[noreturn]] void fail(CompileError::Kind kind, const FunctionSource &fn,
-                         const SExpr &node, const std::string &message) const;
-  [[noreturn]] void failAt(CompileError::Kind kind, const FunctionSource &fn,
-                           SourceLocation loc, const std::string &message) const;
-  std::string where(const FunctionSource &fn, SourceLocation loc) const;
-
-  /// Unifies two types (Bottom is the identity, bool < int < float); returns
-  /// false on a conflict.
-  static bool unify(const Type &a, const Type &b, Type &result);
+  /// What a name means in a specialisation: a local, a global constant, a
+  /// module, a jitted function...
+  NameBinding resolve(const Specialization &spec, const std::string &name) const;
+  /// The NumPy function a call names ("zeros" for np.zeros(...)), or "".
+  std::string numpyFunction(const Specialization &spec, const SExpr &callee) const;
   static Type constantType(const SExpr &value);
 
 private:
-  Type computeType(Specialization &spec, const SExpr &expr);
+  //--- the fixed point (Typer.cpp) ---------------------------------------//
+  /// Looks up (creating if needed) a specialisation; not typed by itself.
+  Specialization &specialize(int functionId, const std::vector<Type> &arguments,
+                             const SExpr *callSite, const Specialization *caller);
+  /// Unifies two types (Bottom is the identity, bool < int < float); returns
+  /// false on a conflict.
+  static bool unify(const Type &a, const Type &b, Type &result);
+  void collectLocals(const SExpr &node, std::set<std::string> &out) const;
   void typeBody(Specialization &spec, const SExpr &body);
   /// A loop's body (break and continue are allowed in it).
   void typeLoopBody(Specialization &spec, const SExpr &body);
+  void assign(Specialization &spec, const SExpr &target, const Type &type, const SExpr &origin);
+  void widenVariable(Specialization &spec, const std::string &name, const Type &type,
+                     const SExpr &origin);
+
+  //--- errors ------------------------------------------------------------//
+  [[noreturn]] void fail(CompileError::Kind kind, const FunctionSource &fn, const SExpr &node,
+                         const std::string &message) const;
+  [[noreturn]] void failAt(CompileError::Kind kind, const FunctionSource &fn, SourceLocation loc,
+                           const std::string &message) const;
+  std::string where(const FunctionSource &fn, SourceLocation loc) const;
+
+  //--- statements (TyperStatements.cpp) ----------------------------------//
   void typeStatement(Specialization &spec, const SExpr &stmt);
-  void assign(Specialization &spec, const SExpr &target, const Type &type,
-              const SExpr &origin);
-  void widenVariable(Specialization &spec, const std::string &name,
-                     const Type &type, const SExpr &origin);
+
+  //--- expressions (TyperExpressions.cpp) --------------------------------//
+  /// The type of an expression, recorded in spec.types.
+  Type exprType(Specialization &spec, const SExpr &expr);
+  Type computeType(Specialization &spec, const SExpr &expr);
+  /// The type of `left op right` (scalars; arrays elementwise).
+  Type binaryType(Specialization &spec, const SExpr &node, const std::string &op,
+                  const Type &left, const Type &right);
+
+  //--- calls (TyperCalls.cpp) --------------------------------------------//
   Type callType(Specialization &spec, const SExpr &call);
+  /// The arguments of a call to a jitted function, defaults filled in.
+  std::vector<const SExpr *> callArguments(Specialization &caller, const SExpr &call,
+                                           const FunctionSource &callee);
+
+  //--- NumPy, subscripts and aliases (TyperNumPy.cpp) --------------------//
+  Type numpyCallType(Specialization &spec, const SExpr &call, const std::string &name);
+  /// A dtype designator: np.float64, float, int, bool, "int32", a global
+  /// bound to a NumPy type. Fails with a TypingError otherwise.
+  DType dtypeOf(Specialization &spec, const SExpr &node);
+  /// The number of dimensions a shape argument (int or tuple of ints) gives.
+  int shapeRank(Specialization &spec, const SExpr &node);
+  /// The `axis` of a reduction call (np.sum(a, axis=0) or np.sum(a, 0)),
+  /// normalised against `ndim`; -1 when there is none.
+  int reductionAxis(Specialization &spec, const SExpr &call, int ndim);
   /// The element type of `target` (an array subscript) after checking it;
   /// a view (array type) when some axes are sliced or not indexed.
   Type subscriptType(Specialization &spec, const SExpr &subscript);
@@ -138,26 +160,6 @@ private:
   std::set<std::string> aliasRoots(const Specialization &spec, const SExpr &expr) const;
   /// Records that the array variable `name` may alias `roots`.
   void addAliases(Specialization &spec, const std::string &name, const std::set<std::string> &roots);
-  Type numpyCallType(Specialization &spec, const SExpr &call, const std::string &name);
-
-public:
-  /// The NumPy function a call names ("zeros" for np.zeros(...)), or "".
-  std::string numpyFunction(const Specialization &spec, const SExpr &callee) const;
-  /// A dtype designator: np.float64, float, int, bool, "int32", a global
-  /// bound to a NumPy type. Fails with a TypingError otherwise.
-  DType dtypeOf(Specialization &spec, const SExpr &node);
-  /// The number of dimensions a shape argument (int or tuple of ints) gives.
-  int shapeRank(Specialization &spec, const SExpr &node);
-  /// The `axis` of a reduction call (np.sum(a, axis=0) or np.sum(a, 0)),
-  /// normalised against `ndim`; -1 when there is none.
-  int reductionAxis(Specialization &spec, const SExpr &call, int ndim);
-
-  /// The type of `left op right` (scalars; arrays elementwise).
-  Type binaryType(Specialization &spec, const SExpr &node, const std::string &op,
-                  const Type &left, const Type &right);
-
-private:
-  void collectLocals(const SExpr &node, std::set<std::string> &out) const;
 
   const Program &program;
   const CompileOptions &options;

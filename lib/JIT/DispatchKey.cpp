@@ -71,29 +71,12 @@ std::string partOf(const Type &type) {
 
 std::string nameOf(const std::string &part) {
   Type type = typeOf(part);
-  switch (type.kind) {
-  case Type::Kind::Bool:
-    return "bool";
-  case Type::Kind::Int:
+  // Python's int and float are int64 and float64 in signatures.
+  if (type.kind == Type::Kind::Int)
     return "int64";
-  case Type::Kind::Float:
+  if (type.kind == Type::Kind::Float)
     return "float64";
-  case Type::Kind::Complex:
-    return "complex";
-  case Type::Kind::NumPy:
-    return std::string("numpy.") + frontend::dtypeName(type.dtype);
-  default: {
-    std::vector<std::string> axes(type.ndim, ":");
-    if (type.contiguous)
-      axes.back() = "::1";
-    else if (type.fortran)
-      axes.front() = "::1";
-    std::string name = std::string(frontend::dtypeName(type.dtype)) + "[";
-    for (size_t k = 0; k < axes.size(); ++k)
-      name += (k ? ", " : "") + axes[k];
-    return name + "]";
-  }
-  }
+  return type.str();
 }
 
 namespace {

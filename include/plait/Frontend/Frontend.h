@@ -87,6 +87,12 @@ struct Type {
   bool isComplex() const {
     return kind == Kind::Complex || (kind == Kind::NumPy && dtype == DType::Complex128);
   }
+  /// An integer index or size: Python's int or bool, or a NumPy integer.
+  bool isIntegral() const {
+    return kind == Kind::Int || kind == Kind::Bool ||
+           (kind == Kind::NumPy && !isFloatDType(dtype) && dtype != DType::Bool &&
+            dtype != DType::Complex128);
+  }
   /// Any number: real or complex.
   bool isNumber() const { return isNumeric() || isComplex(); }
   bool isNumPy() const { return kind == Kind::NumPy; }

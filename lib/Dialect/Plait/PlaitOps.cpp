@@ -19,9 +19,6 @@ namespace {
 
 constexpr unsigned kBits = 64;
 
-APInt int64Min() { return APInt::getSignedMinValue(kBits); }
-APInt int64Max() { return APInt::getSignedMaxValue(kBits); }
-
 /// Records that `op` may raise (writes the Python error state).
 void mayRaise(Operation *op,
               SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>> &effects) {

@@ -1,0 +1,282 @@
+//===- TyperCalls.cpp - typing calls ----------------------------------------===//
+#include "Typer.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
+namespace plait::frontend {
+
+std::vector<const SExpr *> Typer::callArguments(Specialization &caller,
+                                                const SExpr &call,
+                                                const FunctionSource &callee) {
+  size_t n = callee.params.size();
+  std::vector<const SExpr *> args(n, nullptr);
+  std::vector<const SExpr *> positional = call.field(1).rest();
+  if (positional.size() > n)
+    fail(CompileError::Kind::Typing, *caller.source, call,
+         callee.name + "() takes " + std::to_string(n) +
+             " positional arguments but " + std::to_string(positional.size()) +
+             " were given");
+  for (size_t i = 0; i < positional.size(); ++i) {
+    if (positional[i]->head() == "Starred")
+      fail(CompileError::Kind::Unsupported, *caller.source, *positional[i],
+           "*args in calls is not supported");
+    args[i] = positional[i];
+  }
+  for (const SExpr *keyword : call.field(2).rest()) {
+    const std::string &name = keyword->items.at(1).text;
+    size_t index = 0;
+    while (index < n && callee.params[index] != name)
+      ++index;
+    if (index == n)
+      fail(CompileError::Kind::Typing, *caller.source, call,
+           callee.name + "() got an unexpected keyword argument '" + name + "'");
+    if (args[index])
+      fail(CompileError::Kind::Typing, *caller.source, call,
+           callee.name + "() got multiple values for argument '" + name + "'");
+    args[index] = &keyword->items.at(2);
+  }
+  size_t firstDefault = n - callee.defaults.size();
+  for (size_t i = 0; i < n; ++i) {
+    if (args[i])
+      continue;
+    if (i < firstDefault)
+      fail(CompileError::Kind::Typing, *caller.source, call,
+           callee.name + "() missing required argument: '" + callee.params[i] +
+               "'");
+    args[i] = &callee.defaults[i - firstDefault];
+  }
+  return args;
+}
+
+Type Typer::callType(Specialization &spec, const SExpr &call) {
+  const FunctionSource &fn = *spec.source;
+  const SExpr &callee = call.field(0);
+  std::vector<const SExpr *> args = call.field(1).rest();
+  bool hasKeywords = call.field(2).items.size() > 1;
+  auto argType = [&](size_t i) { return exprType(spec, *args.at(i)); };
+  auto needArgs = [&](const std::string &name, size_t low, size_t high) {
+    if (hasKeywords)
+      fail(CompileError::Kind::Unsupported, fn, call,
+           name + "() with keyword arguments is not supported");
+    if (args.size() < low || args.size() > high)
+      fail(CompileError::Kind::Typing, fn, call,
+           name + "() takes " +
+               (low == high ? std::to_string(low)
+                            : std::to_string(low) + " to " + std::to_string(high)) +
+               " arguments but " + std::to_string(args.size()) + " were given");
+  };
+  auto needNumeric = [&](const std::string &name, const Type &t, size_t i) {
+    if (t.kind != Type::Kind::Bottom && !t.isNumeric())
+      fail(CompileError::Kind::Typing, fn, *args[i],
+           name + "() does not accept " + t.str());
+  };
+
+  // math.<name>(...) and functions imported from math.
+  std::string mathName;
+  if (callee.head() == "Attribute" && callee.field(0).head() == "Name" &&
+      resolve(spec, callee.field(0).field(0).text).kind == NameBinding::Kind::Math)
+    mathName = callee.field(1).text;
+  NameBinding binding;
+  if (callee.head() == "Name") {
+    binding = resolve(spec, callee.field(0).text);
+    if (binding.kind == NameBinding::Kind::MathFunction)
+      mathName = binding.name;
+  }
+  if (!mathName.empty()) {
+    const MathFunctionInfo *info = lookupMathFunction(mathName);
+    if (!info && (mathName == "gamma" || mathName == "lgamma" || mathName == "hypot"))
+      fail(CompileError::Kind::Unsupported, fn, callee,
+           "math." + mathName + "() is not supported: CPython computes it with "
+           "its own algorithm, which the C library's does not match bit for bit");
+    if (!info)
+      fail(CompileError::Kind::Unsupported, fn, callee,
+           "math." + mathName + "() is not supported");
+    size_t high = mathName == "log" ? 2 : info->arity;
+    needArgs("math." + mathName, info->arity, high);
+    bool anyBottom = false;
+    for (size_t i = 0; i < args.size(); ++i) {
+      Type t = argType(i);
+      needNumeric("math." + mathName, t, i);
+      anyBottom |= t.kind == Type::Kind::Bottom;
+    }
+    return Type{info->result, {}};
+  }
+
+  std::string numpyName = numpyFunction(spec, callee);
+  if (!numpyName.empty())
+    return numpyCallType(spec, call, numpyName);
+  if (callee.head() == "Attribute" && callee.field(1).text == "conjugate") {
+    Type t = exprType(spec, callee.field(0));
+    if (t.kind == Type::Kind::Bottom || t.isComplex()) {
+      needArgs("conjugate", 0, 0);
+      return t;
+    }
+  }
+  if (callee.head() != "Name")
+    fail(CompileError::Kind::Unsupported, fn, callee,
+         "calling this expression is not supported");
+  const std::string &name = callee.field(0).text;
+  switch (binding.kind) {
+  case NameBinding::Kind::Jit: {
+    spec.callsJit = true;
+    const FunctionSource &target = program.functions.at(binding.functionId);
+    std::vector<const SExpr *> actual = callArguments(spec, call, target);
+    std::vector<Type> types;
+    for (const SExpr *arg : actual) {
+      // Defaults are constants of the callee, typed without an environment.
+      bool isDefault = false;
+      for (const SExpr &d : target.defaults)
+        isDefault |= &d == arg;
+      Type t = isDefault ? constantType(*arg) : exprType(spec, *arg);
+      if (t.kind == Type::Kind::Bottom)
+        return Type::bottom();
+      if (t.kind == Type::Kind::Bool)
+        t = Type::boolean();
+      types.push_back(t);
+    }
+    Specialization &callee = specialize(binding.functionId, types, &call, &spec);
+    spec.jitCalls[&call] = {&callee, actual};
+    // A callee that may fall off its end returns None there (a conflict
+    // with its other returns is reported once typing is done).
+    Type result = callee.result;
+    if (!alwaysReturns(callee.source->definition.field(0)))
+      unify(callee.result, Type::none(), result);
+    for (size_t i = 0; i < actual.size(); ++i)
+      if (types[i].kind == Type::Kind::Array)
+        for (const std::string &root : aliasRoots(spec, *actual[i]))
+          spec.arraysPassed.emplace(root, &callee, i);
+    return result;
+  }
+  case NameBinding::Kind::Builtin:
+    break;
+  case NameBinding::Kind::Rendezvous: {
+    needArgs(name, 3, 3);
+    for (size_t i = 0; i < 3; ++i)
+      needNumeric(name, argType(i), i);
+    spec.loops = true; // it blocks: always run detached under nogil="auto"
+    return Type::boolean();
+  }
+  case NameBinding::Kind::Local:
+    fail(CompileError::Kind::Unsupported, fn, callee,
+         "calling the local variable '" + name + "' is not supported");
+  case NameBinding::Kind::Undefined:
+    fail(CompileError::Kind::Typing, fn, callee,
+         "name '" + name + "' is not defined");
+  default:
+    fail(CompileError::Kind::Unsupported, fn, callee,
+         "calling '" + name + "' (" + binding.name +
+             ") is not supported: only @plait.jit functions, math and "
+             "numeric builtins can be called");
+  }
+
+  if (name == "abs") {
+    needArgs(name, 1, 1);
+    Type t = argType(0);
+    if (t.isComplex())
+      return t.isNumPy() ? Type::numpy(DType::Float64) : Type::floating();
+    needNumeric(name, t, 0);
+    return t.kind == Type::Kind::Bool ? Type::integer() : t;
+  }
+  if (name == "min" || name == "max") {
+    if (hasKeywords)
+      fail(CompileError::Kind::Unsupported, fn, call,
+           name + "() with keyword arguments is not supported");
+    if (args.empty())
+      fail(CompileError::Kind::Typing, fn, call,
+           name + " expected at least 1 argument, got 0");
+    std::vector<Type> types;
+    if (args.size() == 1) {
+      Type t = argType(0);
+      if (t.kind == Type::Kind::Bottom)
+        return t;
+      if (t.kind != Type::Kind::Tuple || t.elements.empty())
+        fail(CompileError::Kind::Typing, fn, *args[0],
+             name + "() of one argument needs a non-empty tuple, not " + t.str());
+      types = t.elements;
+    } else {
+      for (size_t i = 0; i < args.size(); ++i)
+        types.push_back(argType(i));
+    }
+    Type result;
+    for (size_t i = 0; i < types.size(); ++i) {
+      if (types[i].kind != Type::Kind::Bottom && !types[i].isNumeric())
+        fail(CompileError::Kind::Typing, fn, call,
+             name + "() of " + types[i].str() + " is not supported");
+      Type next;
+      unify(result, types[i], next);
+      result = next;
+    }
+    return result;
+  }
+  if (name == "round") {
+    needArgs(name, 1, 2);
+    Type t = argType(0);
+    needNumeric(name, t, 0);
+    if (t.isNumPy() && t.dtype == DType::Bool)
+      fail(CompileError::Kind::Typing, fn, call, "type numpy.bool doesn't define __round__ method");
+    if (args.size() == 1 || argType(1).kind == Type::Kind::None)
+      return Type::integer();
+    Type ndigits = argType(1);
+    if (ndigits.kind != Type::Kind::Bottom && !ndigits.isIntegral())
+      fail(CompileError::Kind::Typing, fn, *args[1],
+           "'" + ndigits.str() + "' object cannot be interpreted as an integer");
+    // With ndigits the value keeps its type (bool rounds as int).
+    return t.kind == Type::Kind::Bool ? Type::integer() : t;
+  }
+  if (name == "int" || name == "float" || name == "bool") {
+    needArgs(name, 0, 1);
+    if (!args.empty() && !(name == "bool" && argType(0).isComplex()))
+      needNumeric(name, argType(0), 0);
+    return name == "int" ? Type::integer()
+                         : name == "float" ? Type::floating() : Type::boolean();
+  }
+  if (name == "divmod") {
+    needArgs(name, 2, 2);
+    Type t = binaryType(spec, call, "FloorDiv", argType(0), argType(1));
+    if (t.kind == Type::Kind::Bottom)
+      return t;
+    return Type::tuple({t, t});
+  }
+  if (name == "pow") {
+    needArgs(name, 2, 3);
+    if (args.size() == 3) {
+      for (size_t i = 0; i < 3; ++i) {
+        Type t = argType(i);
+        if (t.kind == Type::Kind::Float || t.isNumPy() ||
+            !(t.isNumeric() || t.kind == Type::Kind::Bottom))
+          fail(CompileError::Kind::Typing, fn, *args[i],
+               "pow() 3rd argument not allowed unless all arguments are "
+               "integers");
+      }
+      return Type::integer();
+    }
+    return binaryType(spec, call, "Pow", argType(0), argType(1));
+  }
+  if (name == "complex") {
+    needArgs(name, 0, 2);
+    for (size_t i = 0; i < args.size(); ++i) {
+      Type t = argType(i);
+      if (t.kind != Type::Kind::Bottom && !t.isNumeric() && !(args.size() == 1 && t.isComplex()))
+        fail(CompileError::Kind::Typing, fn, *args[i],
+             "complex() of " + t.str() + " is not supported (real numbers, or one complex)");
+    }
+    return Type::complex();
+  }
+  if (name == "len") {
+    needArgs(name, 1, 1);
+    Type t = argType(0);
+    if (t.kind != Type::Kind::Bottom && t.kind != Type::Kind::Tuple &&
+        t.kind != Type::Kind::Array)
+      fail(CompileError::Kind::Typing, fn, *args[0],
+           "object of type '" + t.str() + "' has no len()");
+    return Type::integer();
+  }
+  // range() outside a for loop.
+  fail(CompileError::Kind::Unsupported, fn, call,
+       name + "() is supported only as the iterable of a for loop");
+}
+
+} // namespace plait::frontend

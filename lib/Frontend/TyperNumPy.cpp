@@ -1,0 +1,377 @@
+//===- TyperNumPy.cpp - typing NumPy calls, subscripts and aliases ----------===//
+#include "Typer.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
+namespace plait::frontend {
+
+std::string Typer::numpyFunction(const Specialization &spec, const SExpr &callee) const {
+  if (callee.head() == "Attribute" && callee.field(0).head() == "Name" &&
+      resolve(spec, callee.field(0).field(0).text).kind == NameBinding::Kind::NumPy)
+    return callee.field(1).text;
+  if (callee.head() == "Name") {
+    NameBinding binding = resolve(spec, callee.field(0).text);
+    // A NumPy scalar type bound to a global (from numpy import float32)
+    // is called as a constructor, like np.float32(x).
+    if (binding.kind == NameBinding::Kind::NumPyFunction ||
+        binding.kind == NameBinding::Kind::DTypeValue)
+      return binding.name;
+  }
+  return "";
+}
+
+DType Typer::dtypeOf(Specialization &spec, const SExpr &node) {
+  DType dtype;
+  const FunctionSource &fn = *spec.source;
+  if (node.head() == "Attribute" && node.field(0).head() == "Name" &&
+      resolve(spec, node.field(0).field(0).text).kind == NameBinding::Kind::NumPy &&
+      dtypeFromName(node.field(1).text, dtype))
+    return dtype;
+  if (node.head() == "Const" && node.field(0).kind == SExpr::Kind::String &&
+      dtypeFromName(node.field(0).text, dtype))
+    return dtype;
+  if (node.head() == "Name") {
+    NameBinding binding = resolve(spec, node.field(0).text);
+    if (binding.kind == NameBinding::Kind::Builtin) {
+      if (binding.name == "float")
+        return DType::Float64;
+      if (binding.name == "int")
+        return DType::Int64;
+      if (binding.name == "bool")
+        return DType::Bool;
+      if (binding.name == "complex")
+        return DType::Complex128;
+    }
+    if (binding.kind == NameBinding::Kind::DTypeValue && dtypeFromName(binding.name, dtype))
+      return dtype;
+  }
+  fail(CompileError::Kind::Unsupported, fn, node,
+       "unsupported dtype: use float64, float32, int64, int32, int16, int8, "
+       "uint8, uint64, complex128 or bool (as np.float64, float, int, bool, "
+       "complex or a string)");
+}
+
+int Typer::reductionAxis(Specialization &spec, const SExpr &call, int ndim) {
+  const FunctionSource &fn = *spec.source;
+  const SExpr *axis = nullptr;
+  std::vector<const SExpr *> args = call.field(1).rest();
+  if (args.size() > 1)
+    axis = args[1];
+  for (const SExpr *keyword : call.field(2).rest()) {
+    if (keyword->items.at(1).text != "axis" || axis)
+      fail(CompileError::Kind::Unsupported, fn, call,
+           "reductions take an array and an axis (other arguments are not supported)");
+    axis = &keyword->items.at(2);
+  }
+  if (!axis || axis->kind == SExpr::Kind::None ||
+      (axis->head() == "Const" && axis->field(0).kind == SExpr::Kind::None))
+    return -1;
+  bool negative = axis->head() == "UnaryOp" && axis->field(0).text == "USub";
+  const SExpr &constant = negative ? axis->field(1) : *axis;
+  if (constant.head() != "Const" || constant.field(0).kind != SExpr::Kind::Integer)
+    fail(CompileError::Kind::Unsupported, fn, *axis, "axis must be an integer constant");
+  long long value = std::strtoll(constant.field(0).text.c_str(), nullptr, 10);
+  if (negative)
+    value = -value;
+  if (value < -ndim || value >= ndim)
+    fail(CompileError::Kind::Typing, fn, *axis,
+         "axis " + std::to_string(value) + " is out of bounds for array of dimension " +
+             std::to_string(ndim));
+  return static_cast<int>(value < 0 ? value + ndim : value);
+}
+
+int Typer::shapeRank(Specialization &spec, const SExpr &node) {
+  Type t = exprType(spec, node);
+  if (t.isIntegral())
+    return 1;
+  if (t.kind == Type::Kind::Tuple && !t.elements.empty() && t.elements.size() <= 8) {
+    for (const Type &e : t.elements)
+      if (!e.isIntegral())
+        fail(CompileError::Kind::Typing, *spec.source, node,
+             "array shapes are ints or tuples of ints, not " + t.str());
+    return static_cast<int>(t.elements.size());
+  }
+  fail(CompileError::Kind::Typing, *spec.source, node,
+       "array shapes are ints or tuples of 1 to 8 ints, not " + t.str());
+}
+
+Type Typer::numpyCallType(Specialization &spec, const SExpr &call, const std::string &name) {
+  const FunctionSource &fn = *spec.source;
+  std::vector<const SExpr *> args = call.field(1).rest();
+  const SExpr *dtypeNode = nullptr;
+  bool isReduction = name == "sum" || name == "prod" || name == "min" || name == "max" ||
+                     name == "amin" || name == "amax" || name == "mean";
+  for (const SExpr *keyword : call.field(2).rest()) {
+    if (isReduction && keyword->items.at(1).text == "axis")
+      continue; // see reductionAxis
+    if (keyword->items.at(1).text != "dtype")
+      fail(CompileError::Kind::Unsupported, fn, call,
+           "np." + name + "() keyword '" + keyword->items.at(1).text + "' is not supported");
+    dtypeNode = &keyword->items.at(2);
+  }
+  auto takeDtype = [&](size_t position) {
+    if (args.size() > position) {
+      if (dtypeNode)
+        fail(CompileError::Kind::Typing, fn, call, "np." + name + "() got dtype twice");
+      dtypeNode = args[position];
+      args.resize(position);
+    }
+  };
+  auto arity = [&](size_t low, size_t high) {
+    if (args.size() < low || args.size() > high)
+      fail(CompileError::Kind::Typing, fn, call,
+           "np." + name + "() takes " + std::to_string(low) + " to " +
+               std::to_string(high) + " positional arguments");
+  };
+  DType scalar;
+  if (dtypeFromName(name, scalar)) {
+    // np.float32(x): a NumPy scalar, converted as NumPy converts.
+    if (call.field(2).items.size() > 1)
+      fail(CompileError::Kind::Unsupported, fn, call, "np." + name + "() takes no keywords here");
+    arity(0, 1);
+    uint64_t bits;
+    if (!args.empty() && !(scalar == DType::UInt64 && bigUnsignedConstant(*args[0], bits))) {
+      Type t = exprType(spec, *args[0]);
+      if (t.kind != Type::Kind::Bottom && !t.isNumeric() &&
+          !(t.isComplex() && scalar == DType::Complex128))
+        fail(CompileError::Kind::Typing, fn, *args[0],
+             "np." + name + "() of " + t.str() + " is not supported");
+    }
+    return Type::numpy(scalar);
+  }
+  if (name == "empty" || name == "zeros" || name == "ones") {
+    takeDtype(1);
+    arity(1, 1);
+    int rank = shapeRank(spec, *args[0]);
+    return Type::array(dtypeNode ? dtypeOf(spec, *dtypeNode) : DType::Float64, rank, true);
+  }
+  if (name == "full") {
+    takeDtype(2);
+    arity(2, 2);
+    int rank = shapeRank(spec, *args[0]);
+    Type fill = exprType(spec, *args[1]);
+    if (fill.kind != Type::Kind::Bottom && !fill.isNumber())
+      fail(CompileError::Kind::Typing, fn, *args[1], "np.full() needs a number to fill with");
+    DType dtype = fill.isNumPy()                   ? fill.dtype
+                  : fill.kind == Type::Kind::Complex ? DType::Complex128
+                  : fill.kind == Type::Kind::Float ? DType::Float64
+                  : fill.kind == Type::Kind::Bool  ? DType::Bool
+                                                   : DType::Int64;
+    return Type::array(dtypeNode ? dtypeOf(spec, *dtypeNode) : dtype, rank, true);
+  }
+  if (name == "empty_like" || name == "zeros_like" || name == "ones_like") {
+    takeDtype(1);
+    arity(1, 1);
+    Type like = exprType(spec, *args[0]);
+    if (like.kind != Type::Kind::Array)
+      fail(CompileError::Kind::Typing, fn, *args[0],
+           "np." + name + "() needs an array, not " + like.str());
+    return Type::newArray(dtypeNode ? dtypeOf(spec, *dtypeNode) : like.dtype, like.ndim, {like});
+  }
+  if (name == "arange") {
+    arity(1, 3);
+    bool anyFloat = false;
+    for (const SExpr *arg : args) {
+      Type t = exprType(spec, *arg);
+      if (t.kind != Type::Kind::Bottom && !t.isNumeric())
+        fail(CompileError::Kind::Typing, fn, *arg, "np.arange() takes numbers");
+      anyFloat |= t.isFloating();
+    }
+    spec.loops = true;
+    return Type::array(dtypeNode ? dtypeOf(spec, *dtypeNode)
+                                 : anyFloat ? DType::Float64 : DType::Int64,
+                       1, true);
+  }
+  if (name == "sum" || name == "prod" || name == "min" || name == "max" ||
+      name == "amin" || name == "amax" || name == "mean") {
+    arity(1, 2);
+    Type array = exprType(spec, *args[0]);
+    if (array.kind == Type::Kind::Bottom)
+      return array;
+    if (array.kind != Type::Kind::Array)
+      fail(CompileError::Kind::Typing, fn, *args[0],
+           "np." + name + "() needs an array here, not " + array.str());
+    spec.loops = true;
+    // Along one axis: an array of the other axes' shape (of the same dtype
+    // as the whole-array reduction).
+    int axis = reductionAxis(spec, call, array.ndim);
+    spec.axes[&call] = axis;
+    auto alongAxis = [&](Type whole) {
+      return axis >= 0 && array.ndim > 1 ? Type::array(whole.dtype, array.ndim - 1, true) : whole;
+    };
+    if (array.dtype == DType::Complex128) {
+      if (name != "sum" && name != "prod" && name != "mean")
+        fail(CompileError::Kind::Unsupported, fn, call,
+             "np." + name + "() of complex arrays is not supported");
+      return alongAxis(array.elementType());
+    }
+    // NumPy's result types: float32 stays float32; integer sums widen to
+    // the platform's (u)int64; the mean of integers is float64.
+    if (name == "mean")
+      return alongAxis(Type::numpy(array.dtype == DType::Float32 ? DType::Float32 : DType::Float64));
+    if (name == "sum" || name == "prod") {
+      if (isFloatDType(array.dtype))
+        return alongAxis(Type::numpy(array.dtype));
+      return alongAxis(Type::numpy(isUnsignedDType(array.dtype) ? DType::UInt64 : DType::Int64));
+    }
+    return alongAxis(array.elementType());
+  }
+  if (name == "dot") {
+    arity(2, 2);
+    Type a = exprType(spec, *args[0]);
+    Type b = exprType(spec, *args[1]);
+    if (a.kind == Type::Kind::Bottom || b.kind == Type::Kind::Bottom)
+      return Type::bottom();
+    if (a.kind != Type::Kind::Array || b.kind != Type::Kind::Array || a.ndim > 2 ||
+        b.ndim > 2 || (a.ndim == 1 && b.ndim == 2))
+      fail(CompileError::Kind::Unsupported, fn, call,
+           "np.dot() is supported for 1-D.1-D, 2-D.2-D and 2-D.1-D arrays");
+    spec.loops = true;
+    DType dtype = promoteDTypes(a.dtype, b.dtype);
+    if (a.ndim == 1)
+      return Type::numpy(dtype);
+    if (dtype == DType::Complex128)
+      fail(CompileError::Kind::Unsupported, fn, call,
+           "np.dot() of complex matrices is not supported (1-D vectors are)");
+    return Type::array(dtype, b.ndim == 2 ? 2 : 1, true);
+  }
+  if (name == "sqrt" || name == "exp" || name == "log" || name == "sin" ||
+      name == "cos" || name == "tan" || name == "arctan" || name == "abs" ||
+      name == "absolute") {
+    arity(1, 1);
+    Type t = exprType(spec, *args[0]);
+    if (t.kind == Type::Kind::Bottom)
+      return t;
+    bool isAbs = name == "abs" || name == "absolute";
+    // NumPy computes sqrt(int8) etc. in float16, which plait does not have.
+    auto elementwiseFloat = [&](DType dtype) {
+      if (dtype == DType::Complex128)
+        fail(CompileError::Kind::Unsupported, fn, call,
+             "np." + name + "() of complex numbers is not supported (np.abs is)");
+      if (dtype == DType::Float32 || dtype == DType::Int16)
+        return DType::Float32;
+      if (dtypeBits(dtype) <= 8)
+        fail(CompileError::Kind::Unsupported, fn, call,
+             "np." + name + "() of " + std::string(dtypeName(dtype)) +
+                 " computes in float16, which is not supported: convert first");
+      return DType::Float64;
+    };
+    if (t.kind == Type::Kind::Array) {
+      spec.loops = true;
+      if (isAbs) // |z| of complex128 is float64
+        return Type::newArray(t.dtype == DType::Complex128 ? DType::Float64 : t.dtype, t.ndim, {t});
+      return Type::newArray(elementwiseFloat(t.dtype), t.ndim, {t});
+    }
+    if (!t.isNumber())
+      fail(CompileError::Kind::Typing, fn, *args[0], "np." + name + "() of " + t.str());
+    // Python numbers become NumPy scalars: int as int64, float as float64.
+    DType dtype = t.isNumPy()                   ? t.dtype
+                  : t.kind == Type::Kind::Complex ? DType::Complex128
+                  : t.kind == Type::Kind::Float ? DType::Float64
+                  : t.kind == Type::Kind::Bool  ? DType::Bool
+                                                : DType::Int64;
+    if (isAbs)
+      return Type::numpy(dtype == DType::Complex128 ? DType::Float64 : dtype);
+    return Type::numpy(elementwiseFloat(dtype));
+  }
+  fail(CompileError::Kind::Unsupported, fn, call.field(0),
+       "np." + name + "() is not supported yet (supported: empty, zeros, ones, "
+       "full, empty_like, zeros_like, ones_like, arange, sum, prod, min, max, "
+       "mean, dot, sqrt, exp, log, sin, cos, tan, arctan, abs)");
+}
+
+Type Typer::subscriptType(Specialization &spec, const SExpr &subscript) {
+  const SExpr &base = subscript.field(0);
+  const SExpr &index = subscript.field(1);
+  Type array = exprType(spec, base);
+  if (array.kind == Type::Kind::Bottom)
+    return array; // typed in a later round (a jitted callee's result)
+  if (array.kind != Type::Kind::Array)
+    fail(CompileError::Kind::Unsupported, *spec.source, base,
+         "indexing a " + array.str() + " is not supported");
+  std::vector<const SExpr *> indices = subscriptIndices(subscript);
+  if (static_cast<int>(indices.size()) > array.ndim)
+    fail(CompileError::Kind::Typing, *spec.source, index,
+         "too many indices for array: array is " + std::to_string(array.ndim) +
+             "-dimensional, but " + std::to_string(indices.size()) + " were indexed");
+  int kept = array.ndim - static_cast<int>(indices.size()); // trailing axes
+  for (const SExpr *i : indices) {
+    if (i->head() == "Slice") {
+      ++kept;
+      for (size_t part = 0; part < 3; ++part) {
+        const SExpr &bound = i->field(part);
+        if (bound.kind == SExpr::Kind::None)
+          continue;
+        Type t = exprType(spec, bound);
+        if (t.kind != Type::Kind::Bottom && !t.isIntegral())
+          fail(CompileError::Kind::Typing, *spec.source, bound,
+               "slice indices must be integers or None, not " + t.str());
+      }
+      continue;
+    }
+    if (i->head() == "Unsupported")
+      fail(CompileError::Kind::Unsupported, *spec.source, *i,
+           "this kind of array index is not supported");
+    Type t = exprType(spec, *i);
+    if (t.kind != Type::Kind::Bottom && !t.isIntegral())
+      fail(CompileError::Kind::Typing, *spec.source, *i,
+           "array indices must be integers or slices, not " + t.str());
+  }
+  if (kept == 0)
+    return array.elementType();
+  return Type::array(array.dtype, kept, /*contiguous=*/false);
+}
+
+std::string Typer::viewRoot(const Specialization &spec, const SExpr &expr) const {
+  const SExpr *node = &expr;
+  while (node->head() == "Subscript")
+    node = &node->field(0);
+  if (node->head() != "Name")
+    return "";
+  return node->field(0).text;
+}
+
+std::set<std::string> Typer::aliasRoots(const Specialization &spec, const SExpr &expr) const {
+  const std::string &head = expr.head();
+  if (head == "Name") {
+    const std::string &name = expr.field(0).text;
+    std::set<std::string> roots = {name};
+    auto found = spec.aliases.find(name);
+    if (found != spec.aliases.end())
+      roots.insert(found->second.begin(), found->second.end());
+    return roots;
+  }
+  if (head == "Subscript")
+    return aliasRoots(spec, expr.field(0));
+  std::set<std::string> roots;
+  if (head == "IfExp") {
+    roots = aliasRoots(spec, expr.field(1));
+    std::set<std::string> other = aliasRoots(spec, expr.field(2));
+    roots.insert(other.begin(), other.end());
+  } else if (head == "Call" && expr.field(0).head() == "Name" &&
+             resolve(spec, expr.field(0).field(0).text).kind == NameBinding::Kind::Jit) {
+    // A jitted callee may return (a view of) any array passed to it.
+    for (const SExpr *arg : expr.field(1).rest()) {
+      std::set<std::string> more = aliasRoots(spec, *arg);
+      roots.insert(more.begin(), more.end());
+    }
+    for (const SExpr *keyword : expr.field(2).rest()) {
+      std::set<std::string> more = aliasRoots(spec, keyword->items.at(2));
+      roots.insert(more.begin(), more.end());
+    }
+  }
+  return roots;
+}
+
+void Typer::addAliases(Specialization &spec, const std::string &name,
+                       const std::set<std::string> &roots) {
+  std::set<std::string> &known = spec.aliases[name];
+  for (const std::string &root : roots)
+    if (root != name && known.insert(root).second)
+      changed = true;
+}
+
+} // namespace plait::frontend

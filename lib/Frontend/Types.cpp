@@ -1,0 +1,83 @@
+//===- Types.cpp - plait's types and compile options ------------------------===//
+#include "plait/Frontend/Frontend.h"
+#include "plait/Dialect/Plait/Messages.h"
+
+namespace plait::frontend {
+
+bool complexUsesNumPy(const Type &left, const Type &right) {
+  if (left.kind == Type::Kind::Complex && right.isNumPy() && right.dtype == DType::Float64)
+    return false;
+  return left.isNumPy() || right.isNumPy();
+}
+
+Type numpyCommonType(const Type &a, const Type &b) {
+  if (a.isNumPy() && b.isNumPy())
+    return Type::numpy(promoteDTypes(a.dtype, b.dtype));
+  DType np = a.isNumPy() ? a.dtype : b.dtype;
+  Type::Kind python = a.isNumPy() ? b.kind : a.kind;
+  if (python == Type::Kind::Complex)
+    return Type::numpy(DType::Complex128); // (NumPy: complex64 with float32)
+  if (python == Type::Kind::Int && np == DType::Bool)
+    return Type::numpy(DType::Int64);
+  if (python == Type::Kind::Float && !isFloatDType(np))
+    return Type::numpy(DType::Float64);
+  return Type::numpy(np);
+}
+
+std::string Type::str() const {
+  switch (kind) {
+  case Kind::Array: {
+    // The signature spelling: float64[:, :], float64[:, ::1] if C-contiguous,
+    // float64[::1, :] if Fortran-contiguous.
+    std::string axes;
+    for (int axis = 0; axis < ndim; ++axis)
+      axes += std::string(axis ? ", " : "") +
+              ((contiguous && axis + 1 == ndim) || (fortran && axis == 0) ? "::1" : ":");
+    return std::string(dtypeName(dtype)) + "[" + axes + "]";
+  }
+  case Kind::Bottom:
+    return "<unknown>";
+  case Kind::None:
+    return "None";
+  case Kind::Bool:
+    return "bool";
+  case Kind::Int:
+    return "int";
+  case Kind::Float:
+    return "float";
+  case Kind::Complex:
+    return "complex";
+  case Kind::NumPy:
+    return std::string("numpy.") + dtypeName(dtype);
+  case Kind::Tuple: {
+    std::string s = "tuple[";
+    for (size_t i = 0; i < elements.size(); ++i)
+      s += (i ? ", " : "") + elements[i].str();
+    return s + "]";
+  }
+  }
+  return "?";
+}
+
+size_t Type::numLeaves() const {
+  if (kind == Kind::None || kind == Kind::Bottom)
+    return 0; // an array is one leaf: its memref
+  if (isComplex())
+    return 2; // real and imaginary parts
+  if (kind != Kind::Tuple)
+    return 1;
+  size_t n = 0;
+  for (const Type &element : elements)
+    n += element.numLeaves();
+  return n;
+}
+
+
+std::string CompileOptions::message(const std::string &key) const {
+  auto it = messages.find(key);
+  if (it != messages.end())
+    return it->second;
+  return dialect::defaultMessage(key).str();
+}
+
+} // namespace plait::frontend
