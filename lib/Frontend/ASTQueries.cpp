@@ -24,13 +24,11 @@ bool writesParameter(const Specialization &spec, const std::string &name) {
 }
 
 std::vector<const SExpr *> subscriptIndices(const SExpr &subscript) {
-  const SExpr &index = subscript.field(1);
+  const SExpr &index = ast::slice(subscript);
   std::vector<const SExpr *> indices;
-  if (index.head() == "Tuple")
-    for (size_t i = 0; i < index.numFields(); ++i)
-      indices.push_back(&index.field(i));
-  else
-    indices.push_back(&index);
+  if (ast::is(index, ast::NodeKind::Tuple))
+    return ast::elts(index);
+  indices.push_back(&index);
   return indices;
 }
 
@@ -39,16 +37,16 @@ bool alwaysReturns(const SExpr &body) {
     const std::string &head = stmt->head();
     if (head == "Return")
       return true;
-    if (head == "If" && alwaysReturns(stmt->field(1)) &&
-        alwaysReturns(stmt->field(2)))
+    if (head == "If" && alwaysReturns(ast::body(*stmt)) &&
+        alwaysReturns(ast::orelse(*stmt)))
       return true;
     if (head == "While") {
       // `while True:` without a break only leaves through return.
-      const SExpr &test = stmt->field(0);
-      bool infinite = test.head() == "Const" && test.field(0).kind == SExpr::Kind::True;
+      const SExpr &test = ast::test(*stmt);
+      bool infinite = ast::is(test, ast::NodeKind::Const) && ast::value(test).kind == SExpr::Kind::True;
       if (infinite) {
         bool hasBreak = false;
-        std::vector<const SExpr *> stack = {&stmt->field(1)};
+        std::vector<const SExpr *> stack = {&ast::body(*stmt)};
         while (!stack.empty()) {
           const SExpr *node = stack.back();
           stack.pop_back();
@@ -71,10 +69,10 @@ bool alwaysReturns(const SExpr &body) {
 
 
 bool negatedIntConstant(const SExpr &unary, int64_t &value) {
-  if (unary.head() != "UnaryOp" || unary.field(0).text != "USub" ||
-      unary.field(1).head() != "Const" || unary.field(1).field(0).kind != SExpr::Kind::Integer)
+  if (unary.head() != "UnaryOp" || ast::op(unary) != ast::Operator::USub ||
+      ast::operand(unary).head() != "Const" || ast::value(ast::operand(unary)).kind != SExpr::Kind::Integer)
     return false;
-  const std::string &digits = unary.field(1).field(0).text;
+  const std::string &digits = ast::value(ast::operand(unary)).text;
   errno = 0;
   unsigned long long magnitude = std::strtoull(digits.c_str(), nullptr, 10);
   if (errno == ERANGE || magnitude > (1ULL << 63))
@@ -84,11 +82,11 @@ bool negatedIntConstant(const SExpr &unary, int64_t &value) {
 }
 
 bool bigUnsignedConstant(const SExpr &node, uint64_t &value) {
-  if (node.head() != "Const" || node.field(0).kind != SExpr::Kind::Integer ||
-      node.field(0).text[0] == '-')
+  if (node.head() != "Const" || ast::value(node).kind != SExpr::Kind::Integer ||
+      ast::value(node).text[0] == '-')
     return false;
   errno = 0;
-  unsigned long long parsed = std::strtoull(node.field(0).text.c_str(), nullptr, 10);
+  unsigned long long parsed = std::strtoull(ast::value(node).text.c_str(), nullptr, 10);
   if (errno == ERANGE || parsed <= static_cast<unsigned long long>(INT64_MAX))
     return false;
   value = parsed;

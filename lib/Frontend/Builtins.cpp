@@ -1,6 +1,8 @@
 //===- Builtins.cpp - the builtins and math functions plait compiles --------===//
 #include "Typer.h"
 
+#include <algorithm>
+
 namespace plait::frontend {
 
 const MathFunctionInfo *lookupMathFunction(const std::string &name) {
@@ -48,14 +50,16 @@ const MathFunctionInfo *lookupMathFunction(const std::string &name) {
   return nullptr;
 }
 
+const std::vector<std::string> &supportedBuiltins() {
+  static const std::vector<std::string> names = {"abs",  "min",    "max", "round", "int",
+                                                 "float", "bool", "divmod", "pow", "range",
+                                                 "len",  "complex"};
+  return names;
+}
+
 bool isSupportedBuiltin(const std::string &name) {
-  static const char *names[] = {"abs",   "min",  "max",    "round", "int",
-                                "float", "bool", "divmod", "pow",   "range",
-                                "len",   "complex"};
-  for (const char *n : names)
-    if (name == n)
-      return true;
-  return false;
+  const std::vector<std::string> &names = supportedBuiltins();
+  return std::find(names.begin(), names.end(), name) != names.end();
 }
 
 } // namespace plait::frontend

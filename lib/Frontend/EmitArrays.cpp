@@ -121,7 +121,7 @@ llvm::SmallVector<Value> FunctionEmitter::arrayIndices(const SExpr &subscript,
 }
 
 Val FunctionEmitter::loadElement(const SExpr &subscript) {
-  Val array = emitExpr(subscript.field(0));
+  Val array = emitExpr(ast::value(subscript));
   Location l = loc(subscript);
   llvm::SmallVector<Value> indices = arrayIndices(subscript, array.leaves[0], array.type);
   Value raw = builder.create<mlir::memref::LoadOp>(l, array.leaves[0], indices);
@@ -129,7 +129,7 @@ Val FunctionEmitter::loadElement(const SExpr &subscript) {
 }
 
 void FunctionEmitter::storeElement(const SExpr &subscript, const Val &value) {
-  Val array = emitExpr(subscript.field(0));
+  Val array = emitExpr(ast::value(subscript));
   Location l = loc(subscript);
   // NumPy checks the index before converting the value.
   llvm::SmallVector<Value> indices = arrayIndices(subscript, array.leaves[0], array.type);
@@ -153,7 +153,7 @@ Value FunctionEmitter::rowView(Value memref, const Type &rowType, Value index, L
 
 Val FunctionEmitter::emitView(const SExpr &subscript) {
   Type type = spec.typeOf(subscript);
-  Val base = emitExpr(subscript.field(0));
+  Val base = emitExpr(ast::value(subscript));
   Location l = loc(subscript);
   auto i64 = [&](Value index) {
     return builder.create<arith::IndexCastOp>(l, builder.getI64Type(), index).getResult();
@@ -182,10 +182,13 @@ Val FunctionEmitter::emitView(const SExpr &subscript) {
       given[axis].index = evaluate(node);
       continue;
     }
-    std::optional<Value> *parts[3] = {&given[axis].start, &given[axis].stop, &given[axis].step};
-    for (size_t k = 0; k < 3; ++k)
-      if (node.field(k).kind != SExpr::Kind::None)
-        *parts[k] = evaluate(node.field(k));
+    std::pair<std::optional<Value> *, const SExpr *> parts[3] = {
+        {&given[axis].start, &ast::lower(node)},
+        {&given[axis].stop, &ast::upper(node)},
+        {&given[axis].step, &ast::step(node)}};
+    for (auto [part, bound] : parts)
+      if (!ast::isNone(*bound))
+        *part = evaluate(*bound);
   }
   auto metadata = builder.create<mlir::memref::ExtractStridedMetadataOp>(l, base.leaves[0]);
   Value offset = i64(metadata.getOffset());

@@ -8,21 +8,21 @@
 namespace plait::frontend::detail {
 
 Val FunctionEmitter::emitCall(const SExpr &node) {
-  const SExpr &callee = node.field(0);
+  const SExpr &callee = ast::func(node);
   std::string numpyName = typer.numpyFunction(spec, callee);
   if (!numpyName.empty())
     return emitNumpy(node, numpyName);
-  if (callee.head() == "Attribute" && callee.field(1).text == "conjugate" &&
-      spec.typeOf(callee.field(0)).isComplex()) {
-    Val z = emitExpr(callee.field(0));
+  if (callee.head() == "Attribute" && ast::attr(callee) == "conjugate" &&
+      spec.typeOf(ast::value(callee)).isComplex()) {
+    Val z = emitExpr(ast::value(callee));
     return {z.type, {z.leaves[0], builder.create<arith::NegFOp>(loc(node), z.leaves[1])}};
   }
   std::string mathName;
   if (callee.head() == "Attribute")
-    mathName = callee.field(1).text;
+    mathName = ast::attr(callee);
   NameBinding binding;
   if (callee.head() == "Name") {
-    binding = typer.resolve(spec, callee.field(0).text);
+    binding = typer.resolve(spec, ast::id(callee));
     if (binding.kind == NameBinding::Kind::MathFunction)
       mathName = binding.name;
     if (binding.kind == NameBinding::Kind::Jit)
@@ -31,7 +31,7 @@ Val FunctionEmitter::emitCall(const SExpr &node) {
       std::vector<Value> args;
       const Type kinds[] = {Type::integer(), Type::integer(), Type::floating()};
       size_t i = 0;
-      for (const SExpr *arg : node.field(1).rest())
+      for (const SExpr *arg : ast::args(node).rest())
         args.push_back(convert(emitExpr(*arg), kinds[i++]).leaves[0]);
       module.declare("plait_test_rendezvous",
                      builder.getFunctionType({builder.getI64Type(), builder.getI64Type(),
@@ -47,11 +47,11 @@ Val FunctionEmitter::emitCall(const SExpr &node) {
   }
   if (!mathName.empty()) {
     std::vector<Val> args;
-    for (const SExpr *arg : node.field(1).rest())
+    for (const SExpr *arg : ast::args(node).rest())
       args.push_back(emitExpr(*arg));
     return emitMath(node, mathName, std::move(args));
   }
-  return emitBuiltin(node, callee.field(0).text);
+  return emitBuiltin(node, ast::id(callee));
 }
 
 Val FunctionEmitter::emitMath(const SExpr &node, const std::string &name,
@@ -157,7 +157,7 @@ Val FunctionEmitter::emitBuiltin(const SExpr &node, const std::string &name) {
   Location l = loc(node);
   Type type = spec.typeOf(node);
   std::vector<Val> args;
-  for (const SExpr *arg : node.field(1).rest())
+  for (const SExpr *arg : ast::args(node).rest())
     args.push_back(emitExpr(*arg));
   if (name == "abs" && args[0].type.isComplex() && !args[0].type.isNumPy())
     return {type, {complexAbs(args[0], /*checkOverflow=*/true)}};
@@ -175,7 +175,7 @@ Val FunctionEmitter::emitBuiltin(const SExpr &node, const std::string &name) {
       return {type, {builder.create<mlir::math::AbsFOp>(l, args[0].leaves[0])}};
     Value v = convert(args[0], Type::integer()).leaves[0];
     Value negative = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, v, constInt(0));
-    Value negated = intArith("Sub", constInt(0), v).leaves[0];
+    Value negated = intArith(ast::Operator::Sub, constInt(0), v).leaves[0];
     return {type, {builder.create<arith::SelectOp>(l, negative, negated, v)}};
   }
   if (name == "min" || name == "max") {
@@ -225,8 +225,8 @@ Val FunctionEmitter::emitBuiltin(const SExpr &node, const std::string &name) {
   }
   if (name == "divmod") {
     if (type.elements[0].isNumPy()) // NumPy's rules: no ZeroDivisionError
-      return {type, {numpyArith(node, "FloorDiv", args[0], args[1]).leaves[0],
-                     numpyArith(node, "Mod", args[0], args[1]).leaves[0]}};
+      return {type, {numpyArith(node, ast::Operator::FloorDiv, args[0], args[1]).leaves[0],
+                     numpyArith(node, ast::Operator::Mod, args[0], args[1]).leaves[0]}};
     if (type.elements[0].kind == Type::Kind::Float) {
       Value a = convert(args[0], Type::floating()).leaves[0];
       Value b = convert(args[1], Type::floating()).leaves[0];
@@ -251,8 +251,8 @@ Val FunctionEmitter::emitBuiltin(const SExpr &node, const std::string &name) {
     Value b = convert(args[1], Type::integer()).leaves[0];
     check(builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq, b, constInt(0)),
           errorCode("ZeroDivisionError", "int_divmod_by_zero"));
-    Val q = intArith("FloorDiv", a, b);
-    Val r = intArith("Mod", a, b);
+    Val q = intArith(ast::Operator::FloorDiv, a, b);
+    Val r = intArith(ast::Operator::Mod, a, b);
     return {type, {q.leaves[0], r.leaves[0]}};
   }
   if (name == "pow") {
@@ -266,7 +266,7 @@ Val FunctionEmitter::emitBuiltin(const SExpr &node, const std::string &name) {
            {PLAIT_NUMERIC_NEGATIVE_INT_EXPONENT,
             errorCode("ValueError", "negative_int_exponent")}});
     }
-    return emitBinary(node, "Pow", args[0], args[1]);
+    return emitBinary(node, ast::Operator::Pow, args[0], args[1]);
   }
   if (name == "len") {
     if (args[0].type.kind == Type::Kind::Array)
@@ -335,7 +335,7 @@ Val FunctionEmitter::emitNumpy(const SExpr &node, const std::string &name) {
     return emitElementwise(node, name);
   Type type = spec.typeOf(node);
   Location l = loc(node);
-  std::vector<const SExpr *> args = node.field(1).rest();
+  std::vector<const SExpr *> args = ast::args(node).rest();
   if (type.isNumPy()) { // np.float32(x), np.int8(x): NumPy's conversion
     if (args.empty())
       return zeroOf(type);
@@ -348,7 +348,7 @@ Val FunctionEmitter::emitNumpy(const SExpr &node, const std::string &name) {
       value = floatToInt(value.leaves[0], "plait_rt_float_to_int", "store_int_too_large");
     return weakToNumPy(value, type.dtype);
   }
-  bool dtypeGiven = node.field(2).items.size() > 1;
+  bool dtypeGiven = ast::keywords(node).items.size() > 1;
   size_t positional = args.size();
   // Drop a positional dtype (the typer validated it).
   if (!dtypeGiven && ((name == "empty" || name == "zeros" || name == "ones") && positional == 2))

@@ -100,7 +100,7 @@ Val FunctionEmitter::weakToNumPy(const Val &value, DType to) {
   return castNumPy(value, to);
 }
 
-Value FunctionEmitter::numpyIntDivMod(const std::string &op, Value a, Value b, bool isUnsigned) {
+Value FunctionEmitter::numpyIntDivMod(ast::Operator op, Value a, Value b, bool isUnsigned) {
   // NumPy does not raise: x // 0 and x % 0 are 0 (with a warning), and
   // INT_MIN // -1 wraps to INT_MIN.
   Location l = builder.getUnknownLoc();
@@ -110,7 +110,7 @@ Value FunctionEmitter::numpyIntDivMod(const std::string &op, Value a, Value b, b
   Value byZero = builder.create<arith::CmpIOp>(l, P::eq, b, zero);
   if (isUnsigned) {
     Value safe = builder.create<arith::SelectOp>(l, byZero, one, b);
-    Value r = op == "Mod" ? builder.create<arith::RemUIOp>(l, a, safe).getResult()
+    Value r = op == ast::Operator::Mod ? builder.create<arith::RemUIOp>(l, a, safe).getResult()
                           : builder.create<arith::DivUIOp>(l, a, safe).getResult();
     return builder.create<arith::SelectOp>(l, byZero, zero, r);
   }
@@ -122,7 +122,7 @@ Value FunctionEmitter::numpyIntDivMod(const std::string &op, Value a, Value b, b
   Value signsDiffer = builder.create<arith::CmpIOp>(l, P::slt, builder.create<arith::XOrIOp>(l, r, b), zero);
   Value adjust = builder.create<arith::AndIOp>(l, rNonZero, signsDiffer);
   Value result;
-  if (op == "Mod") {
+  if (op == ast::Operator::Mod) {
     result = builder.create<arith::SelectOp>(l, adjust, builder.create<arith::AddIOp>(l, r, b), r);
     result = builder.create<arith::SelectOp>(l, minusOne, zero, result);
   } else {
@@ -132,7 +132,7 @@ Value FunctionEmitter::numpyIntDivMod(const std::string &op, Value a, Value b, b
   return builder.create<arith::SelectOp>(l, byZero, zero, result);
 }
 
-Value FunctionEmitter::numpyShift(const std::string &op, Value a, Value b, bool isUnsigned) {
+Value FunctionEmitter::numpyShift(ast::Operator op, Value a, Value b, bool isUnsigned) {
   // NumPy: shifting by the width or more (or by a negative amount, seen as
   // unsigned) gives 0, or -1 for a negative value shifted right.
   Location l = builder.getUnknownLoc();
@@ -142,7 +142,7 @@ Value FunctionEmitter::numpyShift(const std::string &op, Value a, Value b, bool 
   Value zero = constOf(type, 0);
   Value big = builder.create<arith::CmpIOp>(l, P::uge, b, constOf(type, width));
   Value amount = builder.create<arith::SelectOp>(l, big, zero, b);
-  if (op == "LShift")
+  if (op == ast::Operator::LShift)
     return builder.create<arith::SelectOp>(l, big, zero, builder.create<arith::ShLIOp>(l, a, amount));
   if (isUnsigned)
     return builder.create<arith::SelectOp>(l, big, zero, builder.create<arith::ShRUIOp>(l, a, amount));
@@ -151,21 +151,21 @@ Value FunctionEmitter::numpyShift(const std::string &op, Value a, Value b, bool 
   return builder.create<arith::SelectOp>(l, big, saturated, builder.create<arith::ShRSIOp>(l, a, amount));
 }
 
-DType FunctionEmitter::numpyArithDType(const std::string &op, const Type &left, const Type &right) {
+DType FunctionEmitter::numpyArithDType(ast::Operator op, const Type &left, const Type &right) {
   DType common = numpyCommonType(left, right).dtype;
-  if (op == "Div" && !isFloatDType(common) && common != DType::Complex128)
+  if (op == ast::Operator::Div && !isFloatDType(common) && common != DType::Complex128)
     return DType::Float64; // true division of integers is float64
   return common;
 }
 
-Val FunctionEmitter::numpyArith(const SExpr &node, const std::string &op, const Val &left,
+Val FunctionEmitter::numpyArith(const SExpr &node, ast::Operator op, const Val &left,
                                 const Val &right) {
   Location l = loc(node);
   DType common = numpyArithDType(op, left.type, right.type);
   if (common == DType::Bool) {
     Value a = weakToNumPy(left, common).leaves[0], b = weakToNumPy(right, common).leaves[0];
     // + is logical or and * logical and; //, %, ** and shifts compute in int8.
-    if (Value r = bitwise(op == "Add" ? "BitOr" : op == "Mult" ? "BitAnd" : op, a, b, l))
+    if (Value r = bitwise(op == ast::Operator::Add ? ast::Operator::BitOr : op == ast::Operator::Mult ? ast::Operator::BitAnd : op, a, b, l))
       return {Type::numpy(common), {r}};
     common = DType::Int8;
   }
@@ -181,37 +181,37 @@ Val FunctionEmitter::numpyArith(const SExpr &node, const std::string &op, const 
       return Val{type, {operation->getResult(0)}};
     };
     // IEEE throughout: no ZeroDivisionError, x / 0.0 is inf or nan.
-    if (op == "Add")
+    if (op == ast::Operator::Add)
       return fast(builder.create<arith::AddFOp>(l, a, b));
-    if (op == "Sub")
+    if (op == ast::Operator::Sub)
       return fast(builder.create<arith::SubFOp>(l, a, b));
-    if (op == "Mult")
+    if (op == ast::Operator::Mult)
       return fast(builder.create<arith::MulFOp>(l, a, b));
-    if (op == "Div")
+    if (op == ast::Operator::Div)
       return fast(builder.create<arith::DivFOp>(l, a, b));
-    if (op == "FloorDiv")
+    if (op == ast::Operator::FloorDiv)
       return {type, {callLibm(f32 ? "plait_rt_np_floordiv_f32" : "plait_rt_np_floordiv_f64", {a, b})}};
-    if (op == "Mod")
+    if (op == ast::Operator::Mod)
       return {type, {callLibm(f32 ? "plait_rt_np_remainder_f32" : "plait_rt_np_remainder_f64", {a, b})}};
-    if (op == "Pow")
+    if (op == ast::Operator::Pow)
       return {type, {callLibm(f32 ? "powf" : "pow", {a, b})}};
-    throw CompileError(CompileError::Kind::Unsupported, "internal: NumPy float op " + op);
+    throw CompileError(CompileError::Kind::Unsupported, std::string("internal: NumPy float op ") + ast::spelling(op));
   }
   bool isUnsigned = isUnsignedDType(common);
   // Integers wrap at their width, as NumPy's do (it only warns).
-  if (op == "Add")
+  if (op == ast::Operator::Add)
     return {type, {builder.create<arith::AddIOp>(l, a, b)}};
-  if (op == "Sub")
+  if (op == ast::Operator::Sub)
     return {type, {builder.create<arith::SubIOp>(l, a, b)}};
-  if (op == "Mult")
+  if (op == ast::Operator::Mult)
     return {type, {builder.create<arith::MulIOp>(l, a, b)}};
-  if (op == "FloorDiv" || op == "Mod")
+  if (op == ast::Operator::FloorDiv || op == ast::Operator::Mod)
     return {type, {numpyIntDivMod(op, a, b, isUnsigned)}};
   if (Value r = bitwise(op, a, b, l))
     return {type, {r}};
-  if (op == "LShift" || op == "RShift")
+  if (op == ast::Operator::LShift || op == ast::Operator::RShift)
     return {type, {numpyShift(op, a, b, isUnsigned)}};
-  if (op == "Pow") {
+  if (op == ast::Operator::Pow) {
     if (!isUnsigned)
       check(builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, b, constOf(b.getType(), 0)),
             PyError("ValueError", "Integers to negative integer powers are not allowed."));
@@ -227,10 +227,10 @@ Val FunctionEmitter::numpyArith(const SExpr &node, const std::string &op, const 
                   .getResult(0);
     return castNumPy(Val{Type::numpy(isUnsigned ? DType::UInt64 : DType::Int64), {r}}, common);
   }
-  throw CompileError(CompileError::Kind::Unsupported, "internal: NumPy int op " + op);
+  throw CompileError(CompileError::Kind::Unsupported, std::string("internal: NumPy int op ") + ast::spelling(op));
 }
 
-Value FunctionEmitter::numpyCompare(const std::string &op, const Val &left, const Val &right,
+Value FunctionEmitter::numpyCompare(ast::Operator op, const Val &left, const Val &right,
                                     Location l) {
   using P = arith::CmpIPredicate;
   if (left.type.isFloating() || right.type.isFloating()) {
@@ -240,11 +240,11 @@ Value FunctionEmitter::numpyCompare(const std::string &op, const Val &left, cons
     if (!isFloatDType(common))
       common = DType::Float64;
     Value a = castNumPy(left, common).leaves[0], b = castNumPy(right, common).leaves[0];
-    arith::CmpFPredicate p = op == "Eq"      ? arith::CmpFPredicate::OEQ
-                             : op == "NotEq" ? arith::CmpFPredicate::UNE
-                             : op == "Lt"    ? arith::CmpFPredicate::OLT
-                             : op == "LtE"   ? arith::CmpFPredicate::OLE
-                             : op == "Gt"    ? arith::CmpFPredicate::OGT
+    arith::CmpFPredicate p = op == ast::Operator::Eq      ? arith::CmpFPredicate::OEQ
+                             : op == ast::Operator::NotEq ? arith::CmpFPredicate::UNE
+                             : op == ast::Operator::Lt    ? arith::CmpFPredicate::OLT
+                             : op == ast::Operator::LtE   ? arith::CmpFPredicate::OLE
+                             : op == ast::Operator::Gt    ? arith::CmpFPredicate::OGT
                                              : arith::CmpFPredicate::OGE;
     return builder.create<arith::CmpFOp>(l, p, a, b);
   }
@@ -260,12 +260,12 @@ Value FunctionEmitter::numpyCompare(const std::string &op, const Val &left, cons
   };
   Value a = wide(left), b = wide(right);
   bool ua = isU64(left.type), ub = isU64(right.type);
-  P signedP = op == "Eq" ? P::eq : op == "NotEq" ? P::ne : op == "Lt" ? P::slt
-              : op == "LtE" ? P::sle : op == "Gt" ? P::sgt : P::sge;
+  P signedP = op == ast::Operator::Eq ? P::eq : op == ast::Operator::NotEq ? P::ne : op == ast::Operator::Lt ? P::slt
+              : op == ast::Operator::LtE ? P::sle : op == ast::Operator::Gt ? P::sgt : P::sge;
   if (!ua && !ub)
     return builder.create<arith::CmpIOp>(l, signedP, a, b);
-  P unsignedP = op == "Eq" ? P::eq : op == "NotEq" ? P::ne : op == "Lt" ? P::ult
-                : op == "LtE" ? P::ule : op == "Gt" ? P::ugt : P::uge;
+  P unsignedP = op == ast::Operator::Eq ? P::eq : op == ast::Operator::NotEq ? P::ne : op == ast::Operator::Lt ? P::ult
+                : op == ast::Operator::LtE ? P::ule : op == ast::Operator::Gt ? P::ugt : P::uge;
   if (ua && ub)
     return builder.create<arith::CmpIOp>(l, unsignedP, a, b);
   // One side may be negative: it is below every uint64; otherwise compare
@@ -275,8 +275,8 @@ Value FunctionEmitter::numpyCompare(const std::string &op, const Val &left, cons
   Value bNegative = ub ? constInt(0, 1) : builder.create<arith::CmpIOp>(l, P::slt, b, zero).getResult();
   Value bitsResult = builder.create<arith::CmpIOp>(l, unsignedP, a, b);
   // Exactly one of them can be negative (the other is uint64).
-  bool trueWhenLeftNegative = op == "NotEq" || op == "Lt" || op == "LtE";
-  bool trueWhenRightNegative = op == "NotEq" || op == "Gt" || op == "GtE";
+  bool trueWhenLeftNegative = op == ast::Operator::NotEq || op == ast::Operator::Lt || op == ast::Operator::LtE;
+  bool trueWhenRightNegative = op == ast::Operator::NotEq || op == ast::Operator::Gt || op == ast::Operator::GtE;
   Value r = builder.create<arith::SelectOp>(l, aNegative, constInt(trueWhenLeftNegative ? 1 : 0, 1), bitsResult);
   return builder.create<arith::SelectOp>(l, bNegative, constInt(trueWhenRightNegative ? 1 : 0, 1), r);
 }
@@ -310,7 +310,7 @@ std::pair<Value, Value> FunctionEmitter::callComplexRuntime(
           builder.create<mlir::memref::LoadOp>(l, complexOut, mlir::ValueRange{constIndexValue(1)})};
 }
 
-Val FunctionEmitter::complexArith(const SExpr &node, const std::string &op, const Val &left,
+Val FunctionEmitter::complexArith(const SExpr &node, ast::Operator op, const Val &left,
                                   const Val &right) {
   // Real operands become complex (x + 0j) first, as CPython (up to 3.13)
   // and NumPy do; NumPy's rules when a NumPy scalar is involved.
@@ -322,13 +322,13 @@ Val FunctionEmitter::complexArith(const SExpr &node, const std::string &op, cons
   auto add = [&](Value x, Value y) { return builder.create<arith::AddFOp>(l, x, y).getResult(); };
   auto sub = [&](Value x, Value y) { return builder.create<arith::SubFOp>(l, x, y).getResult(); };
   auto mul = [&](Value x, Value y) { return builder.create<arith::MulFOp>(l, x, y).getResult(); };
-  if (op == "Add")
+  if (op == ast::Operator::Add)
     return {type, {add(ar, br), add(ai, bi)}};
-  if (op == "Sub")
+  if (op == ast::Operator::Sub)
     return {type, {sub(ar, br), sub(ai, bi)}};
-  if (op == "Mult")
+  if (op == ast::Operator::Mult)
     return {type, {sub(mul(ar, br), mul(ai, bi)), add(mul(ar, bi), mul(ai, br))}};
-  if (op == "Div") {
+  if (op == ast::Operator::Div) {
     // CPython raises on a zero divisor; NumPy gives inf/nan. Their scaled
     // (Smith) algorithms also round differently: both are ported.
     auto [re, im] = numpy ? callComplexRuntime("plait_rt_np_complex_div", {ar, ai, br, bi}, {})
@@ -336,10 +336,10 @@ Val FunctionEmitter::complexArith(const SExpr &node, const std::string &op, cons
                                                {{1, errorCode("ZeroDivisionError", "complex_division_by_zero")}});
     return {type, {re, im}};
   }
-  throw CompileError(CompileError::Kind::Unsupported, "internal: complex op " + op);
+  throw CompileError(CompileError::Kind::Unsupported, std::string("internal: complex op ") + ast::spelling(op));
 }
 
-Value FunctionEmitter::complexCompare(const std::string &op, const Val &left, const Val &right,
+Value FunctionEmitter::complexCompare(ast::Operator op, const Val &left, const Val &right,
                                       const SExpr &node) {
   Location l = loc(node);
   Value equal;
@@ -349,7 +349,7 @@ Value FunctionEmitter::complexCompare(const std::string &op, const Val &left, co
     // ints) and needs z.imag == 0.
     const Val &z = left.type.isComplex() ? left : right;
     const Val &x = left.type.isComplex() ? right : left;
-    Value real = compare("Eq", Val{Type::floating(), {z.leaves[0]}}, x, node);
+    Value real = compare(ast::Operator::Eq, Val{Type::floating(), {z.leaves[0]}}, x, node);
     Value imagZero = builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::OEQ, z.leaves[1], constFloat(0.0));
     equal = builder.create<arith::AndIOp>(l, real, imagZero);
   } else {
@@ -359,7 +359,7 @@ Value FunctionEmitter::complexCompare(const std::string &op, const Val &left, co
         l, builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::OEQ, ar, br),
         builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::OEQ, ai, bi));
   }
-  if (op == "Eq")
+  if (op == ast::Operator::Eq)
     return equal;
   return builder.create<arith::XOrIOp>(l, equal, constInt(1, 1)); // NotEq (the typer allows no other)
 }

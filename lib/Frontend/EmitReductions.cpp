@@ -10,7 +10,7 @@
 namespace plait::frontend::detail {
 
 Val FunctionEmitter::emitReduction(const SExpr &node, const std::string &name) {
-  Val array = emitExpr(node.field(1).items.at(1));
+  Val array = emitExpr(ast::args(node).items.at(1));
   Val reduced = reduceExpression(node, name, array);
   freeIfTemporary(array);
   return reduced;
@@ -205,7 +205,7 @@ Val FunctionEmitter::complexReduction(const SExpr &node, const std::string &name
     forEachElement(memref, t.ndim, [&](llvm::ArrayRef<Value> indices) {
       Val x = fromStorage(builder.create<mlir::memref::LoadOp>(l, memref, indices), t.dtype, l);
       Val r{type, {builder.create<mlir::memref::LoadOp>(l, re), builder.create<mlir::memref::LoadOp>(l, im)}};
-      Val next = complexArith(node, product ? "Mult" : "Add", r, x);
+      Val next = complexArith(node, product ? ast::Operator::Mult : ast::Operator::Add, r, x);
       builder.create<mlir::memref::StoreOp>(l, next.leaves[0], re);
       builder.create<mlir::memref::StoreOp>(l, next.leaves[1], im);
     }, t.fortran);
@@ -215,7 +215,7 @@ Val FunctionEmitter::complexReduction(const SExpr &node, const std::string &name
     total = fromIdentity(total);
     if (name == "sum")
       return total;
-    return complexArith(node, "Div", total, Val{Type::numpy(DType::Int64), {size}});
+    return complexArith(node, ast::Operator::Div, total, Val{Type::numpy(DType::Int64), {size}});
   }
   Value stride = constInt(1);
   if (!t.contiguous && !t.fortran) {
@@ -227,12 +227,12 @@ Val FunctionEmitter::complexReduction(const SExpr &node, const std::string &name
   if (name != "mean")
     return total;
   // NumPy's mean divides by the count as a complex128 (NumPy's division).
-  return complexArith(node, "Div", total, Val{Type::numpy(DType::Int64), {size}});
+  return complexArith(node, ast::Operator::Div, total, Val{Type::numpy(DType::Int64), {size}});
 }
 
 Val FunctionEmitter::emitDot(const SExpr &node) {
-  Val a = emitExpr(node.field(1).items.at(1));
-  Val b = emitExpr(node.field(1).items.at(2));
+  Val a = emitExpr(ast::args(node).items.at(1));
+  Val b = emitExpr(ast::args(node).items.at(2));
   Val product = dotOf(node, a, b);
   freeIfTemporary(a);
   freeIfTemporary(b);
@@ -274,7 +274,7 @@ Val FunctionEmitter::dotOf(const SExpr &node, const Val &a, const Val &b) {
       Val y = fromStorage(builder.create<mlir::memref::LoadOp>(l, b.leaves[0], mlir::ValueRange{index}),
                           b.type.dtype, l);
       Val r{type, {builder.create<mlir::memref::LoadOp>(l, re), builder.create<mlir::memref::LoadOp>(l, im)}};
-      Val next = complexArith(node, "Add", r, complexArith(node, "Mult", x, y));
+      Val next = complexArith(node, ast::Operator::Add, r, complexArith(node, ast::Operator::Mult, x, y));
       builder.create<mlir::memref::StoreOp>(l, next.leaves[0], re);
       builder.create<mlir::memref::StoreOp>(l, next.leaves[1], im);
     });
@@ -364,7 +364,7 @@ Val FunctionEmitter::applyElementwise(const std::string &name, const Val &x, Loc
 Val FunctionEmitter::emitElementwise(const SExpr &node, const std::string &name) {
   Location l = loc(node);
   Type type = spec.typeOf(node);
-  Val input = emitExpr(node.field(1).items.at(1));
+  Val input = emitExpr(ast::args(node).items.at(1));
   if (input.type.kind != Type::Kind::Array)
     return applyElementwise(name, input, l);
   llvm::SmallVector<Value> sizes;

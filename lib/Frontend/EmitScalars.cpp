@@ -13,24 +13,24 @@ Val FunctionEmitter::emitExpr(const SExpr &expr) {
   const std::string &head = expr.head();
   Type type = spec.typeOf(expr);
   if (head == "Const")
-    return constant(expr.field(0), type);
+    return constant(ast::value(expr), type);
   if (head == "Name") {
-    const std::string &name = expr.field(0).text;
+    const std::string &name = ast::id(expr);
     NameBinding binding = typer.resolve(spec, name);
     if (binding.kind == NameBinding::Kind::Local)
       return loadVariable(name, expr);
     return constant(*binding.value, type);
   }
-  if (head == "Attribute" && (expr.field(1).text == "real" || expr.field(1).text == "imag") &&
-      spec.typeOf(expr.field(0)).isComplex()) {
-    Val z = emitExpr(expr.field(0));
-    return {type, {z.leaves[expr.field(1).text == "real" ? 0 : 1]}};
+  if (head == "Attribute" && (ast::attr(expr) == "real" || ast::attr(expr) == "imag") &&
+      spec.typeOf(ast::value(expr)).isComplex()) {
+    Val z = emitExpr(ast::value(expr));
+    return {type, {z.leaves[ast::attr(expr) == "real" ? 0 : 1]}};
   }
   if (head == "Attribute" && type.kind != Type::Kind::Float) {
     // shape, ndim, size of an array parameter
-    Val base = emitExpr(expr.field(0));
+    Val base = emitExpr(ast::value(expr));
     Value memref = base.leaves[0];
-    const std::string &attr = expr.field(1).text;
+    const std::string &attr = ast::attr(expr);
     int ndim = base.type.ndim;
     if (attr == "ndim")
       return {type, {constInt(ndim)}};
@@ -46,7 +46,7 @@ Val FunctionEmitter::emitExpr(const SExpr &expr) {
     return result;
   }
   if (head == "Attribute") {
-    const std::string &attr = expr.field(1).text;
+    const std::string &attr = ast::attr(expr);
     double value = attr == "pi"    ? M_PI
                    : attr == "e"   ? M_E
                    : attr == "tau" ? 2 * M_PI
@@ -57,9 +57,9 @@ Val FunctionEmitter::emitExpr(const SExpr &expr) {
   if (head == "BinOp") {
     // Left before right, as CPython evaluates them (C++ leaves the order of
     // function arguments unspecified).
-    Val left = emitExpr(expr.field(1));
-    Val right = emitExpr(expr.field(2));
-    return emitBinary(expr, expr.field(0).text, left, right);
+    Val left = emitExpr(ast::left(expr));
+    Val right = emitExpr(ast::right(expr));
+    return emitBinary(expr, ast::op(expr), left, right);
   }
   if (head == "UnaryOp")
     return emitUnary(expr);
@@ -73,20 +73,20 @@ Val FunctionEmitter::emitExpr(const SExpr &expr) {
     return emitCall(expr);
   if (head == "Tuple") {
     Val result{type, {}};
-    for (size_t i = 0; i < expr.numFields(); ++i) {
-      Val part = emitExpr(expr.field(i));
+    for (const SExpr *element : ast::elts(expr)) {
+      Val part = emitExpr(*element);
       result.leaves.append(part.leaves.begin(), part.leaves.end());
     }
     return result;
   }
-  if (head == "Subscript" && spec.typeOf(expr.field(0)).kind == Type::Kind::Array)
+  if (head == "Subscript" && spec.typeOf(ast::value(expr)).kind == Type::Kind::Array)
     return type.kind == Type::Kind::Array ? emitView(expr) : loadElement(expr);
   if (head == "Subscript") {
-    Val base = emitExpr(expr.field(0));
-    const SExpr &index = expr.field(1);
+    Val base = emitExpr(ast::value(expr));
+    const SExpr &index = ast::slice(expr);
     bool negative = index.head() == "UnaryOp";
-    const SExpr &constant = negative ? index.field(1) : index;
-    long long i = std::strtoll(constant.field(0).text.c_str(), nullptr, 10);
+    const SExpr &constant = negative ? ast::operand(index) : index;
+    long long i = std::strtoll(ast::value(constant).text.c_str(), nullptr, 10);
     long long n = static_cast<long long>(base.type.elements.size());
     if (negative)
       i = n - i;
@@ -100,27 +100,27 @@ Val FunctionEmitter::emitExpr(const SExpr &expr) {
   throw std::logic_error("internal: the typer let a " + head + " expression through");
 }
 
-Val FunctionEmitter::intArith(const std::string &op, Value a, Value b) {
+Val FunctionEmitter::intArith(ast::Operator op, Value a, Value b) {
   // Python's int semantics are plait's operations: passes decide which
   // checks a loop needs, the lowering how they are done.
   Location l = builder.getUnknownLoc();
   bool checked = module.options.checkOverflow;
   auto mode = checked ? dialect::OverflowMode::check : dialect::OverflowMode::wrap;
-  if (op == "Add")
+  if (op == ast::Operator::Add)
     return {Type::integer(), {builder.create<dialect::AddOp>(l, a, b, mode)}};
-  if (op == "Sub")
+  if (op == ast::Operator::Sub)
     return {Type::integer(), {builder.create<dialect::SubOp>(l, a, b, mode)}};
-  if (op == "Mult")
+  if (op == ast::Operator::Mult)
     return {Type::integer(), {builder.create<dialect::MulOp>(l, a, b, mode)}};
-  if (op == "FloorDiv")
+  if (op == ast::Operator::FloorDiv)
     return {Type::integer(), {builder.create<dialect::FloorDivOp>(l, a, b, mode)}};
-  if (op == "Mod")
+  if (op == ast::Operator::Mod)
     return {Type::integer(), {builder.create<dialect::ModOp>(l, a, b, mode)}};
-  if (op == "Div")
+  if (op == ast::Operator::Div)
     return callRuntimeFloat("plait_rt_int_truediv", {a, b},
                             {{PLAIT_NUMERIC_INT_DIV_BY_ZERO,
                               errorCode("ZeroDivisionError", "int_truediv_by_zero")}});
-  if (op == "Pow") {
+  if (op == ast::Operator::Pow) {
     if (auto constant = b.getDefiningOp<arith::ConstantIntOp>()) {
       int64_t e = constant.value();
       if (e >= 0 && e <= 4) { // small powers inline, still overflow-checked
@@ -128,7 +128,7 @@ Val FunctionEmitter::intArith(const std::string &op, Value a, Value b) {
           return {Type::integer(), {constInt(1)}};
         Value r = a;
         for (int64_t k = 1; k < e; ++k)
-          r = intArith("Mult", r, a).leaves[0];
+          r = intArith(ast::Operator::Mult, r, a).leaves[0];
         return {Type::integer(), {r}};
       }
     }
@@ -140,13 +140,13 @@ Val FunctionEmitter::intArith(const std::string &op, Value a, Value b) {
   }
   if (Value r = bitwise(op, a, b, l))
     return {Type::integer(), {r}};
-  if (op == "LShift" || op == "RShift") {
+  if (op == ast::Operator::LShift || op == ast::Operator::RShift) {
     check(builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, b, constInt(0)),
           errorCode("ValueError", "negative_shift"));
     Value big = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::sge, b, constInt(64));
     // Shifts by >= 64 are poison in LLVM: shift by a clamped amount, select.
     Value amount = builder.create<arith::SelectOp>(l, big, constInt(0), b);
-    if (op == "RShift") {
+    if (op == ast::Operator::RShift) {
       Value shifted = builder.create<arith::ShRSIOp>(l, a, amount);
       Value negative = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, a, constInt(0));
       Value saturated = builder.create<arith::SelectOp>(l, negative, constInt(-1), constInt(0));
@@ -163,10 +163,10 @@ Val FunctionEmitter::intArith(const std::string &op, Value a, Value b) {
     }
     return {Type::integer(), {builder.create<arith::SelectOp>(l, big, constInt(0), shifted)}};
   }
-  throw CompileError(CompileError::Kind::Unsupported, "internal: int op " + op);
+  throw CompileError(CompileError::Kind::Unsupported, std::string("internal: int op ") + ast::spelling(op));
 }
 
-Val FunctionEmitter::floatArith(const SExpr &node, const std::string &op,
+Val FunctionEmitter::floatArith(const SExpr &node, ast::Operator op,
                                 Value a, Value b) {
   Location l = loc(node);
   auto fast = [&](mlir::Operation *op) {
@@ -175,26 +175,26 @@ Val FunctionEmitter::floatArith(const SExpr &node, const std::string &op,
                                   builder.getContext(), arith::FastMathFlags::fast));
     return op->getResult(0);
   };
-  if (op == "Add")
+  if (op == ast::Operator::Add)
     return {Type::floating(), {fast(builder.create<arith::AddFOp>(l, a, b))}};
-  if (op == "Sub")
+  if (op == ast::Operator::Sub)
     return {Type::floating(), {fast(builder.create<arith::SubFOp>(l, a, b))}};
-  if (op == "Mult")
+  if (op == ast::Operator::Mult)
     return {Type::floating(), {fast(builder.create<arith::MulFOp>(l, a, b))}};
-  if (op == "Div") {
+  if (op == ast::Operator::Div) {
     check(builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::OEQ, b, constFloat(0.0)),
           errorCode("ZeroDivisionError", "float_truediv_by_zero"));
     return {Type::floating(), {fast(builder.create<arith::DivFOp>(l, a, b))}};
   }
-  if (op == "FloorDiv")
+  if (op == ast::Operator::FloorDiv)
     return callRuntimeFloat("plait_rt_float_floordiv", {a, b},
                             {{PLAIT_NUMERIC_FLOAT_FLOORDIV_BY_ZERO,
                               errorCode("ZeroDivisionError", "float_floordiv_by_zero")}});
-  if (op == "Mod")
+  if (op == ast::Operator::Mod)
     return callRuntimeFloat("plait_rt_float_mod", {a, b},
                             {{PLAIT_NUMERIC_FLOAT_MOD_BY_ZERO,
                               errorCode("ZeroDivisionError", "float_mod_by_zero")}});
-  if (op == "Pow")
+  if (op == ast::Operator::Pow)
     return callRuntimeFloat(
         "plait_rt_float_pow", {a, b},
         {{PLAIT_NUMERIC_ZERO_POW_NEGATIVE,
@@ -204,20 +204,20 @@ Val FunctionEmitter::floatArith(const SExpr &node, const std::string &op,
           errorCode("OverflowError", "complex_pow_overflow")},
          {PLAIT_NUMERIC_FLOAT_POW_OVERFLOW,
           errorCode("OverflowError", "float_pow_overflow")}});
-  throw CompileError(CompileError::Kind::Unsupported, "internal: float op " + op);
+  throw CompileError(CompileError::Kind::Unsupported, std::string("internal: float op ") + ast::spelling(op));
 }
 
-Value FunctionEmitter::bitwise(const std::string &op, Value a, Value b, Location l) {
-  if (op == "BitAnd")
+Value FunctionEmitter::bitwise(ast::Operator op, Value a, Value b, Location l) {
+  if (op == ast::Operator::BitAnd)
     return builder.create<arith::AndIOp>(l, a, b);
-  if (op == "BitOr")
+  if (op == ast::Operator::BitOr)
     return builder.create<arith::OrIOp>(l, a, b);
-  if (op == "BitXor")
+  if (op == ast::Operator::BitXor)
     return builder.create<arith::XOrIOp>(l, a, b);
   return nullptr;
 }
 
-Val FunctionEmitter::emitBinary(const SExpr &node, const std::string &op,
+Val FunctionEmitter::emitBinary(const SExpr &node, ast::Operator op,
                                 const Val &left, const Val &right, const Val *out) {
   if (left.type.kind == Type::Kind::Array || right.type.kind == Type::Kind::Array) {
     Type type = spec.typeOf(node);
@@ -260,68 +260,68 @@ Val FunctionEmitter::emitBinary(const SExpr &node, const std::string &op,
 }
 
 Val FunctionEmitter::emitUnary(const SExpr &node) {
-  const std::string &op = node.field(0).text;
+  ast::Operator op = ast::op(node);
   int64_t negated;
   if (negatedIntConstant(node, negated))
     return {Type::integer(), {constInt(negated)}};
-  Val operand = emitExpr(node.field(1));
+  Val operand = emitExpr(ast::operand(node));
   if (operand.type.kind == Type::Kind::Array)
     return arrayElementwise(node, {operand}, operand.type.dtype, operand.type.ndim,
                             [&](llvm::ArrayRef<Val> x) { return unaryOf(node, op, x[0]); });
   return unaryOf(node, op, operand);
 }
 
-Val FunctionEmitter::unaryOf(const SExpr &node, const std::string &op, const Val &operand) {
+Val FunctionEmitter::unaryOf(const SExpr &node, ast::Operator op, const Val &operand) {
   Location l = loc(node);
-  if (op == "Not")
+  if (op == ast::Operator::Not)
     return {Type::boolean(),
             {builder.create<arith::XOrIOp>(l, truth(operand), constInt(1, 1))}};
   if (operand.type.isComplex()) {
-    if (op == "UAdd")
+    if (op == ast::Operator::UAdd)
       return operand;
     return {operand.type, {builder.create<arith::NegFOp>(l, operand.leaves[0]),
                            builder.create<arith::NegFOp>(l, operand.leaves[1])}};
   }
   if (operand.type.isNumPy()) {
     Value v = operand.leaves[0];
-    if (op == "UAdd")
+    if (op == ast::Operator::UAdd)
       return operand;
     if (isFloatDType(operand.type.dtype)) // USub (~ is a TypingError)
       return {operand.type, {builder.create<arith::NegFOp>(l, v)}};
-    if (op == "Invert") // ~ of numpy.bool is logical not
+    if (op == ast::Operator::Invert) // ~ of numpy.bool is logical not
       return {operand.type, {builder.create<arith::XOrIOp>(l, v, constOf(v.getType(), -1))}};
     return {operand.type, {builder.create<arith::SubIOp>(l, constOf(v.getType(), 0), v)}}; // wraps
   }
   if (operand.type.kind == Type::Kind::Float) {
-    if (op == "USub")
+    if (op == ast::Operator::USub)
       return {Type::floating(), {builder.create<arith::NegFOp>(l, operand.leaves[0])}};
     return operand; // UAdd
   }
   Val value = convert(operand, Type::integer());
-  if (op == "UAdd")
+  if (op == ast::Operator::UAdd)
     return value;
-  if (op == "Invert")
+  if (op == ast::Operator::Invert)
     return {Type::integer(),
             {builder.create<arith::XOrIOp>(l, value.leaves[0], constInt(-1))}};
-  return intArith("Sub", constInt(0), value.leaves[0]);
+  return intArith(ast::Operator::Sub, constInt(0), value.leaves[0]);
 }
 
 Val FunctionEmitter::emitBoolOp(const SExpr &node) {
   Type type = spec.typeOf(node);
-  bool isAnd = node.field(0).text == "And";
+  bool isAnd = ast::op(node) == ast::Operator::And;
   llvm::SmallVector<mlir::Type> types;
   leafTypes(type, types);
   llvm::SmallVector<Value> resultSlots;
   for (mlir::Type t : types)
     resultSlots.push_back(alloca(t));
   Block *done = newBlock();
-  size_t n = node.numFields();
-  for (size_t i = 1; i < n; ++i) {
-    Val value = emitExpr(node.field(i));
+  std::vector<const SExpr *> operands = ast::values(node);
+  for (size_t i = 0; i < operands.size(); ++i) {
+    Val value = emitExpr(*operands[i]);
     Val converted = convert(value, type);
     for (size_t k = 0; k < resultSlots.size(); ++k)
       builder.create<mlir::memref::StoreOp>(loc(node), converted.leaves[k], resultSlots[k]);
-    if (i + 1 == n) {
+    if (i + 1 == operands.size()) {
       branch(done);
       break;
     }
@@ -341,7 +341,7 @@ Val FunctionEmitter::emitBoolOp(const SExpr &node) {
   return result;
 }
 
-Value FunctionEmitter::compare(const std::string &op, const Val &left,
+Value FunctionEmitter::compare(ast::Operator op, const Val &left,
                                const Val &right, const SExpr &node) {
   Location l = loc(node);
   if (left.type.isComplex() || right.type.isComplex())
@@ -353,19 +353,19 @@ Value FunctionEmitter::compare(const std::string &op, const Val &left,
   if (!leftFloat && !rightFloat) {
     Value a = convert(left, Type::integer()).leaves[0];
     Value b = convert(right, Type::integer()).leaves[0];
-    arith::CmpIPredicate p = op == "Eq"    ? arith::CmpIPredicate::eq
-                             : op == "NotEq" ? arith::CmpIPredicate::ne
-                             : op == "Lt"    ? arith::CmpIPredicate::slt
-                             : op == "LtE"   ? arith::CmpIPredicate::sle
-                             : op == "Gt"    ? arith::CmpIPredicate::sgt
+    arith::CmpIPredicate p = op == ast::Operator::Eq    ? arith::CmpIPredicate::eq
+                             : op == ast::Operator::NotEq ? arith::CmpIPredicate::ne
+                             : op == ast::Operator::Lt    ? arith::CmpIPredicate::slt
+                             : op == ast::Operator::LtE   ? arith::CmpIPredicate::sle
+                             : op == ast::Operator::Gt    ? arith::CmpIPredicate::sgt
                                              : arith::CmpIPredicate::sge;
     return builder.create<arith::CmpIOp>(l, p, a, b);
   }
-  arith::CmpFPredicate p = op == "Eq"    ? arith::CmpFPredicate::OEQ
-                           : op == "NotEq" ? arith::CmpFPredicate::UNE
-                           : op == "Lt"    ? arith::CmpFPredicate::OLT
-                           : op == "LtE"   ? arith::CmpFPredicate::OLE
-                           : op == "Gt"    ? arith::CmpFPredicate::OGT
+  arith::CmpFPredicate p = op == ast::Operator::Eq    ? arith::CmpFPredicate::OEQ
+                           : op == ast::Operator::NotEq ? arith::CmpFPredicate::UNE
+                           : op == ast::Operator::Lt    ? arith::CmpFPredicate::OLT
+                           : op == ast::Operator::LtE   ? arith::CmpFPredicate::OLE
+                           : op == ast::Operator::Gt    ? arith::CmpFPredicate::OGT
                                            : arith::CmpFPredicate::OGE;
   if (leftFloat && rightFloat)
     return builder.create<arith::CmpFOp>(l, p, left.leaves[0], right.leaves[0]);
@@ -400,22 +400,20 @@ Value FunctionEmitter::compare(const std::string &op, const Val &left,
                 .getResult(0);
   // c compares int to float: -1, 0, 1, or 2 when unordered. Flip when the
   // float is on the left.
-  std::string o = op;
-  if (leftFloat)
-    o = op == "Lt" ? "Gt" : op == "Gt" ? "Lt" : op == "LtE" ? "GtE" : op == "GtE" ? "LtE" : op;
+  ast::Operator o = leftFloat ? ast::swapped(op) : op;
   auto eq = [&](int32_t v) {
     return builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq, c, constInt(v, 32)).getResult();
   };
   Value slow;
-  if (o == "Eq")
+  if (o == ast::Operator::Eq)
     slow = eq(0);
-  else if (o == "NotEq")
+  else if (o == ast::Operator::NotEq)
     slow = builder.create<arith::XOrIOp>(l, eq(0), constInt(1, 1));
-  else if (o == "Lt")
+  else if (o == ast::Operator::Lt)
     slow = eq(-1);
-  else if (o == "Gt")
+  else if (o == ast::Operator::Gt)
     slow = eq(1);
-  else if (o == "LtE")
+  else if (o == ast::Operator::LtE)
     slow = builder.create<arith::OrIOp>(l, eq(-1), eq(0));
   else
     slow = builder.create<arith::OrIOp>(l, eq(1), eq(0));
@@ -425,24 +423,24 @@ Value FunctionEmitter::compare(const std::string &op, const Val &left,
 }
 
 Val FunctionEmitter::emitCompare(const SExpr &node) {
-  std::vector<const SExpr *> ops = node.field(1).rest();
-  std::vector<const SExpr *> rights = node.field(2).rest();
-  Val left = emitExpr(node.field(0));
+  std::vector<const SExpr *> ops = ast::ops(node).rest();
+  std::vector<const SExpr *> rights = ast::comparators(node).rest();
+  Val left = emitExpr(ast::left(node));
   if (ops.size() == 1) {
     Val right = emitExpr(*rights[0]);
     Type type = spec.typeOf(node);
     if (type.kind == Type::Kind::Array)
       return arrayElementwise(node, {left, right}, DType::Bool, type.ndim, [&](llvm::ArrayRef<Val> x) {
-        return Val{Type::numpy(DType::Bool), {compare(ops[0]->text, x[0], x[1], node)}};
+        return Val{Type::numpy(DType::Bool), {compare(ast::operatorOf(*ops[0]), x[0], x[1], node)}};
       });
-    return {type, {compare(ops[0]->text, left, right, node)}};
+    return {type, {compare(ast::operatorOf(*ops[0]), left, right, node)}};
   }
   // a < b < c: each operand evaluated once, stop at the first false.
   Value result = alloca(builder.getI1Type());
   Block *done = newBlock();
   for (size_t i = 0; i < ops.size(); ++i) {
     Val right = emitExpr(*rights[i]);
-    Value c = compare(ops[i]->text, left, right, node);
+    Value c = compare(ast::operatorOf(*ops[i]), left, right, node);
     builder.create<mlir::memref::StoreOp>(loc(node), c, result);
     if (i + 1 == ops.size()) {
       branch(done);
@@ -464,14 +462,14 @@ Val FunctionEmitter::emitIfExp(const SExpr &node) {
   llvm::SmallVector<Value> resultSlots;
   for (mlir::Type t : types)
     resultSlots.push_back(alloca(t));
-  Value condition = truth(emitExpr(node.field(0)));
+  Value condition = truth(emitExpr(ast::test(node)));
   Block *thenBlock = newBlock();
   Block *elseBlock = newBlock();
   Block *done = newBlock();
   builder.create<mlir::cf::CondBranchOp>(loc(node), condition, thenBlock, elseBlock);
   for (int side = 0; side < 2; ++side) {
     startBlock(side == 0 ? thenBlock : elseBlock);
-    Val value = convert(emitExpr(node.field(side + 1)), type);
+    Val value = convert(emitExpr(side == 0 ? ast::body(node) : ast::orelse(node)), type);
     for (size_t k = 0; k < resultSlots.size(); ++k)
       builder.create<mlir::memref::StoreOp>(loc(node), value.leaves[k], resultSlots[k]);
     branch(done);
@@ -498,7 +496,7 @@ Val FunctionEmitter::minMax(const SExpr &node, bool isMin, std::vector<Val> valu
   for (size_t i = 1; i < values.size(); ++i) {
     Val candidate = convert(values[i], type);
     // Python keeps the first of equal values and compares with < / >.
-    Value better = compare(isMin ? "Lt" : "Gt", candidate, best, node);
+    Value better = compare(isMin ? ast::Operator::Lt : ast::Operator::Gt, candidate, best, node);
     best.leaves[0] = builder.create<arith::SelectOp>(l, better, candidate.leaves[0],
                                                      best.leaves[0]);
   }

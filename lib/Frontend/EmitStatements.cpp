@@ -13,20 +13,20 @@ namespace plait::frontend::detail {
 static bool assigns(const SExpr &body, const std::string &name) {
   std::function<bool(const SExpr &)> target = [&](const SExpr &t) {
     if (t.head() == "Name")
-      return t.field(0).text == name;
+      return ast::id(t) == name;
     if (t.head() == "Tuple")
-      for (size_t i = 0; i < t.numFields(); ++i)
-        if (target(t.field(i)))
+      for (const SExpr *element : ast::elts(t))
+        if (target(*element))
           return true;
     return false;
   };
   std::function<bool(const SExpr &)> scan = [&](const SExpr &node) {
     const std::string &h = node.head();
     if (h == "Assign")
-      for (const SExpr *t : node.field(0).rest())
+      for (const SExpr *t : ast::targets(node).rest())
         if (target(*t))
           return true;
-    if ((h == "AugAssign" || h == "AnnAssign" || h == "For") && target(node.field(0)))
+    if ((h == "AugAssign" || h == "AnnAssign" || h == "For") && target(ast::target(node)))
       return true;
     for (const SExpr &item : node.items)
       if (item.isList() && scan(item))
@@ -58,7 +58,7 @@ void FunctionEmitter::emit(const std::string &symbol) {
 
   // Parameters the function never assigns are their arguments' values;
   // other locals live in slots (parameters start assigned).
-  const SExpr &statements = spec.source->definition.field(0);
+  const SExpr &statements = ast::body(spec.source->definition);
   auto isFixedParameter = [&](const std::string &name) {
     const auto &params = spec.source->params;
     return std::find(params.begin(), params.end(), name) != params.end() && !assigns(statements, name);
@@ -107,7 +107,7 @@ void FunctionEmitter::emit(const std::string &symbol) {
   }
   builder.create<mlir::cf::BranchOp>(builder.getUnknownLoc(), body);
   startBlock(body);
-  emitBody(spec.source->definition.field(0));
+  emitBody(ast::body(spec.source->definition));
   if (!terminated())
     emitReturn(Val{Type::none(), {}});
 }
@@ -132,19 +132,19 @@ void FunctionEmitter::freeIfTemporary(const Val &value) {
 void FunctionEmitter::emitStatement(const SExpr &stmt) {
   const std::string &head = stmt.head();
   if (head == "Assign") {
-    Val value = emitExpr(stmt.field(1));
-    for (const SExpr *target : stmt.field(0).rest())
+    Val value = emitExpr(ast::value(stmt));
+    for (const SExpr *target : ast::targets(stmt).rest())
       emitAssign(*target, value);
   } else if (head == "AnnAssign") {
-    if (stmt.field(1).kind != SExpr::Kind::None)
-      emitAssign(stmt.field(0), emitExpr(stmt.field(1)));
+    if (ast::value(stmt).kind != SExpr::Kind::None)
+      emitAssign(ast::target(stmt), emitExpr(ast::value(stmt)));
   } else if (head == "AugAssign") {
-    Val current = emitExpr(stmt.field(0));
+    Val current = emitExpr(ast::target(stmt));
     if (current.type.kind == Type::Kind::Bottom)
       return; // never assigned anywhere: loading it raised UnboundLocalError
-    Val value = emitExpr(stmt.field(2));
+    Val value = emitExpr(ast::value(stmt));
     bool inPlace = current.type.kind == Type::Kind::Array;
-    Val result = emitBinary(stmt, stmt.field(1).text, current, value, inPlace ? &current : nullptr);
+    Val result = emitBinary(stmt, ast::op(stmt), current, value, inPlace ? &current : nullptr);
     if (inPlace) {
       // a += b and a[1:] += b are in place: the result (a fresh array of
       // a's shape, so no overlap) is cast into a as NumPy's ufuncs cast
@@ -152,7 +152,7 @@ void FunctionEmitter::emitStatement(const SExpr &stmt) {
       copyElements(result, current, loc(stmt));
       freeIfTemporary(result);
     } else {
-      emitAssign(stmt.field(0), result);
+      emitAssign(ast::target(stmt), result);
     }
   } else if (head == "If") {
     emitIf(stmt);
@@ -161,9 +161,9 @@ void FunctionEmitter::emitStatement(const SExpr &stmt) {
   } else if (head == "For") {
     emitFor(stmt);
   } else if (head == "Return") {
-    emitReturn(stmt.field(0).kind == SExpr::Kind::None
+    emitReturn(ast::value(stmt).kind == SExpr::Kind::None
                    ? Val{Type::none(), {}}
-                   : emitExpr(stmt.field(0)));
+                   : emitExpr(ast::value(stmt)));
   } else if (head == "Break" || head == "Continue") { // (inside a loop: typing checked)
     if (terminated())
       return;
@@ -175,8 +175,8 @@ void FunctionEmitter::emitStatement(const SExpr &stmt) {
     else
       branch(head == "Break" ? loop.breakTarget : loop.continueTarget);
   } else if (head == "Expr") {
-    if (stmt.field(0).head() != "Const")
-      emitExpr(stmt.field(0));
+    if (ast::value(stmt).head() != "Const")
+      emitExpr(ast::value(stmt));
   } else if (head != "Pass") {
     throw std::logic_error("internal: the typer let a " + head + " statement through");
   }
@@ -193,11 +193,11 @@ void FunctionEmitter::emitAssign(const SExpr &target, const Val &value) {
   }
   if (target.head() == "Name" && value.type.kind == Type::Kind::Array) {
     temporaries.erase(value.leaves[0]); // named: lives until the call ends
-    arrays[target.field(0).text] = value.leaves[0]; // single assignment: an SSA value
+    arrays[ast::id(target)] = value.leaves[0]; // single assignment: an SSA value
     return;
   }
   if (target.head() == "Name") {
-    const std::string &name = target.field(0).text;
+    const std::string &name = ast::id(target);
     Val converted = convert(value, spec.variables[name]);
     for (size_t k = 0; k < converted.leaves.size(); ++k)
       builder.create<mlir::memref::StoreOp>(loc(target), converted.leaves[k],
@@ -208,13 +208,14 @@ void FunctionEmitter::emitAssign(const SExpr &target, const Val &value) {
   }
   // Tuple unpacking: the value was fully evaluated first.
   size_t offset = 0;
-  for (size_t i = 0; i < target.numFields(); ++i) {
+  std::vector<const SExpr *> elements = ast::elts(target);
+  for (size_t i = 0; i < elements.size(); ++i) {
     const Type &t = value.type.elements[i];
     size_t n = t.numLeaves();
     Val part{t, llvm::SmallVector<Value, 2>(value.leaves.begin() + offset,
                                             value.leaves.begin() + offset + n)};
     offset += n;
-    emitAssign(target.field(i), part);
+    emitAssign(*elements[i], part);
   }
 }
 
@@ -239,17 +240,17 @@ void FunctionEmitter::emitReturn(const Val &value) {
 }
 
 void FunctionEmitter::emitIf(const SExpr &stmt) {
-  Value condition = truth(emitExpr(stmt.field(0)));
+  Value condition = truth(emitExpr(ast::test(stmt)));
   Block *thenBlock = newBlock();
   Block *elseBlock = newBlock();
   Block *merge = newBlock();
   builder.create<mlir::cf::CondBranchOp>(loc(stmt), condition, thenBlock,
                                          elseBlock);
   startBlock(thenBlock);
-  emitBody(stmt.field(1));
+  emitBody(ast::body(stmt));
   branch(merge);
   startBlock(elseBlock);
-  emitBody(stmt.field(2));
+  emitBody(ast::orelse(stmt));
   branch(merge);
   startBlock(merge);
 }
@@ -261,21 +262,21 @@ void FunctionEmitter::emitWhile(const SExpr &stmt) {
   Block *exit = newBlock();
   branch(header);
   startBlock(header);
-  Value condition = truth(emitExpr(stmt.field(0)));
+  Value condition = truth(emitExpr(ast::test(stmt)));
   builder.create<mlir::cf::CondBranchOp>(loc(stmt), condition, body, orElse);
   startBlock(body);
   loops.push_back({/*structured=*/false, header, exit});
-  emitBody(stmt.field(1));
+  emitBody(ast::body(stmt));
   loops.pop_back();
   branch(header);
   startBlock(orElse);
-  emitBody(stmt.field(2));
+  emitBody(ast::orelse(stmt));
   branch(exit);
   startBlock(exit);
 }
 
 void FunctionEmitter::emitFor(const SExpr &stmt) {
-  const SExpr &call = stmt.field(1);
+  const SExpr &call = ast::iter(stmt);
   Location l = loc(stmt);
   if (call.head() == "Name") {
     // for x in a: element k of a 1-D array on iteration k, row k (a view)
@@ -290,11 +291,11 @@ void FunctionEmitter::emitFor(const SExpr &stmt) {
       return fromStorage(raw, array.type.dtype, l);
     });
     if (array.type.ndim > 1) // the row is a value of the loop body only
-      arrays.erase(stmt.field(0).field(0).text);
+      arrays.erase(ast::id(ast::target(stmt)));
     return;
   }
   std::vector<Val> args;
-  for (const SExpr *arg : call.field(1).rest())
+  for (const SExpr *arg : ast::args(call).rest())
     args.push_back(convert(emitExpr(*arg), Type::integer()));
   Value start = args.size() == 1 ? constInt(0) : args[0].leaves[0];
   Value stop = args.size() == 1 ? args[0].leaves[0] : args[1].leaves[0];
@@ -318,20 +319,20 @@ void FunctionEmitter::emitRangeLoop(const SExpr &stmt, Value start, Value stop, 
   {
     OpBuilder::InsertionGuard guard(builder);
     startBlock(body);
-    const SExpr &target = stmt.field(0);
+    const SExpr &target = ast::target(stmt);
     Val value = item(variable);
     emitAssign(target, value);
     // A loop variable the body does not assign is the iteration's value.
     std::optional<std::pair<std::string, std::optional<Val>>> saved;
     if (target.head() == "Name" && value.type.kind != Type::Kind::Array &&
-        !assigns(stmt.field(2), target.field(0).text)) {
-      const std::string &name = target.field(0).text;
+        !assigns(ast::body(stmt), ast::id(target))) {
+      const std::string &name = ast::id(target);
       auto previous = bound.find(name);
       saved.emplace(name, previous == bound.end() ? std::nullopt : std::optional<Val>(previous->second));
       bound[name] = convert(value, spec.variables[name]);
     }
     loops.push_back({/*structured=*/true});
-    emitBody(stmt.field(2));
+    emitBody(ast::body(stmt));
     loops.pop_back();
     if (saved) {
       if (saved->second)
@@ -346,7 +347,7 @@ void FunctionEmitter::emitRangeLoop(const SExpr &stmt, Value start, Value stop, 
   auto is = [&](int32_t kind) {
     return builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq, exit, constInt(kind, 32)).getResult();
   };
-  if (containsReturn(stmt.field(2))) {
+  if (containsReturn(ast::body(stmt))) {
     // The body returned: return (or leave the enclosing loop too).
     Block *leaving = newBlock(), *staying = newBlock();
     builder.create<mlir::cf::CondBranchOp>(l, is(dialect::ForOp::kLeft), leaving, staying);
@@ -361,11 +362,11 @@ void FunctionEmitter::emitRangeLoop(const SExpr &stmt, Value start, Value stop, 
     }
     startBlock(staying);
   }
-  if (stmt.field(3).items.size() > 1) { // else: when the loop ran out
+  if (ast::orelse(stmt).items.size() > 1) { // else: when the loop ran out
     Block *orElse = newBlock();
     builder.create<mlir::cf::CondBranchOp>(l, is(dialect::ForOp::kCompleted), orElse, after);
     startBlock(orElse);
-    emitBody(stmt.field(3));
+    emitBody(ast::orelse(stmt));
   }
   branch(after);
   startBlock(after);

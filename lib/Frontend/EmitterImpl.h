@@ -100,16 +100,16 @@ private:
   /// OverflowError "Python integer N out of bounds for <dtype>" unless the
   /// Python int `i` fits `dtype`.
   void checkPythonIntFits(Value i, DType dtype);
-  Val numpyArith(const SExpr &node, const std::string &op, const Val &left, const Val &right);
-  Value numpyIntDivMod(const std::string &op, Value a, Value b, bool isUnsigned);
-  Value numpyShift(const std::string &op, Value a, Value b, bool isUnsigned);
-  Value numpyCompare(const std::string &op, const Val &left, const Val &right, Location l);
+  Val numpyArith(const SExpr &node, ast::Operator op, const Val &left, const Val &right);
+  Value numpyIntDivMod(ast::Operator op, Value a, Value b, bool isUnsigned);
+  Value numpyShift(ast::Operator op, Value a, Value b, bool isUnsigned);
+  Value numpyCompare(ast::Operator op, const Val &left, const Val &right, Location l);
   // Complex numbers: two float leaves.
   std::pair<Value, Value> complexParts(const Val &value, bool numpy);
   std::pair<Value, Value> callComplexRuntime(const char *name, std::vector<Value> args,
                                              std::initializer_list<std::pair<int32_t, PyError>> codes);
-  Val complexArith(const SExpr &node, const std::string &op, const Val &left, const Val &right);
-  Value complexCompare(const std::string &op, const Val &left, const Val &right, const SExpr &node);
+  Val complexArith(const SExpr &node, ast::Operator op, const Val &left, const Val &right);
+  Value complexCompare(ast::Operator op, const Val &left, const Val &right, const SExpr &node);
   Value complexAbs(const Val &z, bool checkOverflow);
   Value constOf(mlir::Type type, int64_t v) {
     return builder.create<arith::ConstantIntOp>(builder.getUnknownLoc(), v, type);
@@ -136,17 +136,17 @@ private:
   Val loadVariable(const std::string &name, const SExpr &node);
   /// `left op right`; `out` is the target of an in-place array operation
   /// (a += b), for NumPy's shape rules and messages.
-  Val emitBinary(const SExpr &node, const std::string &op, const Val &left,
+  Val emitBinary(const SExpr &node, ast::Operator op, const Val &left,
                  const Val &right, const Val *out = nullptr);
   /// The dtype NumPy computes `left op right` in when a NumPy scalar is
   /// involved, which a Python int operand must fit.
-  static DType numpyArithDType(const std::string &op, const Type &left, const Type &right);
-  Val intArith(const std::string &op, Value a, Value b);
+  static DType numpyArithDType(ast::Operator op, const Type &left, const Type &right);
+  Val intArith(ast::Operator op, Value a, Value b);
   /// a & b, a | b, a ^ b for those operators; null for any other.
-  Value bitwise(const std::string &op, Value a, Value b, Location l);
-  Val floatArith(const SExpr &node, const std::string &op, Value a, Value b);
+  Value bitwise(ast::Operator op, Value a, Value b, Location l);
+  Val floatArith(const SExpr &node, ast::Operator op, Value a, Value b);
   Val emitUnary(const SExpr &node);
-  Val unaryOf(const SExpr &node, const std::string &op, const Val &operand);
+  Val unaryOf(const SExpr &node, ast::Operator op, const Val &operand);
   /// A new array of `dtype` with the operands' broadcast shape (`ndim`
   /// axes; scalars are used as they are), element i = f(elements i).
   Val arrayElementwise(const SExpr &node, llvm::ArrayRef<Val> operands, DType dtype, int ndim,
@@ -161,7 +161,7 @@ private:
                             std::initializer_list<std::pair<const char *, std::string>> parts);
   Val emitBoolOp(const SExpr &node);
   Val emitCompare(const SExpr &node);
-  Value compare(const std::string &op, const Val &left, const Val &right,
+  Value compare(ast::Operator op, const Val &left, const Val &right,
                 const SExpr &leftNode);
   Val emitIfExp(const SExpr &node);
   Val emitCall(const SExpr &node);

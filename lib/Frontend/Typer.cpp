@@ -122,16 +122,16 @@ void Typer::collectLocals(const SExpr &node, std::set<std::string> &out) const {
   const std::string &head = node.head();
   auto addTargets = [&](const SExpr &target, auto &self) -> void {
     if (target.head() == "Name")
-      out.insert(target.field(0).text);
+      out.insert(ast::id(target));
     else if (target.head() == "Tuple")
-      for (size_t i = 0; i < target.numFields(); ++i)
-        self(target.field(i), self);
+      for (const SExpr *element : ast::elts(target))
+        self(*element, self);
   };
   if (head == "Assign") {
-    for (const SExpr *t : node.field(0).rest())
+    for (const SExpr *t : ast::targets(node).rest())
       addTargets(*t, addTargets);
   } else if (head == "AugAssign" || head == "For" || head == "AnnAssign") {
-    addTargets(node.field(0), addTargets);
+    addTargets(ast::target(node), addTargets);
   }
   for (const SExpr &item : node.items)
     if (item.isList())
@@ -219,27 +219,27 @@ Specialization &Typer::specialize(int functionId,
     std::map<std::string, int> bindings;
     std::function<void(const SExpr &)> countTargets = [&](const SExpr &target) {
       if (target.head() == "Name")
-        ++bindings[target.field(0).text];
+        ++bindings[ast::id(target)];
       else if (target.head() == "Tuple")
-        for (size_t i = 0; i < target.numFields(); ++i)
-          countTargets(target.field(i));
+        for (const SExpr *element : ast::elts(target))
+          countTargets(*element);
     };
     std::function<void(const SExpr &)> walk = [&](const SExpr &node) {
       const std::string &h = node.head();
       // (a += b does not re-bind an array: it works in place.)
       if (h == "Assign")
-        for (const SExpr *t : node.field(0).rest())
+        for (const SExpr *t : ast::targets(node).rest())
           countTargets(*t);
       else if (h == "For" || h == "AnnAssign")
-        countTargets(node.field(0));
+        countTargets(ast::target(node));
       for (const SExpr &item : node.items)
         if (item.isList())
           walk(item);
     };
     walk(spec.source->definition);
     std::function<void(const SExpr &)> findLoops = [&](const SExpr &node) {
-      if (node.head() == "For" && node.field(0).head() == "Name") {
-        const std::string &name = node.field(0).field(0).text;
+      if (node.head() == "For" && ast::target(node).head() == "Name") {
+        const std::string &name = ast::id(ast::target(node));
         bool isParam = std::find(spec.source->params.begin(), spec.source->params.end(),
                                  name) != spec.source->params.end();
         if (bindings[name] == 1 && !isParam)
@@ -250,10 +250,10 @@ Specialization &Typer::specialize(int functionId,
           findLoops(item);
     };
     findLoops(spec.source->definition);
-    for (const SExpr *stmt : spec.source->definition.field(0).rest())
-      if (stmt->head() == "Assign" && stmt->field(0).items.size() == 2 &&
-          stmt->field(0).items[1].head() == "Name") {
-        const std::string &name = stmt->field(0).items[1].field(0).text;
+    for (const SExpr *stmt : ast::body(spec.source->definition).rest())
+      if (stmt->head() == "Assign" && ast::targets(*stmt).items.size() == 2 &&
+          ast::targets(*stmt).items[1].head() == "Name") {
+        const std::string &name = ast::id(ast::targets(*stmt).items[1]);
         bool isParam = std::find(spec.source->params.begin(), spec.source->params.end(),
                                  name) != spec.source->params.end();
         if (bindings[name] == 1 && !isParam)
@@ -270,12 +270,12 @@ Specialization &Typer::run(int functionId, const std::vector<Type> &arguments) {
   for (int round = 0; round < 64; ++round) {
     changed = false;
     for (size_t i = 0; i < specs.size(); ++i) // specs may grow meanwhile
-      typeBody(specs[i], specs[i].source->definition.field(0));
+      typeBody(specs[i], ast::body(specs[i].source->definition));
     if (!changed)
       break;
   }
   for (Specialization &spec : specs) {
-    if (!alwaysReturns(spec.source->definition.field(0))) {
+    if (!alwaysReturns(ast::body(spec.source->definition))) {
       Type unified;
       if (!unify(spec.result, Type::none(), unified))
         failAt(CompileError::Kind::Typing, *spec.source, spec.resultOrigin,
@@ -340,14 +340,15 @@ void Typer::widenVariable(Specialization &spec, const std::string &name,
 void Typer::assign(Specialization &spec, const SExpr &target, const Type &type,
                    const SExpr &origin) {
   if (target.head() == "Name") {
-    widenVariable(spec, target.field(0).text, type, origin);
+    widenVariable(spec, ast::id(target), type, origin);
     return;
   }
   if (target.head() == "Tuple") {
-    size_t n = target.numFields();
+    std::vector<const SExpr *> elements = ast::elts(target);
+    size_t n = elements.size();
     if (type.kind == Type::Kind::Bottom) {
-      for (size_t i = 0; i < n; ++i)
-        assign(spec, target.field(i), Type::bottom(), origin);
+      for (const SExpr *element : elements)
+        assign(spec, *element, Type::bottom(), origin);
       return;
     }
     if (type.kind != Type::Kind::Tuple)
@@ -358,7 +359,7 @@ void Typer::assign(Specialization &spec, const SExpr &target, const Type &type,
            "cannot unpack " + type.str() + " into " + std::to_string(n) +
                " names");
     for (size_t i = 0; i < n; ++i)
-      assign(spec, target.field(i), type.elements[i], origin);
+      assign(spec, *elements[i], type.elements[i], origin);
     return;
   }
   if (target.head() == "Subscript") {

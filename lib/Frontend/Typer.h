@@ -2,6 +2,7 @@
 #ifndef PLAIT_LIB_FRONTEND_TYPER_H
 #define PLAIT_LIB_FRONTEND_TYPER_H
 
+#include "plait/Frontend/AST.h"
 #include "plait/Frontend/Frontend.h"
 
 #include <deque>
@@ -131,7 +132,7 @@ private:
   Type exprType(Specialization &spec, const SExpr &expr);
   Type computeType(Specialization &spec, const SExpr &expr);
   /// The type of `left op right` (scalars; arrays elementwise).
-  Type binaryType(Specialization &spec, const SExpr &node, const std::string &op,
+  Type binaryType(Specialization &spec, const SExpr &node, ast::Operator op,
                   const Type &left, const Type &right);
 
   //--- calls (TyperCalls.cpp) --------------------------------------------//

@@ -13,7 +13,7 @@ std::vector<const SExpr *> Typer::callArguments(Specialization &caller,
                                                 const FunctionSource &callee) {
   size_t n = callee.params.size();
   std::vector<const SExpr *> args(n, nullptr);
-  std::vector<const SExpr *> positional = call.field(1).rest();
+  std::vector<const SExpr *> positional = ast::args(call).rest();
   if (positional.size() > n)
     fail(CompileError::Kind::Typing, *caller.source, call,
          callee.name + "() takes " + std::to_string(n) +
@@ -25,7 +25,7 @@ std::vector<const SExpr *> Typer::callArguments(Specialization &caller,
            "*args in calls is not supported");
     args[i] = positional[i];
   }
-  for (const SExpr *keyword : call.field(2).rest()) {
+  for (const SExpr *keyword : ast::keywords(call).rest()) {
     const std::string &name = keyword->items.at(1).text;
     size_t index = 0;
     while (index < n && callee.params[index] != name)
@@ -53,9 +53,9 @@ std::vector<const SExpr *> Typer::callArguments(Specialization &caller,
 
 Type Typer::callType(Specialization &spec, const SExpr &call) {
   const FunctionSource &fn = *spec.source;
-  const SExpr &callee = call.field(0);
-  std::vector<const SExpr *> args = call.field(1).rest();
-  bool hasKeywords = call.field(2).items.size() > 1;
+  const SExpr &callee = ast::func(call);
+  std::vector<const SExpr *> args = ast::args(call).rest();
+  bool hasKeywords = ast::keywords(call).items.size() > 1;
   auto argType = [&](size_t i) { return exprType(spec, *args.at(i)); };
   auto needArgs = [&](const std::string &name, size_t low, size_t high) {
     if (hasKeywords)
@@ -76,12 +76,12 @@ Type Typer::callType(Specialization &spec, const SExpr &call) {
 
   // math.<name>(...) and functions imported from math.
   std::string mathName;
-  if (callee.head() == "Attribute" && callee.field(0).head() == "Name" &&
-      resolve(spec, callee.field(0).field(0).text).kind == NameBinding::Kind::Math)
-    mathName = callee.field(1).text;
+  if (callee.head() == "Attribute" && ast::value(callee).head() == "Name" &&
+      resolve(spec, ast::id(ast::value(callee))).kind == NameBinding::Kind::Math)
+    mathName = ast::attr(callee);
   NameBinding binding;
   if (callee.head() == "Name") {
-    binding = resolve(spec, callee.field(0).text);
+    binding = resolve(spec, ast::id(callee));
     if (binding.kind == NameBinding::Kind::MathFunction)
       mathName = binding.name;
   }
@@ -108,8 +108,8 @@ Type Typer::callType(Specialization &spec, const SExpr &call) {
   std::string numpyName = numpyFunction(spec, callee);
   if (!numpyName.empty())
     return numpyCallType(spec, call, numpyName);
-  if (callee.head() == "Attribute" && callee.field(1).text == "conjugate") {
-    Type t = exprType(spec, callee.field(0));
+  if (callee.head() == "Attribute" && ast::attr(callee) == "conjugate") {
+    Type t = exprType(spec, ast::value(callee));
     if (t.kind == Type::Kind::Bottom || t.isComplex()) {
       needArgs("conjugate", 0, 0);
       return t;
@@ -118,7 +118,7 @@ Type Typer::callType(Specialization &spec, const SExpr &call) {
   if (callee.head() != "Name")
     fail(CompileError::Kind::Unsupported, fn, callee,
          "calling this expression is not supported");
-  const std::string &name = callee.field(0).text;
+  const std::string &name = ast::id(callee);
   switch (binding.kind) {
   case NameBinding::Kind::Jit: {
     spec.callsJit = true;
@@ -142,7 +142,7 @@ Type Typer::callType(Specialization &spec, const SExpr &call) {
     // A callee that may fall off its end returns None there (a conflict
     // with its other returns is reported once typing is done).
     Type result = callee.result;
-    if (!alwaysReturns(callee.source->definition.field(0)))
+    if (!alwaysReturns(ast::body(callee.source->definition)))
       unify(callee.result, Type::none(), result);
     for (size_t i = 0; i < actual.size(); ++i)
       if (types[i].kind == Type::Kind::Array)
@@ -235,7 +235,7 @@ Type Typer::callType(Specialization &spec, const SExpr &call) {
   }
   if (name == "divmod") {
     needArgs(name, 2, 2);
-    Type t = binaryType(spec, call, "FloorDiv", argType(0), argType(1));
+    Type t = binaryType(spec, call, ast::Operator::FloorDiv, argType(0), argType(1));
     if (t.kind == Type::Kind::Bottom)
       return t;
     return Type::tuple({t, t});
@@ -253,7 +253,7 @@ Type Typer::callType(Specialization &spec, const SExpr &call) {
       }
       return Type::integer();
     }
-    return binaryType(spec, call, "Pow", argType(0), argType(1));
+    return binaryType(spec, call, ast::Operator::Pow, argType(0), argType(1));
   }
   if (name == "complex") {
     needArgs(name, 0, 2);

@@ -9,24 +9,18 @@
 namespace plait::frontend {
 
 Type Typer::binaryType(Specialization &spec, const SExpr &node,
-                       const std::string &op, const Type &left,
+                       ast::Operator op, const Type &left,
                        const Type &right) {
   if (left.kind == Type::Kind::Bottom || right.kind == Type::Kind::Bottom)
     return Type::bottom();
-  static const std::map<std::string, const char *> symbols = {
-      {"Add", "+"},     {"Sub", "-"},    {"Mult", "*"},   {"Div", "/"},
-      {"FloorDiv", "//"}, {"Mod", "%"},  {"Pow", "**"},   {"LShift", "<<"},
-      {"RShift", ">>"}, {"BitOr", "|"},  {"BitXor", "^"}, {"BitAnd", "&"},
-      {"MatMult", "@"}};
-  auto symbol = symbols.find(op);
-  if (symbol == symbols.end() || op == "MatMult")
+  const char *symbol = ast::spelling(op);
+  if (op == ast::Operator::MatMult)
     fail(CompileError::Kind::Unsupported, *spec.source, node,
-         "operator " + (symbol == symbols.end() ? op : symbol->second) +
-             " is not supported");
+         std::string("operator ") + symbol + " is not supported");
   auto typeError = [&]() {
     fail(CompileError::Kind::Typing, *spec.source, node,
-         std::string("unsupported operand type(s) for ") + symbol->second +
-             ": '" + left.str() + "' and '" + right.str() + "'");
+         std::string("unsupported operand type(s) for ") + symbol + ": '" + left.str() + "' and '" +
+             right.str() + "'");
   };
   // A Python complex is weak: with float32 NumPy computes in complex64,
   // which plait does not have (numpy.complex128 with float32 is complex128).
@@ -62,42 +56,42 @@ Type Typer::binaryType(Specialization &spec, const SExpr &node,
     typeError();
   if (left.isComplex() || right.isComplex()) {
     // + - * / only; NumPy's rules when a NumPy scalar is involved.
-    if (op == "Pow")
+    if (op == ast::Operator::Pow)
       fail(CompileError::Kind::Unsupported, *spec.source, node,
            "** of complex numbers is not supported");
-    if (op != "Add" && op != "Sub" && op != "Mult" && op != "Div")
+    if (op != ast::Operator::Add && op != ast::Operator::Sub && op != ast::Operator::Mult && op != ast::Operator::Div)
       typeError();
     return complexUsesNumPy(left, right) ? Type::numpy(DType::Complex128) : Type::complex();
   }
   if (left.isNumPy() || right.isNumPy()) {
     DType common = numpyCommonType(left, right).dtype;
-    bool bitwise = op == "BitOr" || op == "BitXor" || op == "BitAnd" ||
-                   op == "LShift" || op == "RShift";
-    if (op == "Div")
+    bool bitwise = op == ast::Operator::BitOr || op == ast::Operator::BitXor || op == ast::Operator::BitAnd ||
+                   op == ast::Operator::LShift || op == ast::Operator::RShift;
+    if (op == ast::Operator::Div)
       return Type::numpy(isFloatDType(common) ? common : DType::Float64);
     if (bitwise && isFloatDType(common))
       typeError();
     if (common == DType::Bool) {
-      if (op == "Sub")
+      if (op == ast::Operator::Sub)
         fail(CompileError::Kind::Typing, *spec.source, node,
              "numpy boolean subtract, the `-` operator, is not supported, use "
              "the bitwise_xor, the `^` operator, or the logical_xor function instead.");
       // + is logical or, * logical and; the others compute in int8.
-      if (op != "Add" && op != "Mult" && op != "BitOr" && op != "BitXor" && op != "BitAnd")
+      if (op != ast::Operator::Add && op != ast::Operator::Mult && op != ast::Operator::BitOr && op != ast::Operator::BitXor && op != ast::Operator::BitAnd)
         return Type::numpy(DType::Int8);
     }
     return Type::numpy(common);
   }
   bool anyFloat = left.kind == Type::Kind::Float || right.kind == Type::Kind::Float;
   bool bothBool = left.kind == Type::Kind::Bool && right.kind == Type::Kind::Bool;
-  if (op == "Div")
+  if (op == ast::Operator::Div)
     return Type::floating();
-  if (op == "BitOr" || op == "BitXor" || op == "BitAnd") {
+  if (op == ast::Operator::BitOr || op == ast::Operator::BitXor || op == ast::Operator::BitAnd) {
     if (anyFloat)
       typeError();
     return bothBool ? Type::boolean() : Type::integer();
   }
-  if (op == "LShift" || op == "RShift") {
+  if (op == ast::Operator::LShift || op == ast::Operator::RShift) {
     if (anyFloat)
       typeError();
     return Type::integer();
@@ -110,7 +104,7 @@ Type Typer::computeType(Specialization &spec, const SExpr &expr) {
   const FunctionSource &fn = *spec.source;
   const std::string &head = expr.head();
   if (head == "Const") {
-    const SExpr &value = expr.field(0);
+    const SExpr &value = ast::value(expr);
     if (value.kind == SExpr::Kind::String)
       fail(CompileError::Kind::Unsupported, fn, expr,
            "string constants are not supported");
@@ -129,7 +123,7 @@ Type Typer::computeType(Specialization &spec, const SExpr &expr) {
     return t;
   }
   if (head == "Name") {
-    const std::string &name = expr.field(0).text;
+    const std::string &name = ast::id(expr);
     NameBinding binding = resolve(spec, name);
     switch (binding.kind) {
     case NameBinding::Kind::Local:
@@ -166,16 +160,16 @@ Type Typer::computeType(Specialization &spec, const SExpr &expr) {
     }
   }
   if (head == "Attribute") {
-    const SExpr &base = expr.field(0);
+    const SExpr &base = ast::value(expr);
     bool local = base.head() == "Name" &&
-                 resolve(spec, base.field(0).text).kind == NameBinding::Kind::Local;
+                 resolve(spec, ast::id(base)).kind == NameBinding::Kind::Local;
     if (local)
       exprType(spec, base); // (recorded: the emitter loads it)
-    if (local && spec.variables[base.field(0).text].kind == Type::Kind::Bottom)
+    if (local && spec.variables[ast::id(base)].kind == Type::Kind::Bottom)
       return Type::bottom(); // typed in a later round (a jitted callee's result)
-    if (local && spec.variables[base.field(0).text].kind == Type::Kind::Array) {
-      const Type &array = spec.variables[base.field(0).text];
-      const std::string &attr = expr.field(1).text;
+    if (local && spec.variables[ast::id(base)].kind == Type::Kind::Array) {
+      const Type &array = spec.variables[ast::id(base)];
+      const std::string &attr = ast::attr(expr);
       if (attr == "shape")
         return Type::tuple(std::vector<Type>(array.ndim, Type::integer()));
       if (attr == "ndim" || attr == "size")
@@ -184,15 +178,15 @@ Type Typer::computeType(Specialization &spec, const SExpr &expr) {
            "the array attribute '" + attr + "' is not supported");
     }
     if (base.head() == "Name" &&
-        resolve(spec, base.field(0).text).kind == NameBinding::Kind::Math) {
-      const std::string &attr = expr.field(1).text;
+        resolve(spec, ast::id(base)).kind == NameBinding::Kind::Math) {
+      const std::string &attr = ast::attr(expr);
       if (attr == "pi" || attr == "e" || attr == "tau" || attr == "inf" ||
           attr == "nan")
         return Type::floating();
       fail(CompileError::Kind::Unsupported, fn, expr,
            "math." + attr + " is not supported here");
     }
-    const std::string &attr = expr.field(1).text;
+    const std::string &attr = ast::attr(expr);
     if (attr == "real" || attr == "imag") {
       Type t = exprType(spec, base);
       if (t.kind == Type::Kind::Bottom)
@@ -204,15 +198,15 @@ Type Typer::computeType(Specialization &spec, const SExpr &expr) {
          "attribute access is not supported (except .real and .imag of complex numbers)");
   }
   if (head == "BinOp")
-    return binaryType(spec, expr, expr.field(0).text, exprType(spec, expr.field(1)),
-                      exprType(spec, expr.field(2)));
+    return binaryType(spec, expr, ast::op(expr), exprType(spec, ast::left(expr)),
+                      exprType(spec, ast::right(expr)));
   if (head == "UnaryOp") {
-    const std::string &op = expr.field(0).text;
+    ast::Operator op = ast::op(expr);
     int64_t negated;
     if (negatedIntConstant(expr, negated))
       return Type::integer(); // -9223372036854775808 fits though its operand does not
-    Type operand = exprType(spec, expr.field(1));
-    if (op == "Not") {
+    Type operand = exprType(spec, ast::operand(expr));
+    if (op == ast::Operator::Not) {
       if (operand.kind == Type::Kind::Array)
         fail(CompileError::Kind::Unsupported, fn, expr,
              "the truth value of an array is ambiguous (test its elements)");
@@ -222,13 +216,13 @@ Type Typer::computeType(Specialization &spec, const SExpr &expr) {
       return operand;
     // Arrays: elementwise, with the element type's rules.
     Type t = operand.kind == Type::Kind::Array ? operand.elementType() : operand;
-    const char *symbol = op == "USub" ? "-" : op == "UAdd" ? "+" : "~";
-    if (!t.isNumber() || (op == "Invert" && (t.isFloating() || t.isComplex())) ||
-        (op == "UAdd" && t.isNumPy() && t.dtype == DType::Bool))
+    const char *symbol = ast::spelling(op);
+    if (!t.isNumber() || (op == ast::Operator::Invert && (t.isFloating() || t.isComplex())) ||
+        (op == ast::Operator::UAdd && t.isNumPy() && t.dtype == DType::Bool))
       fail(CompileError::Kind::Typing, fn, expr,
            std::string("bad operand type for unary ") + symbol + ": '" +
                operand.str() + "'");
-    if (t.isNumPy() && t.dtype == DType::Bool && op == "USub")
+    if (t.isNumPy() && t.dtype == DType::Bool && op == ast::Operator::USub)
       fail(CompileError::Kind::Typing, fn, expr,
            "The numpy boolean negative, the `-` operator, is not supported, use "
            "the `~` operator or the logical_not function instead.");
@@ -240,29 +234,29 @@ Type Typer::computeType(Specialization &spec, const SExpr &expr) {
   }
   if (head == "BoolOp") {
     Type result;
-    for (size_t i = 1; i < expr.numFields(); ++i) {
-      Type t = exprType(spec, expr.field(i));
+    for (const SExpr *operand : ast::values(expr)) {
+      Type t = exprType(spec, *operand);
       Type next;
       if (!unify(result, t, next))
-        fail(CompileError::Kind::Typing, fn, expr.field(i),
-             "operands of " + std::string(expr.field(0).text == "And" ? "and" : "or") +
+        fail(CompileError::Kind::Typing, fn, *operand,
+             std::string("operands of ") + ast::spelling(ast::op(expr)) +
                  " have conflicting types " + result.str() + " and " + t.str());
       result = next;
     }
     return result;
   }
   if (head == "Compare") {
-    std::vector<const SExpr *> operands = {&expr.field(0)};
-    for (const SExpr *c : expr.field(2).rest())
+    std::vector<const SExpr *> operands = {&ast::left(expr)};
+    for (const SExpr *c : ast::comparators(expr).rest())
       operands.push_back(c);
-    std::vector<const SExpr *> ops = expr.field(1).rest();
+    std::vector<const SExpr *> ops = ast::ops(expr).rest();
     {
       // Arrays compare elementwise into a bool array (one comparison).
       Type a = exprType(spec, *operands[0]);
       Type b = exprType(spec, *operands.back());
       if (a.kind == Type::Kind::Array || b.kind == Type::Kind::Array) {
-        const std::string &o = ops[0]->text;
-        if (ops.size() != 1 || o == "Is" || o == "IsNot" || o == "In" || o == "NotIn")
+        ast::Operator o = ast::operatorOf(*ops[0]);
+        if (ops.size() != 1 || o == ast::Operator::Is || o == ast::Operator::IsNot || o == ast::Operator::In || o == ast::Operator::NotIn)
           fail(CompileError::Kind::Unsupported, fn, expr,
                "arrays support one comparison at a time (<, <=, ==, !=, >, >=)");
         for (const Type &t : {a, b})
@@ -270,7 +264,7 @@ Type Typer::computeType(Specialization &spec, const SExpr &expr) {
             fail(CompileError::Kind::Typing, fn, expr, "cannot compare an array with " + t.str());
         bool complexOperand = (a.kind == Type::Kind::Array ? a.elementType() : a).isComplex() ||
                               (b.kind == Type::Kind::Array ? b.elementType() : b).isComplex();
-        if (complexOperand && o != "Eq" && o != "NotEq")
+        if (complexOperand && o != ast::Operator::Eq && o != ast::Operator::NotEq)
           fail(CompileError::Kind::Typing, fn, expr,
                "ordering comparisons are not supported between complex numbers");
         spec.loops = true;
@@ -292,10 +286,10 @@ Type Typer::computeType(Specialization &spec, const SExpr &expr) {
       previous = t;
       if (t.isComplex()) {
         // Complex numbers are not ordered: only == and != compare them.
-        const std::string &next = ops[std::min(i, ops.size() - 1)]->text;
-        const std::string &previous = ops[i == 0 ? 0 : i - 1]->text;
-        for (const std::string *o : {&next, &previous})
-          if (*o != "Eq" && *o != "NotEq")
+        ast::Operator next = ast::operatorOf(*ops[std::min(i, ops.size() - 1)]);
+        ast::Operator previous = ast::operatorOf(*ops[i == 0 ? 0 : i - 1]);
+        for (ast::Operator o : {next, previous})
+          if (o != ast::Operator::Eq && o != ast::Operator::NotEq)
             fail(CompileError::Kind::Typing, fn, expr,
                  "ordering comparisons are not supported between complex numbers");
         continue;
@@ -305,19 +299,21 @@ Type Typer::computeType(Specialization &spec, const SExpr &expr) {
       fail(CompileError::Kind::Unsupported, fn, *operands[i],
            "comparing values of type " + t.str() + " is not supported");
     }
-    for (const SExpr *op : ops)
-      if (op->text == "Is" || op->text == "IsNot" || op->text == "In" ||
-          op->text == "NotIn")
+    for (const SExpr *symbol : ops) {
+      ast::Operator op = ast::operatorOf(*symbol);
+      if (op == ast::Operator::Is || op == ast::Operator::IsNot || op == ast::Operator::In ||
+          op == ast::Operator::NotIn)
         fail(CompileError::Kind::Unsupported, fn, expr,
-             "the comparison operator " + op->text + " is not supported");
+             std::string("the comparison operator '") + ast::spelling(op) + "' is not supported");
+    }
     if (allNumPy)
       return Type::numpy(DType::Bool);
     return Type::boolean();
   }
   if (head == "IfExp") {
-    exprType(spec, expr.field(0));
-    Type a = exprType(spec, expr.field(1));
-    Type b = exprType(spec, expr.field(2));
+    exprType(spec, ast::test(expr));
+    Type a = exprType(spec, ast::body(expr));
+    Type b = exprType(spec, ast::orelse(expr));
     Type result;
     if (!unify(a, b, result))
       fail(CompileError::Kind::Typing, fn, expr,
@@ -329,11 +325,11 @@ Type Typer::computeType(Specialization &spec, const SExpr &expr) {
     return callType(spec, expr);
   if (head == "Tuple") {
     std::vector<Type> elements;
-    for (size_t i = 0; i < expr.numFields(); ++i) {
-      if (expr.field(i).head() == "Starred")
-        fail(CompileError::Kind::Unsupported, fn, expr.field(i),
+    for (const SExpr *element : ast::elts(expr)) {
+      if (ast::is(*element, ast::NodeKind::Starred))
+        fail(CompileError::Kind::Unsupported, fn, *element,
              "starred expressions are not supported");
-      elements.push_back(exprType(spec, expr.field(i)));
+      elements.push_back(exprType(spec, *element));
     }
     for (const Type &t : elements)
       if (t.kind == Type::Kind::Bottom)
@@ -341,8 +337,8 @@ Type Typer::computeType(Specialization &spec, const SExpr &expr) {
     return Type::tuple(std::move(elements));
   }
   if (head == "Subscript") {
-    Type base = exprType(spec, expr.field(0));
-    const SExpr &index = expr.field(1);
+    Type base = exprType(spec, ast::value(expr));
+    const SExpr &index = ast::slice(expr);
     if (base.kind == Type::Kind::Bottom)
       return base;
     if (base.kind == Type::Kind::Array)
@@ -350,14 +346,14 @@ Type Typer::computeType(Specialization &spec, const SExpr &expr) {
     if (base.kind != Type::Kind::Tuple)
       fail(CompileError::Kind::Unsupported, fn, expr,
            "indexing a " + base.str() + " is not supported");
-    bool negative = index.head() == "UnaryOp" && index.field(0).text == "USub" &&
-                    index.field(1).head() == "Const";
-    const SExpr &constant = negative ? index.field(1) : index;
+    bool negative = index.head() == "UnaryOp" && ast::op(index) == ast::Operator::USub &&
+                    ast::operand(index).head() == "Const";
+    const SExpr &constant = negative ? ast::operand(index) : index;
     if (constant.head() != "Const" ||
-        constant.field(0).kind != SExpr::Kind::Integer)
+        ast::value(constant).kind != SExpr::Kind::Integer)
       fail(CompileError::Kind::Unsupported, fn, index,
            "tuples can only be indexed by integer constants");
-    long long i = std::strtoll(constant.field(0).text.c_str(), nullptr, 10);
+    long long i = std::strtoll(ast::value(constant).text.c_str(), nullptr, 10);
     if (negative)
       i = -i;
     long long n = static_cast<long long>(base.elements.size());
@@ -367,7 +363,7 @@ Type Typer::computeType(Specialization &spec, const SExpr &expr) {
   }
   if (head == "Unsupported")
     fail(CompileError::Kind::Unsupported, fn, expr,
-         expr.field(0).text + " expressions are not supported");
+         ast::what(expr) + " expressions are not supported");
   fail(CompileError::Kind::Unsupported, fn, expr,
        head + " expressions are not supported");
 }

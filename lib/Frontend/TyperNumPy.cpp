@@ -9,11 +9,11 @@
 namespace plait::frontend {
 
 std::string Typer::numpyFunction(const Specialization &spec, const SExpr &callee) const {
-  if (callee.head() == "Attribute" && callee.field(0).head() == "Name" &&
-      resolve(spec, callee.field(0).field(0).text).kind == NameBinding::Kind::NumPy)
-    return callee.field(1).text;
+  if (callee.head() == "Attribute" && ast::value(callee).head() == "Name" &&
+      resolve(spec, ast::id(ast::value(callee))).kind == NameBinding::Kind::NumPy)
+    return ast::attr(callee);
   if (callee.head() == "Name") {
-    NameBinding binding = resolve(spec, callee.field(0).text);
+    NameBinding binding = resolve(spec, ast::id(callee));
     // A NumPy scalar type bound to a global (from numpy import float32)
     // is called as a constructor, like np.float32(x).
     if (binding.kind == NameBinding::Kind::NumPyFunction ||
@@ -26,15 +26,15 @@ std::string Typer::numpyFunction(const Specialization &spec, const SExpr &callee
 DType Typer::dtypeOf(Specialization &spec, const SExpr &node) {
   DType dtype;
   const FunctionSource &fn = *spec.source;
-  if (node.head() == "Attribute" && node.field(0).head() == "Name" &&
-      resolve(spec, node.field(0).field(0).text).kind == NameBinding::Kind::NumPy &&
-      dtypeFromName(node.field(1).text, dtype))
+  if (node.head() == "Attribute" && ast::value(node).head() == "Name" &&
+      resolve(spec, ast::id(ast::value(node))).kind == NameBinding::Kind::NumPy &&
+      dtypeFromName(ast::attr(node), dtype))
     return dtype;
-  if (node.head() == "Const" && node.field(0).kind == SExpr::Kind::String &&
-      dtypeFromName(node.field(0).text, dtype))
+  if (node.head() == "Const" && ast::value(node).kind == SExpr::Kind::String &&
+      dtypeFromName(ast::value(node).text, dtype))
     return dtype;
   if (node.head() == "Name") {
-    NameBinding binding = resolve(spec, node.field(0).text);
+    NameBinding binding = resolve(spec, ast::id(node));
     if (binding.kind == NameBinding::Kind::Builtin) {
       if (binding.name == "float")
         return DType::Float64;
@@ -57,23 +57,23 @@ DType Typer::dtypeOf(Specialization &spec, const SExpr &node) {
 int Typer::reductionAxis(Specialization &spec, const SExpr &call, int ndim) {
   const FunctionSource &fn = *spec.source;
   const SExpr *axis = nullptr;
-  std::vector<const SExpr *> args = call.field(1).rest();
+  std::vector<const SExpr *> args = ast::args(call).rest();
   if (args.size() > 1)
     axis = args[1];
-  for (const SExpr *keyword : call.field(2).rest()) {
+  for (const SExpr *keyword : ast::keywords(call).rest()) {
     if (keyword->items.at(1).text != "axis" || axis)
       fail(CompileError::Kind::Unsupported, fn, call,
            "reductions take an array and an axis (other arguments are not supported)");
     axis = &keyword->items.at(2);
   }
   if (!axis || axis->kind == SExpr::Kind::None ||
-      (axis->head() == "Const" && axis->field(0).kind == SExpr::Kind::None))
+      (axis->head() == "Const" && ast::value(*axis).kind == SExpr::Kind::None))
     return -1;
-  bool negative = axis->head() == "UnaryOp" && axis->field(0).text == "USub";
-  const SExpr &constant = negative ? axis->field(1) : *axis;
-  if (constant.head() != "Const" || constant.field(0).kind != SExpr::Kind::Integer)
+  bool negative = axis->head() == "UnaryOp" && ast::op(*axis) == ast::Operator::USub;
+  const SExpr &constant = negative ? ast::operand(*axis) : *axis;
+  if (constant.head() != "Const" || ast::value(constant).kind != SExpr::Kind::Integer)
     fail(CompileError::Kind::Unsupported, fn, *axis, "axis must be an integer constant");
-  long long value = std::strtoll(constant.field(0).text.c_str(), nullptr, 10);
+  long long value = std::strtoll(ast::value(constant).text.c_str(), nullptr, 10);
   if (negative)
     value = -value;
   if (value < -ndim || value >= ndim)
@@ -100,11 +100,11 @@ int Typer::shapeRank(Specialization &spec, const SExpr &node) {
 
 Type Typer::numpyCallType(Specialization &spec, const SExpr &call, const std::string &name) {
   const FunctionSource &fn = *spec.source;
-  std::vector<const SExpr *> args = call.field(1).rest();
+  std::vector<const SExpr *> args = ast::args(call).rest();
   const SExpr *dtypeNode = nullptr;
   bool isReduction = name == "sum" || name == "prod" || name == "min" || name == "max" ||
                      name == "amin" || name == "amax" || name == "mean";
-  for (const SExpr *keyword : call.field(2).rest()) {
+  for (const SExpr *keyword : ast::keywords(call).rest()) {
     if (isReduction && keyword->items.at(1).text == "axis")
       continue; // see reductionAxis
     if (keyword->items.at(1).text != "dtype")
@@ -129,7 +129,7 @@ Type Typer::numpyCallType(Specialization &spec, const SExpr &call, const std::st
   DType scalar;
   if (dtypeFromName(name, scalar)) {
     // np.float32(x): a NumPy scalar, converted as NumPy converts.
-    if (call.field(2).items.size() > 1)
+    if (ast::keywords(call).items.size() > 1)
       fail(CompileError::Kind::Unsupported, fn, call, "np." + name + "() takes no keywords here");
     arity(0, 1);
     uint64_t bits;
@@ -277,15 +277,15 @@ Type Typer::numpyCallType(Specialization &spec, const SExpr &call, const std::st
       return Type::numpy(dtype == DType::Complex128 ? DType::Float64 : dtype);
     return Type::numpy(elementwiseFloat(dtype));
   }
-  fail(CompileError::Kind::Unsupported, fn, call.field(0),
+  fail(CompileError::Kind::Unsupported, fn, ast::func(call),
        "np." + name + "() is not supported yet (supported: empty, zeros, ones, "
        "full, empty_like, zeros_like, ones_like, arange, sum, prod, min, max, "
        "mean, dot, sqrt, exp, log, sin, cos, tan, arctan, abs)");
 }
 
 Type Typer::subscriptType(Specialization &spec, const SExpr &subscript) {
-  const SExpr &base = subscript.field(0);
-  const SExpr &index = subscript.field(1);
+  const SExpr &base = ast::value(subscript);
+  const SExpr &index = ast::slice(subscript);
   Type array = exprType(spec, base);
   if (array.kind == Type::Kind::Bottom)
     return array; // typed in a later round (a jitted callee's result)
@@ -301,9 +301,9 @@ Type Typer::subscriptType(Specialization &spec, const SExpr &subscript) {
   for (const SExpr *i : indices) {
     if (i->head() == "Slice") {
       ++kept;
-      for (size_t part = 0; part < 3; ++part) {
-        const SExpr &bound = i->field(part);
-        if (bound.kind == SExpr::Kind::None)
+      for (const SExpr *part : {&ast::lower(*i), &ast::upper(*i), &ast::step(*i)}) {
+        const SExpr &bound = *part;
+        if (ast::isNone(bound))
           continue;
         Type t = exprType(spec, bound);
         if (t.kind != Type::Kind::Bottom && !t.isIntegral())
@@ -328,16 +328,16 @@ Type Typer::subscriptType(Specialization &spec, const SExpr &subscript) {
 std::string Typer::viewRoot(const Specialization &spec, const SExpr &expr) const {
   const SExpr *node = &expr;
   while (node->head() == "Subscript")
-    node = &node->field(0);
+    node = &ast::value(*node);
   if (node->head() != "Name")
     return "";
-  return node->field(0).text;
+  return ast::id(*node);
 }
 
 std::set<std::string> Typer::aliasRoots(const Specialization &spec, const SExpr &expr) const {
   const std::string &head = expr.head();
   if (head == "Name") {
-    const std::string &name = expr.field(0).text;
+    const std::string &name = ast::id(expr);
     std::set<std::string> roots = {name};
     auto found = spec.aliases.find(name);
     if (found != spec.aliases.end())
@@ -345,20 +345,20 @@ std::set<std::string> Typer::aliasRoots(const Specialization &spec, const SExpr 
     return roots;
   }
   if (head == "Subscript")
-    return aliasRoots(spec, expr.field(0));
+    return aliasRoots(spec, ast::value(expr));
   std::set<std::string> roots;
   if (head == "IfExp") {
-    roots = aliasRoots(spec, expr.field(1));
-    std::set<std::string> other = aliasRoots(spec, expr.field(2));
+    roots = aliasRoots(spec, ast::body(expr));
+    std::set<std::string> other = aliasRoots(spec, ast::orelse(expr));
     roots.insert(other.begin(), other.end());
-  } else if (head == "Call" && expr.field(0).head() == "Name" &&
-             resolve(spec, expr.field(0).field(0).text).kind == NameBinding::Kind::Jit) {
+  } else if (head == "Call" && ast::func(expr).head() == "Name" &&
+             resolve(spec, ast::id(ast::func(expr))).kind == NameBinding::Kind::Jit) {
     // A jitted callee may return (a view of) any array passed to it.
-    for (const SExpr *arg : expr.field(1).rest()) {
+    for (const SExpr *arg : ast::args(expr).rest()) {
       std::set<std::string> more = aliasRoots(spec, *arg);
       roots.insert(more.begin(), more.end());
     }
-    for (const SExpr *keyword : expr.field(2).rest()) {
+    for (const SExpr *keyword : ast::keywords(expr).rest()) {
       std::set<std::string> more = aliasRoots(spec, keyword->items.at(2));
       roots.insert(more.begin(), more.end());
     }

@@ -12,27 +12,27 @@ void Typer::typeStatement(Specialization &spec, const SExpr &stmt) {
   const std::string &head = stmt.head();
   const FunctionSource &fn = *spec.source;
   if (head == "Assign") {
-    Type value = exprType(spec, stmt.field(1));
+    Type value = exprType(spec, ast::value(stmt));
     if (value.kind == Type::Kind::Array) {
-      std::set<std::string> roots = aliasRoots(spec, stmt.field(1));
-      for (const SExpr *target : stmt.field(0).rest())
+      std::set<std::string> roots = aliasRoots(spec, ast::value(stmt));
+      for (const SExpr *target : ast::targets(stmt).rest())
         if (target->head() == "Name")
-          addAliases(spec, target->field(0).text, roots);
+          addAliases(spec, ast::id(*target), roots);
     }
-    for (const SExpr *target : stmt.field(0).rest())
+    for (const SExpr *target : ast::targets(stmt).rest())
       assign(spec, *target, value, stmt);
   } else if (head == "AnnAssign") {
-    if (stmt.field(1).kind == SExpr::Kind::None)
+    if (ast::value(stmt).kind == SExpr::Kind::None)
       return;
-    assign(spec, stmt.field(0), exprType(spec, stmt.field(1)), stmt);
+    assign(spec, ast::target(stmt), exprType(spec, ast::value(stmt)), stmt);
   } else if (head == "AugAssign") {
-    const SExpr &target = stmt.field(0);
+    const SExpr &target = ast::target(stmt);
     if (target.head() != "Name" && target.head() != "Subscript")
       fail(CompileError::Kind::Unsupported, fn, target,
            "augmented assignment to " + target.head() + " is not supported");
     Type current = exprType(spec, target);
-    Type value = exprType(spec, stmt.field(2));
-    Type result = binaryType(spec, stmt, stmt.field(1).text, current, value);
+    Type value = exprType(spec, ast::value(stmt));
+    Type result = binaryType(spec, stmt, ast::op(stmt), current, value);
     spec.types[&stmt] = result;
     if (current.kind == Type::Kind::Array) {
       // a += b and a[1:] += b work in place: the result must cast to a's
@@ -52,49 +52,49 @@ void Typer::typeStatement(Specialization &spec, const SExpr &stmt) {
     }
     assign(spec, target, result, stmt);
   } else if (head == "If") {
-    exprType(spec, stmt.field(0));
-    typeBody(spec, stmt.field(1));
-    typeBody(spec, stmt.field(2));
+    exprType(spec, ast::test(stmt));
+    typeBody(spec, ast::body(stmt));
+    typeBody(spec, ast::orelse(stmt));
   } else if (head == "While") {
     spec.loops = true;
-    exprType(spec, stmt.field(0));
-    typeLoopBody(spec, stmt.field(1));
-    typeBody(spec, stmt.field(2)); // else: in the enclosing loop
+    exprType(spec, ast::test(stmt));
+    typeLoopBody(spec, ast::body(stmt));
+    typeBody(spec, ast::orelse(stmt)); // else: in the enclosing loop
   } else if (head == "For") {
     spec.loops = true;
-    const SExpr &iter = stmt.field(1);
-    bool isRange = iter.head() == "Call" && iter.field(0).head() == "Name" &&
-                   resolve(spec, iter.field(0).field(0).text).kind ==
+    const SExpr &iter = ast::iter(stmt);
+    bool isRange = iter.head() == "Call" && ast::func(iter).head() == "Name" &&
+                   resolve(spec, ast::id(ast::func(iter))).kind ==
                        NameBinding::Kind::Builtin &&
-                   iter.field(0).field(0).text == "range";
+                   ast::id(ast::func(iter)) == "range";
     if (!isRange) {
       Type iterated = iter.head() == "Name" ? exprType(spec, iter) : Type::bottom();
       if (iterated.kind == Type::Kind::Array) {
         // Over the first axis: elements of a 1-D array, rows (views) of N-D.
         if (iterated.ndim == 1) {
-          assign(spec, stmt.field(0), iterated.elementType(), stmt);
+          assign(spec, ast::target(stmt), iterated.elementType(), stmt);
         } else {
-          const SExpr &target = stmt.field(0);
-          if (target.head() != "Name" || !spec.loopTargets.count(target.field(0).text))
+          const SExpr &target = ast::target(stmt);
+          if (target.head() != "Name" || !spec.loopTargets.count(ast::id(target)))
             fail(CompileError::Kind::Unsupported, fn, target,
                  "the rows of an array can be bound only to a variable that "
                  "nothing else assigns");
-          addAliases(spec, target.field(0).text, aliasRoots(spec, iter)); // rows are views
+          addAliases(spec, ast::id(target), aliasRoots(spec, iter)); // rows are views
           assign(spec, target, Type::array(iterated.dtype, iterated.ndim - 1), stmt);
-          rowsInScope.insert(target.field(0).text);
+          rowsInScope.insert(ast::id(target));
         }
-        typeLoopBody(spec, stmt.field(2));
-        if (stmt.field(0).head() == "Name")
-          rowsInScope.erase(stmt.field(0).field(0).text);
-        typeBody(spec, stmt.field(3));
+        typeLoopBody(spec, ast::body(stmt));
+        if (ast::target(stmt).head() == "Name")
+          rowsInScope.erase(ast::id(ast::target(stmt)));
+        typeBody(spec, ast::orelse(stmt));
         return;
       }
       fail(CompileError::Kind::Unsupported, fn, iter,
            "for loops are supported over range(...) and array variables only");
     }
-    const SExpr &args = iter.field(1);
+    const SExpr &args = ast::args(iter);
     if (args.items.size() < 2 || args.items.size() > 4 ||
-        iter.field(2).items.size() > 1)
+        ast::keywords(iter).items.size() > 1)
       fail(CompileError::Kind::Typing, fn, iter,
            "range() takes 1 to 3 positional arguments");
     for (const SExpr *arg : args.rest()) {
@@ -103,13 +103,13 @@ void Typer::typeStatement(Specialization &spec, const SExpr &stmt) {
         fail(CompileError::Kind::Typing, fn, *arg,
              "'" + t.str() + "' object cannot be interpreted as an integer");
     }
-    assign(spec, stmt.field(0), Type::integer(), stmt);
-    typeLoopBody(spec, stmt.field(2));
-    typeBody(spec, stmt.field(3));
+    assign(spec, ast::target(stmt), Type::integer(), stmt);
+    typeLoopBody(spec, ast::body(stmt));
+    typeBody(spec, ast::orelse(stmt));
   } else if (head == "Return") {
-    Type value = stmt.field(0).kind == SExpr::Kind::None
+    Type value = ast::value(stmt).kind == SExpr::Kind::None
                      ? Type::none()
-                     : exprType(spec, stmt.field(0));
+                     : exprType(spec, ast::value(stmt));
     Type unified;
     if (!unify(spec.result, value, unified))
       fail(CompileError::Kind::Typing, fn, stmt,
@@ -122,7 +122,7 @@ void Typer::typeStatement(Specialization &spec, const SExpr &stmt) {
       changed = true;
     }
   } else if (head == "Expr") {
-    const SExpr &value = stmt.field(0);
+    const SExpr &value = ast::value(stmt);
     // Docstrings and other bare constants are no-ops.
     if (value.head() != "Const")
       exprType(spec, value);
@@ -134,7 +134,7 @@ void Typer::typeStatement(Specialization &spec, const SExpr &stmt) {
     // nothing to type
   } else if (head == "Unsupported") {
     fail(CompileError::Kind::Unsupported, fn, stmt,
-         stmt.field(0).text + " statements are not supported");
+         ast::what(stmt) + " statements are not supported");
   } else {
     fail(CompileError::Kind::Unsupported, fn, stmt,
          head + " statements are not supported");

@@ -8,43 +8,20 @@ from __future__ import annotations
 import ast
 import builtins
 import inspect
-import linecache
 import math
 import sys
 import textwrap
 from types import FunctionType, ModuleType
 from typing import Any, Callable
 
+from ._core import jit as _native
 from .errors import CompileError
 
-#: Fields serialised per node type, in order. Nodes not listed become
-#: (Unsupported ...) so the native side reports them with their location.
-_FIELDS: dict[str, tuple[str, ...]] = {
-    "Assign": ("targets*", "value"),
-    "AugAssign": ("target", "op", "value"),
-    "AnnAssign": ("target", "value?"),
-    "If": ("test", "body*", "orelse*"),
-    "While": ("test", "body*", "orelse*"),
-    "For": ("target", "iter", "body*", "orelse*"),
-    "Return": ("value?",),
-    "Break": (),
-    "Continue": (),
-    "Pass": (),
-    "Expr": ("value",),
-    "Name": ("id",),
-    "Constant": ("value",),
-    "BinOp": ("op", "left", "right"),
-    "UnaryOp": ("op", "operand"),
-    "BoolOp": ("op", "values+"),
-    "Compare": ("left", "ops*", "comparators*"),
-    "IfExp": ("test", "body", "orelse"),
-    "Call": ("func", "args*", "keywords*"),
-    "Attribute": ("value", "attr"),
-    "Tuple": ("elts+",),
-    "Subscript": ("value", "slice"),
-    "Starred": ("value",),
-    "Slice": ("lower?", "upper?", "step?"),
-}
+#: Fields serialised per node type, in order (the native frontend's
+#: definition, include/plait/Frontend/ASTNodes.def: '*' a list, '+' the
+#: remaining items, '?' optional). Nodes not listed become (Unsupported ...)
+#: so the native side reports them with their location.
+_FIELDS: dict[str, tuple[str, ...]] = _native.snapshot_fields()
 
 _LIST_HEADS = {
     "targets": "Targets",
@@ -56,7 +33,7 @@ _LIST_HEADS = {
     "keywords": "Keywords",
 }
 
-_SUPPORTED_BUILTINS = {"abs", "min", "max", "round", "int", "float", "bool", "divmod", "pow", "range", "len", "complex"}
+_SUPPORTED_BUILTINS = frozenset(_native.supported_builtins())
 
 
 def _string(text: str) -> str:
@@ -247,7 +224,3 @@ class Snapshotter:
 
     def program(self) -> str:
         return "(Program " + " ".join(self.functions.values()) + ")"
-
-
-def linecache_warm(filename: str) -> None:
-    linecache.checkcache(filename)

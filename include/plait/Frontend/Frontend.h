@@ -127,6 +127,10 @@ Type numpyCommonType(const Type &a, const Type &b);
 /// complex (complex.__add__ accepts that float subclass first).
 bool complexUsesNumPy(const Type &left, const Type &right);
 
+/// The builtins compiled code may call (the snapshot tells them from
+/// other globals of the same name).
+const std::vector<std::string> &supportedBuiltins();
+
 /// One jitted Python function of the program.
 struct FunctionSource {
   int id = 0;

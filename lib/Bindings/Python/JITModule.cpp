@@ -8,6 +8,7 @@
 #include "Bindings.h"
 
 #include "plait/Dispatcher/Dispatcher.h"
+#include "plait/Frontend/AST.h"
 #include "plait/JIT/Compiler.h"
 #include "plait/JIT/DispatchKey.h"
 
@@ -123,6 +124,19 @@ void populateJIT(nb::module_ &m) {
       names.push_back(jit::key::nameOf(part));
     return names;
   });
+
+  // What the snapshot writes: defined by the frontend (ASTNodes.def).
+  m.def("snapshot_fields", [] {
+    nb::dict fields;
+    for (const auto &[kind, names] : frontend::ast::snapshotFields()) {
+      nb::list spelled;
+      for (const std::string &name : names)
+        spelled.append(nb::str(name.c_str()));
+      fields[kind.c_str()] = nb::tuple(spelled);
+    }
+    return fields;
+  });
+  m.def("supported_builtins", [] { return frontend::supportedBuiltins(); });
 
   m.def("_configure",
         [](nb::handle self, const std::string &name, std::vector<std::string> params,
