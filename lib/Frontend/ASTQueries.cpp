@@ -34,13 +34,13 @@ std::vector<const SExpr *> subscriptIndices(const SExpr &subscript) {
 
 bool alwaysReturns(const SExpr &body) {
   for (const SExpr *stmt : body.rest()) {
-    const std::string &head = stmt->head();
-    if (head == "Return")
+    ast::NodeKind kind = ast::kindOf(*stmt);
+    if (kind == ast::NodeKind::Return)
       return true;
-    if (head == "If" && alwaysReturns(ast::body(*stmt)) &&
+    if (kind == ast::NodeKind::If && alwaysReturns(ast::body(*stmt)) &&
         alwaysReturns(ast::orelse(*stmt)))
       return true;
-    if (head == "While") {
+    if (kind == ast::NodeKind::While) {
       // `while True:` without a break only leaves through return.
       const SExpr &test = ast::test(*stmt);
       bool infinite = ast::is(test, ast::NodeKind::Const) && ast::value(test).kind == SExpr::Kind::True;
@@ -50,10 +50,10 @@ bool alwaysReturns(const SExpr &body) {
         while (!stack.empty()) {
           const SExpr *node = stack.back();
           stack.pop_back();
-          if (node->head() == "Break")
+          if (ast::is(*node, ast::NodeKind::Break))
             hasBreak = true;
           // Breaks inside nested loops belong to those loops.
-          if (node->head() == "While" || node->head() == "For")
+          if (ast::is(*node, ast::NodeKind::While) || ast::is(*node, ast::NodeKind::For))
             continue;
           for (const SExpr &item : node->items)
             if (item.isList())
@@ -69,8 +69,9 @@ bool alwaysReturns(const SExpr &body) {
 
 
 bool negatedIntConstant(const SExpr &unary, int64_t &value) {
-  if (unary.head() != "UnaryOp" || ast::op(unary) != ast::Operator::USub ||
-      ast::operand(unary).head() != "Const" || ast::value(ast::operand(unary)).kind != SExpr::Kind::Integer)
+  if (!ast::is(unary, ast::NodeKind::UnaryOp) || ast::op(unary) != ast::Operator::USub ||
+      !ast::is(ast::operand(unary), ast::NodeKind::Const) ||
+      ast::value(ast::operand(unary)).kind != SExpr::Kind::Integer)
     return false;
   const std::string &digits = ast::value(ast::operand(unary)).text;
   errno = 0;
@@ -82,7 +83,7 @@ bool negatedIntConstant(const SExpr &unary, int64_t &value) {
 }
 
 bool bigUnsignedConstant(const SExpr &node, uint64_t &value) {
-  if (node.head() != "Const" || ast::value(node).kind != SExpr::Kind::Integer ||
+  if (!ast::is(node, ast::NodeKind::Const) || ast::value(node).kind != SExpr::Kind::Integer ||
       ast::value(node).text[0] == '-')
     return false;
   errno = 0;

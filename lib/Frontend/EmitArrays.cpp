@@ -178,7 +178,7 @@ Val FunctionEmitter::emitView(const SExpr &subscript) {
   for (size_t axis = 0; axis < nodes.size(); ++axis) {
     const SExpr &node = *nodes[axis];
     auto evaluate = [&](const SExpr &e) { return convert(emitExpr(e), Type::integer()).leaves[0]; };
-    if (node.head() != "Slice") {
+    if (!ast::is(node, ast::NodeKind::Slice)) {
       given[axis].index = evaluate(node);
       continue;
     }

@@ -12,16 +12,16 @@ Val FunctionEmitter::emitCall(const SExpr &node) {
   std::string numpyName = typer.numpyFunction(spec, callee);
   if (!numpyName.empty())
     return emitNumpy(node, numpyName);
-  if (callee.head() == "Attribute" && ast::attr(callee) == "conjugate" &&
+  if (ast::is(callee, ast::NodeKind::Attribute) && ast::attr(callee) == "conjugate" &&
       spec.typeOf(ast::value(callee)).isComplex()) {
     Val z = emitExpr(ast::value(callee));
     return {z.type, {z.leaves[0], builder.create<arith::NegFOp>(loc(node), z.leaves[1])}};
   }
   std::string mathName;
-  if (callee.head() == "Attribute")
+  if (ast::is(callee, ast::NodeKind::Attribute))
     mathName = ast::attr(callee);
   NameBinding binding;
-  if (callee.head() == "Name") {
+  if (ast::is(callee, ast::NodeKind::Name)) {
     binding = typer.resolve(spec, ast::id(callee));
     if (binding.kind == NameBinding::Kind::MathFunction)
       mathName = binding.name;

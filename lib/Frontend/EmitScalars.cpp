@@ -10,23 +10,24 @@
 namespace plait::frontend::detail {
 
 Val FunctionEmitter::emitExpr(const SExpr &expr) {
-  const std::string &head = expr.head();
+  ast::NodeKind kind = ast::kindOf(expr);
   Type type = spec.typeOf(expr);
-  if (head == "Const")
+  if (kind == ast::NodeKind::Const)
     return constant(ast::value(expr), type);
-  if (head == "Name") {
+  if (kind == ast::NodeKind::Name) {
     const std::string &name = ast::id(expr);
     NameBinding binding = typer.resolve(spec, name);
     if (binding.kind == NameBinding::Kind::Local)
       return loadVariable(name, expr);
     return constant(*binding.value, type);
   }
-  if (head == "Attribute" && (ast::attr(expr) == "real" || ast::attr(expr) == "imag") &&
+  if (kind == ast::NodeKind::Attribute &&
+      (ast::attr(expr) == "real" || ast::attr(expr) == "imag") &&
       spec.typeOf(ast::value(expr)).isComplex()) {
     Val z = emitExpr(ast::value(expr));
     return {type, {z.leaves[ast::attr(expr) == "real" ? 0 : 1]}};
   }
-  if (head == "Attribute" && type.kind != Type::Kind::Float) {
+  if (kind == ast::NodeKind::Attribute && type.kind != Type::Kind::Float) {
     // shape, ndim, size of an array parameter
     Val base = emitExpr(ast::value(expr));
     Value memref = base.leaves[0];
@@ -45,7 +46,7 @@ Val FunctionEmitter::emitExpr(const SExpr &expr) {
       return {type, {size}};
     return result;
   }
-  if (head == "Attribute") {
+  if (kind == ast::NodeKind::Attribute) {
     const std::string &attr = ast::attr(expr);
     double value = attr == "pi"    ? M_PI
                    : attr == "e"   ? M_E
@@ -54,24 +55,24 @@ Val FunctionEmitter::emitExpr(const SExpr &expr) {
                                    : std::nan("");
     return {type, {constFloat(value)}};
   }
-  if (head == "BinOp") {
+  if (kind == ast::NodeKind::BinOp) {
     // Left before right, as CPython evaluates them (C++ leaves the order of
     // function arguments unspecified).
     Val left = emitExpr(ast::left(expr));
     Val right = emitExpr(ast::right(expr));
     return emitBinary(expr, ast::op(expr), left, right);
   }
-  if (head == "UnaryOp")
+  if (kind == ast::NodeKind::UnaryOp)
     return emitUnary(expr);
-  if (head == "BoolOp")
+  if (kind == ast::NodeKind::BoolOp)
     return emitBoolOp(expr);
-  if (head == "Compare")
+  if (kind == ast::NodeKind::Compare)
     return emitCompare(expr);
-  if (head == "IfExp")
+  if (kind == ast::NodeKind::IfExp)
     return emitIfExp(expr);
-  if (head == "Call")
+  if (kind == ast::NodeKind::Call)
     return emitCall(expr);
-  if (head == "Tuple") {
+  if (kind == ast::NodeKind::Tuple) {
     Val result{type, {}};
     for (const SExpr *element : ast::elts(expr)) {
       Val part = emitExpr(*element);
@@ -79,12 +80,12 @@ Val FunctionEmitter::emitExpr(const SExpr &expr) {
     }
     return result;
   }
-  if (head == "Subscript" && spec.typeOf(ast::value(expr)).kind == Type::Kind::Array)
+  if (kind == ast::NodeKind::Subscript && spec.typeOf(ast::value(expr)).kind == Type::Kind::Array)
     return type.kind == Type::Kind::Array ? emitView(expr) : loadElement(expr);
-  if (head == "Subscript") {
+  if (kind == ast::NodeKind::Subscript) {
     Val base = emitExpr(ast::value(expr));
     const SExpr &index = ast::slice(expr);
-    bool negative = index.head() == "UnaryOp";
+    bool negative = ast::is(index, ast::NodeKind::UnaryOp);
     const SExpr &constant = negative ? ast::operand(index) : index;
     long long i = std::strtoll(ast::value(constant).text.c_str(), nullptr, 10);
     long long n = static_cast<long long>(base.type.elements.size());
@@ -97,7 +98,8 @@ Val FunctionEmitter::emitExpr(const SExpr &expr) {
     return {type, llvm::SmallVector<Value, 2>(base.leaves.begin() + offset,
                                               base.leaves.begin() + offset + count)};
   }
-  throw std::logic_error("internal: the typer let a " + head + " expression through");
+  throw std::logic_error(std::string("internal: the typer let a ") + ast::kindName(kind) +
+                         " expression through");
 }
 
 Val FunctionEmitter::intArith(ast::Operator op, Value a, Value b) {

@@ -12,21 +12,23 @@ namespace plait::frontend::detail {
 /// annotated assignment, a for target), nested statements included.
 static bool assigns(const SExpr &body, const std::string &name) {
   std::function<bool(const SExpr &)> target = [&](const SExpr &t) {
-    if (t.head() == "Name")
+    if (ast::is(t, ast::NodeKind::Name))
       return ast::id(t) == name;
-    if (t.head() == "Tuple")
+    if (ast::is(t, ast::NodeKind::Tuple))
       for (const SExpr *element : ast::elts(t))
         if (target(*element))
           return true;
     return false;
   };
   std::function<bool(const SExpr &)> scan = [&](const SExpr &node) {
-    const std::string &h = node.head();
-    if (h == "Assign")
+    ast::NodeKind kind = ast::kindOf(node);
+    if (kind == ast::NodeKind::Assign)
       for (const SExpr *t : ast::targets(node).rest())
         if (target(*t))
           return true;
-    if ((h == "AugAssign" || h == "AnnAssign" || h == "For") && target(ast::target(node)))
+    if ((kind == ast::NodeKind::AugAssign || kind == ast::NodeKind::AnnAssign ||
+         kind == ast::NodeKind::For) &&
+        target(ast::target(node)))
       return true;
     for (const SExpr &item : node.items)
       if (item.isList() && scan(item))
@@ -38,7 +40,7 @@ static bool assigns(const SExpr &body, const std::string &name) {
 
 /// Whether a statement list contains `return` (nested statements included).
 static bool containsReturn(const SExpr &body) {
-  if (body.head() == "Return")
+  if (ast::is(body, ast::NodeKind::Return))
     return true;
   for (const SExpr &item : body.items)
     if (item.isList() && containsReturn(item))
@@ -130,15 +132,15 @@ void FunctionEmitter::freeIfTemporary(const Val &value) {
 }
 
 void FunctionEmitter::emitStatement(const SExpr &stmt) {
-  const std::string &head = stmt.head();
-  if (head == "Assign") {
+  ast::NodeKind kind = ast::kindOf(stmt);
+  if (kind == ast::NodeKind::Assign) {
     Val value = emitExpr(ast::value(stmt));
     for (const SExpr *target : ast::targets(stmt).rest())
       emitAssign(*target, value);
-  } else if (head == "AnnAssign") {
+  } else if (kind == ast::NodeKind::AnnAssign) {
     if (ast::value(stmt).kind != SExpr::Kind::None)
       emitAssign(ast::target(stmt), emitExpr(ast::value(stmt)));
-  } else if (head == "AugAssign") {
+  } else if (kind == ast::NodeKind::AugAssign) {
     Val current = emitExpr(ast::target(stmt));
     if (current.type.kind == Type::Kind::Bottom)
       return; // never assigned anywhere: loading it raised UnboundLocalError
@@ -154,49 +156,51 @@ void FunctionEmitter::emitStatement(const SExpr &stmt) {
     } else {
       emitAssign(ast::target(stmt), result);
     }
-  } else if (head == "If") {
+  } else if (kind == ast::NodeKind::If) {
     emitIf(stmt);
-  } else if (head == "While") {
+  } else if (kind == ast::NodeKind::While) {
     emitWhile(stmt);
-  } else if (head == "For") {
+  } else if (kind == ast::NodeKind::For) {
     emitFor(stmt);
-  } else if (head == "Return") {
+  } else if (kind == ast::NodeKind::Return) {
     emitReturn(ast::value(stmt).kind == SExpr::Kind::None
                    ? Val{Type::none(), {}}
                    : emitExpr(ast::value(stmt)));
-  } else if (head == "Break" || head == "Continue") { // (inside a loop: typing checked)
+  } else if (kind == ast::NodeKind::Break ||
+             kind == ast::NodeKind::Continue) { // (inside a loop: typing checked)
     if (terminated())
       return;
     const Loop &loop = loops.back();
-    if (loop.structured && head == "Break")
+    if (loop.structured && kind == ast::NodeKind::Break)
       builder.create<dialect::BreakOp>(loc(stmt));
     else if (loop.structured)
       builder.create<dialect::ContinueOp>(loc(stmt));
     else
-      branch(head == "Break" ? loop.breakTarget : loop.continueTarget);
-  } else if (head == "Expr") {
-    if (ast::value(stmt).head() != "Const")
+      branch(kind == ast::NodeKind::Break ? loop.breakTarget : loop.continueTarget);
+  } else if (kind == ast::NodeKind::Expr) {
+    if (!ast::is(ast::value(stmt), ast::NodeKind::Const))
       emitExpr(ast::value(stmt));
-  } else if (head != "Pass") {
-    throw std::logic_error("internal: the typer let a " + head + " statement through");
+  } else if (kind != ast::NodeKind::Pass) {
+    throw std::logic_error(std::string("internal: the typer let a ") + ast::kindName(kind) +
+                           " statement through");
   }
 }
 
 void FunctionEmitter::emitAssign(const SExpr &target, const Val &value) {
-  if (target.head() == "Subscript" && spec.typeOf(target).kind == Type::Kind::Array) {
+  if (ast::is(target, ast::NodeKind::Subscript) && spec.typeOf(target).kind == Type::Kind::Array) {
     storeSlice(target, value);
     return;
   }
-  if (target.head() == "Subscript") {
+  if (ast::is(target, ast::NodeKind::Subscript)) {
     storeElement(target, value);
     return;
   }
-  if (target.head() == "Name" && value.type.kind == Type::Kind::Array) {
+  if (ast::is(target, ast::NodeKind::Name) && value.type.kind == Type::Kind::Array) {
     temporaries.erase(value.leaves[0]); // named: lives until the call ends
     arrays[ast::id(target)] = value.leaves[0]; // single assignment: an SSA value
     return;
   }
-  if (target.head() == "Name") {
+  if (ast::is(target, ast::NodeKind::Name)) {
     const std::string &name = ast::id(target);
     Val converted = convert(value, spec.variables[name]);
     for (size_t k = 0; k < converted.leaves.size(); ++k)
@@ -278,7 +282,7 @@ void FunctionEmitter::emitWhile(const SExpr &stmt) {
 void FunctionEmitter::emitFor(const SExpr &stmt) {
   const SExpr &call = ast::iter(stmt);
   Location l = loc(stmt);
-  if (call.head() == "Name") {
+  if (ast::is(call, ast::NodeKind::Name)) {
     // for x in a: element k of a 1-D array on iteration k, row k (a view)
     // of an N-D one.
     Val array = emitExpr(call);
@@ -324,7 +328,7 @@ void FunctionEmitter::emitRangeLoop(const SExpr &stmt, Value start, Value stop, 
     emitAssign(target, value);
     // A loop variable the body does not assign is the iteration's value.
     std::optional<std::pair<std::string, std::optional<Val>>> saved;
-    if (target.head() == "Name" && value.type.kind != Type::Kind::Array &&
+    if (ast::is(target, ast::NodeKind::Name) && value.type.kind != Type::Kind::Array &&
         !assigns(ast::body(stmt), ast::id(target))) {
       const std::string &name = ast::id(target);
       auto previous = bound.find(name);

@@ -105,7 +105,7 @@ Type Typer::constantType(const SExpr &value) {
   case SExpr::Kind::List:
     if (value.head() == "Complex")
       return Type::complex();
-    if (value.head() == "Tuple") {
+    if (ast::is(value, ast::NodeKind::Tuple)) {
       std::vector<Type> elements;
       for (const SExpr *e : value.rest())
         elements.push_back(constantType(*e));
@@ -119,18 +119,19 @@ Type Typer::constantType(const SExpr &value) {
 }
 
 void Typer::collectLocals(const SExpr &node, std::set<std::string> &out) const {
-  const std::string &head = node.head();
+  ast::NodeKind kind = ast::kindOf(node);
   auto addTargets = [&](const SExpr &target, auto &self) -> void {
-    if (target.head() == "Name")
+    if (ast::is(target, ast::NodeKind::Name))
       out.insert(ast::id(target));
-    else if (target.head() == "Tuple")
+    else if (ast::is(target, ast::NodeKind::Tuple))
       for (const SExpr *element : ast::elts(target))
         self(*element, self);
   };
-  if (head == "Assign") {
+  if (kind == ast::NodeKind::Assign) {
     for (const SExpr *t : ast::targets(node).rest())
       addTargets(*t, addTargets);
-  } else if (head == "AugAssign" || head == "For" || head == "AnnAssign") {
+  } else if (kind == ast::NodeKind::AugAssign || kind == ast::NodeKind::For ||
+             kind == ast::NodeKind::AnnAssign) {
     addTargets(ast::target(node), addTargets);
   }
   for (const SExpr &item : node.items)
@@ -218,19 +219,19 @@ Specialization &Typer::specialize(int functionId,
     // Count every binding of each name; keep those bound once, at top level.
     std::map<std::string, int> bindings;
     std::function<void(const SExpr &)> countTargets = [&](const SExpr &target) {
-      if (target.head() == "Name")
+      if (ast::is(target, ast::NodeKind::Name))
         ++bindings[ast::id(target)];
-      else if (target.head() == "Tuple")
+      else if (ast::is(target, ast::NodeKind::Tuple))
         for (const SExpr *element : ast::elts(target))
           countTargets(*element);
     };
     std::function<void(const SExpr &)> walk = [&](const SExpr &node) {
-      const std::string &h = node.head();
+      ast::NodeKind kind = ast::kindOf(node);
       // (a += b does not re-bind an array: it works in place.)
-      if (h == "Assign")
+      if (kind == ast::NodeKind::Assign)
         for (const SExpr *t : ast::targets(node).rest())
           countTargets(*t);
-      else if (h == "For" || h == "AnnAssign")
+      else if (kind == ast::NodeKind::For || kind == ast::NodeKind::AnnAssign)
         countTargets(ast::target(node));
       for (const SExpr &item : node.items)
         if (item.isList())
@@ -238,7 +239,7 @@ Specialization &Typer::specialize(int functionId,
     };
     walk(spec.source->definition);
     std::function<void(const SExpr &)> findLoops = [&](const SExpr &node) {
-      if (node.head() == "For" && ast::target(node).head() == "Name") {
+      if (ast::is(node, ast::NodeKind::For) && ast::is(ast::target(node), ast::NodeKind::Name)) {
         const std::string &name = ast::id(ast::target(node));
         bool isParam = std::find(spec.source->params.begin(), spec.source->params.end(),
                                  name) != spec.source->params.end();
@@ -251,8 +252,8 @@ Specialization &Typer::specialize(int functionId,
     };
     findLoops(spec.source->definition);
     for (const SExpr *stmt : ast::body(spec.source->definition).rest())
-      if (stmt->head() == "Assign" && ast::targets(*stmt).items.size() == 2 &&
-          ast::targets(*stmt).items[1].head() == "Name") {
+      if (ast::is(*stmt, ast::NodeKind::Assign) && ast::targets(*stmt).items.size() == 2 &&
+          ast::is(ast::targets(*stmt).items[1], ast::NodeKind::Name)) {
         const std::string &name = ast::id(ast::targets(*stmt).items[1]);
         bool isParam = std::find(spec.source->params.begin(), spec.source->params.end(),
                                  name) != spec.source->params.end();
@@ -339,11 +340,11 @@ void Typer::widenVariable(Specialization &spec, const std::string &name,
 
 void Typer::assign(Specialization &spec, const SExpr &target, const Type &type,
                    const SExpr &origin) {
-  if (target.head() == "Name") {
+  if (ast::is(target, ast::NodeKind::Name)) {
     widenVariable(spec, ast::id(target), type, origin);
     return;
   }
-  if (target.head() == "Tuple") {
+  if (ast::is(target, ast::NodeKind::Tuple)) {
     std::vector<const SExpr *> elements = ast::elts(target);
     size_t n = elements.size();
     if (type.kind == Type::Kind::Bottom) {
@@ -362,7 +363,7 @@ void Typer::assign(Specialization &spec, const SExpr &target, const Type &type,
       assign(spec, *elements[i], type.elements[i], origin);
     return;
   }
-  if (target.head() == "Subscript") {
+  if (ast::is(target, ast::NodeKind::Subscript)) {
     Type element = subscriptType(spec, target);
     spec.types[&target] = element;
     if (element.kind == Type::Kind::Bottom) {

@@ -20,7 +20,7 @@ std::vector<const SExpr *> Typer::callArguments(Specialization &caller,
              " positional arguments but " + std::to_string(positional.size()) +
              " were given");
   for (size_t i = 0; i < positional.size(); ++i) {
-    if (positional[i]->head() == "Starred")
+    if (ast::is(*positional[i], ast::NodeKind::Starred))
       fail(CompileError::Kind::Unsupported, *caller.source, *positional[i],
            "*args in calls is not supported");
     args[i] = positional[i];
@@ -76,11 +76,12 @@ Type Typer::callType(Specialization &spec, const SExpr &call) {
 
   // math.<name>(...) and functions imported from math.
   std::string mathName;
-  if (callee.head() == "Attribute" && ast::value(callee).head() == "Name" &&
+  if (ast::is(callee, ast::NodeKind::Attribute) &&
+      ast::is(ast::value(callee), ast::NodeKind::Name) &&
       resolve(spec, ast::id(ast::value(callee))).kind == NameBinding::Kind::Math)
     mathName = ast::attr(callee);
   NameBinding binding;
-  if (callee.head() == "Name") {
+  if (ast::is(callee, ast::NodeKind::Name)) {
     binding = resolve(spec, ast::id(callee));
     if (binding.kind == NameBinding::Kind::MathFunction)
       mathName = binding.name;
@@ -108,14 +109,14 @@ Type Typer::callType(Specialization &spec, const SExpr &call) {
   std::string numpyName = numpyFunction(spec, callee);
   if (!numpyName.empty())
     return numpyCallType(spec, call, numpyName);
-  if (callee.head() == "Attribute" && ast::attr(callee) == "conjugate") {
+  if (ast::is(callee, ast::NodeKind::Attribute) && ast::attr(callee) == "conjugate") {
     Type t = exprType(spec, ast::value(callee));
     if (t.kind == Type::Kind::Bottom || t.isComplex()) {
       needArgs("conjugate", 0, 0);
       return t;
     }
   }
-  if (callee.head() != "Name")
+  if (!ast::is(callee, ast::NodeKind::Name))
     fail(CompileError::Kind::Unsupported, fn, callee,
          "calling this expression is not supported");
   const std::string &name = ast::id(callee);

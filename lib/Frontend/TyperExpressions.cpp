@@ -102,8 +102,8 @@ Type Typer::binaryType(Specialization &spec, const SExpr &node,
 
 Type Typer::computeType(Specialization &spec, const SExpr &expr) {
   const FunctionSource &fn = *spec.source;
-  const std::string &head = expr.head();
-  if (head == "Const") {
+  ast::NodeKind kind = ast::kindOf(expr);
+  if (kind == ast::NodeKind::Const) {
     const SExpr &value = ast::value(expr);
     if (value.kind == SExpr::Kind::String)
       fail(CompileError::Kind::Unsupported, fn, expr,
@@ -122,7 +122,7 @@ Type Typer::computeType(Specialization &spec, const SExpr &expr) {
            "this constant is not supported");
     return t;
   }
-  if (head == "Name") {
+  if (kind == ast::NodeKind::Name) {
     const std::string &name = ast::id(expr);
     NameBinding binding = resolve(spec, name);
     switch (binding.kind) {
@@ -159,9 +159,9 @@ Type Typer::computeType(Specialization &spec, const SExpr &expr) {
            "'" + name + "' can only be called here");
     }
   }
-  if (head == "Attribute") {
+  if (kind == ast::NodeKind::Attribute) {
     const SExpr &base = ast::value(expr);
-    bool local = base.head() == "Name" &&
+    bool local = ast::is(base, ast::NodeKind::Name) &&
                  resolve(spec, ast::id(base)).kind == NameBinding::Kind::Local;
     if (local)
       exprType(spec, base); // (recorded: the emitter loads it)
@@ -177,7 +177,7 @@ Type Typer::computeType(Specialization &spec, const SExpr &expr) {
       fail(CompileError::Kind::Unsupported, fn, expr,
            "the array attribute '" + attr + "' is not supported");
     }
-    if (base.head() == "Name" &&
+    if (ast::is(base, ast::NodeKind::Name) &&
         resolve(spec, ast::id(base)).kind == NameBinding::Kind::Math) {
       const std::string &attr = ast::attr(expr);
       if (attr == "pi" || attr == "e" || attr == "tau" || attr == "inf" ||
@@ -197,10 +197,10 @@ Type Typer::computeType(Specialization &spec, const SExpr &expr) {
     fail(CompileError::Kind::Unsupported, fn, expr,
          "attribute access is not supported (except .real and .imag of complex numbers)");
   }
-  if (head == "BinOp")
+  if (kind == ast::NodeKind::BinOp)
     return binaryType(spec, expr, ast::op(expr), exprType(spec, ast::left(expr)),
                       exprType(spec, ast::right(expr)));
-  if (head == "UnaryOp") {
+  if (kind == ast::NodeKind::UnaryOp) {
     ast::Operator op = ast::op(expr);
     int64_t negated;
     if (negatedIntConstant(expr, negated))
@@ -232,7 +232,7 @@ Type Typer::computeType(Specialization &spec, const SExpr &expr) {
     }
     return t.kind == Type::Kind::Bool ? Type::integer() : t;
   }
-  if (head == "BoolOp") {
+  if (kind == ast::NodeKind::BoolOp) {
     Type result;
     for (const SExpr *operand : ast::values(expr)) {
       Type t = exprType(spec, *operand);
@@ -245,7 +245,7 @@ Type Typer::computeType(Specialization &spec, const SExpr &expr) {
     }
     return result;
   }
-  if (head == "Compare") {
+  if (kind == ast::NodeKind::Compare) {
     std::vector<const SExpr *> operands = {&ast::left(expr)};
     for (const SExpr *c : ast::comparators(expr).rest())
       operands.push_back(c);
@@ -310,7 +310,7 @@ Type Typer::computeType(Specialization &spec, const SExpr &expr) {
       return Type::numpy(DType::Bool);
     return Type::boolean();
   }
-  if (head == "IfExp") {
+  if (kind == ast::NodeKind::IfExp) {
     exprType(spec, ast::test(expr));
     Type a = exprType(spec, ast::body(expr));
     Type b = exprType(spec, ast::orelse(expr));
@@ -321,9 +321,9 @@ Type Typer::computeType(Specialization &spec, const SExpr &expr) {
            "types " + a.str() + " and " + b.str());
     return result;
   }
-  if (head == "Call")
+  if (kind == ast::NodeKind::Call)
     return callType(spec, expr);
-  if (head == "Tuple") {
+  if (kind == ast::NodeKind::Tuple) {
     std::vector<Type> elements;
     for (const SExpr *element : ast::elts(expr)) {
       if (ast::is(*element, ast::NodeKind::Starred))
@@ -336,7 +336,7 @@ Type Typer::computeType(Specialization &spec, const SExpr &expr) {
         return Type::bottom();
     return Type::tuple(std::move(elements));
   }
-  if (head == "Subscript") {
+  if (kind == ast::NodeKind::Subscript) {
     Type base = exprType(spec, ast::value(expr));
     const SExpr &index = ast::slice(expr);
     if (base.kind == Type::Kind::Bottom)
@@ -346,10 +346,11 @@ Type Typer::computeType(Specialization &spec, const SExpr &expr) {
     if (base.kind != Type::Kind::Tuple)
       fail(CompileError::Kind::Unsupported, fn, expr,
            "indexing a " + base.str() + " is not supported");
-    bool negative = index.head() == "UnaryOp" && ast::op(index) == ast::Operator::USub &&
-                    ast::operand(index).head() == "Const";
+    bool negative = ast::is(index, ast::NodeKind::UnaryOp) &&
+                    ast::op(index) == ast::Operator::USub &&
+                    ast::is(ast::operand(index), ast::NodeKind::Const);
     const SExpr &constant = negative ? ast::operand(index) : index;
-    if (constant.head() != "Const" ||
+    if (!ast::is(constant, ast::NodeKind::Const) ||
         ast::value(constant).kind != SExpr::Kind::Integer)
       fail(CompileError::Kind::Unsupported, fn, index,
            "tuples can only be indexed by integer constants");
@@ -361,11 +362,10 @@ Type Typer::computeType(Specialization &spec, const SExpr &expr) {
       fail(CompileError::Kind::Typing, fn, index, "tuple index out of range");
     return base.elements[i < 0 ? i + n : i];
   }
-  if (head == "Unsupported")
+  if (kind == ast::NodeKind::Unsupported)
     fail(CompileError::Kind::Unsupported, fn, expr,
          ast::what(expr) + " expressions are not supported");
-  fail(CompileError::Kind::Unsupported, fn, expr,
-       head + " expressions are not supported");
+  fail(CompileError::Kind::Unsupported, fn, expr, expr.head() + " expressions are not supported");
 }
 
 } // namespace plait::frontend

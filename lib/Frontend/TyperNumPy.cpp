@@ -9,10 +9,11 @@
 namespace plait::frontend {
 
 std::string Typer::numpyFunction(const Specialization &spec, const SExpr &callee) const {
-  if (callee.head() == "Attribute" && ast::value(callee).head() == "Name" &&
+  if (ast::is(callee, ast::NodeKind::Attribute) &&
+      ast::is(ast::value(callee), ast::NodeKind::Name) &&
       resolve(spec, ast::id(ast::value(callee))).kind == NameBinding::Kind::NumPy)
     return ast::attr(callee);
-  if (callee.head() == "Name") {
+  if (ast::is(callee, ast::NodeKind::Name)) {
     NameBinding binding = resolve(spec, ast::id(callee));
     // A NumPy scalar type bound to a global (from numpy import float32)
     // is called as a constructor, like np.float32(x).
@@ -26,14 +27,14 @@ std::string Typer::numpyFunction(const Specialization &spec, const SExpr &callee
 DType Typer::dtypeOf(Specialization &spec, const SExpr &node) {
   DType dtype;
   const FunctionSource &fn = *spec.source;
-  if (node.head() == "Attribute" && ast::value(node).head() == "Name" &&
+  if (ast::is(node, ast::NodeKind::Attribute) && ast::is(ast::value(node), ast::NodeKind::Name) &&
       resolve(spec, ast::id(ast::value(node))).kind == NameBinding::Kind::NumPy &&
       dtypeFromName(ast::attr(node), dtype))
     return dtype;
-  if (node.head() == "Const" && ast::value(node).kind == SExpr::Kind::String &&
+  if (ast::is(node, ast::NodeKind::Const) && ast::value(node).kind == SExpr::Kind::String &&
       dtypeFromName(ast::value(node).text, dtype))
     return dtype;
-  if (node.head() == "Name") {
+  if (ast::is(node, ast::NodeKind::Name)) {
     NameBinding binding = resolve(spec, ast::id(node));
     if (binding.kind == NameBinding::Kind::Builtin) {
       if (binding.name == "float")
@@ -67,11 +68,11 @@ int Typer::reductionAxis(Specialization &spec, const SExpr &call, int ndim) {
     axis = &keyword->items.at(2);
   }
   if (!axis || axis->kind == SExpr::Kind::None ||
-      (axis->head() == "Const" && ast::value(*axis).kind == SExpr::Kind::None))
+      (ast::is(*axis, ast::NodeKind::Const) && ast::value(*axis).kind == SExpr::Kind::None))
     return -1;
-  bool negative = axis->head() == "UnaryOp" && ast::op(*axis) == ast::Operator::USub;
+  bool negative = ast::is(*axis, ast::NodeKind::UnaryOp) && ast::op(*axis) == ast::Operator::USub;
   const SExpr &constant = negative ? ast::operand(*axis) : *axis;
-  if (constant.head() != "Const" || ast::value(constant).kind != SExpr::Kind::Integer)
+  if (!ast::is(constant, ast::NodeKind::Const) || ast::value(constant).kind != SExpr::Kind::Integer)
     fail(CompileError::Kind::Unsupported, fn, *axis, "axis must be an integer constant");
   long long value = std::strtoll(ast::value(constant).text.c_str(), nullptr, 10);
   if (negative)
@@ -299,7 +300,7 @@ Type Typer::subscriptType(Specialization &spec, const SExpr &subscript) {
              "-dimensional, but " + std::to_string(indices.size()) + " were indexed");
   int kept = array.ndim - static_cast<int>(indices.size()); // trailing axes
   for (const SExpr *i : indices) {
-    if (i->head() == "Slice") {
+    if (ast::is(*i, ast::NodeKind::Slice)) {
       ++kept;
       for (const SExpr *part : {&ast::lower(*i), &ast::upper(*i), &ast::step(*i)}) {
         const SExpr &bound = *part;
@@ -312,7 +313,7 @@ Type Typer::subscriptType(Specialization &spec, const SExpr &subscript) {
       }
       continue;
     }
-    if (i->head() == "Unsupported")
+    if (ast::is(*i, ast::NodeKind::Unsupported))
       fail(CompileError::Kind::Unsupported, *spec.source, *i,
            "this kind of array index is not supported");
     Type t = exprType(spec, *i);
@@ -327,16 +328,16 @@ Type Typer::subscriptType(Specialization &spec, const SExpr &subscript) {
 
 std::string Typer::viewRoot(const Specialization &spec, const SExpr &expr) const {
   const SExpr *node = &expr;
-  while (node->head() == "Subscript")
+  while (ast::is(*node, ast::NodeKind::Subscript))
     node = &ast::value(*node);
-  if (node->head() != "Name")
+  if (!ast::is(*node, ast::NodeKind::Name))
     return "";
   return ast::id(*node);
 }
 
 std::set<std::string> Typer::aliasRoots(const Specialization &spec, const SExpr &expr) const {
-  const std::string &head = expr.head();
-  if (head == "Name") {
+  ast::NodeKind kind = ast::kindOf(expr);
+  if (kind == ast::NodeKind::Name) {
     const std::string &name = ast::id(expr);
     std::set<std::string> roots = {name};
     auto found = spec.aliases.find(name);
@@ -344,14 +345,14 @@ std::set<std::string> Typer::aliasRoots(const Specialization &spec, const SExpr 
       roots.insert(found->second.begin(), found->second.end());
     return roots;
   }
-  if (head == "Subscript")
+  if (kind == ast::NodeKind::Subscript)
     return aliasRoots(spec, ast::value(expr));
   std::set<std::string> roots;
-  if (head == "IfExp") {
+  if (kind == ast::NodeKind::IfExp) {
     roots = aliasRoots(spec, ast::body(expr));
     std::set<std::string> other = aliasRoots(spec, ast::orelse(expr));
     roots.insert(other.begin(), other.end());
-  } else if (head == "Call" && ast::func(expr).head() == "Name" &&
+  } else if (kind == ast::NodeKind::Call && ast::is(ast::func(expr), ast::NodeKind::Name) &&
              resolve(spec, ast::id(ast::func(expr))).kind == NameBinding::Kind::Jit) {
     // A jitted callee may return (a view of) any array passed to it.
     for (const SExpr *arg : ast::args(expr).rest()) {

@@ -9,25 +9,25 @@
 namespace plait::frontend {
 
 void Typer::typeStatement(Specialization &spec, const SExpr &stmt) {
-  const std::string &head = stmt.head();
+  ast::NodeKind kind = ast::kindOf(stmt);
   const FunctionSource &fn = *spec.source;
-  if (head == "Assign") {
+  if (kind == ast::NodeKind::Assign) {
     Type value = exprType(spec, ast::value(stmt));
     if (value.kind == Type::Kind::Array) {
       std::set<std::string> roots = aliasRoots(spec, ast::value(stmt));
       for (const SExpr *target : ast::targets(stmt).rest())
-        if (target->head() == "Name")
+        if (ast::is(*target, ast::NodeKind::Name))
           addAliases(spec, ast::id(*target), roots);
     }
     for (const SExpr *target : ast::targets(stmt).rest())
       assign(spec, *target, value, stmt);
-  } else if (head == "AnnAssign") {
+  } else if (kind == ast::NodeKind::AnnAssign) {
     if (ast::value(stmt).kind == SExpr::Kind::None)
       return;
     assign(spec, ast::target(stmt), exprType(spec, ast::value(stmt)), stmt);
-  } else if (head == "AugAssign") {
+  } else if (kind == ast::NodeKind::AugAssign) {
     const SExpr &target = ast::target(stmt);
-    if (target.head() != "Name" && target.head() != "Subscript")
+    if (!ast::is(target, ast::NodeKind::Name) && !ast::is(target, ast::NodeKind::Subscript))
       fail(CompileError::Kind::Unsupported, fn, target,
            "augmented assignment to " + target.head() + " is not supported");
     Type current = exprType(spec, target);
@@ -51,31 +51,31 @@ void Typer::typeStatement(Specialization &spec, const SExpr &stmt) {
       return;
     }
     assign(spec, target, result, stmt);
-  } else if (head == "If") {
+  } else if (kind == ast::NodeKind::If) {
     exprType(spec, ast::test(stmt));
     typeBody(spec, ast::body(stmt));
     typeBody(spec, ast::orelse(stmt));
-  } else if (head == "While") {
+  } else if (kind == ast::NodeKind::While) {
     spec.loops = true;
     exprType(spec, ast::test(stmt));
     typeLoopBody(spec, ast::body(stmt));
     typeBody(spec, ast::orelse(stmt)); // else: in the enclosing loop
-  } else if (head == "For") {
+  } else if (kind == ast::NodeKind::For) {
     spec.loops = true;
     const SExpr &iter = ast::iter(stmt);
-    bool isRange = iter.head() == "Call" && ast::func(iter).head() == "Name" &&
-                   resolve(spec, ast::id(ast::func(iter))).kind ==
-                       NameBinding::Kind::Builtin &&
+    bool isRange = ast::is(iter, ast::NodeKind::Call) &&
+                   ast::is(ast::func(iter), ast::NodeKind::Name) &&
+                   resolve(spec, ast::id(ast::func(iter))).kind == NameBinding::Kind::Builtin &&
                    ast::id(ast::func(iter)) == "range";
     if (!isRange) {
-      Type iterated = iter.head() == "Name" ? exprType(spec, iter) : Type::bottom();
+      Type iterated = ast::is(iter, ast::NodeKind::Name) ? exprType(spec, iter) : Type::bottom();
       if (iterated.kind == Type::Kind::Array) {
         // Over the first axis: elements of a 1-D array, rows (views) of N-D.
         if (iterated.ndim == 1) {
           assign(spec, ast::target(stmt), iterated.elementType(), stmt);
         } else {
           const SExpr &target = ast::target(stmt);
-          if (target.head() != "Name" || !spec.loopTargets.count(ast::id(target)))
+          if (!ast::is(target, ast::NodeKind::Name) || !spec.loopTargets.count(ast::id(target)))
             fail(CompileError::Kind::Unsupported, fn, target,
                  "the rows of an array can be bound only to a variable that "
                  "nothing else assigns");
@@ -84,7 +84,7 @@ void Typer::typeStatement(Specialization &spec, const SExpr &stmt) {
           rowsInScope.insert(ast::id(target));
         }
         typeLoopBody(spec, ast::body(stmt));
-        if (ast::target(stmt).head() == "Name")
+        if (ast::is(ast::target(stmt), ast::NodeKind::Name))
           rowsInScope.erase(ast::id(ast::target(stmt)));
         typeBody(spec, ast::orelse(stmt));
         return;
@@ -106,7 +106,7 @@ void Typer::typeStatement(Specialization &spec, const SExpr &stmt) {
     assign(spec, ast::target(stmt), Type::integer(), stmt);
     typeLoopBody(spec, ast::body(stmt));
     typeBody(spec, ast::orelse(stmt));
-  } else if (head == "Return") {
+  } else if (kind == ast::NodeKind::Return) {
     Type value = ast::value(stmt).kind == SExpr::Kind::None
                      ? Type::none()
                      : exprType(spec, ast::value(stmt));
@@ -121,23 +121,23 @@ void Typer::typeStatement(Specialization &spec, const SExpr &stmt) {
       spec.result = unified;
       changed = true;
     }
-  } else if (head == "Expr") {
+  } else if (kind == ast::NodeKind::Expr) {
     const SExpr &value = ast::value(stmt);
     // Docstrings and other bare constants are no-ops.
-    if (value.head() != "Const")
+    if (!ast::is(value, ast::NodeKind::Const))
       exprType(spec, value);
-  } else if (head == "Break" || head == "Continue") {
+  } else if (kind == ast::NodeKind::Break || kind == ast::NodeKind::Continue) {
     if (loopDepth == 0)
       fail(CompileError::Kind::Unsupported, fn, stmt,
-           "'" + std::string(head == "Break" ? "break" : "continue") + "' outside loop");
-  } else if (head == "Pass") {
+           "'" + std::string(kind == ast::NodeKind::Break ? "break" : "continue") +
+               "' outside loop");
+  } else if (kind == ast::NodeKind::Pass) {
     // nothing to type
-  } else if (head == "Unsupported") {
+  } else if (kind == ast::NodeKind::Unsupported) {
     fail(CompileError::Kind::Unsupported, fn, stmt,
          ast::what(stmt) + " statements are not supported");
   } else {
-    fail(CompileError::Kind::Unsupported, fn, stmt,
-         head + " statements are not supported");
+    fail(CompileError::Kind::Unsupported, fn, stmt, stmt.head() + " statements are not supported");
   }
 }
 
