@@ -240,13 +240,7 @@ Value FunctionEmitter::numpyCompare(ast::Operator op, const Val &left, const Val
     if (!isFloatDType(common))
       common = DType::Float64;
     Value a = castNumPy(left, common).leaves[0], b = castNumPy(right, common).leaves[0];
-    arith::CmpFPredicate p = op == ast::Operator::Eq      ? arith::CmpFPredicate::OEQ
-                             : op == ast::Operator::NotEq ? arith::CmpFPredicate::UNE
-                             : op == ast::Operator::Lt    ? arith::CmpFPredicate::OLT
-                             : op == ast::Operator::LtE   ? arith::CmpFPredicate::OLE
-                             : op == ast::Operator::Gt    ? arith::CmpFPredicate::OGT
-                                             : arith::CmpFPredicate::OGE;
-    return builder.create<arith::CmpFOp>(l, p, a, b);
+    return builder.create<arith::CmpFOp>(l, floatPredicate(op), a, b);
   }
   // Integers (and bools) compare exactly, whatever their types: widen to 64
   // bits; only uint64 against a signed value needs care.
@@ -260,12 +254,10 @@ Value FunctionEmitter::numpyCompare(ast::Operator op, const Val &left, const Val
   };
   Value a = wide(left), b = wide(right);
   bool ua = isU64(left.type), ub = isU64(right.type);
-  P signedP = op == ast::Operator::Eq ? P::eq : op == ast::Operator::NotEq ? P::ne : op == ast::Operator::Lt ? P::slt
-              : op == ast::Operator::LtE ? P::sle : op == ast::Operator::Gt ? P::sgt : P::sge;
+  P signedP = intPredicate(op, /*isUnsigned=*/false);
   if (!ua && !ub)
     return builder.create<arith::CmpIOp>(l, signedP, a, b);
-  P unsignedP = op == ast::Operator::Eq ? P::eq : op == ast::Operator::NotEq ? P::ne : op == ast::Operator::Lt ? P::ult
-                : op == ast::Operator::LtE ? P::ule : op == ast::Operator::Gt ? P::ugt : P::uge;
+  P unsignedP = intPredicate(op, /*isUnsigned=*/true);
   if (ua && ub)
     return builder.create<arith::CmpIOp>(l, unsignedP, a, b);
   // One side may be negative: it is below every uint64; otherwise compare

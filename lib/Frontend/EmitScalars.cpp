@@ -355,20 +355,9 @@ Value FunctionEmitter::compare(ast::Operator op, const Val &left,
   if (!leftFloat && !rightFloat) {
     Value a = convert(left, Type::integer()).leaves[0];
     Value b = convert(right, Type::integer()).leaves[0];
-    arith::CmpIPredicate p = op == ast::Operator::Eq    ? arith::CmpIPredicate::eq
-                             : op == ast::Operator::NotEq ? arith::CmpIPredicate::ne
-                             : op == ast::Operator::Lt    ? arith::CmpIPredicate::slt
-                             : op == ast::Operator::LtE   ? arith::CmpIPredicate::sle
-                             : op == ast::Operator::Gt    ? arith::CmpIPredicate::sgt
-                                             : arith::CmpIPredicate::sge;
-    return builder.create<arith::CmpIOp>(l, p, a, b);
+    return builder.create<arith::CmpIOp>(l, intPredicate(op, /*isUnsigned=*/false), a, b);
   }
-  arith::CmpFPredicate p = op == ast::Operator::Eq    ? arith::CmpFPredicate::OEQ
-                           : op == ast::Operator::NotEq ? arith::CmpFPredicate::UNE
-                           : op == ast::Operator::Lt    ? arith::CmpFPredicate::OLT
-                           : op == ast::Operator::LtE   ? arith::CmpFPredicate::OLE
-                           : op == ast::Operator::Gt    ? arith::CmpFPredicate::OGT
-                                           : arith::CmpFPredicate::OGE;
+  arith::CmpFPredicate p = floatPredicate(op);
   if (leftFloat && rightFloat)
     return builder.create<arith::CmpFOp>(l, p, left.leaves[0], right.leaves[0]);
 

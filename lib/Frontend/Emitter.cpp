@@ -18,6 +18,42 @@ Location FunctionEmitter::loc(const SExpr &node) {
                                    l.line, l.column + 1);
 }
 
+mlir::arith::CmpFPredicate floatPredicate(ast::Operator op) {
+  using P = mlir::arith::CmpFPredicate;
+  switch (op) {
+  case ast::Operator::Eq:
+    return P::OEQ;
+  case ast::Operator::NotEq:
+    return P::UNE;
+  case ast::Operator::Lt:
+    return P::OLT;
+  case ast::Operator::LtE:
+    return P::OLE;
+  case ast::Operator::Gt:
+    return P::OGT;
+  default:
+    return P::OGE;
+  }
+}
+
+mlir::arith::CmpIPredicate intPredicate(ast::Operator op, bool isUnsigned) {
+  using P = mlir::arith::CmpIPredicate;
+  switch (op) {
+  case ast::Operator::Eq:
+    return P::eq;
+  case ast::Operator::NotEq:
+    return P::ne;
+  case ast::Operator::Lt:
+    return isUnsigned ? P::ult : P::slt;
+  case ast::Operator::LtE:
+    return isUnsigned ? P::ule : P::sle;
+  case ast::Operator::Gt:
+    return isUnsigned ? P::ugt : P::sgt;
+  default:
+    return isUnsigned ? P::uge : P::sge;
+  }
+}
+
 mlir::Type FunctionEmitter::leafType(Type::Kind kind) {
   switch (kind) {
   case Type::Kind::Bool:

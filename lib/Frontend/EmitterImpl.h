@@ -381,6 +381,11 @@ public:
   const CompileOptions &options;
 };
 
+/// The arith predicate of a comparison operator (==, !=, <, <=, >, >=):
+/// ordered for floats, but != unordered (true for NaN, as in Python).
+mlir::arith::CmpFPredicate floatPredicate(ast::Operator op);
+mlir::arith::CmpIPredicate intPredicate(ast::Operator op, bool isUnsigned);
+
 } // namespace plait::frontend::detail
 
 #endif // PLAIT_LIB_FRONTEND_EMITTERIMPL_H
