@@ -158,16 +158,8 @@ Val FunctionEmitter::emitView(const SExpr &subscript) {
   auto i64 = [&](Value index) {
     return builder.create<arith::IndexCastOp>(l, builder.getI64Type(), index).getResult();
   };
-  auto select = [&](Value c, Value a, Value b) {
-    return builder.create<arith::SelectOp>(l, c, a, b).getResult();
-  };
-  auto cmp = [&](arith::CmpIPredicate p, Value a, Value b) {
-    return builder.create<arith::CmpIOp>(l, p, a, b).getResult();
-  };
   auto add = [&](Value a, Value b) { return builder.create<arith::AddIOp>(l, a, b).getResult(); };
-  auto sub = [&](Value a, Value b) { return builder.create<arith::SubIOp>(l, a, b).getResult(); };
   auto mul = [&](Value a, Value b) { return builder.create<arith::MulIOp>(l, a, b).getResult(); };
-  using P = arith::CmpIPredicate;
 
   // CPython evaluates every index and slice bound (the tuple) before indexing.
   std::vector<const SExpr *> nodes = subscriptIndices(subscript);
@@ -192,7 +184,6 @@ Val FunctionEmitter::emitView(const SExpr &subscript) {
   }
   auto metadata = builder.create<mlir::memref::ExtractStridedMetadataOp>(l, base.leaves[0]);
   Value offset = i64(metadata.getOffset());
-  PyError zeroStep = PyError("ValueError", module.options.message("slice_step_zero"));
   llvm::SmallVector<mlir::OpFoldResult> sizes, strides;
   for (int axis = 0; axis < base.type.ndim; ++axis) {
     Value size = i64(metadata.getSizes()[axis]);
@@ -209,38 +200,12 @@ Val FunctionEmitter::emitView(const SExpr &subscript) {
       offset = add(offset, mul(i64(position), stride));
       continue;
     }
-    // CPython's PySlice_Unpack + PySlice_AdjustIndices.
-    std::optional<Value> startPart = given[axis].start, stopPart = given[axis].stop,
-                         stepPart = given[axis].step;
-    Value step = stepPart ? *stepPart : constInt(1);
-    if (stepPart)
-      check(cmp(P::eq, step, constInt(0)), zeroStep);
-    Value negative = cmp(P::slt, step, constInt(0));
-    auto adjust = [&](std::optional<Value> given, bool isStart) -> Value {
-      if (!given) // defaults: [0, size) forwards, [size-1, -1) backwards
-        return isStart ? select(negative, sub(size, constInt(1)), constInt(0))
-                       : select(negative, constInt(-1), size);
-      Value v = *given;
-      Value below = cmp(P::slt, v, constInt(0));
-      Value shifted = add(v, size);
-      Value low = select(negative, constInt(-1), constInt(0));
-      Value fromEnd = select(cmp(P::slt, shifted, constInt(0)), low, shifted);
-      Value high = select(negative, sub(size, constInt(1)), size);
-      Value fromStart = select(cmp(P::sge, v, size), high, v);
-      return select(below, fromEnd, fromStart);
-    };
-    Value start = adjust(startPart, true);
-    Value stop = adjust(stopPart, false);
-    Value negStep = sub(constInt(0), step);
-    Value backwardsLength = select(cmp(P::slt, stop, start),
-                                   add(builder.create<arith::DivSIOp>(l, sub(sub(start, stop), constInt(1)), negStep), constInt(1)),
-                                   constInt(0));
-    Value forwardsLength = select(cmp(P::slt, start, stop),
-                                  add(builder.create<arith::DivSIOp>(l, sub(sub(stop, start), constInt(1)), step), constInt(1)),
-                                  constInt(0));
-    Value length = select(negative, backwardsLength, forwardsLength);
-    // An empty view keeps the offset in range.
-    Value first = select(cmp(P::sgt, length, constInt(0)), start, constInt(0));
+    // CPython's PySlice_Unpack + PySlice_AdjustIndices, in the dialect.
+    auto slice = builder.create<dialect::SliceOp>(
+        l, builder.getI64Type(), builder.getI64Type(), builder.getI64Type(), size,
+        given[axis].start.value_or(Value()), given[axis].stop.value_or(Value()),
+        given[axis].step.value_or(Value()));
+    Value first = slice.getFirst(), length = slice.getCount(), step = slice.getIncrement();
     offset = add(offset, mul(first, stride));
     sizes.push_back(builder.create<arith::IndexCastOp>(l, builder.getIndexType(), length).getResult());
     strides.push_back(builder.create<arith::IndexCastOp>(l, builder.getIndexType(), mul(stride, step)).getResult());

@@ -260,6 +260,30 @@ void IndexOp::inferResultRanges(ArrayRef<ConstantIntRanges> ranges, SetIntRangeF
 }
 
 //===----------------------------------------------------------------------===//
+// slice
+//===----------------------------------------------------------------------===//
+
+void SliceOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>> &effects) {
+  if (getStep())
+    mayRaise(*this, effects); // a zero step
+}
+
+void SliceOp::inferResultRanges(ArrayRef<ConstantIntRanges> ranges, SetIntRangeFn set) {
+  // Clamped to the axis: the first element inside it (or 0), at most `size`
+  // elements.
+  APInt zero(kBits, 0);
+  APInt size = ranges[0].smax().isNegative() ? zero : ranges[0].smax();
+  APInt last = size.sgt(0) ? size - 1 : zero;
+  set(getFirst(), ConstantIntRanges::fromSigned(zero, last));
+  set(getCount(), ConstantIntRanges::fromSigned(zero, size));
+  if (getStep())
+    set(getIncrement(), ranges.back());
+  else
+    set(getIncrement(), ConstantIntRanges::constant(APInt(kBits, 1)));
+}
+
+//===----------------------------------------------------------------------===//
 // raise_if
 //===----------------------------------------------------------------------===//
 

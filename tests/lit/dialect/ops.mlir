@@ -55,3 +55,14 @@ func.func @loops(%start: i64, %stop: i64, %step: i64) -> i32 {
   }
   return %how : i32
 }
+
+// CHECK-LABEL: func.func @slices
+func.func @slices(%n: i64, %a: i64, %s: i64) -> (i64, i64, i64) {
+  // CHECK: plait.slice %{{.*}}{{$}}
+  %f0, %c0, %i0 = plait.slice %n
+  // CHECK: plait.slice %{{.*}} lower %{{.*}} step %{{.*}}{{$}}
+  %f1, %c1, %i1 = plait.slice %n lower %a step %s
+  // CHECK: plait.slice %{{.*}} upper %{{.*}}{{$}}
+  %f2, %c2, %i2 = plait.slice %n upper %a
+  return %f1, %c1, %i2 : i64, i64, i64
+}

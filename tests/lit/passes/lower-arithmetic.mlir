@@ -49,6 +49,23 @@ func.func @indices(%i: i64, %n: i64) -> (index, index) {
   return %p, %u : index, index
 }
 
+// CHECK-LABEL: func.func @slices
+func.func @slices(%n: i64, %a: i64, %s: i64) -> (i64, i64, i64, i64) {
+  // A given step may be zero: ValueError.
+  // CHECK: %[[ZERO:.*]] = arith.cmpi eq, %arg2, %c0_i64
+  // CHECK: plait.raise_if %[[ZERO]], "ValueError", "slice step cannot be zero"
+  // The count divides by the step (forwards) or its negation (backwards).
+  // CHECK: arith.divsi
+  // CHECK: arith.divsi
+  // CHECK-NOT: plait.slice
+  %first, %count, %step = plait.slice %n lower %a step %s
+  // Without a step nothing can raise.
+  // CHECK-NOT: plait.raise_if
+  // CHECK: return
+  %f, %c, %i = plait.slice %n upper %a
+  return %first, %count, %c, %i : i64, i64, i64, i64
+}
+
 // The messages of the running CPython travel with the module.
 module attributes {plait.messages = {int_overflow = "Python int too large"}} {
   // CHECK-LABEL: func.func @sampled_message

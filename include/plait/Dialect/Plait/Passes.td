@@ -42,11 +42,12 @@ def UnsignedRemainder : Pass<"plait-unsigned-remainder", "::mlir::func::FuncOp">
 }
 
 def LowerArithmetic : Pass<"plait-lower-arithmetic", "::mlir::ModuleOp"> {
-  let summary = "plait's int arithmetic and indices to arith, LLVM intrinsics and plait.raise_if";
+  let summary = "plait's int arithmetic, indices and slices to arith, LLVM intrinsics and plait.raise_if";
   let description = [{
     Checked `add`, `sub`, `mul` use `llvm.intr.s*.with.overflow`; `floordiv`
     and `mod` get Python's rounding and their ZeroDivisionError; `index`
-    wraps negative indices and raises IndexError. Messages come from the
+    wraps negative indices and raises IndexError; `slice` clamps its bounds
+    as CPython does and raises ValueError for a zero step. Messages come from the
     module's `plait.messages` dictionary (the running CPython's), else
     CPython 3.11's.
   }];

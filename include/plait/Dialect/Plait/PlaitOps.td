@@ -99,6 +99,31 @@ def Plait_IndexOp : Plait_Op<"index", [
   let hasFolder = 1;
 }
 
+def Plait_SliceOp : Plait_Op<"slice", [AttrSizedOperandSegments,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    DeclareOpInterfaceMethods<InferIntRangeInterface>]> {
+  let summary = "a Python slice of one axis: its first element, count and step";
+  let description = [{
+    `a[lower:upper:step]` along an axis of `size` elements, as CPython's
+    PySlice_Unpack and PySlice_AdjustIndices compute it: negative bounds
+    count from the end, bounds are clamped to the axis, and absent ones
+    default by the step's sign (0 and `size` forwards, `size - 1` and
+    before-the-start backwards). The results are the position of the first
+    element (0 when the slice is empty, so that a view's offset stays in the
+    array), the number of elements, and the step (1 when absent). A zero
+    step raises ValueError ("slice step cannot be zero").
+    ```mlir
+    %first, %count, %increment = plait.slice %n lower %i step %s
+    ```
+  }];
+  let arguments = (ins I64:$size, Optional<I64>:$lower, Optional<I64>:$upper,
+                       Optional<I64>:$step);
+  let results = (outs I64:$first, I64:$count, I64:$increment);
+  let assemblyFormat = [{
+    $size (`lower` $lower^)? (`upper` $upper^)? (`step` $step^)? attr-dict
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Raising
 //===----------------------------------------------------------------------===//

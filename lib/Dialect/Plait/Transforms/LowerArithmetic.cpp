@@ -31,6 +31,8 @@ public:
   Lowering(Operation *op) : b(op), l(op->getLoc()) {}
 
   Value i64(int64_t v) { return b.create<arith::ConstantIntOp>(l, v, 64); }
+  Value add(Value x, Value y) { return b.create<arith::AddIOp>(l, x, y); }
+  Value sub(Value x, Value y) { return b.create<arith::SubIOp>(l, x, y); }
   Value cmp(P p, Value x, Value y) { return b.create<arith::CmpIOp>(l, p, x, y); }
   Value select(Value c, Value x, Value y) { return b.create<arith::SelectOp>(l, c, x, y); }
   void raiseIf(Value condition, StringRef exception, const std::string &message, ValueRange values = {}) {
@@ -91,6 +93,40 @@ public:
     return b.create<arith::IndexCastOp>(l, b.getIndexType(), wrapped);
   }
 
+  /// CPython's PySlice_Unpack and PySlice_AdjustIndices: the first
+  /// position, the count and the step of a slice of an axis.
+  SmallVector<Value, 3> slice(SliceOp op) {
+    Value size = op.getSize();
+    Value step = op.getStep() ? op.getStep() : i64(1);
+    if (op.getStep())
+      raiseIf(cmp(P::eq, step, i64(0)), "ValueError", messageFor(op, "slice_step_zero"));
+    Value backwards = cmp(P::slt, step, i64(0));
+    auto adjust = [&](Value given, bool isStart) -> Value {
+      if (!given) // defaults: [0, size) forwards, [size - 1, -1) backwards
+        return isStart ? select(backwards, sub(size, i64(1)), i64(0))
+                       : select(backwards, i64(-1), size);
+      Value fromEnd = add(given, size);
+      Value low = select(backwards, i64(-1), i64(0));
+      Value high = select(backwards, sub(size, i64(1)), size);
+      Value clampedFromEnd = select(cmp(P::slt, fromEnd, i64(0)), low, fromEnd);
+      Value clampedFromStart = select(cmp(P::sge, given, size), high, given);
+      return select(cmp(P::slt, given, i64(0)), clampedFromEnd, clampedFromStart);
+    };
+    Value start = adjust(op.getLower(), /*isStart=*/true);
+    Value stop = adjust(op.getUpper(), /*isStart=*/false);
+    // (stop - start - 1) / step + 1 elements when the range is not empty.
+    Value forwards = select(
+        cmp(P::slt, start, stop),
+        add(b.create<arith::DivSIOp>(l, sub(sub(stop, start), i64(1)), step), i64(1)), i64(0));
+    Value backwardsCount = select(
+        cmp(P::slt, stop, start),
+        add(b.create<arith::DivSIOp>(l, sub(sub(start, stop), i64(1)), sub(i64(0), step)), i64(1)),
+        i64(0));
+    Value count = select(backwards, backwardsCount, forwards);
+    Value first = select(cmp(P::sgt, count, i64(0)), start, i64(0));
+    return {first, count, step};
+  }
+
 private:
   OpBuilder b;
   Location l;
@@ -100,11 +136,16 @@ struct LowerArithmeticPass : public plait::dialect::impl::LowerArithmeticBase<Lo
   void runOnOperation() override {
     SmallVector<Operation *> ops;
     getOperation()->walk([&](Operation *op) {
-      if (isa<AddOp, SubOp, MulOp, FloorDivOp, ModOp, IndexOp, AssumeNonNegativeOp>(op))
+      if (isa<AddOp, SubOp, MulOp, FloorDivOp, ModOp, IndexOp, AssumeNonNegativeOp, SliceOp>(op))
         ops.push_back(op);
     });
     for (Operation *op : ops) {
       Lowering lower(op);
+      if (auto slice = dyn_cast<SliceOp>(op)) {
+        op->replaceAllUsesWith(lower.slice(slice));
+        op->erase();
+        continue;
+      }
       Value result;
       if (auto add = dyn_cast<AddOp>(op))
         result = lower.arithmetic(op, '+', add.getLhs(), add.getRhs(), add.getOverflow());
