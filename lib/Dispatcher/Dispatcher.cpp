@@ -329,7 +329,7 @@ bool recordEvent(PyObject *self, Event event, double seconds) {
   return true;
 }
 
-bool statsOf(PyObject *self, DispatcherStats &stats) {
+bool statsOf(PyObject *self, DispatchStats &stats) {
   DispatchState *state = stateOf(self);
   if (!state)
     return false;
@@ -350,10 +350,15 @@ bool statsOf(PyObject *self, DispatcherStats &stats) {
   return true;
 }
 
-ProcessDispatchStats processStats() {
+DispatchStats processStats() {
   EpochDomain::global().collect();
-  ProcessDispatchStats stats;
-  stats.calls = EpochDomain::global().eventCount();
+  jit::CompilerStats compiler = jit::compilerStats();
+  DispatchStats stats;
+  stats.compilations = compiler.compilations;
+  stats.liveExecutors = compiler.liveExecutors;
+  stats.codeBytes = compiler.codeBytes;
+  stats.compileSeconds = compiler.compileSeconds;
+  stats.cacheHits = EpochDomain::global().eventCount();
   stats.singleFlightWaits = globalWaits.load();
   stats.invalidations = globalInvalidations.load();
   stats.interpreterFallbacks = globalFallbacks.load();

@@ -75,19 +75,19 @@ bool markStale(PyObject *self);
 enum class Event { SingleFlightWait, Compilation };
 bool recordEvent(PyObject *self, Event event, double seconds);
 
-struct DispatcherStats {
+/// plait.stats() and Dispatcher.stats(): calls served by compiled code
+/// (cacheHits), compilations, and the executors alive.
+struct DispatchStats {
   int64_t compilations = 0, cacheHits = 0, singleFlightWaits = 0, invalidations = 0;
   int64_t interpreterFallbacks = 0, liveExecutors = 0, codeBytes = 0;
   double compileSeconds = 0;
-};
-bool statsOf(PyObject *self, DispatcherStats &stats);
-
-/// The process's dispatch counters (the compiler keeps the others).
-struct ProcessDispatchStats {
-  int64_t calls = 0, singleFlightWaits = 0, invalidations = 0, interpreterFallbacks = 0;
+  /// Process-wide only: retired tables and executors not yet freed.
   int64_t retiredPending = 0;
 };
-ProcessDispatchStats processStats();
+/// One dispatcher's counters.
+bool statsOf(PyObject *self, DispatchStats &stats);
+/// The process's (the compiler's counters and every dispatcher's).
+DispatchStats processStats();
 
 } // namespace plait::dispatch
 

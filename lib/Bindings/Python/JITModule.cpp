@@ -36,6 +36,21 @@ void check(bool succeeded) {
     throw nb::python_error();
 }
 
+nb::dict statsDict(const dispatch::DispatchStats &stats, bool processWide) {
+  nb::dict dict;
+  dict["compilations"] = stats.compilations;
+  dict["cache_hits"] = stats.cacheHits;
+  dict["single_flight_waits"] = stats.singleFlightWaits;
+  dict["invalidations"] = stats.invalidations;
+  dict["interpreter_fallbacks"] = stats.interpreterFallbacks;
+  dict["live_executors"] = stats.liveExecutors;
+  dict["jit_code_bytes"] = stats.codeBytes;
+  dict["compile_seconds"] = stats.compileSeconds;
+  if (processWide)
+    dict["retired_pending"] = stats.retiredPending;
+  return dict;
+}
+
 } // namespace
 
 namespace plait::python {
@@ -180,35 +195,11 @@ void populateJIT(nb::module_ &m) {
   });
 
   m.def("_stats", [](nb::handle self) {
-    dispatch::DispatcherStats counters;
-    check(dispatch::statsOf(self.ptr(), counters));
-    nb::dict stats;
-    stats["compilations"] = counters.compilations;
-    stats["cache_hits"] = counters.cacheHits;
-    stats["single_flight_waits"] = counters.singleFlightWaits;
-    stats["invalidations"] = counters.invalidations;
-    stats["interpreter_fallbacks"] = counters.interpreterFallbacks;
-    stats["live_executors"] = counters.liveExecutors;
-    stats["jit_code_bytes"] = counters.codeBytes;
-    stats["compile_seconds"] = counters.compileSeconds;
-    return stats;
+    dispatch::DispatchStats stats;
+    check(dispatch::statsOf(self.ptr(), stats));
+    return statsDict(stats, /*processWide=*/false);
   });
-
-  m.def("stats", [] {
-    dispatch::ProcessDispatchStats dispatched = dispatch::processStats();
-    jit::CompilerStats core = jit::compilerStats();
-    nb::dict stats;
-    stats["compilations"] = core.compilations;
-    stats["cache_hits"] = dispatched.calls;
-    stats["single_flight_waits"] = dispatched.singleFlightWaits;
-    stats["invalidations"] = dispatched.invalidations;
-    stats["interpreter_fallbacks"] = dispatched.interpreterFallbacks;
-    stats["live_executors"] = core.liveExecutors;
-    stats["jit_code_bytes"] = core.codeBytes;
-    stats["compile_seconds"] = core.compileSeconds;
-    stats["retired_pending"] = dispatched.retiredPending;
-    return stats;
-  });
+  m.def("stats", [] { return statsDict(dispatch::processStats(), /*processWide=*/true); });
 
   m.def(
       "_set_compile_rendezvous",
