@@ -123,29 +123,17 @@ constexpr int kNumPyWriteable = 0x0400; // NPY_ARRAY_WRITEABLE
 
 /// numpy.ndarray, once NumPy is imported (else null: nothing to fast-path).
 PyTypeObject *ndarrayType() {
-  static std::atomic<PyObject *> cached{nullptr};
-  PyObject *type = cached.load(std::memory_order_acquire);
-  if (type)
-    return reinterpret_cast<PyTypeObject *>(type);
-  PyObject *name = PyUnicode_FromString("numpy");
-  PyObject *module = name ? PyImport_GetModule(name) : nullptr; // only if imported
-  Py_XDECREF(name);
-  if (!module) {
-    PyErr_Clear();
-    return nullptr;
-  }
-  PyObject *found = PyObject_GetAttrString(module, "ndarray");
-  Py_DECREF(module);
-  if (!found) {
-    PyErr_Clear();
-    return nullptr;
-  }
-  PyObject *expected = nullptr;
-  if (!cached.compare_exchange_strong(expected, found, std::memory_order_acq_rel)) {
-    Py_DECREF(found);
-    found = expected;
-  }
-  return reinterpret_cast<PyTypeObject *>(found);
+  static std::atomic<PyObject *> cache{nullptr};
+  return reinterpret_cast<PyTypeObject *>(cachedObject(cache, []() -> PyObject * {
+    PyObject *name = PyUnicode_FromString("numpy");
+    PyObject *module = name ? PyImport_GetModule(name) : nullptr; // only if imported
+    Py_XDECREF(name);
+    PyObject *found = module ? PyObject_GetAttrString(module, "ndarray") : nullptr;
+    Py_XDECREF(module);
+    if (!found)
+      PyErr_Clear();
+    return found;
+  }));
 }
 
 /// The buffer format of a NumPy dtype plait supports, from its type number,
@@ -388,26 +376,8 @@ std::string describeArguments(const BoundCall &call) {
   return described;
 }
 
-/// The slots argument i takes under `entry` (EntryABI.h).
-static size_t slotsOf(char kind, const Py_buffer *view) {
-  if (kind == key::kArray)
-    return 3 + 2 * static_cast<size_t>(view->ndim);
-  if (kind == key::kComplex)
-    return 2;
-  if (kind == key::kNumPyScalar)
-    return view->itemsize > 8 ? 2 : 1;
-  return 1;
-}
-
-static size_t slotsNeeded(const Entry &entry, const BoundCall &call) {
-  size_t needed = jit::abi::kTrailingSlots;
-  for (size_t i = 0; i < call.count; ++i)
-    needed += slotsOf(entry.kinds[i], call.views[i]);
-  return needed;
-}
-
-PackedArguments::PackedArguments(const Entry &entry, const BoundCall &call)
-    : storage(slotsNeeded(entry, call)), pointers(slotsNeeded(entry, call)) {}
+PackedArguments::PackedArguments(const Entry &entry)
+    : storage(entry.executor->packedSlots), pointers(entry.executor->packedSlots) {}
 
 bool PackedArguments::unbox(const DispatchState &state, const Entry &entry,
                             const BoundCall &call) {
@@ -426,7 +396,7 @@ bool PackedArguments::unbox(const DispatchState &state, const Entry &entry,
       const Py_buffer &view = *call.views[i];
       int64_t parts[2] = {0, 0};
       std::memcpy(parts, view.buf, static_cast<size_t>(view.itemsize));
-      for (size_t p = 0; p < slotsOf(kind, &view); ++p)
+      for (size_t p = 0; p < jit::abi::argumentSlots(executor.info.argumentTypes[i]); ++p)
         take(parts[p]);
       continue;
     }

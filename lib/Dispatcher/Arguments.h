@@ -95,7 +95,7 @@ std::string describeArguments(const BoundCall &call);
 /// `entry` says; then room for the results descriptor and the status.
 class PackedArguments {
 public:
-  PackedArguments(const Entry &entry, const BoundCall &call);
+  explicit PackedArguments(const Entry &entry);
   /// Unboxes; false with an exception (a value out of range, a read-only
   /// array the code writes to, strides not a multiple of the item size).
   bool unbox(const DispatchState &state, const Entry &entry, const BoundCall &call);

@@ -108,6 +108,23 @@ struct DispatcherObject {
   DispatchState *state;
 };
 
+/// A process-lifetime object (a borrowed reference), made once; null
+/// when `make` fails, to be tried again: a lost race (threads may run
+/// together on free-threaded builds, or while one imports) drops the copy.
+template <typename Make> PyObject *cachedObject(std::atomic<PyObject *> &cache, Make make) {
+  PyObject *object = cache.load(std::memory_order_acquire);
+  if (object)
+    return object;
+  PyObject *fresh = make();
+  if (!fresh)
+    return nullptr;
+  PyObject *expected = nullptr;
+  if (cache.compare_exchange_strong(expected, fresh, std::memory_order_acq_rel))
+    return fresh;
+  Py_DECREF(fresh);
+  return expected;
+}
+
 /// The state of a DispatcherBase instance, or null with a TypeError.
 DispatchState *stateOf(PyObject *self);
 

@@ -54,12 +54,11 @@ const Entry *lookup(const Snapshot *table, std::string_view key, bool exactOnly)
 PyObject *run(DispatchState &state, const Entry &entry, BoundCall &call,
               EpochDomain::ReadGuard &pin) {
   const jit::Executor &executor = *entry.executor;
-  PackedArguments packed(entry, call);
+  PackedArguments packed(entry);
   if (!packed.unbox(state, entry, call))
     return nullptr;
-  size_t words = jit::abi::resultWords(executor.info.resultType);
-  Scratch<int64_t, 8> results(words);
-  jit::abi::ResultsDescriptor descriptor(results.get(), words);
+  Scratch<int64_t, 8> results(executor.resultWords);
+  jit::abi::ResultsDescriptor descriptor(results.get(), executor.resultWords);
   int32_t status = 0;
   packed.finish(descriptor.fields, &status);
   // What the call allocates is freed when the arena ends, except the

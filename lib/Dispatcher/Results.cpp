@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Results.h"
+#include "DispatchState.h"
 
 #include "plait/Frontend/DType.h"
 #include "plait/JIT/Compiler.h"
@@ -25,23 +26,6 @@ using frontend::DType;
 using frontend::Type;
 
 namespace {
-
-/// A process-lifetime object, made once: a lost race (threads may run
-/// together on free-threaded builds, or while one imports) drops the copy.
-template <typename Make>
-PyObject *cachedObject(std::atomic<PyObject *> &cache, Make make) {
-  PyObject *object = cache.load(std::memory_order_acquire);
-  if (object)
-    return object;
-  PyObject *fresh = make();
-  if (!fresh)
-    return nullptr;
-  PyObject *expected = nullptr;
-  if (cache.compare_exchange_strong(expected, fresh, std::memory_order_acq_rel))
-    return fresh;
-  Py_DECREF(fresh);
-  return expected;
-}
 
 PyObject *numpyAttribute(const char *name) {
   PyObject *numpy = PyImport_ImportModule("numpy");

@@ -3,6 +3,7 @@
 #include "plait/Dialect/Plait/Passes.h"
 #include "plait/IR/Context.h"
 #include "plait/IR/MLIRUtils.h"
+#include "plait/JIT/EntryABI.h"
 #include "plait/Passes/Passes.h"
 #include "plait/Support/LLVMCompat.h"
 #include "plait/Support/Rendezvous.h"
@@ -255,6 +256,8 @@ std::shared_ptr<Executor> compile(const CompileRequest &request) {
       capture.fail("internal error: lowering the plait dialect failed");
     executor->mlirText = print(*module);
     executor->info.errors = errorTable(*module);
+    executor->packedSlots = abi::packedSlots(executor->info.argumentTypes);
+    executor->resultWords = abi::resultWords(executor->info.resultType);
 
     mlir::PassManager cleanUp(&mlirContext);
     cleanUp.addPass(mlir::createCanonicalizerPass());

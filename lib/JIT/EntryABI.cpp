@@ -13,6 +13,13 @@ size_t argumentSlots(const Type &type) {
   return type.isComplex() ? 2 : 1;
 }
 
+size_t packedSlots(const std::vector<Type> &argumentTypes) {
+  size_t slots = kTrailingSlots;
+  for (const Type &type : argumentTypes)
+    slots += argumentSlots(type);
+  return slots;
+}
+
 size_t resultWords(const Type &type) {
   switch (type.kind) {
   case Type::Kind::None:

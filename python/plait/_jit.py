@@ -67,17 +67,18 @@ def _parse_signature(text: str) -> tuple[Optional[str], list[str], str, str]:
         raise TypeError(f"malformed signature {text!r}: expected e.g. 'float64(float64[:], int64)'")
     result = match.group(1) or None
     args = [a.strip() for a in re.findall(r"[^,\[\]]+(?:\[[^\]]*\])?", match.group(2)) if a.strip()]
+    key, kinds = "", ""
     for name in args:
         try:
             # NumPy scalars arrive as the Python scalar they equal.
             if name.startswith("numpy."):
                 raise ValueError(name)
-            _native._signature_key([name])
+            part, kind = _native._signature_key([name])
         except ValueError:
             raise TypeError(f"unknown type {name!r} in signature {text!r} (use int64, float64, bool, complex128, int32, float32, or arrays like float64[:, :])") from None
+        key, kinds = key + part, kinds + kind
     if result and result not in _SCALAR_NAMES:
         raise TypeError(f"unknown result type {result!r} in signature {text!r}")
-    key, kinds = _native._signature_key(args)
     return result, args, key, kinds
 
 

@@ -43,6 +43,35 @@ def run_in_threads(count: int, body: Callable[[int], T], timeout: float = 120.0)
     return results  # type: ignore[return-value]
 
 
+class BackgroundThread:
+    """One thread beside the test's own: join() fails the test when the
+    thread raised (re-raising its exception) or hung; `result` is what its
+    body returned."""
+
+    def __init__(self, body: Callable[[], object]) -> None:
+        self.result: object = None
+        self.error: BaseException | None = None
+
+        def target() -> None:
+            try:
+                self.result = body()
+            except BaseException as error:  # noqa: BLE001 - re-raised by join()
+                self.error = error
+
+        self.thread = threading.Thread(target=target)
+
+    def start(self) -> "BackgroundThread":
+        self.thread.start()
+        return self
+
+    def join(self, timeout: float = 120.0) -> object:
+        self.thread.join(timeout)
+        assert not self.thread.is_alive(), "a background thread hung"
+        if self.error is not None:
+            raise self.error
+        return self.result
+
+
 def rss_kib() -> int:
     """Resident set size of this process, in KiB."""
     with open("/proc/self/status") as status:

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import threading
 
 import pytest
 
-from conftest import ADD_MODULE
+from conftest import ADD_MODULE, BackgroundThread
 from plait import ir
 
 
@@ -18,18 +17,15 @@ def test_context_manager_sets_thread_current_context() -> None:
         with ir.Context() as inner:
             assert ir.Context.current is inner
         assert ir.Context.current is outer
-        seen: list[str] = []
 
-        def other_thread() -> None:
+        def other_thread() -> str:
             try:
                 ir.Context.current
             except ValueError:
-                seen.append("none")
+                return "none"
+            return "a context"
 
-        thread = threading.Thread(target=other_thread)
-        thread.start()
-        thread.join()
-        assert seen == ["none"], "the current context is per thread"
+        assert BackgroundThread(other_thread).start().join() == "none", "the current context is per thread"
     with pytest.raises(ValueError):
         ir.Context.current
 

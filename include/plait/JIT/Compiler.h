@@ -42,6 +42,10 @@ struct Executor {
   /// allocated, aligned, offset, sizes..., strides...), then the 5 fields of
   /// the results memref, then an int32 for the status.
   void *entry = nullptr;
+  /// The entry's slot count (arguments, results descriptor, status) and the
+  /// words of its results buffer (EntryABI.h), fixed by the signature.
+  size_t packedSlots = 0;
+  size_t resultWords = 0;
   std::shared_ptr<SharedJIT::Code> code;
   frontend::EmittedModule info;
   std::string plaitText;          // the plait dialect, as emitted

@@ -23,11 +23,15 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace plait::jit::abi {
 
 /// The slots an argument of `type` takes.
 size_t argumentSlots(const frontend::Type &type);
+/// All the slots of an entry with these argument types: theirs, then the
+/// results descriptor's and the status's.
+size_t packedSlots(const std::vector<frontend::Type> &argumentTypes);
 
 /// The 64-bit words a result of `type` takes in the results buffer: an
 /// array's base pointer, offset, sizes and strides; a complex's two parts;
