@@ -161,6 +161,8 @@ Val FunctionEmitter::emitBuiltin(const SExpr &node, const std::string &name) {
     args.push_back(emitExpr(*arg));
   if (name == "abs" && args[0].type.isComplex() && !args[0].type.isNumPy())
     return {type, {complexAbs(args[0], /*checkOverflow=*/true)}};
+  if (name == "abs" && args[0].type.isComplex()) // numpy.complex128.__abs__: hypot, no error
+    return {type, {callLibm("hypot", {args[0].leaves[0], args[0].leaves[1]})}};
   if (name == "abs" && args[0].type.isNumPy())
     return applyElementwise("abs", args[0], l);
   if (name == "complex") {

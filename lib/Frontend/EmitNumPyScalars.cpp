@@ -357,22 +357,57 @@ Value FunctionEmitter::complexCompare(ast::Operator op, const Val &left, const V
 }
 
 Value FunctionEmitter::complexAbs(const Val &z, bool checkOverflow) {
-  // hypot: inf if either part is, nan if one is nan; CPython raises when a
-  // finite number's magnitude overflows, NumPy gives inf.
   Location l = builder.getUnknownLoc();
+  if (!checkOverflow)
+    return numpyComplexAbs(z.leaves[0], z.leaves[1], l);
+  // CPython: hypot (inf if either part is, nan if one is nan), and
+  // OverflowError when a finite number's magnitude overflows.
   Value r = callLibm("hypot", {z.leaves[0], z.leaves[1]});
-  if (checkOverflow) {
-    auto finite = [&](Value v) {
-      return builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::ONE,
-                                           builder.create<mlir::math::AbsFOp>(l, v), constFloat(HUGE_VAL))
-          .getResult();
-    };
-    Value rInf = builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::OEQ, r, constFloat(HUGE_VAL));
-    Value inputsFinite = builder.create<arith::AndIOp>(l, finite(z.leaves[0]), finite(z.leaves[1]));
-    check(builder.create<arith::AndIOp>(l, rInf, inputsFinite),
-          errorCode("OverflowError", "complex_abs_overflow"));
-  }
+  auto finite = [&](Value v) {
+    return builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::ONE,
+                                         builder.create<mlir::math::AbsFOp>(l, v), constFloat(HUGE_VAL))
+        .getResult();
+  };
+  Value rInf = builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::OEQ, r, constFloat(HUGE_VAL));
+  Value inputsFinite = builder.create<arith::AndIOp>(l, finite(z.leaves[0]), finite(z.leaves[1]));
+  check(builder.create<arith::AndIOp>(l, rInf, inputsFinite),
+        errorCode("OverflowError", "complex_abs_overflow"));
   return r;
+}
+
+Value FunctionEmitter::numpyComplexAbs(Value re, Value im, Location l) {
+  // NumPy's absolute of complex128 (loops_unary_complex): the larger part
+  // times sqrt(fma(r, r, 1)), r the ratio of the smaller part to it; an
+  // infinite part makes inf, else a NaN part NaN. hypot differs in the
+  // last bits.
+  auto select = [&](Value condition, Value a, Value b) {
+    return builder.create<arith::SelectOp>(l, condition, a, b).getResult();
+  };
+  auto equal = [&](Value a, Value b) {
+    return builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::OEQ, a, b).getResult();
+  };
+  auto isNaN = [&](Value a) {
+    return builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::UNO, a, a).getResult();
+  };
+  Value inf = constFloat(HUGE_VAL), nan = constFloat(NAN), zero = constFloat(0.0);
+  re = builder.create<mlir::math::AbsFOp>(l, re);
+  im = builder.create<mlir::math::AbsFOp>(l, im);
+  Value reInf = equal(re, inf), imInf = equal(im, inf);
+  im = select(reInf, inf, im);
+  re = select(imInf, inf, re);
+  Value reNaN = isNaN(re), imNaN = isNaN(im);
+  im = select(reNaN, nan, im);
+  re = select(imNaN, nan, re);
+  Value reLarger = builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::OGT, re, im);
+  Value larger = select(reLarger, re, im);
+  Value smaller = select(reLarger, im, re);
+  Value divide = builder.create<arith::AndIOp>(
+      l, builder.create<arith::XOrIOp>(l, equal(larger, zero), constInt(1, 1)),
+      builder.create<arith::XOrIOp>(l, equal(smaller, inf), constInt(1, 1)));
+  Value ratio = select(divide, builder.create<arith::DivFOp>(l, smaller, larger), zero);
+  Value scale = builder.create<mlir::math::SqrtOp>(
+      l, builder.create<mlir::math::FmaOp>(l, ratio, ratio, constFloat(1.0)));
+  return builder.create<arith::MulFOp>(l, scale, larger);
 }
 
 } // namespace plait::frontend::detail

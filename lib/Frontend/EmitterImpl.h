@@ -111,6 +111,8 @@ private:
   Val complexArith(const SExpr &node, ast::Operator op, const Val &left, const Val &right);
   Value complexCompare(ast::Operator op, const Val &left, const Val &right, const SExpr &node);
   Value complexAbs(const Val &z, bool checkOverflow);
+  /// np.abs of a complex number, as NumPy computes it (not hypot).
+  Value numpyComplexAbs(Value re, Value im, Location l);
   Value constOf(mlir::Type type, int64_t v) {
     return builder.create<arith::ConstantIntOp>(builder.getUnknownLoc(), v, type);
   }
