@@ -91,7 +91,7 @@ test: test-cpp test-lit test-sanitizers test-python test-fuzz test-free-threaded
 # The benchmark suite: Numba and matplotlib from the package index (optional at
 # run time: missing ones are reported as skipped), g++ for the C++ reference.
 bench: build
-	$(VPY) -m pip install -q numba matplotlib || echo "plait: numba/matplotlib unavailable; those parts are skipped"
+	$(VPY) -m pip install -q numba scipy matplotlib || echo "plait: numba/scipy/matplotlib unavailable; those parts are skipped"
 	PYTHONPATH=$(BUILD)/python $(VPY) bench/run.py
 	@echo "Report: bench/results/latest.md"
 

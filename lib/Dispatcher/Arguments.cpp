@@ -423,8 +423,10 @@ bool PackedArguments::unbox(const DispatchState &state, const Entry &entry,
                    state.name.c_str(), i + 1, state.params[i].c_str(), state.name.c_str());
       return false;
     }
-    // A memref descriptor: allocated, aligned, offset, sizes, strides.
-    take(reinterpret_cast<int64_t>(view.buf));
+    // A memref descriptor: allocated, aligned, offset, sizes, strides. The
+    // allocated pointer is null: compiled code does not own NumPy's memory
+    // (reference counts skip it).
+    take(0);
     take(reinterpret_cast<int64_t>(view.buf));
     take(0);
     for (int d = 0; d < view.ndim; ++d)

@@ -110,7 +110,7 @@ PyObject *resultBufferType() {
 /// A capsule that frees `memory` (from the call's arena) with the array.
 PyObject *owningCapsule(void *memory) {
   return PyCapsule_New(memory, "plait.array_memory", [](PyObject *capsule) {
-    std::free(PyCapsule_GetPointer(capsule, "plait.array_memory"));
+    plait::freeArrayAllocation(PyCapsule_GetPointer(capsule, "plait.array_memory"));
   });
 }
 
@@ -159,7 +159,7 @@ PyObject *boxArray(const Type &type, const int64_t *&words, ResultOwners &owners
     }
     buffer->owner = owningCapsule(memory);
     if (!buffer->owner) {
-      std::free(memory);
+      plait::freeArrayAllocation(memory);
       Py_DECREF(buffer);
       return nullptr;
     }

@@ -214,6 +214,8 @@ Val FunctionEmitter::emitView(const SExpr &subscript) {
       l, module.memrefType(type), metadata.getBaseBuffer(),
       mlir::OpFoldResult(builder.create<arith::IndexCastOp>(l, builder.getIndexType(), offset).getResult()),
       sizes, strides);
+  if (temporaries.erase(base.leaves[0])) // the view holds the reference now
+    temporaries.insert(view);
   return {type, {view}};
 }
 

@@ -305,13 +305,14 @@ Val FunctionEmitter::emitJitCall(const SExpr &node) {
   const Specialization &callee = *target.callee;
   llvm::SmallVector<Value> operands = {
       builder.create<arith::AddIOp>(loc(node), depth, constInt(1))};
+  std::vector<Val> values;
   for (size_t i = 0; i < target.arguments.size(); ++i) {
     const SExpr *arg = target.arguments[i];
     bool isDefault = false;
     for (const SExpr &d : callee.source->defaults)
       isDefault |= &d == arg;
-    Val value = isDefault ? constant(*arg, Typer::constantType(*arg)) : emitExpr(*arg);
-    Val passed = convert(value, callee.arguments[i]);
+    values.push_back(isDefault ? constant(*arg, Typer::constantType(*arg)) : emitExpr(*arg));
+    Val passed = convert(values.back(), callee.arguments[i]);
     operands.append(passed.leaves.begin(), passed.leaves.end());
   }
   llvm::SmallVector<mlir::Type> results = {builder.getI32Type()};
@@ -320,9 +321,16 @@ Val FunctionEmitter::emitJitCall(const SExpr &node) {
                                                  operands);
   // Propagate the callee's error: codes are shared by the whole module.
   builder.create<dialect::CheckStatusOp>(loc(node), call.getResult(0));
+  // The callee borrowed the arguments (it retains what it keeps) and gives
+  // a reference to each array it returns.
+  for (const Val &value : values)
+    freeIfTemporary(value);
   Val result{callee.result, {}};
-  for (unsigned i = 1; i < call.getNumResults(); ++i)
+  for (unsigned i = 1; i < call.getNumResults(); ++i) {
     result.leaves.push_back(call.getResult(i));
+    if (call.getResult(i).getType().isa<mlir::MemRefType>())
+      temporaries.insert(call.getResult(i));
+  }
   return result;
 }
 
@@ -424,6 +432,7 @@ Val FunctionEmitter::emitNumpy(const SExpr &node, const std::string &name) {
         l, module.memrefType(type), flat, mlir::OpFoldResult(constIndexValue(0)),
         llvm::SmallVector<mlir::OpFoldResult>{builder.create<arith::IndexCastOp>(l, builder.getIndexType(), length).getResult()},
         llvm::SmallVector<mlir::OpFoldResult>{builder.getIndexAttr(1)});
+    temporaries.insert(cast);
     return {type, {cast}};
   }
 

@@ -447,28 +447,31 @@ Val FunctionEmitter::emitCompare(const SExpr &node) {
 }
 
 Val FunctionEmitter::emitIfExp(const SExpr &node) {
+  // The two values meet as the arguments of the block after; an array
+  // result owns a reference whichever side made it (a temporary's moves,
+  // a named array is retained), so it is a temporary of its own.
   Type type = spec.typeOf(node);
   llvm::SmallVector<mlir::Type> types;
   leafTypes(type, types);
-  llvm::SmallVector<Value> resultSlots;
-  for (mlir::Type t : types)
-    resultSlots.push_back(alloca(t));
   Value condition = truth(emitExpr(ast::test(node)));
   Block *thenBlock = newBlock();
   Block *elseBlock = newBlock();
   Block *done = newBlock();
+  for (mlir::Type t : types)
+    done->addArgument(t, loc(node));
   builder.create<mlir::cf::CondBranchOp>(loc(node), condition, thenBlock, elseBlock);
   for (int side = 0; side < 2; ++side) {
     startBlock(side == 0 ? thenBlock : elseBlock);
-    Val value = convert(emitExpr(side == 0 ? ast::body(node) : ast::orelse(node)), type);
-    for (size_t k = 0; k < resultSlots.size(); ++k)
-      builder.create<mlir::memref::StoreOp>(loc(node), value.leaves[k], resultSlots[k]);
-    branch(done);
+    Val value = convert(claim(emitExpr(side == 0 ? ast::body(node) : ast::orelse(node))), type);
+    branch(done, value.leaves);
   }
   startBlock(done);
   Val result{type, {}};
-  for (Value slot : resultSlots)
-    result.leaves.push_back(builder.create<mlir::memref::LoadOp>(loc(node), slot));
+  for (mlir::BlockArgument leaf : done->getArguments()) {
+    result.leaves.push_back(leaf);
+    if (leaf.getType().isa<mlir::MemRefType>())
+      temporaries.insert(leaf);
+  }
   return result;
 }
 

@@ -65,10 +65,14 @@ void FunctionEmitter::emit(const std::string &symbol) {
     const auto &params = spec.source->params;
     return std::find(params.begin(), params.end(), name) != params.end() && !assigns(statements, name);
   };
+  auto isSSAArray = [&](const std::string &name) {
+    return spec.variables[name].kind == Type::Kind::Array &&
+           (spec.singleAssignment.count(name) || spec.loopTargets.count(name));
+  };
   for (const std::string &name : spec.locals) {
     const Type &t = spec.variables[name];
-    if (t.kind == Type::Kind::Array || isFixedParameter(name))
-      continue; // bound to the argument below
+    if (isSSAArray(name) || isFixedParameter(name))
+      continue; // bound to the argument below, or when assigned
     llvm::SmallVector<mlir::Type> types;
     leafTypes(t, types);
     for (mlir::Type leaf : types)
@@ -81,21 +85,22 @@ void FunctionEmitter::emit(const std::string &symbol) {
   size_t argIndex = 1;
   for (size_t i = 0; i < spec.source->params.size(); ++i) {
     const std::string &name = spec.source->params[i];
-    if (spec.arguments[i].kind == Type::Kind::Array) {
-      arrays[name] = entry->getArgument(argIndex++);
-      continue;
-    }
     Val value{spec.arguments[i], {}};
     for (size_t k = 0; k < spec.arguments[i].numLeaves(); ++k)
       value.leaves.push_back(entry->getArgument(argIndex++));
+    if (isFixedParameter(name) && value.type.kind == Type::Kind::Array) {
+      arrays[name] = value.leaves[0]; // borrowed from the caller
+      continue;
+    }
     Val converted = convert(value, spec.variables[name]);
     if (isFixedParameter(name)) {
       bound[name] = converted;
       continue;
     }
+    // A parameter the function assigns: its slots hold a reference of their own.
+    converted = claim(converted);
     for (size_t k = 0; k < converted.leaves.size(); ++k)
-      builder.create<mlir::memref::StoreOp>(builder.getUnknownLoc(),
-                                            converted.leaves[k], slots[name][k]);
+      storeSlot(converted.leaves[k], slots[name][k], builder.getUnknownLoc(), /*slotIsEmpty=*/true);
     builder.create<mlir::memref::StoreOp>(builder.getUnknownLoc(),
                                           constInt(1, 1), assigned[name]);
   }
@@ -123,12 +128,30 @@ void FunctionEmitter::emitBody(const SExpr &body) {
 }
 
 void FunctionEmitter::freeIfTemporary(const Val &value) {
-  // A temporary array (a * b + c: the product) is freed right after the
+  // A temporary array (a * b + c: the product) is released right after the
   // operation that consumed it, where its allocation dominates: loops then
   // run in constant memory. Error paths leave it to the call's arena.
   if (value.type.kind != Type::Kind::Array || !temporaries.erase(value.leaves[0]) || terminated())
     return;
-  builder.create<mlir::memref::DeallocOp>(builder.getUnknownLoc(), value.leaves[0]);
+  builder.create<dialect::ReleaseOp>(builder.getUnknownLoc(), value.leaves[0]);
+}
+
+Val FunctionEmitter::claim(const Val &value) {
+  for (Value leaf : value.leaves)
+    if (leaf.getType().isa<mlir::MemRefType>() && !temporaries.erase(leaf) && !terminated())
+      builder.create<dialect::RetainOp>(builder.getUnknownLoc(), leaf);
+  return value;
+}
+
+void FunctionEmitter::releaseLocals() {
+  Location l = builder.getUnknownLoc();
+  for (auto &[name, leaves] : slots)
+    for (Value slot : leaves)
+      if (slot.getType().isa<dialect::ArraySlotType>())
+        builder.create<dialect::ReleaseOp>(l, builder.create<dialect::LoadArrayOp>(l, slot));
+  // Assigned by top-level statements emitted so far: they dominate here.
+  for (const std::string &name : ownedArrays)
+    builder.create<dialect::ReleaseOp>(l, arrays.at(name));
 }
 
 void FunctionEmitter::emitStatement(const SExpr &stmt) {
@@ -195,36 +218,55 @@ void FunctionEmitter::emitAssign(const SExpr &target, const Val &value) {
     storeElement(target, value);
     return;
   }
-  if (ast::is(target, ast::NodeKind::Name) && value.type.kind == Type::Kind::Array) {
-    temporaries.erase(value.leaves[0]); // named: lives until the call ends
-    arrays[ast::id(target)] = value.leaves[0]; // single assignment: an SSA value
+  if (ast::is(target, ast::NodeKind::Name) && value.type.kind == Type::Kind::Array &&
+      spec.loopTargets.count(ast::id(target))) {
+    arrays[ast::id(target)] = value.leaves[0]; // a row, borrowed from its array
+    return;
+  }
+  // Every new value is claimed before any old one is released: a, b = b, a.
+  bindOwned(target, claim(value));
+}
+
+void FunctionEmitter::bindOwned(const SExpr &target, const Val &owned) {
+  Location l = loc(target);
+  if (ast::is(target, ast::NodeKind::Subscript)) {
+    // Copied into the array: the reference claimed for it is not kept.
+    emitAssign(target, owned);
+    for (Value leaf : owned.leaves)
+      if (leaf.getType().isa<mlir::MemRefType>() && !terminated())
+        builder.create<dialect::ReleaseOp>(l, leaf);
     return;
   }
   if (ast::is(target, ast::NodeKind::Name)) {
     const std::string &name = ast::id(target);
-    Val converted = convert(value, spec.variables[name]);
+    if (owned.type.kind == Type::Kind::Array && spec.singleAssignment.count(name)) {
+      arrays[name] = convert(owned, spec.variables[name]).leaves[0]; // an SSA value
+      ownedArrays.insert(name);
+      return;
+    }
+    Val converted = convert(owned, spec.variables[name]);
     for (size_t k = 0; k < converted.leaves.size(); ++k)
-      builder.create<mlir::memref::StoreOp>(loc(target), converted.leaves[k],
-                                            slots[name][k]);
-    builder.create<mlir::memref::StoreOp>(loc(target), constInt(1, 1),
-                                          assigned[name]);
+      storeSlot(converted.leaves[k], slots[name][k], l);
+    builder.create<mlir::memref::StoreOp>(l, constInt(1, 1), assigned[name]);
     return;
   }
   // Tuple unpacking: the value was fully evaluated first.
   size_t offset = 0;
   std::vector<const SExpr *> elements = ast::elts(target);
   for (size_t i = 0; i < elements.size(); ++i) {
-    const Type &t = value.type.elements[i];
+    const Type &t = owned.type.elements[i];
     size_t n = t.numLeaves();
-    Val part{t, llvm::SmallVector<Value, 2>(value.leaves.begin() + offset,
-                                            value.leaves.begin() + offset + n)};
+    Val part{t, llvm::SmallVector<Value, 2>(owned.leaves.begin() + offset,
+                                            owned.leaves.begin() + offset + n)};
     offset += n;
-    emitAssign(*elements[i], part);
+    bindOwned(*elements[i], part);
   }
 }
 
 void FunctionEmitter::emitReturn(const Val &value) {
-  Val converted = convert(value, spec.result);
+  // The caller gets a reference to each array returned; locals give theirs up.
+  Val converted = convert(claim(value), spec.result);
+  releaseLocals();
   if (insideRangeLoop()) {
     // Out of a plait.for: the results wait in slots while the loops end.
     if (returnSlots.empty()) {
@@ -234,7 +276,7 @@ void FunctionEmitter::emitReturn(const Val &value) {
         returnSlots.push_back(alloca(type));
     }
     for (size_t k = 0; k < converted.leaves.size(); ++k)
-      builder.create<mlir::memref::StoreOp>(builder.getUnknownLoc(), converted.leaves[k], returnSlots[k]);
+      storeSlot(converted.leaves[k], returnSlots[k], builder.getUnknownLoc());
     builder.create<dialect::LeaveOp>(builder.getUnknownLoc());
     return;
   }
@@ -361,7 +403,7 @@ void FunctionEmitter::emitRangeLoop(const SExpr &stmt, Value start, Value stop, 
     } else {
       llvm::SmallVector<Value> values = {constInt(0, 32)};
       for (Value slot : returnSlots)
-        values.push_back(builder.create<mlir::memref::LoadOp>(l, slot));
+        values.push_back(loadSlot(slot, l));
       builder.create<mlir::func::ReturnOp>(l, values);
     }
     startBlock(staying);
@@ -381,32 +423,25 @@ Val FunctionEmitter::loadVariable(const std::string &name, const SExpr &node) {
   auto fixed = bound.find(name);
   if (fixed != bound.end())
     return fixed->second;
-  if (spec.variables[name].kind == Type::Kind::Array) {
-    auto found = arrays.find(name);
-    if (found != arrays.end())
-      return {spec.variables[name], {found->second}};
-    // Used before its (only) assignment: CPython raises UnboundLocalError.
-    std::string message = module.options.message("unbound_local");
-    size_t at = message.find("{name}");
-    if (at != std::string::npos)
-      message.replace(at, 6, name);
-    check(constInt(1, 1), PyError("UnboundLocalError", message));
-    Value empty = builder.create<mlir::memref::AllocaOp>(
-        l, module.memrefType(spec.variables[name]),
-        llvm::SmallVector<Value>(spec.variables[name].ndim,
-                                 builder.create<arith::ConstantIndexOp>(l, 0)));
-    return {spec.variables[name], {empty}};
-  }
-  Value isAssigned = builder.create<mlir::memref::LoadOp>(l, assigned[name]);
+  auto found = arrays.find(name);
+  if (found != arrays.end())
+    return {spec.variables[name], {found->second}};
   std::string message = module.options.message("unbound_local");
   size_t at = message.find("{name}");
   if (at != std::string::npos)
     message.replace(at, 6, name);
+  if (!assigned.count(name)) {
+    // An array bound once, used before that assignment: CPython raises
+    // UnboundLocalError.
+    check(constInt(1, 1), PyError("UnboundLocalError", message));
+    return zeroOf(spec.variables[name]);
+  }
+  Value isAssigned = builder.create<mlir::memref::LoadOp>(l, assigned[name]);
   check(builder.create<arith::XOrIOp>(l, isAssigned, constInt(1, 1)),
         PyError("UnboundLocalError", message));
   Val value{spec.variables[name], {}};
   for (Value slot : slots[name])
-    value.leaves.push_back(builder.create<mlir::memref::LoadOp>(l, slot));
+    value.leaves.push_back(loadSlot(slot, l));
   return value;
 }
 

@@ -98,8 +98,30 @@ bool FunctionEmitter::insideRangeLoop() const {
 Value FunctionEmitter::alloca(mlir::Type type) {
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToStart(entry);
+  if (auto array = type.dyn_cast<mlir::MemRefType>())
+    return builder.create<dialect::ArraySlotOp>(
+        builder.getUnknownLoc(), dialect::ArraySlotType::get(builder.getContext(), array));
   return builder.create<mlir::memref::AllocaOp>(
       builder.getUnknownLoc(), mlir::MemRefType::get({}, type));
+}
+
+Value FunctionEmitter::loadSlot(Value slot, Location l) {
+  if (slot.getType().isa<dialect::ArraySlotType>())
+    return builder.create<dialect::LoadArrayOp>(l, slot);
+  return builder.create<mlir::memref::LoadOp>(l, slot);
+}
+
+void FunctionEmitter::storeSlot(Value value, Value slot, Location l, bool slotIsEmpty) {
+  if (!slot.getType().isa<dialect::ArraySlotType>() || slotIsEmpty) {
+    if (slot.getType().isa<dialect::ArraySlotType>())
+      builder.create<dialect::StoreArrayOp>(l, value, slot);
+    else
+      builder.create<mlir::memref::StoreOp>(l, value, slot);
+    return;
+  }
+  Value previous = builder.create<dialect::LoadArrayOp>(l, slot);
+  builder.create<dialect::StoreArrayOp>(l, value, slot);
+  builder.create<dialect::ReleaseOp>(l, previous);
 }
 
 Value FunctionEmitter::constInt(int64_t v, unsigned width) {

@@ -70,7 +70,14 @@ private:
   bool terminated();
   void startBlock(Block *block) { builder.setInsertionPointToEnd(block); }
   void branch(Block *target, mlir::ValueRange args = {});
+  /// A variable's slot for one leaf: memref<T> for scalars, a
+  /// !plait.array_slot for arrays.
   Value alloca(mlir::Type type);
+  Value loadSlot(Value slot, Location l);
+  /// Stores `value` into `slot`; an array slot's previous array is released
+  /// unless the slot is known to be empty (`value` must be owned: see
+  /// claim()).
+  void storeSlot(Value value, Value slot, Location l, bool slotIsEmpty = false);
   Value constInt(int64_t v, unsigned width = 64);
   Value constIndexValue(int64_t v) {
     return builder.create<arith::ConstantIndexOp>(builder.getUnknownLoc(), v);
@@ -123,7 +130,15 @@ private:
   /// Frees `value` now if it is an unnamed array this function allocated:
   /// call it after the operation that used it (its only use).
   void freeIfTemporary(const Val &value);
+  /// Takes a reference to each array in `value` for a variable or a
+  /// result: a temporary's own reference moves, other arrays are retained.
+  Val claim(const Val &value);
+  /// Releases the arrays of every local (on a normal return: the error
+  /// paths leave them to the call's arena).
+  void releaseLocals();
   void emitAssign(const SExpr &target, const Val &value);
+  /// Binds `target` to `owned` (whose arrays are already claimed).
+  void bindOwned(const SExpr &target, const Val &owned);
   void emitFor(const SExpr &stmt);
   /// A for loop over range(start, stop, step) (a plait.for), binding
   /// `item(i)` to the target on the iteration of element i.
@@ -247,8 +262,12 @@ private:
   mlir::func::FuncOp func;
   Block *entry = nullptr;
   std::map<std::string, llvm::SmallVector<Value, 2>> slots;
-  /// Array parameters: their memrefs (arrays are never re-bound).
+  /// Arrays bound once, as SSA values: parameters the function does not
+  /// assign, rows of a `for`, and locals assigned by one top-level statement
+  /// (those own their array: `ownedArrays`). Other array variables live in
+  /// array slots.
   std::map<std::string, Value> arrays;
+  std::set<std::string> ownedArrays;
   std::map<std::string, Value> assigned;
   /// The Python loops around the code being emitted: a `for` is a
   /// plait.for (break and continue are its terminators), a `while` is
@@ -263,7 +282,8 @@ private:
   llvm::SmallVector<Value, 2> returnSlots;
   bool insideRangeLoop() const;
   Value f64Out, i64Out, complexOut;
-  /// Arrays allocated here and not (yet) bound to a variable.
+  /// Arrays this function owns a reference to and has not (yet) bound to a
+  /// variable: new allocations, views of them, jitted callees' results.
   llvm::DenseSet<Value> temporaries;
   /// Locals whose value is an SSA value where they are visible (a loop
   /// variable the body does not assign, a parameter the function never

@@ -302,25 +302,8 @@ void Typer::typeBody(Specialization &spec, const SExpr &body) {
     typeStatement(spec, *stmt);
 }
 
-void Typer::widenVariable(Specialization &spec, const std::string &name,
-                          const Type &type, const SExpr &origin) {
-  if (type.kind == Type::Kind::Array || spec.variables[name].kind == Type::Kind::Array) {
-    Type &current = spec.variables[name];
-    if (type.kind == Type::Kind::Array &&
-        (spec.singleAssignment.count(name) || spec.loopTargets.count(name)) &&
-        (current.kind == Type::Kind::Bottom || current == type)) {
-      if (current != type) {
-        current = type;
-        spec.variableOrigins[name] = origin.location();
-        changed = true;
-      }
-      return;
-    }
-    fail(CompileError::Kind::Unsupported, *spec.source, origin,
-         "an array can be bound to the variable '" + name +
-             "' only by one assignment at the top level of the function "
-             "(re-binding array variables is not supported yet)");
-  }
+void Typer::widenVariable(Specialization &spec, const std::string &name, const Type &type,
+                          const SExpr &origin) {
   Type &current = spec.variables[name];
   Type unified;
   if (!unify(current, type, unified)) {

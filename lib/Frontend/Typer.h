@@ -45,8 +45,8 @@ struct Specialization {
   /// Where each variable got its (first) type, for conflict messages.
   std::map<std::string, SourceLocation> variableOrigins;
   std::set<std::string> locals;
-  /// Locals assigned exactly once, by a top-level statement: the only ones
-  /// that may hold arrays (arrays are SSA values, not stack slots).
+  /// Locals assigned exactly once, by a top-level statement: an array there
+  /// is an SSA value; other array variables live in array slots.
   std::set<std::string> singleAssignment;
   /// Locals bound only as the target of one `for` loop: they may hold the
   /// rows (views) of an N-D array, inside that loop.

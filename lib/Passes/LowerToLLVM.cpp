@@ -13,12 +13,11 @@ void buildLowerToLLVMPipeline(mlir::OpPassManager &pm, bool genericAllocation) {
   // versions, come from the compatibility header only. math-to-llvm takes the
   // operations with LLVM intrinsics; math-to-libm the rest (tan, atan2, erf...)
   // as func.func calls, before func-to-llvm lowers those.
-  std::string pipeline = std::string(
-      "plait-annotate-signatures,convert-scf-to-cf,arith-expand,"
-      "convert-math-to-llvm,convert-math-to-libm,expand-strided-metadata,") +
-      compat::kMemRefToLLVMPass +
-      (genericAllocation ? "{use-generic-functions=1}" : "") +
-      ",convert-func-to-llvm,convert-index-to-llvm,convert-arith-to-llvm,"
+  std::string pipeline =
+      std::string("plait-annotate-signatures,convert-scf-to-cf,arith-expand,"
+                  "convert-math-to-llvm,convert-math-to-libm,expand-strided-metadata,") +
+      compat::kMemRefToLLVMPass + (genericAllocation ? "{use-generic-functions=1}" : "") +
+      ",plait-lower-arrays,convert-func-to-llvm,convert-index-to-llvm,convert-arith-to-llvm,"
       "convert-complex-to-llvm,convert-cf-to-llvm,reconcile-unrealized-casts";
   std::string errors;
   llvm::raw_string_ostream os(errors);

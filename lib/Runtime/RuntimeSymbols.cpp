@@ -32,38 +32,82 @@ extern "C" void plait_rt_set_error_arg(int64_t position, int64_t value) {
 
 namespace {
 thread_local plait::AllocationArena *activeArena = nullptr;
+
+/// Before every allocation of compiled code: its reference count, and how
+/// far before the header the block malloc returned starts (alignment).
+struct alignas(16) AllocationHeader {
+  int64_t references;
+  int64_t paddingBefore;
+};
+static_assert(sizeof(AllocationHeader) == 16, "keeps malloc's 16-byte alignment");
+
+AllocationHeader *headerOf(void *allocated) {
+  return static_cast<AllocationHeader *>(allocated) - 1;
+}
+
+void *track(void *allocated) {
+  if (allocated && activeArena)
+    activeArena->record(allocated);
+  return allocated;
+}
 } // namespace
 
 extern "C" void *_mlir_memref_to_llvm_alloc(size_t size) {
-  void *pointer = std::malloc(size ? size : 1);
-  if (pointer && activeArena)
-    activeArena->allocations.push_back(pointer);
-  return pointer;
+  auto *header = static_cast<AllocationHeader *>(std::malloc(sizeof(AllocationHeader) + size));
+  if (!header)
+    return nullptr;
+  *header = {1, 0};
+  return track(header + 1);
 }
 
 extern "C" void *_mlir_memref_to_llvm_aligned_alloc(size_t alignment, size_t size) {
+  // The header sits just before the aligned block: a whole alignment unit
+  // (at least the header's size) is reserved for it.
+  size_t lead = std::max(alignment, sizeof(AllocationHeader));
+  lead = (lead + alignof(AllocationHeader) - 1) / alignof(AllocationHeader) *
+         alignof(AllocationHeader);
+  size_t unit = std::max(alignment, alignof(AllocationHeader));
   // aligned_alloc wants a size that is a multiple of the alignment.
-  size_t rounded = (size + alignment - 1) / alignment * alignment;
-  void *pointer = std::aligned_alloc(alignment, rounded ? rounded : alignment);
-  if (pointer && activeArena)
-    activeArena->allocations.push_back(pointer);
-  return pointer;
+  size_t total = (lead + size + unit - 1) / unit * unit;
+  auto *block = static_cast<char *>(std::aligned_alloc(unit, total));
+  if (!block)
+    return nullptr;
+  void *allocated = block + lead;
+  *headerOf(allocated) = {1, static_cast<int64_t>(lead - sizeof(AllocationHeader))};
+  return track(allocated);
 }
 
-extern "C" void _mlir_memref_to_llvm_free(void *pointer) {
+extern "C" void _mlir_memref_to_llvm_free(void *allocated) {
+  if (!allocated)
+    return;
   if (activeArena)
-    activeArena->release(pointer);
-  std::free(pointer);
+    activeArena->release(allocated);
+  plait::freeArrayAllocation(allocated);
+}
+
+extern "C" void plait_rt_array_retain(int64_t allocated) {
+  if (allocated)
+    ++headerOf(reinterpret_cast<void *>(allocated))->references;
+}
+
+extern "C" void plait_rt_array_release(int64_t allocated) {
+  if (allocated && --headerOf(reinterpret_cast<void *>(allocated))->references == 0)
+    _mlir_memref_to_llvm_free(reinterpret_cast<void *>(allocated));
 }
 
 namespace plait {
+
+void freeArrayAllocation(void *allocated) {
+  AllocationHeader *header = headerOf(allocated);
+  std::free(reinterpret_cast<char *>(header) - header->paddingBefore);
+}
 
 AllocationArena::AllocationArena() : previous(activeArena) { activeArena = this; }
 
 AllocationArena::~AllocationArena() {
   activeArena = previous;
-  for (void *pointer : allocations)
-    std::free(pointer);
+  for (void *allocated : allocations)
+    freeArrayAllocation(allocated);
 }
 
 bool AllocationArena::release(void *pointer) {
@@ -80,36 +124,22 @@ std::array<int64_t, kMaxErrorArguments> lastErrorArguments() { return errorArgum
 std::vector<std::pair<std::string, void *>> getRuntimeSymbols() {
 #define PLAIT_SYMBOL(name) {#name, reinterpret_cast<void *>(&name)}
   return {
-      PLAIT_SYMBOL(plait_test_rendezvous),
-      PLAIT_SYMBOL(plait_rt_set_error_arg),
-      PLAIT_SYMBOL(plait_rt_pairwise_sum_f64),
-      PLAIT_SYMBOL(plait_rt_pairwise_sum_f32),
-      PLAIT_SYMBOL(plait_rt_np_floordiv_f64),
-      PLAIT_SYMBOL(plait_rt_np_remainder_f64),
-      PLAIT_SYMBOL(plait_rt_np_floordiv_f32),
-      PLAIT_SYMBOL(plait_rt_np_remainder_f32),
-      PLAIT_SYMBOL(plait_rt_np_int_pow),
-      PLAIT_SYMBOL(plait_rt_py_complex_div),
-      PLAIT_SYMBOL(plait_rt_np_complex_div),
-      PLAIT_SYMBOL(plait_rt_pairwise_sum_c128),
-      PLAIT_SYMBOL(_mlir_memref_to_llvm_alloc),
-      PLAIT_SYMBOL(_mlir_memref_to_llvm_aligned_alloc),
-      PLAIT_SYMBOL(_mlir_memref_to_llvm_free),
-      PLAIT_SYMBOL(plait_rt_float_floordiv),
-      PLAIT_SYMBOL(plait_rt_float_mod),
-      PLAIT_SYMBOL(plait_rt_float_divmod),
-      PLAIT_SYMBOL(plait_rt_float_pow),
-      PLAIT_SYMBOL(plait_rt_int_pow),
-      PLAIT_SYMBOL(plait_rt_int_powmod),
-      PLAIT_SYMBOL(plait_rt_int_truediv),
-      PLAIT_SYMBOL(plait_rt_cmp_int_float),
-      PLAIT_SYMBOL(plait_rt_round_half_even),
-      PLAIT_SYMBOL(plait_rt_float_round),
-      PLAIT_SYMBOL(plait_rt_int_round),
-      PLAIT_SYMBOL(plait_rt_np_round_f64),
-      PLAIT_SYMBOL(plait_rt_np_round_f32),
-      PLAIT_SYMBOL(plait_rt_float_to_int),
-      PLAIT_SYMBOL(plait_rt_float_floor_to_int),
+      PLAIT_SYMBOL(plait_test_rendezvous),      PLAIT_SYMBOL(plait_rt_set_error_arg),
+      PLAIT_SYMBOL(plait_rt_pairwise_sum_f64),  PLAIT_SYMBOL(plait_rt_pairwise_sum_f32),
+      PLAIT_SYMBOL(plait_rt_np_floordiv_f64),   PLAIT_SYMBOL(plait_rt_np_remainder_f64),
+      PLAIT_SYMBOL(plait_rt_np_floordiv_f32),   PLAIT_SYMBOL(plait_rt_np_remainder_f32),
+      PLAIT_SYMBOL(plait_rt_np_int_pow),        PLAIT_SYMBOL(plait_rt_py_complex_div),
+      PLAIT_SYMBOL(plait_rt_np_complex_div),    PLAIT_SYMBOL(plait_rt_pairwise_sum_c128),
+      PLAIT_SYMBOL(_mlir_memref_to_llvm_alloc), PLAIT_SYMBOL(_mlir_memref_to_llvm_aligned_alloc),
+      PLAIT_SYMBOL(_mlir_memref_to_llvm_free),  PLAIT_SYMBOL(plait_rt_array_retain),
+      PLAIT_SYMBOL(plait_rt_array_release),     PLAIT_SYMBOL(plait_rt_float_floordiv),
+      PLAIT_SYMBOL(plait_rt_float_mod),         PLAIT_SYMBOL(plait_rt_float_divmod),
+      PLAIT_SYMBOL(plait_rt_float_pow),         PLAIT_SYMBOL(plait_rt_int_pow),
+      PLAIT_SYMBOL(plait_rt_int_powmod),        PLAIT_SYMBOL(plait_rt_int_truediv),
+      PLAIT_SYMBOL(plait_rt_cmp_int_float),     PLAIT_SYMBOL(plait_rt_round_half_even),
+      PLAIT_SYMBOL(plait_rt_float_round),       PLAIT_SYMBOL(plait_rt_int_round),
+      PLAIT_SYMBOL(plait_rt_np_round_f64),      PLAIT_SYMBOL(plait_rt_np_round_f32),
+      PLAIT_SYMBOL(plait_rt_float_to_int),      PLAIT_SYMBOL(plait_rt_float_floor_to_int),
       PLAIT_SYMBOL(plait_rt_float_ceil_to_int),
   };
 #undef PLAIT_SYMBOL

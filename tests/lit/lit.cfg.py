@@ -17,3 +17,7 @@ config.environment["PATH"] = os.pathsep.join(
 )
 config.environment["PYTHONPATH"] = os.path.join(config.plait_binary_dir, "python")
 config.substitutions.append(("%python", config.python_executable))
+# The memref-to-LLVM conversion was renamed in LLVM 17 (as in LLVMCompat.h).
+config.substitutions.append(
+    ("%memref-to-llvm", "finalize-memref-to-llvm" if config.llvm_version_major >= 17 else "convert-memref-to-llvm")
+)

@@ -23,11 +23,19 @@ int32_t plait_test_rendezvous(int64_t barrierId, int64_t participants,
 void plait_rt_set_error_arg(int64_t position, int64_t value);
 
 /// memref.alloc and its frees in plait.jit code (MLIR's "generic allocation
-/// functions"): malloc/free, with every allocation recorded in the calling
-/// thread's AllocationArena when one is active.
+/// functions"). Each allocation starts with a header holding its reference
+/// count (1 when made); the pointer returned is just after it, aligned as
+/// malloc aligns. Every allocation is recorded in the calling thread's
+/// AllocationArena when one is active.
 void *_mlir_memref_to_llvm_alloc(size_t size);
 void *_mlir_memref_to_llvm_aligned_alloc(size_t alignment, size_t size);
 void _mlir_memref_to_llvm_free(void *pointer);
+
+/// plait.retain and plait.release: `allocated` is an array's allocated
+/// pointer, 0 for memory plait did not allocate (then they do nothing).
+/// Within one call an array belongs to one thread: the counts are plain.
+void plait_rt_array_retain(int64_t allocated);
+void plait_rt_array_release(int64_t allocated);
 }
 
 namespace plait {
@@ -49,14 +57,17 @@ public:
   /// Transfers `pointer` (an allocation of this call) to the caller; false
   /// when it was not allocated during this call.
   bool release(void *pointer);
+  /// Records an allocation of this call.
+  void record(void *pointer) { allocations.push_back(pointer); }
 
 private:
   std::vector<void *> allocations;
   AllocationArena *previous;
-  friend void *::_mlir_memref_to_llvm_alloc(size_t);
-  friend void *::_mlir_memref_to_llvm_aligned_alloc(size_t, size_t);
-  friend void ::_mlir_memref_to_llvm_free(void *);
 };
+
+/// Frees an allocation of compiled code, whatever its count (the dispatcher
+/// owns what a call returned, and the arena what it left behind).
+void freeArrayAllocation(void *allocated);
 
 /// Name and address of every runtime function, registered in each JIT.
 std::vector<std::pair<std::string, void *>> getRuntimeSymbols();

@@ -50,6 +50,19 @@ inline llvm::JITEvaluatedSymbol makeExportedSymbol(void *address) {
 }
 #endif
 
+/// A pointer to `pointee` in the LLVM dialect, given a pointer type of the
+/// same module (`sample`): LLVM 18 has opaque pointers only; before, the
+/// memref lowering still made typed ones by default.
+template <typename PointerType, typename ElementType>
+PointerType pointerLike(PointerType sample, ElementType pointee) {
+#if LLVM_VERSION_MAJOR >= 18
+  (void)pointee;
+  return sample;
+#else
+  return sample.isOpaque() ? sample : PointerType::get(pointee);
+#endif
+}
+
 } // namespace plait::compat
 
 #endif // PLAIT_SUPPORT_LLVMCOMPAT_H

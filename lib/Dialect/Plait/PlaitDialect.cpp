@@ -2,12 +2,17 @@
 #include "plait/Dialect/Plait/PlaitDialect.h"
 #include "plait/Dialect/Plait/PlaitOps.h"
 
+#include "mlir/IR/DialectImplementation.h"
 #include "mlir/Transforms/InliningUtils.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 using namespace plait::dialect;
 
 #include "plait/Dialect/Plait/PlaitDialect.cpp.inc"
 #include "plait/Dialect/Plait/PlaitEnums.cpp.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "plait/Dialect/Plait/PlaitTypes.cpp.inc"
 
 namespace {
 
@@ -39,4 +44,12 @@ void PlaitDialect::initialize() {
 #include "plait/Dialect/Plait/PlaitOps.cpp.inc"
       >();
   addInterfaces<PlaitInlinerInterface>();
+  registerTypes();
+}
+
+void PlaitDialect::registerTypes() {
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "plait/Dialect/Plait/PlaitTypes.cpp.inc"
+      >();
 }

@@ -33,3 +33,12 @@ func.func @wrong_operand_type(%a: i32) -> i64 {
   %s = plait.add check %a, %a
   return %s : i64
 }
+
+// -----
+
+func.func @store_of_another_array_type(%a: memref<?xf32>) {
+  %slot = plait.array_slot : !plait.array_slot<memref<?xf64>>
+  // expected-error @+1 {{failed to verify that the value is the slot's array type}}
+  "plait.store_array"(%a, %slot) : (memref<?xf32>, !plait.array_slot<memref<?xf64>>) -> ()
+  return
+}

@@ -66,3 +66,18 @@ func.func @slices(%n: i64, %a: i64, %s: i64) -> (i64, i64, i64) {
   %f2, %c2, %i2 = plait.slice %n upper %a
   return %f1, %c1, %i2 : i64, i64, i64
 }
+
+// CHECK-LABEL: func.func @array_variables
+func.func @array_variables(%a: memref<?xf64, strided<[?], offset: ?>>) -> memref<?xf64, strided<[?], offset: ?>> {
+  // CHECK: %[[SLOT:.*]] = plait.array_slot : <memref<?xf64, strided<[?], offset: ?>>>
+  %slot = plait.array_slot : !plait.array_slot<memref<?xf64, strided<[?], offset: ?>>>
+  // CHECK: plait.retain %{{.*}} : memref<?xf64, strided<[?], offset: ?>>
+  plait.retain %a : memref<?xf64, strided<[?], offset: ?>>
+  // CHECK: plait.store_array %{{.*}}, %[[SLOT]] : <memref<?xf64, strided<[?], offset: ?>>>
+  plait.store_array %a, %slot : !plait.array_slot<memref<?xf64, strided<[?], offset: ?>>>
+  // CHECK: plait.load_array %[[SLOT]] : <memref<?xf64, strided<[?], offset: ?>>>
+  %b = plait.load_array %slot : !plait.array_slot<memref<?xf64, strided<[?], offset: ?>>>
+  // CHECK: plait.release %{{.*}} : memref<?xf64, strided<[?], offset: ?>>
+  plait.release %b : memref<?xf64, strided<[?], offset: ?>>
+  return %a : memref<?xf64, strided<[?], offset: ?>>
+}

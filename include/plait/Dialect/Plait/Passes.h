@@ -25,6 +25,13 @@ std::unique_ptr<mlir::Pass> createUnsignedRemainderPass();
 std::unique_ptr<mlir::Pass> createLowerArithmeticPass();
 std::unique_ptr<mlir::Pass> createLowerLoopsPass();
 std::unique_ptr<mlir::Pass> createLowerRaisePass();
+std::unique_ptr<mlir::Pass> createCancelRetainReleasePass();
+std::unique_ptr<mlir::Pass> createLowerArraysPass();
+
+/// The run-time functions reference counts lower to (`void f(int64_t)`,
+/// taking an allocated pointer).
+inline constexpr const char *kArrayRetainFunction = "plait_rt_array_retain";
+inline constexpr const char *kArrayReleaseFunction = "plait_rt_array_release";
 
 /// The module attribute holding the error table LowerRaise writes: an array
 /// of [exception, message] string pairs; status k is element k - 1.

@@ -81,4 +81,31 @@ def LowerRaise : Pass<"plait-lower-raise", "::mlir::ModuleOp"> {
                            "::mlir::func::FuncDialect", "::mlir::memref::MemRefDialect"];
 }
 
+def CancelRetainRelease : Pass<"plait-cancel-retain-release", "::mlir::func::FuncOp"> {
+  let summary = "A retain and a later release of the same allocation in one block cancel";
+  let description = [{
+    `plait.retain %a` followed, in the same block, by `plait.release %b`,
+    where `%a` and `%b` are the same array or views of one (casts,
+    reinterpret casts, subviews), with nothing between them that may release
+    or call: neither changes whether the allocation is alive, so both go.
+    Returning a local array (retained for the caller, then released with the
+    function's locals) and passing values through variables leave such pairs.
+  }];
+  let constructor = "::plait::dialect::createCancelRetainReleasePass()";
+}
+
+def LowerArrays : Pass<"plait-lower-arrays", "::mlir::ModuleOp"> {
+  let summary = "Array slots and reference counts to the LLVM dialect";
+  let description = [{
+    Runs after the memref-to-LLVM conversion, when arrays are memref
+    descriptors (LLVM structs behind unrealized casts): an
+    `!plait.array_slot` is an `llvm.alloca` of the descriptor whose allocated
+    pointer starts null; `load_array` and `store_array` load and store the
+    descriptor; `retain` and `release` pass its allocated pointer to
+    `plait_rt_array_retain` and `plait_rt_array_release`.
+  }];
+  let constructor = "::plait::dialect::createLowerArraysPass()";
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 #endif // PLAIT_DIALECT_PLAIT_PASSES_TD

@@ -21,7 +21,9 @@ def Plait_Dialect : Dialect {
     floor division and modulo, NumPy's wrapped and bounds-checked indices,
     raising an exception, and `range` loops with `break` and `continue` that
     stay loops until they are lowered. Values are builtin types (i64, i1,
-    index, memrefs); variables live in memref slots, as before.
+    index, memrefs); scalar variables live in memref slots, array variables
+    in `!plait.array_slot`s, and arrays plait allocates are reference-counted
+    (`plait.retain`, `plait.release`).
 
     Raising is modelled as a write to one resource (the Python error state),
     so that passes neither drop nor reorder operations that may raise.
@@ -29,6 +31,10 @@ def Plait_Dialect : Dialect {
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::cf::ControlFlowDialect"];
   let useFoldAPI = kEmitFoldAdaptorFolder;
   let hasConstantMaterializer = 1;
+  let useDefaultTypePrinterParser = 1;
+  let extraClassDeclaration = [{
+    void registerTypes();
+  }];
 }
 
 def Plait_OverflowMode : I32EnumAttr<"OverflowMode", "what an int64 overflow does", [

@@ -125,6 +125,75 @@ def Plait_SliceOp : Plait_Op<"slice", [AttrSizedOperandSegments,
 }
 
 //===----------------------------------------------------------------------===//
+// Array variables and ownership
+//===----------------------------------------------------------------------===//
+
+/// What a reference count is: the arrays' allocations (their headers).
+def Plait_ArrayOwnership : Resource<"::plait::dialect::ArrayOwnershipResource">;
+
+def Plait_ArraySlotType : TypeDef<Plait_Dialect, "ArraySlot"> {
+  let mnemonic = "array_slot";
+  let summary = "a variable that holds an array (a memref descriptor)";
+  let description = [{
+    MLIR has no memref of memrefs: an array variable that is assigned more
+    than once (in a loop, on two paths) lives in one of these, on the stack,
+    as scalar variables live in `memref<T>` slots.
+  }];
+  let parameters = (ins "::mlir::MemRefType":$arrayType);
+  let assemblyFormat = "`<` $arrayType `>`";
+}
+
+def Plait_ArraySlotOp : Plait_Op<"array_slot", [
+    MemoryEffects<[MemAlloc<AutomaticAllocationScopeResource>]>]> {
+  let summary = "a stack slot for an array variable, holding no array yet";
+  let description = [{
+    Until the first `plait.store_array`, loading gives an array that owns
+    nothing (releasing it does nothing).
+    ```mlir
+    %u = plait.array_slot : !plait.array_slot<memref<?xf64, strided<[1], offset: ?>>>
+    ```
+  }];
+  let results = (outs Plait_ArraySlotType:$slot);
+  let assemblyFormat = "attr-dict `:` type($slot)";
+}
+
+def Plait_LoadArrayOp : Plait_Op<"load_array", [
+    TypesMatchWith<"the result is the slot's array type", "slot", "result",
+                   "$_self.cast<::plait::dialect::ArraySlotType>().getArrayType()">]> {
+  let summary = "the array an array variable holds";
+  let arguments = (ins Arg<Plait_ArraySlotType, "", [MemRead]>:$slot);
+  let results = (outs AnyMemRef:$result);
+  let assemblyFormat = "$slot attr-dict `:` type($slot)";
+}
+
+def Plait_StoreArrayOp : Plait_Op<"store_array", [
+    TypesMatchWith<"the value is the slot's array type", "slot", "value",
+                   "$_self.cast<::plait::dialect::ArraySlotType>().getArrayType()">]> {
+  let summary = "binds an array variable (the reference moves into the slot)";
+  let arguments = (ins AnyMemRef:$value, Arg<Plait_ArraySlotType, "", [MemWrite]>:$slot);
+  let assemblyFormat = "$value `,` $slot attr-dict `:` type($slot)";
+}
+
+def Plait_RetainOp : Plait_Op<"retain", [
+    MemoryEffects<[MemWrite<Plait_ArrayOwnership>]>]> {
+  let summary = "one more reference to an array's allocation";
+  let description = [{
+    Views share their base array's allocation, so retaining a view retains
+    the base. Arrays plait did not allocate (NumPy's, passed in) carry no
+    allocation: retaining and releasing them does nothing.
+  }];
+  let arguments = (ins AnyMemRef:$array);
+  let assemblyFormat = "$array attr-dict `:` type($array)";
+}
+
+def Plait_ReleaseOp : Plait_Op<"release", [
+    MemoryEffects<[MemWrite<Plait_ArrayOwnership>, MemFree]>]> {
+  let summary = "one reference fewer: the last one frees the allocation";
+  let arguments = (ins AnyMemRef:$array);
+  let assemblyFormat = "$array attr-dict `:` type($array)";
+}
+
+//===----------------------------------------------------------------------===//
 // Raising
 //===----------------------------------------------------------------------===//
 

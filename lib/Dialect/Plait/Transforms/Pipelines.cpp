@@ -25,6 +25,7 @@ void buildOptimizePipeline(mlir::OpPassManager &pm) {
   pm.addNestedPass<mlir::func::FuncOp>(createVersionLoopsPass());
   pm.addNestedPass<mlir::func::FuncOp>(createDropOverflowChecksPass());
   pm.addNestedPass<mlir::func::FuncOp>(createUnsignedRemainderPass());
+  pm.addNestedPass<mlir::func::FuncOp>(createCancelRetainReleasePass());
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());
 }

@@ -1,0 +1,157 @@
+//===- LowerArrays.cpp - plait-lower-arrays -------------------------------===//
+//
+// Array variables and reference counts at the LLVM level. It runs after the
+// memref-to-LLVM conversion: by then an array is a descriptor struct
+// (allocated pointer, aligned pointer, offset, sizes, strides) behind an
+// unrealized cast, which reconcile-unrealized-casts removes at the end.
+//
+//===----------------------------------------------------------------------===//
+#include "plait/Dialect/Plait/Passes.h"
+#include "plait/Dialect/Plait/PlaitOps.h"
+#include "plait/Support/LLVMCompat.h"
+
+#include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+
+namespace plait::dialect {
+#define GEN_PASS_DEF_LOWERARRAYS
+#include "plait/Dialect/Plait/Passes.h.inc"
+} // namespace plait::dialect
+
+using namespace mlir;
+using namespace plait::dialect;
+
+namespace {
+
+class ArrayLowering {
+public:
+  explicit ArrayLowering(ModuleOp module) : module(module), converter(module.getContext()) {}
+
+  LogicalResult run() {
+    SmallVector<Operation *> ops;
+    SmallVector<BlockArgument> slotArguments;
+    module.walk([&](Operation *op) {
+      if (isa<ArraySlotOp, LoadArrayOp, StoreArrayOp, RetainOp, ReleaseOp>(op))
+        ops.push_back(op);
+      for (Region &region : op->getRegions())
+        for (Block &block : region)
+          for (BlockArgument argument : block.getArguments())
+            if (argument.getType().isa<ArraySlotType>())
+              slotArguments.push_back(argument);
+    });
+    // Slots become pointers first, also where canonicalisation made them
+    // block arguments (blocks merged), so their users read them as such.
+    for (BlockArgument argument : slotArguments) {
+      FailureOr<Type> pointer = pointerType(argument.getType().cast<ArraySlotType>());
+      if (failed(pointer))
+        return failure();
+      argument.setType(*pointer);
+    }
+    SmallVector<ArraySlotOp> slots;
+    for (Operation *op : ops)
+      if (auto slot = dyn_cast<ArraySlotOp>(op)) {
+        if (failed(lowerSlot(slot)))
+          return failure();
+        slots.push_back(slot);
+      }
+    for (Operation *op : ops) {
+      if (isa<ArraySlotOp>(op))
+        continue;
+      OpBuilder b(op);
+      Location l = op->getLoc();
+      if (auto load = dyn_cast<LoadArrayOp>(op)) {
+        Value descriptor = b.create<LLVM::LoadOp>(l, descriptorType(load.getType()), op->getOperand(0));
+        load.replaceAllUsesWith(fromDescriptor(b, l, descriptor, load.getType()));
+      } else if (auto store = dyn_cast<StoreArrayOp>(op)) {
+        b.create<LLVM::StoreOp>(l, toDescriptor(b, l, store.getValue()), op->getOperand(1));
+      } else if (auto retain = dyn_cast<RetainOp>(op)) {
+        callWithAllocation(b, l, kArrayRetainFunction, retain.getArray());
+      } else {
+        callWithAllocation(b, l, kArrayReleaseFunction, cast<ReleaseOp>(op).getArray());
+      }
+      op->erase();
+    }
+    for (ArraySlotOp slot : slots)
+      slot->erase();
+    return success();
+  }
+
+private:
+  Type descriptorType(Type memref) { return converter.convertType(memref); }
+
+  Value toDescriptor(OpBuilder &b, Location l, Value memref) {
+    return b.create<UnrealizedConversionCastOp>(l, descriptorType(memref.getType()), memref)
+        .getResult(0);
+  }
+
+  Value fromDescriptor(OpBuilder &b, Location l, Value descriptor, Type memref) {
+    return b.create<UnrealizedConversionCastOp>(l, memref, descriptor).getResult(0);
+  }
+
+  FailureOr<Type> pointerType(ArraySlotType slot) {
+    auto descriptor = descriptorType(slot.getArrayType()).dyn_cast_or_null<LLVM::LLVMStructType>();
+    if (!descriptor)
+      return failure();
+    auto allocated = descriptor.getBody()[0].cast<LLVM::LLVMPointerType>();
+    return Type(plait::compat::pointerLike(allocated, descriptor));
+  }
+
+  /// An alloca of the descriptor whose allocated pointer is null: an array
+  /// that owns nothing until the variable is first bound.
+  LogicalResult lowerSlot(ArraySlotOp slot) {
+    FailureOr<Type> pointer = pointerType(slot.getType());
+    if (failed(pointer))
+      return slot.emitOpError("has an array type without an LLVM descriptor");
+    auto descriptor = descriptorType(slot.getType().getArrayType()).cast<LLVM::LLVMStructType>();
+    Type allocated = descriptor.getBody()[0];
+    OpBuilder b(slot);
+    Location l = slot.getLoc();
+    Type i64 = b.getI64Type();
+    Value one = b.create<LLVM::ConstantOp>(l, i64, b.getI64IntegerAttr(1));
+    Value address = b.create<LLVM::AllocaOp>(l, *pointer, descriptor, one);
+    Value zero = b.create<LLVM::ConstantOp>(l, i64, b.getI64IntegerAttr(0));
+    Value null = b.create<LLVM::IntToPtrOp>(l, allocated, zero);
+    Value empty = b.create<LLVM::UndefOp>(l, descriptor);
+    empty = b.create<LLVM::InsertValueOp>(l, empty, null, ArrayRef<int64_t>{0});
+    empty = b.create<LLVM::InsertValueOp>(l, empty, null, ArrayRef<int64_t>{1});
+    b.create<LLVM::StoreOp>(l, empty, address);
+    slot.getSlot().replaceAllUsesWith(address);
+    return success();
+  }
+
+  void callWithAllocation(OpBuilder &b, Location l, StringRef function, Value memref) {
+    Value descriptor = toDescriptor(b, l, memref);
+    auto type = descriptor.getType().cast<LLVM::LLVMStructType>();
+    Value allocated = b.create<LLVM::ExtractValueOp>(l, type.getBody()[0], descriptor,
+                                                     ArrayRef<int64_t>{0});
+    Value address = b.create<LLVM::PtrToIntOp>(l, b.getI64Type(), allocated);
+    b.create<LLVM::CallOp>(l, declare(function), ValueRange{address});
+  }
+
+  LLVM::LLVMFuncOp declare(StringRef name) {
+    if (auto existing = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
+      return existing;
+    OpBuilder b(module.getBodyRegion());
+    MLIRContext *context = module.getContext();
+    auto type = LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(context),
+                                            {IntegerType::get(context, 64)});
+    return b.create<LLVM::LLVMFuncOp>(module.getLoc(), name, type);
+  }
+
+  ModuleOp module;
+  LLVMTypeConverter converter;
+};
+
+struct LowerArraysPass : public plait::dialect::impl::LowerArraysBase<LowerArraysPass> {
+  void runOnOperation() override {
+    if (failed(ArrayLowering(getOperation()).run()))
+      signalPassFailure();
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Pass> plait::dialect::createLowerArraysPass() {
+  return std::make_unique<LowerArraysPass>();
+}
