@@ -310,6 +310,26 @@ Val FunctionEmitter::dotOf(const SExpr &node, const Val &a, const Val &b) {
   llvm::SmallVector<Value> sizes = {rows};
   if (b.type.ndim == 2)
     sizes.push_back(dimension(b.leaves[0], 1));
+  if (b.type.ndim == 2 && resultDType == DType::Float64 && a.type.dtype == DType::Float64 &&
+      b.type.dtype == DType::Float64) {
+    // Row i of the result accumulates a[i, k] * row k of b, k in order: the
+    // same sums as one accumulator per element, with the innermost loop
+    // along rows of b and of the result (it vectorises).
+    Val zeroFill{Type::floating(), {zero}};
+    Value out = allocateArray(type, sizes, &zeroFill, l);
+    countedLoop(rows, [&](Value i) {
+      countedLoop(inner, [&](Value k) {
+        Value x = element(a, {index(i), index(k)});
+        countedLoop(sizes[1], [&](Value j) {
+          llvm::SmallVector<Value, 2> at = {index(i), index(j)};
+          Value sum = builder.create<mlir::memref::LoadOp>(l, out, at);
+          builder.create<mlir::memref::StoreOp>(
+              l, multiplyAdd(sum, x, element(b, {index(k), index(j)})), out, at);
+        });
+      });
+    });
+    return {type, {out}};
+  }
   Value out = allocateArray(type, sizes, nullptr, l);
   Value columns = b.type.ndim == 2 ? sizes[1] : constInt(1);
   countedLoop(rows, [&](Value i) {
@@ -378,6 +398,52 @@ Val FunctionEmitter::emitElementwise(const SExpr &node, const std::string &name)
                                           out, indices);
   });
   freeIfTemporary(input);
+  return {type, {out}};
+}
+
+Val FunctionEmitter::matmulOf(const SExpr &node, const Val &a, const Val &b) {
+  Location l = loc(node);
+  Value inner = dimension(a.leaves[0], a.type.ndim - 1);
+  Value other = dimension(b.leaves[0], 0);
+  checkWithArgs(builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::ne, inner, other),
+                errorCode("ValueError", "matmul_mismatch"), {other, inner});
+  if (a.type.ndim != 1 || b.type.ndim != 2)
+    return dotOf(node, a, b);
+  // A row vector times a matrix: result[j] = sum over k of a[k] * b[k, j].
+  Type type = spec.typeOf(node);
+  DType resultDType = type.dtype;
+  bool isFloat = isFloatDType(resultDType);
+  Type domain = isFloat ? Type::floating() : Type::integer();
+  auto index = [&](Value k) {
+    return builder.create<arith::IndexCastOp>(l, builder.getIndexType(), k).getResult();
+  };
+  auto element = [&](const Val &array, llvm::ArrayRef<Value> indices) {
+    return castNumPy(fromStorage(builder.create<mlir::memref::LoadOp>(l, array.leaves[0], indices),
+                                 array.type.dtype, l),
+                     isFloat ? DType::Float64 : DType::Int64)
+        .leaves[0];
+  };
+  Value columns = dimension(b.leaves[0], 1);
+  Value out = allocateArray(type, {columns}, nullptr, l);
+  Value acc = alloca(leafType(domain.kind));
+  countedLoop(columns, [&](Value j) {
+    builder.create<mlir::memref::StoreOp>(l, isFloat ? constFloat(0.0) : constInt(0), acc);
+    countedLoop(inner, [&](Value k) {
+      Value x = element(a, {index(k)}), y = element(b, {index(k), index(j)});
+      Value sum = builder.create<mlir::memref::LoadOp>(l, acc);
+      Value product = isFloat ? builder.create<arith::MulFOp>(l, x, y).getResult()
+                              : builder.create<arith::MulIOp>(l, x, y).getResult();
+      builder.create<mlir::memref::StoreOp>(
+          l,
+          isFloat ? builder.create<arith::AddFOp>(l, sum, product).getResult()
+                  : builder.create<arith::AddIOp>(l, sum, product).getResult(),
+          acc);
+    });
+    Value r = toStorage(
+        castNumPy(Val{domain, {builder.create<mlir::memref::LoadOp>(l, acc)}}, resultDType),
+        resultDType, l);
+    builder.create<mlir::memref::StoreOp>(l, r, out, mlir::ValueRange{index(j)});
+  });
   return {type, {out}};
 }
 

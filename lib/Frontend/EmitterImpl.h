@@ -244,6 +244,9 @@ private:
   /// np.sum(array) etc., whole or along the call's axis.
   Val reduceExpression(const SExpr &node, const std::string &name, const Val &array);
   Val dotOf(const SExpr &node, const Val &a, const Val &b);
+  /// a @ b: NumPy's matmul of vectors and matrices (its check and message,
+  /// then np.dot's arithmetic; a 1-D left operand is a row).
+  Val matmulOf(const SExpr &node, const Val &a, const Val &b);
   Val emitDot(const SExpr &node);
   Val emitElementwise(const SExpr &node, const std::string &name);
   Val applyElementwise(const std::string &name, const Val &x, Location l);

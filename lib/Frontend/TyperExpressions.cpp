@@ -14,14 +14,30 @@ Type Typer::binaryType(Specialization &spec, const SExpr &node,
   if (left.kind == Type::Kind::Bottom || right.kind == Type::Kind::Bottom)
     return Type::bottom();
   const char *symbol = ast::spelling(op);
-  if (op == ast::Operator::MatMult)
-    fail(CompileError::Kind::Unsupported, *spec.source, node,
-         std::string("operator ") + symbol + " is not supported");
   auto typeError = [&]() {
     fail(CompileError::Kind::Typing, *spec.source, node,
          std::string("unsupported operand type(s) for ") + symbol + ": '" + left.str() + "' and '" +
              right.str() + "'");
   };
+  if (op == ast::Operator::MatMult) {
+    // NumPy's matmul of vectors and matrices: 1-D.1-D is a scalar, a 1-D
+    // operand is a row (left) or a column (right) that the result drops.
+    if (left.kind != Type::Kind::Array && right.kind != Type::Kind::Array)
+      typeError();
+    if (left.kind != Type::Kind::Array || right.kind != Type::Kind::Array)
+      fail(CompileError::Kind::Unsupported, *spec.source, node,
+           "operator @ needs two arrays (NumPy raises for a scalar operand)");
+    if (left.ndim > 2 || right.ndim > 2)
+      fail(CompileError::Kind::Unsupported, *spec.source, node,
+           "operator @ of arrays with more than 2 axes (stacks of matrices) is not supported");
+    DType dtype = promoteDTypes(left.dtype, right.dtype);
+    if (dtype == DType::Complex128 && (left.ndim == 2 || right.ndim == 2))
+      fail(CompileError::Kind::Unsupported, *spec.source, node,
+           "operator @ of complex matrices is not supported (1-D vectors are)");
+    spec.loops = true;
+    int ndim = left.ndim + right.ndim - 2;
+    return ndim == 0 ? Type::numpy(dtype) : Type::array(dtype, ndim, true);
+  }
   // A Python complex is weak: with float32 NumPy computes in complex64,
   // which plait does not have (numpy.complex128 with float32 is complex128).
   auto isFloat32 = [](const Type &t) {

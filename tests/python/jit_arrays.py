@@ -380,3 +380,11 @@ def bounded_sums(n, k, t0):
         total -= (i - k) * (2 * i + k) - 7
         total += i * i % 5 + (i - k) % 7  # Python's %: never negative here
     return total
+
+
+def matmul(a, b):
+    return a @ b
+
+
+def chained_matmul(a, b, x):
+    return (a @ b) @ x + a @ (b @ x)

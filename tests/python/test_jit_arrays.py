@@ -722,3 +722,66 @@ def test_bounded_sums_overflow_exactly_where_int64_would(n: int, k: int, t0: int
             jit.bounded_sums(n, k, t0)
     else:
         assert jit.bounded_sums(n, k, t0) == py.bounded_sums(n, k, t0) == total
+
+
+def _in_order_matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """a @ b with each sum taken in order of k, in float64 or int64 (plait's
+    order; NumPy's BLAS may group the terms differently)."""
+    a2 = a.reshape(1, -1) if a.ndim == 1 else a
+    b2 = b.reshape(-1, 1) if b.ndim == 1 else b
+    dtype = np.result_type(a, b)
+    wide = np.float64 if dtype.kind == "f" else np.int64
+    out = np.zeros((a2.shape[0], b2.shape[1]), dtype=wide)
+    for i in range(a2.shape[0]):
+        for j in range(b2.shape[1]):
+            total = wide(0)
+            for k in range(a2.shape[1]):
+                total = total + wide(a2[i, k]) * wide(b2[k, j])
+            out[i, j] = total
+    out = out.astype(dtype)
+    if a.ndim == 1:
+        out = out[0]
+    if b.ndim == 1:
+        out = out[..., 0]
+    return out
+
+
+@given(
+    shapes=st.sampled_from([((3,), (3,)), ((4, 3), (3,)), ((3,), (3, 5)), ((4, 3), (3, 5)), ((0, 3), (3, 2)),
+                            ((2, 0), (0, 3)), ((1, 1), (1, 1))]),
+    dtype=st.sampled_from([np.float64, np.float32, np.int64, np.int32, np.bool_]),
+    seed=st.integers(0, 2**32 - 1),
+    transposed=st.booleans(),
+)
+@SETTINGS
+def test_matmul_of_vectors_and_matrices(shapes: Any, dtype: Any, seed: int, transposed: bool) -> None:
+    rng = np.random.default_rng(seed)
+    a = (rng.standard_normal(shapes[0]) * 4).astype(dtype)
+    b = (rng.standard_normal(shapes[1]) * 4).astype(dtype)
+    if transposed and b.ndim == 2:
+        b = np.ascontiguousarray(b.T).T  # Fortran-ordered: strided rows
+    got = jit.matmul(a, b)
+    want = py.matmul(a, b)
+    assert np.asarray(got).dtype == np.asarray(want).dtype and np.shape(got) == np.shape(want)
+    if np.dtype(dtype).kind == "f":
+        np.testing.assert_allclose(got, want, rtol=1e-5 if dtype == np.float32 else 1e-12, atol=1e-12)
+        if dtype == np.float64:
+            np.testing.assert_array_equal(got, _in_order_matmul(a, b))
+    else:
+        np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("shapes", [((3,), (2,)), ((2, 3), (2, 3)), ((3,), (2, 3)), ((2, 3), (2,))])
+def test_matmul_of_mismatched_shapes_raises_numpys_error(shapes: Any) -> None:
+    a, b = np.ones(shapes[0]), np.ones(shapes[1])
+    with pytest.raises(ValueError) as expected:
+        py.matmul(a, b)
+    with pytest.raises(ValueError) as got:
+        jit.matmul(a, b)
+    assert str(got.value) == str(expected.value)
+
+
+def test_matmul_results_chain() -> None:
+    rng = np.random.default_rng(7)
+    a, b, x = rng.standard_normal((5, 4)), rng.standard_normal((4, 6)), rng.standard_normal(6)
+    np.testing.assert_allclose(jit.chained_matmul(a, b, x), py.chained_matmul(a, b, x), rtol=1e-12)

@@ -28,18 +28,15 @@ llvm::StringRef defaultMessage(llvm::StringRef key) {
       {"float_to_int_inf", "cannot convert float infinity to integer"},
       {"float_to_int_nan", "cannot convert float NaN to integer"},
       {"recursion", "maximum recursion depth exceeded"},
-      {"unbound_local",
-       "cannot access local variable '{name}' where it is not associated "
-       "with a value"},
+      {"unbound_local", "cannot access local variable '{name}' where it is not associated "
+                        "with a value"},
       {"range_step_zero", "range() arg 3 must not be zero"},
       {"negative_shift", "negative shift count"},
       {"powmod_zero", "pow() 3rd argument cannot be 0"},
       {"int_overflow", "int64 overflow (use overflow='wrap' to wrap around)"},
-      {"pow_complex",
-       "negative number cannot be raised to a fractional power (the result "
-       "would be complex)"},
-      {"negative_int_exponent",
-       "int ** negative int is a float in Python: write float(x) ** y"},
+      {"pow_complex", "negative number cannot be raised to a fractional power (the result "
+                      "would be complex)"},
+      {"negative_int_exponent", "int ** negative int is a float in Python: write float(x) ** y"},
       {"index_out_of_bounds", "index {0} is out of bounds for axis {1} with size {2}"},
       {"integer_out_of_bounds", "Python integer {0} out of bounds for {dtype}"},
       {"store_int_too_large", "Python int too large to convert to C long"},
@@ -47,13 +44,17 @@ llvm::StringRef defaultMessage(llvm::StringRef key) {
       {"array_too_big", "Unable to allocate the array: it is too big"},
       {"empty_minimum", "zero-size array to reduction operation minimum which has no identity"},
       {"empty_maximum", "zero-size array to reduction operation maximum which has no identity"},
-      {"dot_not_aligned", "shapes {a} and {b} not aligned: {inner} (dim {axis}) != {other} (dim 0)"},
+      {"dot_not_aligned",
+       "shapes {a} and {b} not aligned: {inner} (dim {axis}) != {other} (dim 0)"},
+      {"matmul_mismatch",
+       "matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
+       "(n?,k),(k,m?)->(n?,m?) (size {0} is different from {1})"},
       {"slice_step_zero", "slice step cannot be zero"},
       // NumPy's; {from}, {shapes} ... stand for shapes, "(3,)" or "(2,4)".
       {"broadcast_mismatch", "could not broadcast input array from shape {from} into shape {to}"},
       {"operands_broadcast", "operands could not be broadcast together with shapes {shapes}"},
-      {"output_not_broadcastable",
-       "non-broadcastable output operand with shape {out} doesn't match the broadcast shape {shape}"},
+      {"output_not_broadcastable", "non-broadcastable output operand with shape {out} doesn't "
+                                   "match the broadcast shape {shape}"},
   };
   auto found = defaults.find(key);
   return found == defaults.end() ? key : found->second;

@@ -135,9 +135,10 @@ def Plait_ArraySlotType : TypeDef<Plait_Dialect, "ArraySlot"> {
   let mnemonic = "array_slot";
   let summary = "a variable that holds an array (a memref descriptor)";
   let description = [{
-    MLIR has no memref of memrefs: an array variable that is assigned more
-    than once (in a loop, on two paths) lives in one of these, on the stack,
-    as scalar variables live in `memref<T>` slots.
+    An array variable that is assigned more than once (in a loop, on two
+    paths) lives in one of these, on the stack, as scalar variables live in
+    `memref<T>` slots. Unlike a `memref<memref<...>>`, a slot starts out
+    empty: its first binding has nothing to release.
   }];
   let parameters = (ins "::mlir::MemRefType":$arrayType);
   let assemblyFormat = "`<` $arrayType `>`";
