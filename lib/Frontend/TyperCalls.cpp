@@ -169,8 +169,8 @@ Type Typer::callType(Specialization &spec, const SExpr &call) {
   default:
     fail(CompileError::Kind::Unsupported, fn, callee,
          "calling '" + name + "' (" + binding.name +
-             ") is not supported: only @plait.jit functions, math and "
-             "numeric builtins can be called");
+             ") is not supported: compiled code calls functions defined with def "
+             "(whose source plait can read), math and numeric builtins");
   }
 
   if (name == "abs") {

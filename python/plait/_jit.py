@@ -137,7 +137,7 @@ class Dispatcher(_native.DispatcherBase):
 
     def _build(self, types: list[str]) -> Any:
         """Snapshot (GIL held), compile (detached), and record the guard."""
-        snapshotter = Snapshotter(lambda value: isinstance(value, Dispatcher))
+        snapshotter = Snapshotter(lambda value: isinstance(value, Dispatcher), _implicit_dispatcher)
         snapshotter.add(self)
         start = time.perf_counter()
         try:
@@ -345,6 +345,21 @@ def jit(
     opt_level: int = 2,
     boundscheck: bool = True,
 ) -> Callable[[Callable[..., Any]], Dispatcher]: ...
+
+
+def _implicit_dispatcher(function: FunctionType) -> Optional[Dispatcher]:
+    """The dispatcher that compiles a plain Python function called from
+    jitted code, made once per function object and kept on it (its __code__
+    and the globals it reads are guarded like any callee's). Two threads may
+    both make one; setdefault keeps the first."""
+    existing = function.__dict__.get("_plait_implicit")
+    if isinstance(existing, Dispatcher):
+        return existing
+    try:
+        made = Dispatcher(function)
+    except (TypeError, ValueError):
+        return None
+    return function.__dict__.setdefault("_plait_implicit", made)
 
 
 def jit(

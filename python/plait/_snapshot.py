@@ -143,8 +143,15 @@ def function_definition(fn: FunctionType) -> tuple[ast.FunctionDef, int, int, li
 class Snapshotter:
     """Builds (Program ...) for an entry dispatcher and everything it calls."""
 
-    def __init__(self, is_dispatcher: Callable[[object], bool]) -> None:
+    def __init__(
+        self,
+        is_dispatcher: Callable[[object], bool],
+        implicit_dispatcher: Callable[[FunctionType], Any] = lambda function: None,
+    ) -> None:
         self.is_dispatcher = is_dispatcher
+        #: The dispatcher compiled code uses for a plain Python function it
+        #: calls (None: the function stays an unsupported value).
+        self.implicit_dispatcher = implicit_dispatcher
         self.functions: dict[int, str] = {}
         #: What the compiled code will assume, for the dispatcher's guard:
         #: every compiled Python function (its __code__ is checked) and every
@@ -174,6 +181,18 @@ class Snapshotter:
                 return f"(NumPyFunction {name})"
         if name in _SUPPORTED_BUILTINS and getattr(builtins, name, None) is value:
             return f"(Builtin {name})"
+        if isinstance(value, FunctionType):
+            # A plain Python function the code calls compiles with it, as if
+            # decorated, when its source can be read (a def, not a lambda).
+            dispatcher = self.implicit_dispatcher(value)
+            if dispatcher is not None:
+                try:
+                    self.add(dispatcher)
+                except CompileError:
+                    self.functions.pop(dispatcher._plait_id, None)
+                    self.dispatchers.remove(dispatcher)
+                else:
+                    return f"(Jit {dispatcher._plait_id})"
         return f"(Other {_string(type(value).__name__)})"
 
     def add(self, dispatcher: Any) -> None:
