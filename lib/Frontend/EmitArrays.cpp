@@ -492,4 +492,27 @@ Value FunctionEmitter::allocateArray(const Type &type, llvm::ArrayRef<Value> siz
   return array;
 }
 
+Val FunctionEmitter::transposed(const Val &array, const Type &type, Location l) {
+  int ndim = array.type.ndim;
+  if (ndim <= 1)
+    return array;
+  auto metadata = builder.create<mlir::memref::ExtractStridedMetadataOp>(l, array.leaves[0]);
+  llvm::SmallVector<mlir::OpFoldResult> sizes, strides;
+  for (int axis = ndim - 1; axis >= 0; --axis) {
+    sizes.push_back(metadata.getSizes()[axis]);
+    strides.push_back(metadata.getStrides()[axis]);
+  }
+  // A unit stride the result's type states is a constant there.
+  if (type.contiguous)
+    strides.back() = builder.getIndexAttr(1);
+  if (type.fortran)
+    strides.front() = builder.getIndexAttr(1);
+  Value view = builder.create<mlir::memref::ReinterpretCastOp>(
+      l, module.memrefType(type), metadata.getBaseBuffer(),
+      mlir::OpFoldResult(metadata.getOffset()), sizes, strides);
+  if (temporaries.erase(array.leaves[0])) // the view holds the reference now
+    temporaries.insert(view);
+  return {type, {view}};
+}
+
 } // namespace plait::frontend::detail

@@ -9,6 +9,9 @@ namespace plait::frontend::detail {
 
 Val FunctionEmitter::emitCall(const SExpr &node) {
   const SExpr &callee = ast::func(node);
+  auto method = spec.arrayMethods.find(&node);
+  if (method != spec.arrayMethods.end())
+    return emitNumpy(node, method->second);
   std::string numpyName = typer.numpyFunction(spec, callee);
   if (!numpyName.empty())
     return emitNumpy(node, numpyName);
@@ -340,6 +343,20 @@ Val FunctionEmitter::emitNumpy(const SExpr &node, const std::string &name) {
     return emitReduction(node, name);
   if (name == "dot")
     return emitDot(node);
+  if (name == "copy" || name == "astype" || name == "transpose") {
+    Val array = emitExpr(*typer.positionalArguments(spec, node).at(0));
+    if (name == "transpose")
+      return transposed(array, spec.typeOf(node), loc(node));
+    // A new C-ordered array, each element cast as C casts it (astype's
+    // default, unsafe casting).
+    Type type = spec.typeOf(node);
+    llvm::SmallVector<Value> sizes;
+    appendDimensions(array.leaves[0], array.type.ndim, sizes);
+    Val copy{type, {allocateArray(type, sizes, nullptr, loc(node))}};
+    copyElements(array, copy, loc(node));
+    freeIfTemporary(array);
+    return copy;
+  }
   if (name == "sqrt" || name == "exp" || name == "log" || name == "sin" || name == "cos" ||
       name == "tan" || name == "arctan" || name == "abs" || name == "absolute")
     return emitElementwise(node, name);

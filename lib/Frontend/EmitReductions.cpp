@@ -10,7 +10,7 @@
 namespace plait::frontend::detail {
 
 Val FunctionEmitter::emitReduction(const SExpr &node, const std::string &name) {
-  Val array = emitExpr(ast::args(node).items.at(1));
+  Val array = emitExpr(*typer.positionalArguments(spec, node).at(0));
   Val reduced = reduceExpression(node, name, array);
   freeIfTemporary(array);
   return reduced;
@@ -384,7 +384,7 @@ Val FunctionEmitter::applyElementwise(const std::string &name, const Val &x, Loc
 Val FunctionEmitter::emitElementwise(const SExpr &node, const std::string &name) {
   Location l = loc(node);
   Type type = spec.typeOf(node);
-  Val input = emitExpr(ast::args(node).items.at(1));
+  Val input = emitExpr(*typer.positionalArguments(spec, node).at(0));
   if (input.type.kind != Type::Kind::Array)
     return applyElementwise(name, input, l);
   llvm::SmallVector<Value> sizes;

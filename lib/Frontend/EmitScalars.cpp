@@ -27,8 +27,10 @@ Val FunctionEmitter::emitExpr(const SExpr &expr) {
     Val z = emitExpr(ast::value(expr));
     return {type, {z.leaves[ast::attr(expr) == "real" ? 0 : 1]}};
   }
+  if (kind == ast::NodeKind::Attribute && ast::attr(expr) == "T" && type.kind == Type::Kind::Array)
+    return transposed(emitExpr(ast::value(expr)), type, loc(expr));
   if (kind == ast::NodeKind::Attribute && type.kind != Type::Kind::Float) {
-    // shape, ndim, size of an array parameter
+    // shape, ndim, size of an array
     Val base = emitExpr(ast::value(expr));
     Value memref = base.leaves[0];
     const std::string &attr = ast::attr(expr);

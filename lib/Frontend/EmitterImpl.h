@@ -216,6 +216,8 @@ private:
   Value broadcastTo(const Val &value, Value destination, int ndim, Location l);
   /// A view: some axes sliced, indexed by an int, or left whole.
   Val emitView(const SExpr &subscript);
+  /// a.T: a view of `array` with its axes reversed, of type `type`.
+  Val transposed(const Val &array, const Type &type, Location l);
   /// Row `index` of an N-D array: an (N-1)-D view.
   Value rowView(Value memref, const Type &rowType, Value index, Location l);
   void storeElement(const SExpr &subscript, const Val &value);

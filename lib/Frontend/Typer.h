@@ -77,6 +77,9 @@ struct Specialization {
   };
   std::unordered_map<const SExpr *, JitCall> jitCalls;
   std::unordered_map<const SExpr *, int> axes;
+  /// Array methods called (a.sum(axis=0), a.copy()): the NumPy function each
+  /// call is, its array the first positional argument.
+  std::unordered_map<const SExpr *, std::string> arrayMethods;
   /// The type typing found for `node` (an expression, or an augmented
   /// assignment: its operation's result).
   const Type &typeOf(const SExpr &node) const;
@@ -97,6 +100,9 @@ public:
   /// What a name means in a specialisation: a local, a global constant, a
   /// module, a jitted function...
   NameBinding resolve(const Specialization &spec, const std::string &name) const;
+  /// A call's positional arguments, the array first for an array method.
+  std::vector<const SExpr *> positionalArguments(const Specialization &spec,
+                                                 const SExpr &call) const;
   /// The NumPy function a call names ("zeros" for np.zeros(...)), or "".
   std::string numpyFunction(const Specialization &spec, const SExpr &callee) const;
   static Type constantType(const SExpr &value);

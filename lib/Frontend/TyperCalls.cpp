@@ -106,6 +106,36 @@ Type Typer::callType(Specialization &spec, const SExpr &call) {
     return Type{info->result, {}};
   }
 
+  if (ast::is(callee, ast::NodeKind::Attribute)) {
+    const SExpr &base = ast::value(callee);
+    bool moduleBase = false;
+    if (ast::is(base, ast::NodeKind::Name)) {
+      NameBinding::Kind kind = resolve(spec, ast::id(base)).kind;
+      moduleBase = kind == NameBinding::Kind::NumPy || kind == NameBinding::Kind::Math;
+    }
+    Type receiver = moduleBase ? Type::bottom() : exprType(spec, base);
+    if (!moduleBase && receiver.kind == Type::Kind::Bottom)
+      return receiver; // typed in a later round
+    if (receiver.kind == Type::Kind::Array) {
+      // a.sum(axis=0) is np.sum(a, axis=0): the array comes first.
+      static const std::map<std::string, std::string> methods = {{"sum", "sum"},
+                                                                 {"prod", "prod"},
+                                                                 {"min", "min"},
+                                                                 {"max", "max"},
+                                                                 {"mean", "mean"},
+                                                                 {"copy", "copy"},
+                                                                 {"transpose", "transpose"},
+                                                                 {"astype", "astype"}};
+      auto method = methods.find(ast::attr(callee));
+      if (method == methods.end())
+        fail(CompileError::Kind::Unsupported, fn, callee,
+             "the array method '" + ast::attr(callee) + "' is not supported");
+      if (method->second == "transpose" && !args.empty())
+        fail(CompileError::Kind::Unsupported, fn, call, "transpose() with axes is not supported");
+      spec.arrayMethods[&call] = method->second;
+      return numpyCallType(spec, call, method->second);
+    }
+  }
   std::string numpyName = numpyFunction(spec, callee);
   if (!numpyName.empty())
     return numpyCallType(spec, call, numpyName);

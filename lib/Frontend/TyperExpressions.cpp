@@ -183,13 +183,26 @@ Type Typer::computeType(Specialization &spec, const SExpr &expr) {
       exprType(spec, base); // (recorded: the emitter loads it)
     if (local && spec.variables[ast::id(base)].kind == Type::Kind::Bottom)
       return Type::bottom(); // typed in a later round (a jitted callee's result)
-    if (local && spec.variables[ast::id(base)].kind == Type::Kind::Array) {
-      const Type &array = spec.variables[ast::id(base)];
+    bool moduleBase = false;
+    if (ast::is(base, ast::NodeKind::Name)) {
+      NameBinding::Kind kind = resolve(spec, ast::id(base)).kind;
+      moduleBase = kind == NameBinding::Kind::NumPy || kind == NameBinding::Kind::Math;
+    }
+    Type array = local        ? spec.variables[ast::id(base)]
+                 : moduleBase ? Type::bottom()
+                              : exprType(spec, base);
+    if (!moduleBase && !local && array.kind == Type::Kind::Bottom)
+      return array;
+    if (array.kind == Type::Kind::Array) {
       const std::string &attr = ast::attr(expr);
       if (attr == "shape")
         return Type::tuple(std::vector<Type>(array.ndim, Type::integer()));
       if (attr == "ndim" || attr == "size")
         return Type::integer();
+      if (attr == "T") // a view with the axes reversed
+        return array.ndim <= 1
+                   ? array
+                   : Type::array(array.dtype, array.ndim, array.fortran, array.contiguous);
       fail(CompileError::Kind::Unsupported, fn, expr,
            "the array attribute '" + attr + "' is not supported");
     }

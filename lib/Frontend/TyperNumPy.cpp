@@ -8,6 +8,14 @@
 
 namespace plait::frontend {
 
+std::vector<const SExpr *> Typer::positionalArguments(const Specialization &spec,
+                                                      const SExpr &call) const {
+  std::vector<const SExpr *> args = ast::args(call).rest();
+  if (spec.arrayMethods.count(&call))
+    args.insert(args.begin(), &ast::value(ast::func(call)));
+  return args;
+}
+
 std::string Typer::numpyFunction(const Specialization &spec, const SExpr &callee) const {
   if (ast::is(callee, ast::NodeKind::Attribute) &&
       ast::is(ast::value(callee), ast::NodeKind::Name) &&
@@ -58,7 +66,7 @@ DType Typer::dtypeOf(Specialization &spec, const SExpr &node) {
 int Typer::reductionAxis(Specialization &spec, const SExpr &call, int ndim) {
   const FunctionSource &fn = *spec.source;
   const SExpr *axis = nullptr;
-  std::vector<const SExpr *> args = ast::args(call).rest();
+  std::vector<const SExpr *> args = positionalArguments(spec, call);
   if (args.size() > 1)
     axis = args[1];
   for (const SExpr *keyword : ast::keywords(call).rest()) {
@@ -101,7 +109,7 @@ int Typer::shapeRank(Specialization &spec, const SExpr &node) {
 
 Type Typer::numpyCallType(Specialization &spec, const SExpr &call, const std::string &name) {
   const FunctionSource &fn = *spec.source;
-  std::vector<const SExpr *> args = ast::args(call).rest();
+  std::vector<const SExpr *> args = positionalArguments(spec, call);
   const SExpr *dtypeNode = nullptr;
   bool isReduction = name == "sum" || name == "prod" || name == "min" || name == "max" ||
                      name == "amin" || name == "amax" || name == "mean";
@@ -219,6 +227,25 @@ Type Typer::numpyCallType(Specialization &spec, const SExpr &call, const std::st
       return alongAxis(Type::numpy(isUnsignedDType(array.dtype) ? DType::UInt64 : DType::Int64));
     }
     return alongAxis(array.elementType());
+  }
+  if (name == "copy" || name == "transpose" || name == "astype") {
+    if (name == "astype")
+      takeDtype(1);
+    arity(1, 1);
+    Type a = exprType(spec, *args[0]);
+    if (a.kind == Type::Kind::Bottom)
+      return a;
+    if (a.kind != Type::Kind::Array)
+      fail(CompileError::Kind::Unsupported, fn, call,
+           "np." + name + "() of a non-array is not supported");
+    if (name == "transpose") // a view with the axes reversed: C order becomes Fortran order
+      return a.ndim <= 1 ? a : Type::array(a.dtype, a.ndim, a.fortran, a.contiguous);
+    spec.loops = true;
+    if (name == "copy")
+      return Type::array(a.dtype, a.ndim, true);
+    if (!dtypeNode)
+      fail(CompileError::Kind::Typing, fn, call, "astype() missing required argument 'dtype'");
+    return Type::array(dtypeOf(spec, *dtypeNode), a.ndim, true);
   }
   if (name == "dot") {
     arity(2, 2);
@@ -352,6 +379,11 @@ std::set<std::string> Typer::aliasRoots(const Specialization &spec, const SExpr 
     roots = aliasRoots(spec, ast::body(expr));
     std::set<std::string> other = aliasRoots(spec, ast::orelse(expr));
     roots.insert(other.begin(), other.end());
+  } else if (kind == ast::NodeKind::Attribute && ast::attr(expr) == "T") {
+    roots = aliasRoots(spec, ast::value(expr)); // a view
+  } else if (kind == ast::NodeKind::Call && spec.arrayMethods.count(&expr)) {
+    if (spec.arrayMethods.at(&expr) == "transpose") // a view
+      roots = aliasRoots(spec, ast::value(ast::func(expr)));
   } else if (kind == ast::NodeKind::Call && ast::is(ast::func(expr), ast::NodeKind::Name) &&
              resolve(spec, ast::id(ast::func(expr))).kind == NameBinding::Kind::Jit) {
     // A jitted callee may return (a view of) any array passed to it.

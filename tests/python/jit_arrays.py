@@ -388,3 +388,23 @@ def matmul(a, b):
 
 def chained_matmul(a, b, x):
     return (a @ b) @ x + a @ (b @ x)
+
+
+def method_reductions(a):
+    return a.sum(), a.sum(axis=0), a.mean(axis=-1), a.max(), a.min(0), a.prod(axis=1)
+
+
+def copies_and_casts(a):
+    b = a.copy()
+    b[0, 0] = 100
+    return b, a.astype(np.int32), a.astype("float32"), a.T.copy()
+
+
+def transposes(a):
+    t = a.T
+    return t, a.transpose()[1], (a + 1).T.sum(axis=0), a.T.shape
+
+
+def write_through_transpose(a):
+    t = a.T
+    t[1, 0] = -5

@@ -19,7 +19,7 @@ from hypothesis.extra import numpy as hnp
 import jit_arrays as py
 import plait
 from conftest import rss_kib, run_in_threads
-from jit_support import jitted_copies, assert_same
+from jit_support import assert_same, assert_same_effects, jitted_copies
 from plait.testing import unique_barrier_id
 
 SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -785,3 +785,25 @@ def test_matmul_results_chain() -> None:
     rng = np.random.default_rng(7)
     a, b, x = rng.standard_normal((5, 4)), rng.standard_normal((4, 6)), rng.standard_normal(6)
     np.testing.assert_allclose(jit.chained_matmul(a, b, x), py.chained_matmul(a, b, x), rtol=1e-12)
+
+
+@given(
+    shape=st.sampled_from([(2, 3), (1, 4), (3, 1), (4, 4)]),
+    dtype=st.sampled_from([np.float64, np.float32, np.int64, np.int32]),
+    fortran=st.booleans(),
+    seed=st.integers(0, 2**32 - 1),
+)
+@SETTINGS
+def test_array_methods_and_transposes_match_numpy(shape: Any, dtype: Any, fortran: bool, seed: int) -> None:
+    a = (np.random.default_rng(seed).standard_normal(shape) * 10).astype(dtype)
+    if fortran:
+        a = np.asfortranarray(a)
+    for name in ("method_reductions", "copies_and_casts", "transposes", "write_through_transpose"):
+        assert_same_effects(getattr(py, name), getattr(jit, name), a)
+
+
+def test_writing_through_a_transpose_respects_read_only_arguments() -> None:
+    a = np.zeros((2, 3))
+    a.setflags(write=False)
+    with pytest.raises(ValueError, match="read-only"):
+        jit.write_through_transpose(a)
