@@ -115,8 +115,16 @@ void FunctionEmitter::emit(const std::string &symbol) {
   builder.create<mlir::cf::BranchOp>(builder.getUnknownLoc(), body);
   startBlock(body);
   emitBody(ast::body(spec.source->definition));
-  if (!terminated())
+  if (!terminated() && alwaysReturns(ast::body(spec.source->definition))) {
+    // Every path returned (an if/else that both return): nothing gets here
+    // (the typer did not add None to the result type either).
+    llvm::SmallVector<Value> values = {constInt(0, 32)};
+    Val placeholder = zeroOf(spec.result);
+    values.append(placeholder.leaves.begin(), placeholder.leaves.end());
+    builder.create<mlir::func::ReturnOp>(builder.getUnknownLoc(), values);
+  } else if (!terminated()) {
     emitReturn(Val{Type::none(), {}});
+  }
 }
 
 void FunctionEmitter::emitBody(const SExpr &body) {

@@ -139,3 +139,26 @@ def round_with_none(x):
 
 def int16_of(x):
     return np.int16(x)
+
+
+def returns_on_both_paths(a, b):
+    if a + b == 3:
+        return 1
+    else:
+        return 0
+
+
+def calls_returns_on_both_paths(x):
+    return returns_on_both_paths(x, x) + returns_on_both_paths(x, 3 - x)
+
+
+def returns_on_every_path_of_nested_branches(x):
+    if x > 0:
+        if x > 10:
+            return x * 2.0
+        else:
+            return x + 0.5
+    elif x < -5:
+        return -1.0
+    else:
+        return 0.0

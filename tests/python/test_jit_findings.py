@@ -236,3 +236,14 @@ def test_in_place_operations_on_slices() -> None:
 @pytest.mark.parametrize("x", [1e300, -1e300, math.nan, math.inf, 300.7, -32768.9, 2.0**63])
 def test_numpy_int_constructors_of_floats_raise_numpys_errors(x: float) -> None:
     assert_same(py.int16_of, jit.int16_of, x)
+
+
+@given(x=st.integers(-20, 20))
+@SETTINGS
+def test_functions_whose_every_path_returns_compile(x: int) -> None:
+    # Found by npbench's nussinov: an if/else that both return left an
+    # unreachable end of function that returned None ("internal: cannot
+    # convert None to int").
+    assert_same(py.returns_on_both_paths, jit.returns_on_both_paths, x, 1)
+    assert_same(py.calls_returns_on_both_paths, jit.calls_returns_on_both_paths, x)
+    assert_same(py.returns_on_every_path_of_nested_branches, jit.returns_on_every_path_of_nested_branches, x)
