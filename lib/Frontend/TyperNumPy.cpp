@@ -20,7 +20,8 @@ std::string Typer::numpyFunction(const Specialization &spec, const SExpr &callee
   if (ast::is(callee, ast::NodeKind::Attribute) &&
       ast::is(ast::value(callee), ast::NodeKind::Name) &&
       resolve(spec, ast::id(ast::value(callee))).kind == NameBinding::Kind::NumPy)
-    return ast::attr(callee);
+    // np.ndarray(shape, dtype) makes an uninitialised array, as np.empty.
+    return ast::attr(callee) == "ndarray" ? "empty" : ast::attr(callee);
   if (ast::is(callee, ast::NodeKind::Name)) {
     NameBinding binding = resolve(spec, ast::id(callee));
     // A NumPy scalar type bound to a global (from numpy import float32)
@@ -42,6 +43,12 @@ DType Typer::dtypeOf(Specialization &spec, const SExpr &node) {
   if (ast::is(node, ast::NodeKind::Const) && ast::value(node).kind == SExpr::Kind::String &&
       dtypeFromName(ast::value(node).text, dtype))
     return dtype;
+  if (ast::is(node, ast::NodeKind::Attribute) && ast::attr(node) == "dtype") {
+    // dtype=a.dtype: the array's dtype, known when compiling.
+    Type array = exprType(spec, ast::value(node));
+    if (array.kind == Type::Kind::Array)
+      return array.dtype;
+  }
   if (ast::is(node, ast::NodeKind::Name)) {
     NameBinding binding = resolve(spec, ast::id(node));
     if (binding.kind == NameBinding::Kind::Builtin) {

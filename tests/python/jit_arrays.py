@@ -408,3 +408,14 @@ def transposes(a):
 def write_through_transpose(a):
     t = a.T
     t[1, 0] = -5
+
+
+def like_by_dtype(u, n):
+    v = np.empty(u.shape, dtype=u.dtype)
+    v[:] = u
+    w = np.zeros((n, 2), dtype=u.dtype)
+    x = np.ndarray(n + 1, dtype=np.float64)
+    x[:] = 1.5
+    y = np.ndarray((n, 2), u.dtype)
+    y[:] = 2
+    return v, w, x, y

@@ -807,3 +807,9 @@ def test_writing_through_a_transpose_respects_read_only_arguments() -> None:
     a.setflags(write=False)
     with pytest.raises(ValueError, match="read-only"):
         jit.write_through_transpose(a)
+
+
+@given(dtype=st.sampled_from([np.float64, np.float32, np.int64, np.int32, np.int8, np.bool_]), n=st.integers(0, 4))
+@SETTINGS
+def test_dtype_of_an_array_and_np_ndarray_make_arrays(dtype: Any, n: int) -> None:
+    assert_same_effects(py.like_by_dtype, jit.like_by_dtype, np.arange(5).astype(dtype), n)
