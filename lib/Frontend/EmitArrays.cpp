@@ -492,6 +492,170 @@ Value FunctionEmitter::allocateArray(const Type &type, llvm::ArrayRef<Value> siz
   return array;
 }
 
+Val FunctionEmitter::reshaped(const SExpr &node) {
+  Location l = loc(node);
+  Type type = spec.typeOf(node);
+  std::vector<const SExpr *> args = typer.positionalArguments(spec, node);
+  Val array = emitExpr(*args[0]);
+  llvm::SmallVector<Value> sizes;
+  for (size_t i = 1; i < args.size(); ++i) {
+    Val shape = emitExpr(*args[i]);
+    if (shape.type.kind == Type::Kind::Tuple) {
+      for (size_t k = 0; k < shape.leaves.size(); ++k)
+        sizes.push_back(
+            convert(Val{shape.type.elements[k], {shape.leaves[k]}}, Type::integer()).leaves[0]);
+    } else {
+      sizes.push_back(convert(shape, Type::integer()).leaves[0]);
+    }
+  }
+  auto cmp = [&](arith::CmpIPredicate p, Value a, Value b) {
+    return builder.create<arith::CmpIOp>(l, p, a, b).getResult();
+  };
+  auto negate = [&](Value flag) {
+    return builder.create<arith::XOrIOp>(l, flag, constInt(1, 1)).getResult();
+  };
+  Value total = constInt(1);
+  for (int axis = 0; axis < array.type.ndim; ++axis)
+    total = builder.create<arith::MulIOp>(l, total, dimension(array.leaves[0], axis));
+  // NumPy: a negative size is the unknown one, inferred; at most one.
+  Value known = constInt(1), unknowns = constInt(0);
+  for (Value size : sizes) {
+    Value negative = cmp(arith::CmpIPredicate::slt, size, constInt(0));
+    unknowns = builder.create<arith::AddIOp>(
+        l, unknowns, builder.create<arith::ExtUIOp>(l, builder.getI64Type(), negative));
+    known = builder.create<arith::MulIOp>(
+        l, known, builder.create<arith::SelectOp>(l, negative, constInt(1), size));
+  }
+  check(cmp(arith::CmpIPredicate::sgt, unknowns, constInt(1)),
+        PyError("ValueError", "can only specify one unknown dimension"));
+  Value zeroKnown = cmp(arith::CmpIPredicate::eq, known, constInt(0));
+  Value safeKnown = builder.create<arith::SelectOp>(l, zeroKnown, constInt(1), known);
+  Value inferred = builder.create<arith::DivSIOp>(l, total, safeKnown);
+  Value divides = cmp(arith::CmpIPredicate::eq, builder.create<arith::RemSIOp>(l, total, safeKnown),
+                      constInt(0));
+  Value fits =
+      builder.create<arith::SelectOp>(l, cmp(arith::CmpIPredicate::eq, unknowns, constInt(1)),
+                                      builder.create<arith::AndIOp>(l, negate(zeroKnown), divides),
+                                      cmp(arith::CmpIPredicate::eq, known, total));
+  // NumPy's message (convert_shape_to_string) spells the unknown size
+  // "newaxis", or drops it when it comes first: one raising site per
+  // position it may take, and one for none.
+  llvm::SmallVector<Value> messageValues = {total};
+  messageValues.append(sizes.begin(), sizes.end());
+  for (size_t unknown = 0; unknown <= sizes.size(); ++unknown) {
+    std::string spelled;
+    for (size_t k = unknown == 0 ? 1 : 0; k < sizes.size(); ++k)
+      spelled += (spelled.empty() ? "" : ",") +
+                 (k == unknown ? std::string("newaxis") : "{" + std::to_string(k + 1) + "}");
+    if (sizes.size() == 1 && !spelled.empty())
+      spelled += ",";
+    Value here = unknown < sizes.size()
+                     ? cmp(arith::CmpIPredicate::slt, sizes[unknown], constInt(0))
+                     : cmp(arith::CmpIPredicate::eq, unknowns, constInt(0));
+    checkWithArgs(
+        builder.create<arith::AndIOp>(l, negate(fits), here),
+        PyError("ValueError", "cannot reshape array of size {0} into shape (" + spelled + ")"),
+        messageValues);
+  }
+  for (Value &size : sizes)
+    size = builder.create<arith::SelectOp>(l, cmp(arith::CmpIPredicate::slt, size, constInt(0)),
+                                           inferred, size);
+
+  // A view: with C strides of a C-contiguous array, else with the strides
+  // NumPy's _attempt_nocopy_reshape finds; a view of a C-ordered copy when
+  // there are none. The result owns a reference either way.
+  int ndim = array.type.ndim;
+  auto viewOf = [&](Value source, llvm::ArrayRef<Value> strides) {
+    auto parts = builder.create<mlir::memref::ExtractStridedMetadataOp>(l, source);
+    llvm::SmallVector<mlir::OpFoldResult> viewSizes, viewStrides(sizes.size());
+    Value stride = constInt(1);
+    for (size_t k = sizes.size(); k-- > 0;) {
+      if (k + 1 == sizes.size() && type.contiguous)
+        viewStrides[k] = builder.getIndexAttr(1);
+      else
+        viewStrides[k] = builder
+                             .create<arith::IndexCastOp>(l, builder.getIndexType(),
+                                                         strides.empty() ? stride : strides[k])
+                             .getResult();
+      stride = builder.create<arith::MulIOp>(l, stride, sizes[k]);
+    }
+    for (Value size : sizes)
+      viewSizes.push_back(
+          builder.create<arith::IndexCastOp>(l, builder.getIndexType(), size).getResult());
+    return builder
+        .create<mlir::memref::ReinterpretCastOp>(l, module.memrefType(type), parts.getBaseBuffer(),
+                                                 mlir::OpFoldResult(parts.getOffset()), viewSizes,
+                                                 viewStrides)
+        .getResult();
+  };
+  if (array.type.contiguous || (ndim == 1 && array.type.fortran)) {
+    Value view = viewOf(array.leaves[0], {});
+    if (temporaries.erase(array.leaves[0]))
+      temporaries.insert(view);
+    return {type, {view}};
+  }
+  auto stackBuffer = [&](size_t n) {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(entry);
+    return builder.create<mlir::memref::AllocaOp>(
+        l, mlir::MemRefType::get({static_cast<int64_t>(std::max<size_t>(n, 1))},
+                                 builder.getI64Type()));
+  };
+  auto address = [&](Value buffer) {
+    return builder.create<arith::IndexCastOp>(
+        l, builder.getI64Type(),
+        builder.create<mlir::memref::ExtractAlignedPointerAsIndexOp>(l, buffer));
+  };
+  Value oldDims = stackBuffer(ndim), oldStrides = stackBuffer(ndim);
+  Value newDims = stackBuffer(sizes.size()), newStrides = stackBuffer(sizes.size());
+  auto metadata = builder.create<mlir::memref::ExtractStridedMetadataOp>(l, array.leaves[0]);
+  for (int axis = 0; axis < ndim; ++axis) {
+    Value at = constIndexValue(axis);
+    builder.create<mlir::memref::StoreOp>(l, dimension(array.leaves[0], axis), oldDims, at);
+    builder.create<mlir::memref::StoreOp>(
+        l, builder.create<arith::IndexCastOp>(l, builder.getI64Type(), metadata.getStrides()[axis]),
+        oldStrides, at);
+  }
+  for (size_t k = 0; k < sizes.size(); ++k)
+    builder.create<mlir::memref::StoreOp>(l, sizes[k], newDims,
+                                          constIndexValue(static_cast<int64_t>(k)));
+  mlir::Type i64 = builder.getI64Type();
+  module.declare("plait_rt_reshape_strides",
+                 builder.getFunctionType({i64, i64, i64, i64, i64, i64}, {builder.getI32Type()}));
+  Value found = builder
+                    .create<mlir::func::CallOp>(
+                        l, "plait_rt_reshape_strides", mlir::TypeRange{builder.getI32Type()},
+                        mlir::ValueRange{constInt(ndim), address(oldDims), address(oldStrides),
+                                         constInt(static_cast<int64_t>(sizes.size())),
+                                         address(newDims), address(newStrides)})
+                    .getResult(0);
+  Block *asView = newBlock(), *asCopy = newBlock(), *done = newBlock();
+  done->addArgument(module.memrefType(type), l);
+  builder.create<mlir::cf::CondBranchOp>(l, cmp(arith::CmpIPredicate::ne, found, constInt(0, 32)),
+                                         asView, asCopy);
+  startBlock(asView);
+  llvm::SmallVector<Value> strides;
+  for (size_t k = 0; k < sizes.size(); ++k)
+    strides.push_back(builder.create<mlir::memref::LoadOp>(
+        l, newStrides, constIndexValue(static_cast<int64_t>(k))));
+  Value view = viewOf(array.leaves[0], strides);
+  builder.create<dialect::RetainOp>(l, view);
+  branch(done, view);
+  startBlock(asCopy);
+  Type copyType = Type::array(array.type.dtype, ndim, true);
+  llvm::SmallVector<Value> inputSizes;
+  appendDimensions(array.leaves[0], ndim, inputSizes);
+  Val copy{copyType, {allocateArray(copyType, inputSizes, nullptr, l)}};
+  temporaries.erase(copy.leaves[0]); // its reference moves to the result
+  copyElements(array, copy, l);
+  branch(done, viewOf(copy.leaves[0], {}));
+  startBlock(done);
+  freeIfTemporary(array);
+  Value result = done->getArgument(0);
+  temporaries.insert(result);
+  return {type, {result}};
+}
+
 Val FunctionEmitter::transposed(const Val &array, const Type &type, Location l) {
   int ndim = array.type.ndim;
   if (ndim <= 1)

@@ -343,6 +343,8 @@ Val FunctionEmitter::emitNumpy(const SExpr &node, const std::string &name) {
     return emitReduction(node, name);
   if (name == "dot")
     return emitDot(node);
+  if (name == "reshape")
+    return reshaped(node);
   if (name == "copy" || name == "astype" || name == "transpose") {
     Val array = emitExpr(*typer.positionalArguments(spec, node).at(0));
     if (name == "transpose")

@@ -216,6 +216,9 @@ private:
   Value broadcastTo(const Val &value, Value destination, int ndim, Location l);
   /// A view: some axes sliced, indexed by an int, or left whole.
   Val emitView(const SExpr &subscript);
+  /// a.reshape(...), np.reshape(a, ...): a view when a is C-contiguous, else
+  /// a view of a C-ordered copy (as NumPy); one negative size is inferred.
+  Val reshaped(const SExpr &node);
   /// a.T: a view of `array` with its axes reversed, of type `type`.
   Val transposed(const Val &array, const Type &type, Location l);
   /// Row `index` of an N-D array: an (N-1)-D view.

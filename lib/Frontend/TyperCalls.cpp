@@ -125,7 +125,8 @@ Type Typer::callType(Specialization &spec, const SExpr &call) {
                                                                  {"mean", "mean"},
                                                                  {"copy", "copy"},
                                                                  {"transpose", "transpose"},
-                                                                 {"astype", "astype"}};
+                                                                 {"astype", "astype"},
+                                                                 {"reshape", "reshape"}};
       auto method = methods.find(ast::attr(callee));
       if (method == methods.end())
         fail(CompileError::Kind::Unsupported, fn, callee,

@@ -254,6 +254,28 @@ Type Typer::numpyCallType(Specialization &spec, const SExpr &call, const std::st
       fail(CompileError::Kind::Typing, fn, call, "astype() missing required argument 'dtype'");
     return Type::array(dtypeOf(spec, *dtypeNode), a.ndim, true);
   }
+  if (name == "reshape") {
+    // np.reshape(a, shape), a.reshape(shape) or a.reshape(d0, d1, ...).
+    if (args.size() < 2)
+      fail(CompileError::Kind::Typing, fn, call, "reshape() needs a shape");
+    if (args.size() > 2 && !spec.arrayMethods.count(&call))
+      fail(CompileError::Kind::Unsupported, fn, call, "np.reshape() takes an array and a shape");
+    Type a = exprType(spec, *args[0]);
+    if (a.kind == Type::Kind::Bottom)
+      return a;
+    if (a.kind != Type::Kind::Array)
+      fail(CompileError::Kind::Unsupported, fn, call, "reshape() of a non-array is not supported");
+    int ndim = 0;
+    for (size_t i = 1; i < args.size(); ++i) {
+      if (args.size() > 2 && !exprType(spec, *args[i]).isIntegral())
+        fail(CompileError::Kind::Typing, fn, *args[i], "reshape() sizes are ints");
+      ndim += args.size() > 2 ? 1 : shapeRank(spec, *args[i]);
+    }
+    spec.loops = true;
+    // A C-contiguous array's reshape is C-contiguous; others may be views
+    // with any strides.
+    return Type::array(a.dtype, ndim, a.contiguous || (a.ndim == 1 && a.fortran));
+  }
   if (name == "dot") {
     arity(2, 2);
     Type a = exprType(spec, *args[0]);
@@ -389,8 +411,12 @@ std::set<std::string> Typer::aliasRoots(const Specialization &spec, const SExpr 
   } else if (kind == ast::NodeKind::Attribute && ast::attr(expr) == "T") {
     roots = aliasRoots(spec, ast::value(expr)); // a view
   } else if (kind == ast::NodeKind::Call && spec.arrayMethods.count(&expr)) {
-    if (spec.arrayMethods.at(&expr) == "transpose") // a view
+    const std::string &method = spec.arrayMethods.at(&expr);
+    if (method == "transpose" || method == "reshape") // (may be) a view
       roots = aliasRoots(spec, ast::value(ast::func(expr)));
+  } else if (kind == ast::NodeKind::Call && numpyFunction(spec, ast::func(expr)) == "reshape" &&
+             !ast::args(expr).rest().empty()) {
+    roots = aliasRoots(spec, *ast::args(expr).rest()[0]); // a view when it can be
   } else if (kind == ast::NodeKind::Call && ast::is(ast::func(expr), ast::NodeKind::Name) &&
              resolve(spec, ast::id(ast::func(expr))).kind == NameBinding::Kind::Jit) {
     // A jitted callee may return (a view of) any array passed to it.

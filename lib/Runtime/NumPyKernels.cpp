@@ -12,6 +12,7 @@
 #include "plait/Runtime/NumPyKernels.h"
 
 #include <cmath>
+#include <vector>
 
 namespace {
 
@@ -103,6 +104,49 @@ extern "C" int64_t plait_rt_np_int_pow(int64_t base, int64_t exponent) {
     square *= square;
   }
   return static_cast<int64_t>(result);
+}
+
+extern "C" int32_t plait_rt_reshape_strides(int64_t oldnd, int64_t oldDimsAddress,
+                                            int64_t oldStridesAddress, int64_t newnd,
+                                            int64_t newDimsAddress, int64_t newStridesAddress) {
+  const auto *oldDimsIn = reinterpret_cast<const int64_t *>(oldDimsAddress);
+  const auto *oldStridesIn = reinterpret_cast<const int64_t *>(oldStridesAddress);
+  const auto *newDims = reinterpret_cast<const int64_t *>(newDimsAddress);
+  auto *newStrides = reinterpret_cast<int64_t *>(newStridesAddress);
+  for (int64_t axis = 0; axis < newnd; ++axis)
+    if (newDims[axis] == 0)
+      return 0; // empty: nothing to view (NumPy's caller never gets here)
+  // Axes of one element have no effect on the layout: dropped first.
+  std::vector<int64_t> oldDims, oldStrides;
+  for (int64_t axis = 0; axis < oldnd; ++axis)
+    if (oldDimsIn[axis] != 1) {
+      oldDims.push_back(oldDimsIn[axis]);
+      oldStrides.push_back(oldStridesIn[axis]);
+    }
+  int64_t oldCount = static_cast<int64_t>(oldDims.size());
+  // [oi, oj) and [ni, nj): the old and new axes of one group of equal size.
+  int64_t oi = 0, oj = 1, ni = 0, nj = 1;
+  while (ni < newnd && oi < oldCount) {
+    int64_t newSize = newDims[ni], oldSize = oldDims[oi];
+    while (newSize != oldSize) {
+      if (newSize < oldSize)
+        newSize *= newDims[nj++]; // (trailing ones are handled below)
+      else
+        oldSize *= oldDims[oj++];
+    }
+    for (int64_t k = oi; k < oj - 1; ++k) // can the old axes be merged?
+      if (oldStrides[k] != oldDims[k + 1] * oldStrides[k + 1])
+        return 0;
+    newStrides[nj - 1] = oldStrides[oj - 1];
+    for (int64_t k = nj - 1; k > ni; --k)
+      newStrides[k - 1] = newStrides[k] * newDims[k];
+    ni = nj++;
+    oi = oj++;
+  }
+  int64_t lastStride = ni >= 1 ? newStrides[ni - 1] : 1;
+  for (int64_t k = ni; k < newnd; ++k)
+    newStrides[k] = lastStride;
+  return 1;
 }
 
 extern "C" double plait_rt_pairwise_sum_f64(int64_t data, int64_t n, int64_t stride) {

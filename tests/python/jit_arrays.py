@@ -419,3 +419,13 @@ def like_by_dtype(u, n):
     y = np.ndarray((n, 2), u.dtype)
     y[:] = 2
     return v, w, x, y
+
+
+def reshape_and_write(a, m, n):
+    b = a.reshape(m, n)
+    b[0, 0] = 99
+    return b
+
+
+def reshape_forms(a, n):
+    return np.reshape(a, (n, -1)), a.reshape(-1), a.reshape((n, -1)).T.reshape(-1), (a * 2).reshape(1, -1, 1)

@@ -813,3 +813,22 @@ def test_writing_through_a_transpose_respects_read_only_arguments() -> None:
 @SETTINGS
 def test_dtype_of_an_array_and_np_ndarray_make_arrays(dtype: Any, n: int) -> None:
     assert_same_effects(py.like_by_dtype, jit.like_by_dtype, np.arange(5).astype(dtype), n)
+
+
+@given(
+    size=st.sampled_from([0, 1, 6, 12]),
+    layout=st.sampled_from(["C", "F", "strided"]),
+    m=st.integers(-2, 12),
+    n=st.integers(-2, 12),
+)
+@SETTINGS
+def test_reshape_views_copies_and_errors_match_numpy(size: int, layout: str, m: int, n: int) -> None:
+    a = np.arange(float(size * 2))[::2].copy()
+    if layout == "F" and size % 2 == 0 and size:
+        a = np.asfortranarray(a.reshape(2, -1))
+    elif layout == "strided":
+        a = np.arange(float(size * 2))[::2]
+    # Writes through a view reach the argument; through a copy they do not.
+    assert_same_effects(py.reshape_and_write, jit.reshape_and_write, a, m, n)
+    if size % 3 == 0 and size:
+        assert_same_effects(py.reshape_forms, jit.reshape_forms, a.reshape(-1) if a.ndim > 1 else a, 3)

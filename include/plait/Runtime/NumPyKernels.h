@@ -16,6 +16,14 @@ double plait_rt_pairwise_sum_f64(int64_t data, int64_t n, int64_t stride);
 /// The same in float32 arithmetic (NumPy sums float32 arrays in float32).
 double plait_rt_pairwise_sum_f32(int64_t data, int64_t n, int64_t stride);
 
+/// NumPy's _attempt_nocopy_reshape (C order): the strides (in elements) that
+/// make the `newnd` sizes at `newDims` a view of an array of `oldnd` sizes
+/// and strides, written to `newStrides`; 0 when there are none (a copy is
+/// needed, or the new shape is empty). Arguments are addresses of int64
+/// arrays.
+int32_t plait_rt_reshape_strides(int64_t oldnd, int64_t oldDims, int64_t oldStrides, int64_t newnd,
+                                 int64_t newDims, int64_t newStrides);
+
 /// np.floor_divide and np.remainder of NumPy floats: Python's floor
 /// semantics, but IEEE results where Python raises (x // 0.0 is x / 0.0,
 /// x % 0.0 is fmod(x, 0.0), i.e. NaN). In the operands' own precision.
