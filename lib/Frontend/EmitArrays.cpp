@@ -106,7 +106,11 @@ void FunctionEmitter::appendDimensions(Value memref, int ndim, llvm::SmallVector
 llvm::SmallVector<Value> FunctionEmitter::arrayIndices(const SExpr &subscript,
                                                        Value memref,
                                                        const Type &array) {
-  std::vector<const SExpr *> nodes = subscriptIndices(subscript);
+  // Every axis indexed by an int (`...` may stand for none of them).
+  std::vector<const SExpr *> nodes;
+  for (const Typer::SubscriptItem &item : typer.subscriptItems(spec, subscript, array.ndim))
+    if (item.node)
+      nodes.push_back(item.node);
   Location l = loc(subscript);
   // CPython evaluates every index (the tuple) before indexing.
   llvm::SmallVector<Value> given;
@@ -162,22 +166,25 @@ Val FunctionEmitter::emitView(const SExpr &subscript) {
   auto mul = [&](Value a, Value b) { return builder.create<arith::MulIOp>(l, a, b).getResult(); };
 
   // CPython evaluates every index and slice bound (the tuple) before indexing.
-  std::vector<const SExpr *> nodes = subscriptIndices(subscript);
+  using Item = Typer::SubscriptItem;
+  std::vector<Item> items = typer.subscriptItems(spec, subscript, base.type.ndim);
   struct Given {
     std::optional<Value> index, start, stop, step;
   };
-  std::vector<Given> given(nodes.size());
-  for (size_t axis = 0; axis < nodes.size(); ++axis) {
-    const SExpr &node = *nodes[axis];
+  std::vector<Given> given(items.size());
+  for (size_t k = 0; k < items.size(); ++k) {
+    if (items[k].kind == Item::Kind::NewAxis || !items[k].node)
+      continue;
+    const SExpr &node = *items[k].node;
     auto evaluate = [&](const SExpr &e) { return convert(emitExpr(e), Type::integer()).leaves[0]; };
-    if (!ast::is(node, ast::NodeKind::Slice)) {
-      given[axis].index = evaluate(node);
+    if (items[k].kind == Item::Kind::Index) {
+      given[k].index = evaluate(node);
       continue;
     }
     std::pair<std::optional<Value> *, const SExpr *> parts[3] = {
-        {&given[axis].start, &ast::lower(node)},
-        {&given[axis].stop, &ast::upper(node)},
-        {&given[axis].step, &ast::step(node)}};
+        {&given[k].start, &ast::lower(node)},
+        {&given[k].stop, &ast::upper(node)},
+        {&given[k].step, &ast::step(node)}};
     for (auto [part, bound] : parts)
       if (!ast::isNone(*bound))
         *part = evaluate(*bound);
@@ -185,30 +192,45 @@ Val FunctionEmitter::emitView(const SExpr &subscript) {
   auto metadata = builder.create<mlir::memref::ExtractStridedMetadataOp>(l, base.leaves[0]);
   Value offset = i64(metadata.getOffset());
   llvm::SmallVector<mlir::OpFoldResult> sizes, strides;
-  for (int axis = 0; axis < base.type.ndim; ++axis) {
-    Value size = i64(metadata.getSizes()[axis]);
-    Value stride = i64(metadata.getStrides()[axis]);
-    const SExpr *node = axis < static_cast<int>(nodes.size()) ? nodes[axis] : nullptr;
-    if (!node) { // a trailing axis not indexed: kept whole
-      sizes.push_back(metadata.getSizes()[axis]);
-      strides.push_back(metadata.getStrides()[axis]);
+  int axis = 0; // of the base array
+  for (size_t k = 0; k <= items.size(); ++k) {
+    if (k == items.size()) { // trailing axes not indexed: kept whole
+      for (; axis < base.type.ndim; ++axis) {
+        sizes.push_back(metadata.getSizes()[axis]);
+        strides.push_back(metadata.getStrides()[axis]);
+      }
+      break;
+    }
+    if (items[k].kind == Item::Kind::NewAxis) { // one element, any stride
+      sizes.push_back(constIndexValue(1));
+      strides.push_back(constIndexValue(0));
       continue;
     }
-    if (given[axis].index) {
-      Value position = builder.create<dialect::IndexOp>(l, *given[axis].index, size, axis,
+    Value size = i64(metadata.getSizes()[axis]);
+    Value stride = i64(metadata.getStrides()[axis]);
+    if (!items[k].node) { // a whole axis, from `...`
+      sizes.push_back(metadata.getSizes()[axis]);
+      strides.push_back(metadata.getStrides()[axis]);
+      ++axis;
+      continue;
+    }
+    if (given[k].index) {
+      Value position = builder.create<dialect::IndexOp>(l, *given[k].index, size, axis,
                                                         !module.options.boundsCheck);
       offset = add(offset, mul(i64(position), stride));
+      ++axis;
       continue;
     }
     // CPython's PySlice_Unpack + PySlice_AdjustIndices, in the dialect.
     auto slice = builder.create<dialect::SliceOp>(
         l, builder.getI64Type(), builder.getI64Type(), builder.getI64Type(), size,
-        given[axis].start.value_or(Value()), given[axis].stop.value_or(Value()),
-        given[axis].step.value_or(Value()));
+        given[k].start.value_or(Value()), given[k].stop.value_or(Value()),
+        given[k].step.value_or(Value()));
     Value first = slice.getFirst(), length = slice.getCount(), step = slice.getIncrement();
     offset = add(offset, mul(first, stride));
     sizes.push_back(builder.create<arith::IndexCastOp>(l, builder.getIndexType(), length).getResult());
     strides.push_back(builder.create<arith::IndexCastOp>(l, builder.getIndexType(), mul(stride, step)).getResult());
+    ++axis;
   }
   Value view = builder.create<mlir::memref::ReinterpretCastOp>(
       l, module.memrefType(type), metadata.getBaseBuffer(),

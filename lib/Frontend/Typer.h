@@ -100,6 +100,17 @@ public:
   /// What a name means in a specialisation: a local, a global constant, a
   /// module, a jitted function...
   NameBinding resolve(const Specialization &spec, const std::string &name) const;
+  /// One entry of an array subscript once `...` is expanded: an int index
+  /// or a slice of the next axis (`node` null: the whole axis), or a new
+  /// axis of size 1 (None, np.newaxis).
+  struct SubscriptItem {
+    enum class Kind { Index, Slice, NewAxis } kind;
+    const SExpr *node;
+  };
+  /// The items of `subscript` on an array of `ndim` axes (errors as NumPy's
+  /// for too many indices and a second `...`).
+  std::vector<SubscriptItem> subscriptItems(const Specialization &spec, const SExpr &subscript,
+                                            int ndim) const;
   /// A call's positional arguments, the array first for an array method.
   std::vector<const SExpr *> positionalArguments(const Specialization &spec,
                                                  const SExpr &call) const;

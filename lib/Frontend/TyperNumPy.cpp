@@ -340,22 +340,74 @@ Type Typer::numpyCallType(Specialization &spec, const SExpr &call, const std::st
        "mean, dot, sqrt, exp, log, sin, cos, tan, arctan, abs)");
 }
 
+std::vector<Typer::SubscriptItem> Typer::subscriptItems(const Specialization &spec,
+                                                        const SExpr &subscript, int ndim) const {
+  std::vector<const SExpr *> nodes = subscriptIndices(subscript);
+  auto isEllipsis = [](const SExpr &node) {
+    if (!ast::is(node, ast::NodeKind::Const) || !ast::value(node).isList())
+      return false;
+    const SExpr &value = ast::value(node);
+    return !value.items.empty() && value.items[0].text == "Ellipsis";
+  };
+  auto isNewAxis = [&](const SExpr &node) {
+    if (ast::is(node, ast::NodeKind::Const) && ast::value(node).kind == SExpr::Kind::None)
+      return true;
+    return ast::is(node, ast::NodeKind::Attribute) && ast::attr(node) == "newaxis" &&
+           ast::is(ast::value(node), ast::NodeKind::Name) &&
+           resolve(spec, ast::id(ast::value(node))).kind == NameBinding::Kind::NumPy;
+  };
+  int consumed = 0, ellipses = 0;
+  for (const SExpr *node : nodes) {
+    if (isEllipsis(*node))
+      ++ellipses;
+    else if (!isNewAxis(*node))
+      ++consumed;
+  }
+  if (ellipses > 1)
+    fail(CompileError::Kind::Typing, *spec.source, subscript,
+         "an index can only have a single ellipsis ('...')");
+  if (consumed > ndim)
+    fail(CompileError::Kind::Typing, *spec.source, ast::slice(subscript),
+         "too many indices for array: array is " + std::to_string(ndim) + "-dimensional, but " +
+             std::to_string(consumed) + " were indexed");
+  std::vector<SubscriptItem> items;
+  for (const SExpr *node : nodes) {
+    if (isEllipsis(*node)) {
+      for (int k = 0; k < ndim - consumed; ++k)
+        items.push_back({SubscriptItem::Kind::Slice, nullptr});
+      continue;
+    }
+    if (isNewAxis(*node))
+      items.push_back({SubscriptItem::Kind::NewAxis, node});
+    else
+      items.push_back({ast::is(*node, ast::NodeKind::Slice) ? SubscriptItem::Kind::Slice
+                                                            : SubscriptItem::Kind::Index,
+                       node});
+  }
+  return items;
+}
+
 Type Typer::subscriptType(Specialization &spec, const SExpr &subscript) {
   const SExpr &base = ast::value(subscript);
-  const SExpr &index = ast::slice(subscript);
   Type array = exprType(spec, base);
   if (array.kind == Type::Kind::Bottom)
     return array; // typed in a later round (a jitted callee's result)
   if (array.kind != Type::Kind::Array)
     fail(CompileError::Kind::Unsupported, *spec.source, base,
          "indexing a " + array.str() + " is not supported");
-  std::vector<const SExpr *> indices = subscriptIndices(subscript);
-  if (static_cast<int>(indices.size()) > array.ndim)
-    fail(CompileError::Kind::Typing, *spec.source, index,
-         "too many indices for array: array is " + std::to_string(array.ndim) +
-             "-dimensional, but " + std::to_string(indices.size()) + " were indexed");
-  int kept = array.ndim - static_cast<int>(indices.size()); // trailing axes
-  for (const SExpr *i : indices) {
+  std::vector<SubscriptItem> items = subscriptItems(spec, subscript, array.ndim);
+  int kept = array.ndim; // trailing axes not indexed, slices and new axes
+  for (const SubscriptItem &item : items) {
+    if (item.kind == SubscriptItem::Kind::NewAxis) {
+      ++kept;
+      continue;
+    }
+    --kept;
+    if (!item.node) {
+      ++kept; // a whole axis (from `...`)
+      continue;
+    }
+    const SExpr *i = item.node;
     if (ast::is(*i, ast::NodeKind::Slice)) {
       ++kept;
       for (const SExpr *part : {&ast::lower(*i), &ast::upper(*i), &ast::step(*i)}) {
@@ -377,6 +429,14 @@ Type Typer::subscriptType(Specialization &spec, const SExpr &subscript) {
       fail(CompileError::Kind::Typing, *spec.source, *i,
            "array indices must be integers or slices, not " + t.str());
   }
+  bool ellipsis = false;
+  for (const SExpr *node : subscriptIndices(subscript))
+    ellipsis |= ast::is(*node, ast::NodeKind::Const) && ast::value(*node).isList() &&
+                !ast::value(*node).items.empty() && ast::value(*node).items[0].text == "Ellipsis";
+  if (kept == 0 && ellipsis)
+    fail(CompileError::Kind::Unsupported, *spec.source, subscript,
+         "an int for every axis with `...` makes a 0-d array in NumPy, which is not supported "
+         "(leave out the `...` for the element)");
   if (kept == 0)
     return array.elementType();
   return Type::array(array.dtype, kept, /*contiguous=*/false);

@@ -57,6 +57,8 @@ def _atom(value: object) -> str:
         return "#false"
     if value is None:
         return "#none"
+    if value is Ellipsis:  # `...` in a subscript
+        return "(Ellipsis)"
     if isinstance(value, int):
         return str(int(value))
     if isinstance(value, float):

@@ -429,3 +429,17 @@ def reshape_and_write(a, m, n):
 
 def reshape_forms(a, n):
     return np.reshape(a, (n, -1)), a.reshape(-1), a.reshape((n, -1)).T.reshape(-1), (a * 2).reshape(1, -1, 1)
+
+
+def new_axes_and_ellipses(a, w, i):
+    outer = w[None, :] * w[:, None]
+    return a[np.newaxis, :, :], a[:, None], a[..., i], a[i, ...], a[..., None, 1:], a[...], w[None, i], outer
+
+
+def write_through_new_axes(a, v):
+    a[None, 0, ...] = v
+    a[..., -1][None] = v + 1
+
+
+def every_axis_and_ellipsis(w, i):
+    return w[..., i]

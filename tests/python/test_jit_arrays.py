@@ -832,3 +832,17 @@ def test_reshape_views_copies_and_errors_match_numpy(size: int, layout: str, m: 
     assert_same_effects(py.reshape_and_write, jit.reshape_and_write, a, m, n)
     if size % 3 == 0 and size:
         assert_same_effects(py.reshape_forms, jit.reshape_forms, a.reshape(-1) if a.ndim > 1 else a, 3)
+
+
+@given(rows=st.integers(1, 4), columns=st.integers(2, 5), i=st.integers(-3, 3), v=st.floats(-9, 9))
+@SETTINGS
+def test_new_axes_and_ellipses_in_subscripts(rows: int, columns: int, i: int, v: float) -> None:
+    a = np.arange(float(rows * columns)).reshape(rows, columns)
+    w = np.arange(float(columns))
+    assert_same_effects(py.new_axes_and_ellipses, jit.new_axes_and_ellipses, a, w, i)
+    assert_same_effects(py.write_through_new_axes, jit.write_through_new_axes, a, v)
+
+
+def test_an_int_for_every_axis_with_an_ellipsis_is_refused_clearly() -> None:
+    with pytest.raises(plait.UnsupportedError, match="0-d array"):
+        plait.jit(py.every_axis_and_ellipsis)(np.arange(3.0), 1)
