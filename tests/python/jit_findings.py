@@ -162,3 +162,7 @@ def returns_on_every_path_of_nested_branches(x):
         return -1.0
     else:
         return 0.0
+
+
+def power_of_a_shift(x):
+    return (x << 8) ** 3

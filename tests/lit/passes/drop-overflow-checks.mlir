@@ -37,3 +37,15 @@ func.func @remainders_are_small(%a: i64, %b: i64) -> i64 {
   %p = plait.mul check %r, %s
   return %p : i64
 }
+
+// MLIR 16 infers a shift's range from its operand's bounds shifted, as if
+// no bits were lost: x << 8 of an unknown x may be any int64, so the
+// products of it keep their checks.
+// CHECK-LABEL: func.func @products_of_a_shift
+func.func @products_of_a_shift(%x: i64) -> i64 {
+  %c8 = arith.constant 8 : i64
+  %s = arith.shli %x, %c8 : i64
+  // CHECK: plait.mul check
+  %p = plait.mul check %s, %s
+  return %p : i64
+}

@@ -4,6 +4,7 @@
 #include "mlir/Analysis/DataFlow/ConstantPropagationAnalysis.h"
 #include "mlir/Analysis/DataFlow/DeadCodeAnalysis.h"
 #include "mlir/Analysis/DataFlow/IntegerRangeAnalysis.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 
 namespace plait::dialect {
 
@@ -40,7 +41,11 @@ public:
 
   void visitOperation(Operation *op, ArrayRef<const dataflow::IntegerValueRangeLattice *> operands,
                       ArrayRef<dataflow::IntegerValueRangeLattice *> results) override {
-    if (!isa<InferIntRangeInterface>(op))
+    // MLIR 16 infers arith.shli's range by shifting the operand's bounds,
+    // ignoring bits shifted out: x << 8 of any int64 came out as a narrow
+    // range, and checks of products of it were dropped (found by the
+    // fuzzer). Its result may be any int64.
+    if (!isa<InferIntRangeInterface>(op) || isa<arith::ShLIOp>(op))
       return setAllToEntryStates(results);
     for (auto [lattice, operand] : llvm::zip(operands, op->getOperands()))
       if (unknownInteger(lattice, operand))
