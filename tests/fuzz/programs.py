@@ -346,7 +346,21 @@ class Generator:
         # (a re-assigned counter could loop forever).
         scalars = [name for name, t in self.variables.items()
                    if scalar_type(t) and not name.startswith(("i", "w"))]
-        choice = r.randint(0, 14)
+        choice = r.randint(0, 16)
+        if choice == 15 and self.arrays:  # re-bind an array variable (a view, a copy, a new array)
+            name = r.choice(sorted(self.arrays))
+            dtype, ndim = array_parts(self.variables[name])
+            values = [f"{name}[::-1]", f"{name}.copy()", f"{name}[1:]" if ndim == 1 else f"{name}[:, ::-1]"]
+            if dtype not in ("bool", "complex128"):
+                values.append(f"{name} * 1")
+            return [f"{pad}{name} = {r.choice(values)}"]
+        if choice == 16 and len(self.arrays) >= 2:  # swap two array variables of one type
+            first = r.choice(sorted(self.arrays))
+            same = [n for n in sorted(self.arrays) if n != first and self.variables[n] == self.variables[first]]
+            if not same:
+                return []
+            second = r.choice(same)
+            return [f"{pad}{first}, {second} = {second}, {first}"]
         if choice <= 2 and scalars:  # re-assign a scalar (same type)
             name = r.choice(scalars)
             return [f"{pad}{name} = {self.expr(self.variables[name])}"]
@@ -515,7 +529,11 @@ class Generator:
             dtype, _ = array_parts(self.variables[name])
             if dtype != "bool":
                 returned.append(self.rng.choice([f"np.sum({name})", f"{name}.shape[0]", name]))
-        f.body.append(f"    return {', '.join(returned)}" + ("," if len(returned) == 1 else ""))
+        final = f"return {', '.join(returned)}" + ("," if len(returned) == 1 else "")
+        if self.rng.random() < 0.2:  # both paths of an if/else return
+            f.body += [f"    if {self.expr(BOOL, 2)}:", f"        {final}", "    else:", f"        {final}"]
+        else:
+            f.body.append(f"    {final}")
         return f
 
     def array_arguments(self) -> list[str]:
