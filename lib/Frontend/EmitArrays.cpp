@@ -296,6 +296,8 @@ Value FunctionEmitter::broadcastTo(const Val &value, Value destination, int ndim
 }
 
 void FunctionEmitter::storeSlice(const SExpr &subscript, const Val &value) {
+  if (indexesWithArray(spec, subscript))
+    return indexArrayWrite(subscript, value);
   Location l = loc(subscript);
   Val target = emitView(subscript);
   DType dtype = target.type.dtype;
@@ -512,6 +514,207 @@ Value FunctionEmitter::allocateArray(const Type &type, llvm::ArrayRef<Value> siz
       viewStrides);
   temporaries.insert(array);
   return array;
+}
+
+Value FunctionEmitter::isEmptyArray(const Val &array, Location l) {
+  Value empty = constInt(0, 1);
+  for (int axis = 0; axis < array.type.ndim; ++axis)
+    empty = builder.create<arith::OrIOp>(
+        l, empty,
+        builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq, dimension(array.leaves[0], axis),
+                                      constInt(0)));
+  return empty;
+}
+
+void FunctionEmitter::checkMaskShape(const Val &array, const Val &mask, Location l) {
+  // An empty mask is an empty selection whatever its shape (NumPy turns a
+  // mask into integer indices when it does not match).
+  Value nonEmpty = builder.create<arith::XOrIOp>(l, isEmptyArray(mask, l), constInt(1, 1));
+  for (int axis = 0; axis < array.type.ndim; ++axis) {
+    Value size = dimension(array.leaves[0], axis), maskSize = dimension(mask.leaves[0], axis);
+    checkWithArgs(
+        builder.create<arith::AndIOp>(
+            l, nonEmpty,
+            builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::ne, size, maskSize)),
+        PyError("IndexError", "boolean index did not match indexed array along axis " +
+                                  std::to_string(axis) +
+                                  "; size of axis is {0} but size of corresponding boolean "
+                                  "axis is {1}"),
+        {size, maskSize});
+  }
+}
+
+void FunctionEmitter::forEachTrue(const Val &mask, Location l,
+                                  const std::function<void(llvm::ArrayRef<Value>, Value)> &body) {
+  // In C order, with the count of true elements before this one.
+  Value counter = alloca(builder.getI64Type());
+  builder.create<mlir::memref::StoreOp>(l, constInt(0), counter);
+  forEachElement(mask.leaves[0], mask.type.ndim, [&](llvm::ArrayRef<Value> indices) {
+    Value raw = builder.create<mlir::memref::LoadOp>(l, mask.leaves[0], indices);
+    Value isTrue =
+        builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::ne, raw, constOf(raw.getType(), 0));
+    Block *take = newBlock(), *next = newBlock();
+    builder.create<mlir::cf::CondBranchOp>(l, isTrue, take, next);
+    startBlock(take);
+    Value k = builder.create<mlir::memref::LoadOp>(l, counter);
+    body(indices, k);
+    builder.create<mlir::memref::StoreOp>(l, builder.create<arith::AddIOp>(l, k, constInt(1)),
+                                          counter);
+    branch(next);
+    startBlock(next);
+  });
+}
+
+Value FunctionEmitter::countTrue(const Val &mask, Location l) {
+  Value total = alloca(builder.getI64Type());
+  builder.create<mlir::memref::StoreOp>(l, constInt(0), total);
+  forEachElement(mask.leaves[0], mask.type.ndim, [&](llvm::ArrayRef<Value> indices) {
+    Value raw = builder.create<mlir::memref::LoadOp>(l, mask.leaves[0], indices);
+    Value one = builder.create<arith::ExtUIOp>(
+        l, builder.getI64Type(),
+        builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::ne, raw, constOf(raw.getType(), 0)));
+    builder.create<mlir::memref::StoreOp>(
+        l, builder.create<arith::AddIOp>(l, builder.create<mlir::memref::LoadOp>(l, total), one),
+        total);
+  });
+  return builder.create<mlir::memref::LoadOp>(l, total);
+}
+
+Value FunctionEmitter::indexPositions(const Val &array, const Val &indices, Location l) {
+  // Every index is checked (and wrapped) before any element moves, as NumPy
+  // does: the positions go to a new int64 array.
+  Value n = dimension(indices.leaves[0], 0);
+  Type positionsType = Type::array(DType::Int64, 1, true);
+  Value positions = allocateArray(positionsType, {n}, nullptr, l);
+  Value size = dimension(array.leaves[0], 0);
+  countedLoop(n, [&](Value k) {
+    Value at = builder.create<arith::IndexCastOp>(l, builder.getIndexType(), k);
+    Val index = fromStorage(
+        builder.create<mlir::memref::LoadOp>(l, indices.leaves[0], mlir::ValueRange{at}),
+        indices.type.dtype, l);
+    Value position = builder.create<dialect::IndexOp>(l, castNumPy(index, DType::Int64).leaves[0],
+                                                      size, 0, !module.options.boundsCheck);
+    builder.create<mlir::memref::StoreOp>(
+        l, builder.create<arith::IndexCastOp>(l, builder.getI64Type(), position), positions,
+        mlir::ValueRange{at});
+  });
+  return positions;
+}
+
+Val FunctionEmitter::indexArrayRead(const SExpr &subscript) {
+  Location l = loc(subscript);
+  Type type = spec.typeOf(subscript);
+  Val array = emitExpr(ast::value(subscript));
+  Val index = emitExpr(ast::slice(subscript));
+  auto copyElement = [&](Value from, llvm::ArrayRef<Value> fromAt, Value to,
+                         llvm::ArrayRef<Value> toAt) {
+    builder.create<mlir::memref::StoreOp>(l, builder.create<mlir::memref::LoadOp>(l, from, fromAt),
+                                          to, toAt);
+  };
+  Value out;
+  if (index.type.dtype == DType::Bool) { // a[mask]: the elements where mask is true, in C order
+    checkMaskShape(array, index, l);
+    out = allocateArray(type, {countTrue(index, l)}, nullptr, l);
+    forEachTrue(index, l, [&](llvm::ArrayRef<Value> at, Value k) {
+      copyElement(array.leaves[0], at, out,
+                  {builder.create<arith::IndexCastOp>(l, builder.getIndexType(), k).getResult()});
+    });
+  } else { // a[indices]: those rows
+    Value positions = indexPositions(array, index, l);
+    Value n = dimension(index.leaves[0], 0);
+    llvm::SmallVector<Value> sizes = {n};
+    for (int axis = 1; axis < array.type.ndim; ++axis)
+      sizes.push_back(dimension(array.leaves[0], axis));
+    out = allocateArray(type, sizes, nullptr, l);
+    Type rowType = Type::array(array.type.dtype, array.type.ndim - 1);
+    countedLoop(n, [&](Value k) {
+      Value at = builder.create<arith::IndexCastOp>(l, builder.getIndexType(), k);
+      Value position = builder.create<arith::IndexCastOp>(
+          l, builder.getIndexType(),
+          builder.create<mlir::memref::LoadOp>(l, positions, mlir::ValueRange{at}));
+      if (array.type.ndim == 1) {
+        copyElement(array.leaves[0], {position}, out, {at});
+        return;
+      }
+      copyElements(Val{rowType, {rowView(array.leaves[0], rowType, position, l)}},
+                   Val{rowType, {rowView(out, rowType, at, l)}}, l);
+    });
+    builder.create<dialect::ReleaseOp>(l, positions);
+    temporaries.erase(positions);
+  }
+  freeIfTemporary(array);
+  freeIfTemporary(index);
+  return {type, {out}};
+}
+
+void FunctionEmitter::indexArrayWrite(const SExpr &subscript, const Val &value) {
+  Location l = loc(subscript);
+  Val array = emitExpr(ast::value(subscript));
+  Val index = emitExpr(ast::slice(subscript));
+  DType dtype = array.type.dtype;
+  // The value for the k-th element written: a number, or element k of a
+  // 1-D array (element 0 when it has one), cast as C casts it.
+  bool isArray = value.type.kind == Type::Kind::Array;
+  Value scalar = isArray ? Value() : toStorage(value, dtype, l);
+  Value valueSize = isArray ? dimension(value.leaves[0], 0) : constInt(1);
+  auto valueAt = [&](Value k) -> Value {
+    if (!isArray)
+      return scalar;
+    Value one = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq, valueSize, constInt(1));
+    Value at = builder.create<arith::IndexCastOp>(
+        l, builder.getIndexType(), builder.create<arith::SelectOp>(l, one, constInt(0), k));
+    Val element =
+        fromStorage(builder.create<mlir::memref::LoadOp>(l, value.leaves[0], mlir::ValueRange{at}),
+                    value.type.dtype, l);
+    return storageOf(castNumPy(element, dtype), l);
+  };
+  auto sizeMismatch = [&](Value count) {
+    return builder.create<arith::AndIOp>(
+        l, builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::ne, valueSize, count),
+        builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::ne, valueSize, constInt(1)));
+  };
+  if (index.type.dtype == DType::Bool) {
+    checkMaskShape(array, index, l);
+    if (isArray) {
+      Value count = countTrue(index, l);
+      Value empty = isEmptyArray(index, l);
+      checkWithArgs(builder.create<arith::AndIOp>(l, empty, sizeMismatch(count)),
+                    PyError("ValueError",
+                            "shape mismatch: value array of shape ({0},) could not be broadcast "
+                            "to indexing result of shape ({1},)"),
+                    {valueSize, count});
+      checkWithArgs(sizeMismatch(count),
+                    PyError("ValueError",
+                            "NumPy boolean array indexing assignment cannot assign {0} input "
+                            "values to the {1} output values where the mask is true"),
+                    {valueSize, count});
+    }
+    forEachTrue(index, l, [&](llvm::ArrayRef<Value> at, Value k) {
+      builder.create<mlir::memref::StoreOp>(l, valueAt(k), array.leaves[0], at);
+    });
+  } else {
+    // NumPy checks the values' shape first, then the indices.
+    Value n = dimension(index.leaves[0], 0);
+    if (isArray)
+      checkWithArgs(sizeMismatch(n),
+                    PyError("ValueError",
+                            "shape mismatch: value array of shape ({0},) could not be broadcast "
+                            "to indexing result of shape ({1},)"),
+                    {valueSize, n});
+    Value positions = indexPositions(array, index, l);
+    countedLoop(n, [&](Value k) {
+      Value at = builder.create<arith::IndexCastOp>(l, builder.getIndexType(), k);
+      Value position = builder.create<arith::IndexCastOp>(
+          l, builder.getIndexType(),
+          builder.create<mlir::memref::LoadOp>(l, positions, mlir::ValueRange{at}));
+      builder.create<mlir::memref::StoreOp>(l, valueAt(k), array.leaves[0],
+                                            mlir::ValueRange{position});
+    });
+    builder.create<dialect::ReleaseOp>(l, positions);
+    temporaries.erase(positions);
+  }
+  freeIfTemporary(array);
+  freeIfTemporary(index);
 }
 
 Val FunctionEmitter::reshaped(const SExpr &node) {

@@ -82,8 +82,11 @@ Val FunctionEmitter::emitExpr(const SExpr &expr) {
     }
     return result;
   }
-  if (kind == ast::NodeKind::Subscript && spec.typeOf(ast::value(expr)).kind == Type::Kind::Array)
+  if (kind == ast::NodeKind::Subscript && spec.typeOf(ast::value(expr)).kind == Type::Kind::Array) {
+    if (indexesWithArray(spec, expr))
+      return indexArrayRead(expr);
     return type.kind == Type::Kind::Array ? emitView(expr) : loadElement(expr);
+  }
   if (kind == ast::NodeKind::Subscript) {
     Val base = emitExpr(ast::value(expr));
     const SExpr &index = ast::slice(expr);

@@ -177,6 +177,15 @@ void FunctionEmitter::emitStatement(const SExpr &stmt) {
       return; // never assigned anywhere: loading it raised UnboundLocalError
     Val value = emitExpr(ast::value(stmt));
     bool inPlace = current.type.kind == Type::Kind::Array;
+    if (inPlace && indexesWithArray(spec, ast::target(stmt))) {
+      // a[indices] += v is a[indices] = a[indices] + v: a repeated index
+      // gets one update, as in NumPy.
+      Val result = emitBinary(stmt, ast::op(stmt), current, value, &current);
+      freeIfTemporary(current);
+      indexArrayWrite(ast::target(stmt), result);
+      freeIfTemporary(result);
+      return;
+    }
     Val result = emitBinary(stmt, ast::op(stmt), current, value, inPlace ? &current : nullptr);
     if (inPlace) {
       // a += b and a[1:] += b are in place: the result (a fresh array of

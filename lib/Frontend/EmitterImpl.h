@@ -216,6 +216,22 @@ private:
   Value broadcastTo(const Val &value, Value destination, int ndim, Location l);
   /// A view: some axes sliced, indexed by an int, or left whole.
   Val emitView(const SExpr &subscript);
+  /// a[mask] and a[indices]: new arrays (C order; rows for indices).
+  Val indexArrayRead(const SExpr &subscript);
+  /// a[mask] = v and a[indices] = v (v a number or 1-D values, one each or
+  /// one for all), with NumPy's checks before anything is written.
+  void indexArrayWrite(const SExpr &subscript, const Val &value);
+  /// Whether some axis of `array` has no elements (an i1).
+  Value isEmptyArray(const Val &array, Location l);
+  /// IndexError unless `mask` has `array`'s shape (NumPy's message).
+  void checkMaskShape(const Val &array, const Val &mask, Location l);
+  Value countTrue(const Val &mask, Location l);
+  /// body(indices, k) for each true element of `mask`, k counting them.
+  void forEachTrue(const Val &mask, Location l,
+                   const std::function<void(llvm::ArrayRef<Value>, Value)> &body);
+  /// The positions (wrapped, bounds-checked) an int index array names
+  /// along axis 0 of `array`, as a new int64 array.
+  Value indexPositions(const Val &array, const Val &indices, Location l);
   /// a.reshape(...), np.reshape(a, ...): a view when a is C-contiguous, else
   /// a view of a C-ordered copy (as NumPy); one negative size is inferred.
   Val reshaped(const SExpr &node);

@@ -357,6 +357,17 @@ void Typer::assign(Specialization &spec, const SExpr &target, const Type &type,
       if (type.kind != Type::Kind::Bottom && type.kind != Type::Kind::Array && !type.isNumber())
         fail(CompileError::Kind::Typing, *spec.source, origin,
              "cannot store a " + type.str() + " into an array slice");
+      if (indexesWithArray(spec, target)) {
+        // a[mask] = v and a[indices] = v: v is a number or 1-D values.
+        const Type &index = spec.types.at(&ast::slice(target));
+        Type base = spec.types.at(&ast::value(target));
+        if (type.kind == Type::Kind::Array && type.ndim > 1)
+          fail(CompileError::Kind::Unsupported, *spec.source, origin,
+               "assigning an N-D array through an index array is not supported");
+        if (index.dtype != DType::Bool && base.kind == Type::Kind::Array && base.ndim > 1)
+          fail(CompileError::Kind::Unsupported, *spec.source, target,
+               "assigning rows through an index array is not supported (1-D arrays are)");
+      }
       bool complexSource = type.isComplex() ||
                            (type.kind == Type::Kind::Array && type.dtype == DType::Complex128);
       if (complexSource && element.dtype != DType::Complex128)

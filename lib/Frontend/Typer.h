@@ -209,6 +209,8 @@ bool negatedIntConstant(const SExpr &unary, int64_t &value);
 bool bigUnsignedConstant(const SExpr &node, uint64_t &value);
 /// The index expressions of a subscript: a[i, j] -> {i, j}, a[i] -> {i}.
 std::vector<const SExpr *> subscriptIndices(const SExpr &subscript);
+/// Whether a typed subscript indexes with an array (a[mask], a[indices]).
+bool indexesWithArray(const Specialization &spec, const SExpr &subscript);
 /// Whether `name` (a parameter of `spec`) may be written, directly or by a
 /// callee it is passed to.
 bool writesParameter(const Specialization &spec, const std::string &name);

@@ -340,6 +340,13 @@ Type Typer::numpyCallType(Specialization &spec, const SExpr &call, const std::st
        "mean, dot, sqrt, exp, log, sin, cos, tan, arctan, abs)");
 }
 
+bool indexesWithArray(const Specialization &spec, const SExpr &subscript) {
+  if (!ast::is(subscript, ast::NodeKind::Subscript))
+    return false;
+  auto found = spec.types.find(&ast::slice(subscript));
+  return found != spec.types.end() && found->second.kind == Type::Kind::Array;
+}
+
 std::vector<Typer::SubscriptItem> Typer::subscriptItems(const Specialization &spec,
                                                         const SExpr &subscript, int ndim) const {
   std::vector<const SExpr *> nodes = subscriptIndices(subscript);
@@ -425,6 +432,24 @@ Type Typer::subscriptType(Specialization &spec, const SExpr &subscript) {
       fail(CompileError::Kind::Unsupported, *spec.source, *i,
            "this kind of array index is not supported");
     Type t = exprType(spec, *i);
+    if (t.kind == Type::Kind::Array) {
+      // a[mask] (a bool array of a's shape: the elements where it is true)
+      // and a[indices] (a 1-D int array: those rows): new arrays.
+      if (items.size() != 1)
+        fail(CompileError::Kind::Unsupported, *spec.source, *i,
+             "an index array with other indices is not supported");
+      spec.loops = true;
+      if (t.dtype == DType::Bool) {
+        if (t.ndim != array.ndim)
+          fail(CompileError::Kind::Unsupported, *spec.source, *i,
+               "a boolean mask with fewer axes than the array is not supported");
+        return Type::array(array.dtype, 1, true);
+      }
+      if (t.ndim != 1 || isFloatDType(t.dtype) || t.dtype == DType::Complex128)
+        fail(CompileError::Kind::Unsupported, *spec.source, *i,
+             "index arrays are 1-D int arrays or boolean masks");
+      return Type::array(array.dtype, array.ndim, true);
+    }
     if (t.kind != Type::Kind::Bottom && !t.isIntegral())
       fail(CompileError::Kind::Typing, *spec.source, *i,
            "array indices must be integers or slices, not " + t.str());

@@ -443,3 +443,30 @@ def write_through_new_axes(a, v):
 
 def every_axis_and_ellipsis(w, i):
     return w[..., i]
+
+
+def masked_reads(a, t):
+    return a[a > t], a[a <= t].sum(), a[(a > t) == (a < t + 3)]
+
+
+def masked_writes(a, t, v):
+    a[a < t] = 0
+    a[a > t + 5] = v
+    a[a == 0] += 1
+
+
+def masked_copy(a, mask, values):
+    a[mask] = values
+
+
+def indexed_reads(a, indices):
+    return a[indices], a[indices][::-1]
+
+
+def indexed_writes(a, indices, v):
+    a[indices] = v
+    a[indices] += 1
+
+
+def indexed_copy(a, indices, values):
+    a[indices] = values

@@ -846,3 +846,40 @@ def test_new_axes_and_ellipses_in_subscripts(rows: int, columns: int, i: int, v:
 def test_an_int_for_every_axis_with_an_ellipsis_is_refused_clearly() -> None:
     with pytest.raises(plait.UnsupportedError, match="0-d array"):
         plait.jit(py.every_axis_and_ellipsis)(np.arange(3.0), 1)
+
+
+small_ints = st.integers(-20, 20)
+
+
+@given(values=st.lists(small_ints, max_size=12), t=small_ints, v=small_ints,
+       dtype=st.sampled_from([np.float64, np.int64, np.int32, np.float32]), two_d=st.booleans())
+@SETTINGS
+def test_boolean_masks_read_and_write_like_numpy(values: list[int], t: int, v: int, dtype: Any, two_d: bool) -> None:
+    a = np.array(values, dtype=dtype)
+    if two_d and len(values) % 2 == 0:
+        a = a.reshape(2, -1)
+    assert_same_effects(py.masked_reads, jit.masked_reads, a, t)
+    assert_same_effects(py.masked_writes, jit.masked_writes, a, t, v)
+
+
+@given(values=st.lists(small_ints, min_size=1, max_size=8), mask=st.lists(st.booleans(), max_size=8),
+       count=st.integers(0, 8))
+@SETTINGS
+def test_masked_assignment_of_values_checks_their_count(values: list[int], mask: list[bool], count: int) -> None:
+    a = np.array(values, dtype=np.float64)
+    assert_same_effects(py.masked_copy, jit.masked_copy, a, np.array(mask, dtype=bool), np.arange(float(count)))
+
+
+@given(values=st.lists(small_ints, min_size=1, max_size=8), indices=st.lists(st.integers(-10, 10), max_size=8),
+       v=small_ints, count=st.integers(0, 8), two_d=st.booleans())
+@SETTINGS
+def test_index_arrays_read_and_write_like_numpy(values: list[int], indices: list[int], v: int, count: int,
+                                                two_d: bool) -> None:
+    a = np.array(values, dtype=np.int64)
+    index = np.array(indices, dtype=np.int64)
+    rows = np.repeat(a[None, :], 2, axis=0).T.copy() if two_d else a
+    assert_same_effects(py.indexed_reads, jit.indexed_reads, rows, index)
+    # Repeated indices: one update each for +=, the last value for =.
+    assert_same_effects(py.indexed_writes, jit.indexed_writes, a, index, v)
+    assert_same_effects(py.indexed_copy, jit.indexed_copy, a, index, np.arange(count))
+    assert_same_effects(py.indexed_reads, jit.indexed_reads, a, index.astype(np.int32))
