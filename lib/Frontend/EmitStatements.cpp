@@ -166,8 +166,18 @@ void FunctionEmitter::emitStatement(const SExpr &stmt) {
   ast::NodeKind kind = ast::kindOf(stmt);
   if (kind == ast::NodeKind::Assign) {
     Val value = emitExpr(ast::value(stmt));
-    for (const SExpr *target : ast::targets(stmt).rest())
-      emitAssign(*target, value);
+    std::vector<const SExpr *> targets = ast::targets(stmt).rest();
+    for (size_t i = 0; i < targets.size(); ++i) {
+      // a[1:] = b[:-1] = x + 1: targets before the last must not consume
+      // the value's temporaries (storing into a slice releases them).
+      llvm::SmallVector<Value, 2> held;
+      if (i + 1 < targets.size())
+        for (Value leaf : value.leaves)
+          if (temporaries.erase(leaf))
+            held.push_back(leaf);
+      emitAssign(*targets[i], value);
+      temporaries.insert(held.begin(), held.end());
+    }
   } else if (kind == ast::NodeKind::AnnAssign) {
     if (ast::value(stmt).kind != SExpr::Kind::None)
       emitAssign(ast::target(stmt), emitExpr(ast::value(stmt)));

@@ -166,3 +166,11 @@ def returns_on_every_path_of_nested_branches(x):
 
 def power_of_a_shift(x):
     return (x << 8) ** 3
+
+
+def chained_slice_assignment(a, b):
+    # Both targets get the temporary a * 2: the first store must not free it
+    # (found by npbench's covariance).
+    a[1:] = b[:-1] = a[:-1] * 2
+    c = d = a + 1
+    return c, d

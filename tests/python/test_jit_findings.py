@@ -256,3 +256,11 @@ def test_products_of_a_shift_keep_their_overflow_checks(x: int) -> None:
     # range of x << 8 ignored the bits shifted out, so (x << 8) ** 3 wrapped
     # to a wrong value instead of raising OverflowError.
     assert_same(py.power_of_a_shift, jit.power_of_a_shift, x)
+
+
+@pytest.mark.parametrize("n", [3, 40_000])
+def test_a_temporary_assigned_to_several_targets_lives_until_the_last(n: int) -> None:
+    # 40,000 float64s: allocations large enough that freeing unmaps them, so
+    # a store from freed memory would crash rather than read stale values.
+    a = np.arange(float(n))
+    assert_same_effects(py.chained_slice_assignment, jit.chained_slice_assignment, a, np.zeros(n))
