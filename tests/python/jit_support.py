@@ -122,13 +122,29 @@ def assert_same(py: Callable[..., Any], compiled: Callable[..., Any], *args: Any
         assert got[:2] == expected[:2] and got[2] == expected[2], (args, expected, got)
 
 
+def same_layout_copy(a: Any) -> Any:
+    """A copy of an array with its layout: C or Fortran order, or the same
+    strides (a view of a new buffer), so that both runs see the same kind
+    of array."""
+    import numpy as np
+
+    if a.flags.c_contiguous or a.flags.f_contiguous or a.size == 0:
+        return a.copy(order="K")
+    low = sum(min(0, (n - 1) * s) for n, s in zip(a.shape, a.strides))
+    high = sum(max(0, (n - 1) * s) for n, s in zip(a.shape, a.strides)) + a.itemsize
+    buffer = np.zeros((high - low) // a.itemsize, dtype=a.dtype)
+    view = np.lib.stride_tricks.as_strided(buffer[-low // a.itemsize :], a.shape, a.strides)
+    view[...] = a
+    return view
+
+
 def assert_same_effects(py: Callable[..., Any], compiled: Callable[..., Any], *args: Any) -> None:
     """assert_same on copies of the array arguments, whose contents must then
     be equal too (in-place writes), whether the calls returned or raised."""
     import numpy as np
 
     def copies() -> list[Any]:
-        return [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+        return [same_layout_copy(a) if isinstance(a, np.ndarray) else a for a in args]
 
     expected_args, got_args = copies(), copies()
     expected = outcome(py, *expected_args)
