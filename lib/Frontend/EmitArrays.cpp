@@ -723,6 +723,8 @@ Val FunctionEmitter::reshaped(const SExpr &node) {
   std::vector<const SExpr *> args = typer.positionalArguments(spec, node);
   Val array = emitExpr(*args[0]);
   llvm::SmallVector<Value> sizes;
+  if (args.size() == 1)
+    sizes.push_back(constInt(-1)); // ravel (no shape): reshape(-1)
   for (size_t i = 1; i < args.size(); ++i) {
     Val shape = emitExpr(*args[i]);
     if (shape.type.kind == Type::Kind::Tuple) {
@@ -856,8 +858,24 @@ Val FunctionEmitter::reshaped(const SExpr &node) {
                     .getResult(0);
   Block *asView = newBlock(), *asCopy = newBlock(), *done = newBlock();
   done->addArgument(module.memrefType(type), l);
-  builder.create<mlir::cf::CondBranchOp>(l, cmp(arith::CmpIPredicate::ne, found, constInt(0, 32)),
-                                         asView, asCopy);
+  Value asViewCondition = cmp(arith::CmpIPredicate::ne, found, constInt(0, 32));
+  if (args.size() == 1) {
+    // ravel: a view only of a C-contiguous array (NumPy's PyArray_Ravel),
+    // where the strides found are C strides anyway.
+    Value contiguous = constInt(1, 1), expected = constInt(1);
+    for (int axis = ndim - 1; axis >= 0; --axis) {
+      Value size = dimension(array.leaves[0], axis);
+      Value stride =
+          builder.create<arith::IndexCastOp>(l, builder.getI64Type(), metadata.getStrides()[axis]);
+      contiguous = builder.create<arith::AndIOp>(
+          l, contiguous,
+          builder.create<arith::OrIOp>(l, cmp(arith::CmpIPredicate::eq, size, constInt(1)),
+                                       cmp(arith::CmpIPredicate::eq, stride, expected)));
+      expected = builder.create<arith::MulIOp>(l, expected, size);
+    }
+    asViewCondition = builder.create<arith::AndIOp>(l, asViewCondition, contiguous);
+  }
+  builder.create<mlir::cf::CondBranchOp>(l, asViewCondition, asView, asCopy);
   startBlock(asView);
   llvm::SmallVector<Value> strides;
   for (size_t k = 0; k < sizes.size(); ++k)

@@ -343,8 +343,39 @@ Val FunctionEmitter::emitNumpy(const SExpr &node, const std::string &name) {
     return emitReduction(node, name);
   if (name == "dot")
     return emitDot(node);
-  if (name == "reshape")
+  if (name == "reshape" || name == "ravel")
     return reshaped(node);
+  if (name == "flatten" || name == "fill") {
+    Val array = emitExpr(*typer.positionalArguments(spec, node).at(0));
+    Location l = loc(node);
+    if (name == "fill") { // every element, as a[...] = v stores it
+      Value stored =
+          toStorage(emitExpr(*typer.positionalArguments(spec, node).at(1)), array.type.dtype, l);
+      forEachElement(array.leaves[0], array.type.ndim, [&](llvm::ArrayRef<Value> at) {
+        builder.create<mlir::memref::StoreOp>(l, stored, array.leaves[0], at);
+      });
+      freeIfTemporary(array);
+      return {Type::none(), {}};
+    }
+    // A new 1-D array of the elements in C order.
+    Type type = spec.typeOf(node);
+    Value total = constInt(1);
+    for (int axis = 0; axis < array.type.ndim; ++axis)
+      total = builder.create<arith::MulIOp>(l, total, dimension(array.leaves[0], axis));
+    Value flat = allocateArray(type, {total}, nullptr, l);
+    Value counter = alloca(builder.getI64Type());
+    builder.create<mlir::memref::StoreOp>(l, constInt(0), counter);
+    forEachElement(array.leaves[0], array.type.ndim, [&](llvm::ArrayRef<Value> at) {
+      Value k = builder.create<mlir::memref::LoadOp>(l, counter);
+      builder.create<mlir::memref::StoreOp>(
+          l, builder.create<mlir::memref::LoadOp>(l, array.leaves[0], at), flat,
+          mlir::ValueRange{builder.create<arith::IndexCastOp>(l, builder.getIndexType(), k)});
+      builder.create<mlir::memref::StoreOp>(l, builder.create<arith::AddIOp>(l, k, constInt(1)),
+                                            counter);
+    });
+    freeIfTemporary(array);
+    return {type, {flat}};
+  }
   if (name == "copy" || name == "astype" || name == "transpose") {
     Val array = emitExpr(*typer.positionalArguments(spec, node).at(0));
     if (name == "transpose")

@@ -126,7 +126,10 @@ Type Typer::callType(Specialization &spec, const SExpr &call) {
                                                                  {"copy", "copy"},
                                                                  {"transpose", "transpose"},
                                                                  {"astype", "astype"},
-                                                                 {"reshape", "reshape"}};
+                                                                 {"reshape", "reshape"},
+                                                                 {"ravel", "ravel"},
+                                                                 {"flatten", "flatten"},
+                                                                 {"fill", "fill"}};
       auto method = methods.find(ast::attr(callee));
       if (method == methods.end())
         fail(CompileError::Kind::Unsupported, fn, callee,
@@ -134,6 +137,10 @@ Type Typer::callType(Specialization &spec, const SExpr &call) {
       if (method->second == "transpose" && !args.empty())
         fail(CompileError::Kind::Unsupported, fn, call, "transpose() with axes is not supported");
       spec.arrayMethods[&call] = method->second;
+      if (method->second == "fill") { // a.fill(v) writes every element of a
+        std::set<std::string> roots = aliasRoots(spec, base);
+        spec.writes.insert(roots.begin(), roots.end());
+      }
       return numpyCallType(spec, call, method->second);
     }
   }

@@ -254,6 +254,26 @@ Type Typer::numpyCallType(Specialization &spec, const SExpr &call, const std::st
       fail(CompileError::Kind::Typing, fn, call, "astype() missing required argument 'dtype'");
     return Type::array(dtypeOf(spec, *dtypeNode), a.ndim, true);
   }
+  if (name == "ravel" || name == "flatten" || name == "fill") {
+    arity(name == "fill" ? 2 : 1, name == "fill" ? 2 : 1);
+    Type a = exprType(spec, *args[0]);
+    if (a.kind == Type::Kind::Bottom)
+      return a;
+    if (a.kind != Type::Kind::Array)
+      fail(CompileError::Kind::Unsupported, fn, call,
+           "np." + name + "() of a non-array is not supported");
+    spec.loops = true;
+    if (name == "fill") {
+      Type v = exprType(spec, *args[1]);
+      if (v.kind != Type::Kind::Bottom &&
+          (!v.isNumber() || (v.isComplex() && a.dtype != DType::Complex128)))
+        fail(CompileError::Kind::Typing, fn, *args[1],
+             "cannot fill an array of " + std::string(dtypeName(a.dtype)) + " with a " + v.str());
+      return Type::none();
+    }
+    // ravel: a view when it can be (as reshape(-1)); flatten: always a copy.
+    return Type::array(a.dtype, 1, name == "flatten" || a.contiguous || (a.ndim == 1 && a.fortran));
+  }
   if (name == "reshape") {
     // np.reshape(a, shape), a.reshape(shape) or a.reshape(d0, d1, ...).
     if (args.size() < 2)
@@ -497,7 +517,7 @@ std::set<std::string> Typer::aliasRoots(const Specialization &spec, const SExpr 
     roots = aliasRoots(spec, ast::value(expr)); // a view
   } else if (kind == ast::NodeKind::Call && spec.arrayMethods.count(&expr)) {
     const std::string &method = spec.arrayMethods.at(&expr);
-    if (method == "transpose" || method == "reshape") // (may be) a view
+    if (method == "transpose" || method == "reshape" || method == "ravel") // (may be) a view
       roots = aliasRoots(spec, ast::value(ast::func(expr)));
   } else if (kind == ast::NodeKind::Call && numpyFunction(spec, ast::func(expr)) == "reshape" &&
              !ast::args(expr).rest().empty()) {

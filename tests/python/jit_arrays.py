@@ -470,3 +470,16 @@ def indexed_writes(a, indices, v):
 
 def indexed_copy(a, indices, values):
     a[indices] = values
+
+
+def flat_forms(a):
+    r = a.ravel()
+    f = a.flatten()
+    r[0] = 50  # a view when a is C-contiguous: writes reach a
+    f[1] = 60  # always a copy
+    return r, f, np.ravel(a.T), a.T.flatten()
+
+
+def fill_all(a, v):
+    a.fill(v)
+    a[0].fill(v + 1)

@@ -883,3 +883,23 @@ def test_index_arrays_read_and_write_like_numpy(values: list[int], indices: list
     assert_same_effects(py.indexed_writes, jit.indexed_writes, a, index, v)
     assert_same_effects(py.indexed_copy, jit.indexed_copy, a, index, np.arange(count))
     assert_same_effects(py.indexed_reads, jit.indexed_reads, a, index.astype(np.int32))
+
+
+@given(layout=st.sampled_from(["C", "F", "strided"]), dtype=st.sampled_from([np.float64, np.int32, np.int8]),
+       v=st.integers(-5, 5))
+@SETTINGS
+def test_ravel_flatten_and_fill_like_numpy(layout: str, dtype: Any, v: int) -> None:
+    a = np.arange(12).astype(dtype).reshape(3, 4)
+    if layout == "F":
+        a = np.asfortranarray(a)
+    elif layout == "strided":
+        a = np.arange(24).astype(dtype).reshape(3, 8)[:, ::2]
+    assert_same_effects(py.flat_forms, jit.flat_forms, a)
+    assert_same_effects(py.fill_all, jit.fill_all, a, v)
+
+
+def test_fill_respects_read_only_arguments() -> None:
+    a = np.zeros((2, 2))
+    a.setflags(write=False)
+    with pytest.raises(ValueError, match="read-only"):
+        jit.fill_all(a, 1)
