@@ -94,6 +94,10 @@ bench: build
 	$(VPY) -m pip install -q numba scipy matplotlib || echo "plait: numba/scipy/matplotlib unavailable; those parts are skipped"
 	PYTHONPATH=$(BUILD)/python $(VPY) bench/run.py
 	@echo "Report: bench/results/latest.md"
+	@if [ -n "$(NPBENCH_DIR)" ]; then \
+	  PYTHONPATH=$(BUILD)/python $(VPY) bench/npbench.py --npbench $(NPBENCH_DIR) && \
+	  echo "Report: bench/results/npbench.md"; \
+	else echo "plait: NPBENCH_DIR (a checkout of spcl/npbench) not set: the npbench run is skipped"; fi
 
 clean:
 	rm -rf $(BUILD)

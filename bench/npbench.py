@@ -23,7 +23,6 @@ import statistics
 import subprocess
 import sys
 import time
-import traceback
 from pathlib import Path
 from typing import Any, Callable
 
@@ -122,8 +121,8 @@ def _run_one(root: Path, name: str, preset: str, rounds: int) -> dict:
             kind = type(error).__name__
             stage = "compile" if kind in ("TypingError", "UnsupportedError", "CompileError") else "run"
             message = str(error).strip().splitlines()
-            report[label] = {"status": f"{stage} error", "error": f"{kind}: {message[0] if message else ''}",
-                             "detail": "".join(traceback.format_exception_only(type(error), error))[:2000]}
+            # The first line only: later ones quote the benchmark's source.
+            report[label] = {"status": f"{stage} error", "error": f"{kind}: {message[0] if message else ''}"}
             del candidates[label]
             continue
         first = time.perf_counter() - start
@@ -231,7 +230,6 @@ def main() -> int:
                      f" | {_ratio(report, 'plait', 'numpy')} | {_ratio(report, 'plait', 'numba')} | {first} | {error} |")
     options.output.parent.mkdir(parents=True, exist_ok=True)
     options.output.write_text("\n".join(lines) + "\n")
-    (options.output.with_suffix(".json")).write_text(json.dumps(reports, indent=1))
     print("\n".join(lines[:5]))
     return 0
 
