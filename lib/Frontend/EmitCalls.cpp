@@ -345,6 +345,20 @@ Val FunctionEmitter::emitNumpy(const SExpr &node, const std::string &name) {
     return emitDot(node);
   if (name == "reshape" || name == "ravel")
     return reshaped(node);
+  if (name == "item") {
+    Val array = emitExpr(*typer.positionalArguments(spec, node).at(0));
+    Location l = loc(node);
+    Value size = constInt(1);
+    for (int axis = 0; axis < array.type.ndim; ++axis)
+      size = builder.create<arith::MulIOp>(l, size, dimension(array.leaves[0], axis));
+    check(builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::ne, size, constInt(1)),
+          PyError("ValueError", "can only convert an array of size 1 to a Python scalar"));
+    llvm::SmallVector<Value> origin(array.type.ndim, constIndexValue(0));
+    Val element = fromStorage(builder.create<mlir::memref::LoadOp>(l, array.leaves[0], origin),
+                              array.type.dtype, l);
+    freeIfTemporary(array);
+    return convert(element, spec.typeOf(node));
+  }
   if (name == "flatten" || name == "fill") {
     Val array = emitExpr(*typer.positionalArguments(spec, node).at(0));
     Location l = loc(node);

@@ -35,9 +35,22 @@ Val FunctionEmitter::emitExpr(const SExpr &expr) {
     Value memref = base.leaves[0];
     const std::string &attr = ast::attr(expr);
     int ndim = base.type.ndim;
+    int64_t itemsize = module.storageBytes(base.type.dtype);
     if (attr == "ndim")
       return {type, {constInt(ndim)}};
+    if (attr == "itemsize")
+      return {type, {constInt(itemsize)}};
     Val result{type, {}};
+    if (attr == "strides") { // NumPy's are in bytes
+      auto metadata = builder.create<mlir::memref::ExtractStridedMetadataOp>(loc(expr), memref);
+      for (int axis = 0; axis < ndim; ++axis)
+        result.leaves.push_back(builder.create<arith::MulIOp>(
+            loc(expr),
+            builder.create<arith::IndexCastOp>(loc(expr), builder.getI64Type(),
+                                               metadata.getStrides()[axis]),
+            constInt(itemsize)));
+      return result;
+    }
     Value size = constInt(1);
     for (int axis = 0; axis < ndim; ++axis) {
       Value d = dimension(memref, axis);
@@ -46,6 +59,8 @@ Val FunctionEmitter::emitExpr(const SExpr &expr) {
     }
     if (attr == "size")
       return {type, {size}};
+    if (attr == "nbytes")
+      return {type, {builder.create<arith::MulIOp>(loc(expr), size, constInt(itemsize))}};
     return result;
   }
   if (kind == ast::NodeKind::Attribute) {

@@ -129,7 +129,8 @@ Type Typer::callType(Specialization &spec, const SExpr &call) {
                                                                  {"reshape", "reshape"},
                                                                  {"ravel", "ravel"},
                                                                  {"flatten", "flatten"},
-                                                                 {"fill", "fill"}};
+                                                                 {"fill", "fill"},
+                                                                 {"item", "item"}};
       auto method = methods.find(ast::attr(callee));
       if (method == methods.end())
         fail(CompileError::Kind::Unsupported, fn, callee,

@@ -197,8 +197,10 @@ Type Typer::computeType(Specialization &spec, const SExpr &expr) {
       const std::string &attr = ast::attr(expr);
       if (attr == "shape")
         return Type::tuple(std::vector<Type>(array.ndim, Type::integer()));
-      if (attr == "ndim" || attr == "size")
+      if (attr == "ndim" || attr == "size" || attr == "itemsize" || attr == "nbytes")
         return Type::integer();
+      if (attr == "strides") // in bytes
+        return Type::tuple(std::vector<Type>(array.ndim, Type::integer()));
       if (attr == "T") // a view with the axes reversed
         return array.ndim <= 1
                    ? array

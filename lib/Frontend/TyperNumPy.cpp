@@ -254,6 +254,19 @@ Type Typer::numpyCallType(Specialization &spec, const SExpr &call, const std::st
       fail(CompileError::Kind::Typing, fn, call, "astype() missing required argument 'dtype'");
     return Type::array(dtypeOf(spec, *dtypeNode), a.ndim, true);
   }
+  if (name == "item" && spec.arrayMethods.count(&call)) {
+    // a.item(): the only element as a Python scalar (NumPy's .item()).
+    arity(1, 1);
+    Type a = exprType(spec, *args[0]);
+    if (a.kind == Type::Kind::Bottom)
+      return a;
+    if (a.dtype == DType::UInt64)
+      fail(CompileError::Kind::Unsupported, fn, call, "item() of uint64 arrays is not supported");
+    return a.dtype == DType::Bool         ? Type::boolean()
+           : a.dtype == DType::Complex128 ? Type::complex()
+           : isFloatDType(a.dtype)        ? Type::floating()
+                                          : Type::integer();
+  }
   if (name == "ravel" || name == "flatten" || name == "fill") {
     arity(name == "fill" ? 2 : 1, name == "fill" ? 2 : 1);
     Type a = exprType(spec, *args[0]);

@@ -483,3 +483,11 @@ def flat_forms(a):
 def fill_all(a, v):
     a.fill(v)
     a[0].fill(v + 1)
+
+
+def layout_attributes(a):
+    return a.itemsize, a.nbytes, a.strides, a[::2].strides, a.T.strides
+
+
+def only_item(a):
+    return a.item()

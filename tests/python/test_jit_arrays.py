@@ -903,3 +903,18 @@ def test_fill_respects_read_only_arguments() -> None:
     a.setflags(write=False)
     with pytest.raises(ValueError, match="read-only"):
         jit.fill_all(a, 1)
+
+
+@given(shape=st.sampled_from([(3, 4), (1, 1), (0, 2), (5,)]),
+       dtype=st.sampled_from([np.float64, np.float32, np.int8, np.int64, np.bool_, np.complex128]),
+       layout=st.sampled_from(["C", "F", "strided"]))
+@SETTINGS
+def test_itemsize_nbytes_strides_and_item_like_numpy(shape: Any, dtype: Any, layout: str) -> None:
+    a = np.ones(shape, dtype=dtype)
+    if layout == "F":
+        a = np.asfortranarray(a)
+    elif layout == "strided":
+        a = np.ones((shape[0] * 2,) + shape[1:], dtype=dtype)[::2]
+    if a.size:  # (an empty array's strides are whatever its maker chose)
+        assert_same(py.layout_attributes, jit.layout_attributes, a)
+    assert_same(py.only_item, jit.only_item, a)
