@@ -345,6 +345,14 @@ Val FunctionEmitter::emitNumpy(const SExpr &node, const std::string &name) {
     return emitDot(node);
   if (name == "reshape" || name == "ravel")
     return reshaped(node);
+  if (name == "argmin" || name == "argmax" || name == "any" || name == "all") {
+    Val array = emitExpr(*typer.positionalArguments(spec, node).at(0));
+    Val found = name == "any" || name == "all"
+                    ? anyOrAll(array, name == "any", loc(node))
+                    : argExtreme(array, name == "argmax", name, loc(node));
+    freeIfTemporary(array);
+    return found;
+  }
   if (name == "item") {
     Val array = emitExpr(*typer.positionalArguments(spec, node).at(0));
     Location l = loc(node);

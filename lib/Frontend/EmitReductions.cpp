@@ -401,6 +401,72 @@ Val FunctionEmitter::emitElementwise(const SExpr &node, const std::string &name)
   return {type, {out}};
 }
 
+Val FunctionEmitter::anyOrAll(const Val &array, bool any, Location l) {
+  Value result = alloca(builder.getI1Type());
+  builder.create<mlir::memref::StoreOp>(l, constInt(any ? 0 : 1, 1), result);
+  forEachElement(array.leaves[0], array.type.ndim, [&](llvm::ArrayRef<Value> at) {
+    Value nonzero = truth(fromStorage(builder.create<mlir::memref::LoadOp>(l, array.leaves[0], at),
+                                      array.type.dtype, l));
+    Value so = builder.create<mlir::memref::LoadOp>(l, result);
+    builder.create<mlir::memref::StoreOp>(
+        l,
+        any ? builder.create<arith::OrIOp>(l, so, nonzero).getResult()
+            : builder.create<arith::AndIOp>(l, so, nonzero).getResult(),
+        result);
+  });
+  return {Type::numpy(DType::Bool), {builder.create<mlir::memref::LoadOp>(l, result)}};
+}
+
+Val FunctionEmitter::argExtreme(const Val &array, bool maximum, const std::string &name,
+                                Location l) {
+  Value size = constInt(1);
+  for (int axis = 0; axis < array.type.ndim; ++axis)
+    size = builder.create<arith::MulIOp>(l, size, dimension(array.leaves[0], axis));
+  check(builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq, size, constInt(0)),
+        PyError("ValueError", "attempt to get " + name + " of an empty sequence"));
+  bool isFloat = isFloatDType(array.type.dtype);
+  auto element = [&](llvm::ArrayRef<Value> at) {
+    return fromStorage(builder.create<mlir::memref::LoadOp>(l, array.leaves[0], at),
+                       array.type.dtype, l);
+  };
+  auto isNaN = [&](const Val &x) -> Value {
+    if (!isFloat)
+      return constInt(0, 1);
+    return builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::UNO, x.leaves[0], x.leaves[0]);
+  };
+  // The best so far starts as the first element; a NaN, once seen, stays.
+  llvm::SmallVector<Value> origin(array.type.ndim, constIndexValue(0));
+  Val first = element(origin);
+  Value best = alloca(first.leaves[0].getType()), position = alloca(builder.getI64Type());
+  Value sawNaN = alloca(builder.getI1Type()), counter = alloca(builder.getI64Type());
+  builder.create<mlir::memref::StoreOp>(l, first.leaves[0], best);
+  builder.create<mlir::memref::StoreOp>(l, constInt(0), position);
+  builder.create<mlir::memref::StoreOp>(l, isNaN(first), sawNaN);
+  builder.create<mlir::memref::StoreOp>(l, constInt(0), counter);
+  forEachElement(array.leaves[0], array.type.ndim, [&](llvm::ArrayRef<Value> at) {
+    Val x = element(at);
+    Val current{x.type, {builder.create<mlir::memref::LoadOp>(l, best)}};
+    Value k = builder.create<mlir::memref::LoadOp>(l, counter);
+    Value nan = builder.create<mlir::memref::LoadOp>(l, sawNaN);
+    Value better = numpyCompare(maximum ? ast::Operator::Gt : ast::Operator::Lt, x, current, l);
+    Value take =
+        builder.create<arith::AndIOp>(l, builder.create<arith::XOrIOp>(l, nan, constInt(1, 1)),
+                                      builder.create<arith::OrIOp>(l, isNaN(x), better));
+    builder.create<mlir::memref::StoreOp>(
+        l, builder.create<arith::SelectOp>(l, take, x.leaves[0], current.leaves[0]), best);
+    builder.create<mlir::memref::StoreOp>(
+        l,
+        builder.create<arith::SelectOp>(l, take, k,
+                                        builder.create<mlir::memref::LoadOp>(l, position)),
+        position);
+    builder.create<mlir::memref::StoreOp>(l, builder.create<arith::OrIOp>(l, nan, isNaN(x)),
+                                          sawNaN);
+    builder.create<mlir::memref::StoreOp>(l, builder.create<arith::AddIOp>(l, k, constInt(1)),
+                                          counter);
+  });
+  return {Type::numpy(DType::Int64), {builder.create<mlir::memref::LoadOp>(l, position)}};
+}
+
 Val FunctionEmitter::matmulOf(const SExpr &node, const Val &a, const Val &b) {
   Location l = loc(node);
   Value inner = dimension(a.leaves[0], a.type.ndim - 1);

@@ -232,6 +232,12 @@ private:
   /// The positions (wrapped, bounds-checked) an int index array names
   /// along axis 0 of `array`, as a new int64 array.
   Value indexPositions(const Val &array, const Val &indices, Location l);
+  /// np.any / np.all of a whole array: whether some / every element is
+  /// nonzero (NaN counts), as a numpy.bool.
+  Val anyOrAll(const Val &array, bool any, Location l);
+  /// np.argmax / np.argmin of a whole array: the C-order position of the
+  /// first maximum / minimum, or of the first NaN (NumPy's rule).
+  Val argExtreme(const Val &array, bool maximum, const std::string &name, Location l);
   /// a.reshape(...), np.reshape(a, ...): a view when a is C-contiguous, else
   /// a view of a C-ordered copy (as NumPy); one negative size is inferred.
   Val reshaped(const SExpr &node);

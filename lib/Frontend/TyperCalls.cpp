@@ -130,7 +130,11 @@ Type Typer::callType(Specialization &spec, const SExpr &call) {
                                                                  {"ravel", "ravel"},
                                                                  {"flatten", "flatten"},
                                                                  {"fill", "fill"},
-                                                                 {"item", "item"}};
+                                                                 {"item", "item"},
+                                                                 {"argmin", "argmin"},
+                                                                 {"argmax", "argmax"},
+                                                                 {"any", "any"},
+                                                                 {"all", "all"}};
       auto method = methods.find(ast::attr(callee));
       if (method == methods.end())
         fail(CompileError::Kind::Unsupported, fn, callee,

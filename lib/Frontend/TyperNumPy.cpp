@@ -254,6 +254,21 @@ Type Typer::numpyCallType(Specialization &spec, const SExpr &call, const std::st
       fail(CompileError::Kind::Typing, fn, call, "astype() missing required argument 'dtype'");
     return Type::array(dtypeOf(spec, *dtypeNode), a.ndim, true);
   }
+  if (name == "argmin" || name == "argmax" || name == "any" || name == "all") {
+    // Over the whole array (axis= is refused with the other keywords).
+    arity(1, 1);
+    Type a = exprType(spec, *args[0]);
+    if (a.kind == Type::Kind::Bottom)
+      return a;
+    if (a.kind != Type::Kind::Array)
+      fail(CompileError::Kind::Unsupported, fn, call,
+           "np." + name + "() of a non-array is not supported");
+    if (a.dtype == DType::Complex128 && (name == "argmin" || name == "argmax"))
+      fail(CompileError::Kind::Unsupported, fn, call,
+           "np." + name + "() of complex numbers is not supported");
+    spec.loops = true;
+    return Type::numpy(name == "any" || name == "all" ? DType::Bool : DType::Int64);
+  }
   if (name == "item" && spec.arrayMethods.count(&call)) {
     // a.item(): the only element as a Python scalar (NumPy's .item()).
     arity(1, 1);

@@ -491,3 +491,7 @@ def layout_attributes(a):
 
 def only_item(a):
     return a.item()
+
+
+def searches(a):
+    return np.argmax(a), np.argmin(a), a.argmax(), a.argmin(), np.any(a), np.all(a), a.any(), a.all()

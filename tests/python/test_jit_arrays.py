@@ -918,3 +918,18 @@ def test_itemsize_nbytes_strides_and_item_like_numpy(shape: Any, dtype: Any, lay
     if a.size:  # (an empty array's strides are whatever its maker chose)
         assert_same(py.layout_attributes, jit.layout_attributes, a)
     assert_same(py.only_item, jit.only_item, a)
+
+
+@given(values=st.lists(st.sampled_from([0.0, -1.5, 2.0, 2.0, -0.0, np.nan, np.inf, -np.inf, 7.0]), max_size=9),
+       dtype=st.sampled_from([np.float64, np.float32, np.int64, np.int8, np.uint8, np.bool_]),
+       layout=st.sampled_from(["C", "F", "reversed"]))
+@SETTINGS
+def test_argmin_argmax_any_all_like_numpy(values: list[float], dtype: Any, layout: str) -> None:
+    with np.errstate(invalid="ignore"):
+        a = np.array(values).astype(dtype) if np.dtype(dtype).kind == "f" else np.nan_to_num(
+            np.array(values), posinf=100, neginf=-100).astype(dtype)
+    if layout == "F" and len(values) % 3 == 0 and values:
+        a = np.asfortranarray(a.reshape(3, -1))
+    elif layout == "reversed":
+        a = a[::-1]
+    assert_same(py.searches, jit.searches, a)
