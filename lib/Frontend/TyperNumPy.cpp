@@ -142,6 +142,15 @@ Type Typer::numpyCallType(Specialization &spec, const SExpr &call, const std::st
            "np." + name + "() takes " + std::to_string(low) + " to " +
                std::to_string(high) + " positional arguments");
   };
+  // The array an array function or method works on (Bottom: typed in a
+  // later round).
+  auto arrayArgument = [&]() {
+    Type a = exprType(spec, *args[0]);
+    if (a.kind != Type::Kind::Bottom && a.kind != Type::Kind::Array)
+      fail(CompileError::Kind::Unsupported, fn, call,
+           "np." + name + "() of a non-array is not supported");
+    return a;
+  };
   DType scalar;
   if (dtypeFromName(name, scalar)) {
     // np.float32(x): a NumPy scalar, converted as NumPy converts.
@@ -239,12 +248,9 @@ Type Typer::numpyCallType(Specialization &spec, const SExpr &call, const std::st
     if (name == "astype")
       takeDtype(1);
     arity(1, 1);
-    Type a = exprType(spec, *args[0]);
+    Type a = arrayArgument();
     if (a.kind == Type::Kind::Bottom)
       return a;
-    if (a.kind != Type::Kind::Array)
-      fail(CompileError::Kind::Unsupported, fn, call,
-           "np." + name + "() of a non-array is not supported");
     if (name == "transpose") // a view with the axes reversed: C order becomes Fortran order
       return a.ndim <= 1 ? a : Type::array(a.dtype, a.ndim, a.fortran, a.contiguous);
     spec.loops = true;
@@ -257,12 +263,9 @@ Type Typer::numpyCallType(Specialization &spec, const SExpr &call, const std::st
   if (name == "argmin" || name == "argmax" || name == "any" || name == "all") {
     // Over the whole array (axis= is refused with the other keywords).
     arity(1, 1);
-    Type a = exprType(spec, *args[0]);
+    Type a = arrayArgument();
     if (a.kind == Type::Kind::Bottom)
       return a;
-    if (a.kind != Type::Kind::Array)
-      fail(CompileError::Kind::Unsupported, fn, call,
-           "np." + name + "() of a non-array is not supported");
     if (a.dtype == DType::Complex128 && (name == "argmin" || name == "argmax"))
       fail(CompileError::Kind::Unsupported, fn, call,
            "np." + name + "() of complex numbers is not supported");
@@ -284,12 +287,9 @@ Type Typer::numpyCallType(Specialization &spec, const SExpr &call, const std::st
   }
   if (name == "ravel" || name == "flatten" || name == "fill") {
     arity(name == "fill" ? 2 : 1, name == "fill" ? 2 : 1);
-    Type a = exprType(spec, *args[0]);
+    Type a = arrayArgument();
     if (a.kind == Type::Kind::Bottom)
       return a;
-    if (a.kind != Type::Kind::Array)
-      fail(CompileError::Kind::Unsupported, fn, call,
-           "np." + name + "() of a non-array is not supported");
     spec.loops = true;
     if (name == "fill") {
       Type v = exprType(spec, *args[1]);
