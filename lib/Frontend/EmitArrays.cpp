@@ -516,6 +516,13 @@ Value FunctionEmitter::allocateArray(const Type &type, llvm::ArrayRef<Value> siz
   return array;
 }
 
+Value FunctionEmitter::elementCount(const Val &array, Location l) {
+  Value count = constInt(1);
+  for (int axis = 0; axis < array.type.ndim; ++axis)
+    count = builder.create<arith::MulIOp>(l, count, dimension(array.leaves[0], axis));
+  return count;
+}
+
 Value FunctionEmitter::isEmptyArray(const Val &array, Location l) {
   Value empty = constInt(0, 1);
   for (int axis = 0; axis < array.type.ndim; ++axis)
@@ -741,9 +748,7 @@ Val FunctionEmitter::reshaped(const SExpr &node) {
   auto negate = [&](Value flag) {
     return builder.create<arith::XOrIOp>(l, flag, constInt(1, 1)).getResult();
   };
-  Value total = constInt(1);
-  for (int axis = 0; axis < array.type.ndim; ++axis)
-    total = builder.create<arith::MulIOp>(l, total, dimension(array.leaves[0], axis));
+  Value total = elementCount(array, l);
   // NumPy: a negative size is the unknown one, inferred; at most one.
   Value known = constInt(1), unknowns = constInt(0);
   for (Value size : sizes) {

@@ -356,9 +356,7 @@ Val FunctionEmitter::emitNumpy(const SExpr &node, const std::string &name) {
   if (name == "item") {
     Val array = emitExpr(*typer.positionalArguments(spec, node).at(0));
     Location l = loc(node);
-    Value size = constInt(1);
-    for (int axis = 0; axis < array.type.ndim; ++axis)
-      size = builder.create<arith::MulIOp>(l, size, dimension(array.leaves[0], axis));
+    Value size = elementCount(array, l);
     check(builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::ne, size, constInt(1)),
           PyError("ValueError", "can only convert an array of size 1 to a Python scalar"));
     llvm::SmallVector<Value> origin(array.type.ndim, constIndexValue(0));
@@ -381,9 +379,7 @@ Val FunctionEmitter::emitNumpy(const SExpr &node, const std::string &name) {
     }
     // A new 1-D array of the elements in C order.
     Type type = spec.typeOf(node);
-    Value total = constInt(1);
-    for (int axis = 0; axis < array.type.ndim; ++axis)
-      total = builder.create<arith::MulIOp>(l, total, dimension(array.leaves[0], axis));
+    Value total = elementCount(array, l);
     Value flat = allocateArray(type, {total}, nullptr, l);
     Value counter = alloca(builder.getI64Type());
     builder.create<mlir::memref::StoreOp>(l, constInt(0), counter);

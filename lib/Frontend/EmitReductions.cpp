@@ -419,9 +419,7 @@ Val FunctionEmitter::anyOrAll(const Val &array, bool any, Location l) {
 
 Val FunctionEmitter::argExtreme(const Val &array, bool maximum, const std::string &name,
                                 Location l) {
-  Value size = constInt(1);
-  for (int axis = 0; axis < array.type.ndim; ++axis)
-    size = builder.create<arith::MulIOp>(l, size, dimension(array.leaves[0], axis));
+  Value size = elementCount(array, l);
   check(builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq, size, constInt(0)),
         PyError("ValueError", "attempt to get " + name + " of an empty sequence"));
   bool isFloat = isFloatDType(array.type.dtype);

@@ -221,6 +221,8 @@ private:
   /// a[mask] = v and a[indices] = v (v a number or 1-D values, one each or
   /// one for all), with NumPy's checks before anything is written.
   void indexArrayWrite(const SExpr &subscript, const Val &value);
+  /// How many elements `array` has (an i64).
+  Value elementCount(const Val &array, Location l);
   /// Whether some axis of `array` has no elements (an i1).
   Value isEmptyArray(const Val &array, Location l);
   /// IndexError unless `mask` has `array`'s shape (NumPy's message).
