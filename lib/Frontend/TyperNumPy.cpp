@@ -537,7 +537,12 @@ std::set<std::string> Typer::aliasRoots(const Specialization &spec, const SExpr 
   if (kind == ast::NodeKind::Subscript)
     return aliasRoots(spec, ast::value(expr));
   std::set<std::string> roots;
-  if (kind == ast::NodeKind::IfExp) {
+  if (kind == ast::NodeKind::Tuple) {
+    for (const SExpr *element : ast::elts(expr)) {
+      std::set<std::string> more = aliasRoots(spec, *element);
+      roots.insert(more.begin(), more.end());
+    }
+  } else if (kind == ast::NodeKind::IfExp) {
     roots = aliasRoots(spec, ast::body(expr));
     std::set<std::string> other = aliasRoots(spec, ast::orelse(expr));
     roots.insert(other.begin(), other.end());

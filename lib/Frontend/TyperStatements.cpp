@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 
 namespace plait::frontend {
 
@@ -13,11 +14,26 @@ void Typer::typeStatement(Specialization &spec, const SExpr &stmt) {
   const FunctionSource &fn = *spec.source;
   if (kind == ast::NodeKind::Assign) {
     Type value = exprType(spec, ast::value(stmt));
-    if (value.kind == Type::Kind::Array) {
-      std::set<std::string> roots = aliasRoots(spec, ast::value(stmt));
+    if (value.containsArray()) {
+      // Each name bound to (a view of) an array, alone or in a tuple, may
+      // alias what the value does: `a, b = b, a` element by element, other
+      // tuples whole (writes through either are writes to both).
+      std::function<void(const SExpr &, const SExpr &)> bind = [&](const SExpr &target,
+                                                                   const SExpr &source) {
+        if (ast::is(target, ast::NodeKind::Name)) {
+          addAliases(spec, ast::id(target), aliasRoots(spec, source));
+          return;
+        }
+        if (!ast::is(target, ast::NodeKind::Tuple))
+          return;
+        std::vector<const SExpr *> targets = ast::elts(target);
+        bool pairwise =
+            ast::is(source, ast::NodeKind::Tuple) && ast::elts(source).size() == targets.size();
+        for (size_t i = 0; i < targets.size(); ++i)
+          bind(*targets[i], pairwise ? *ast::elts(source)[i] : source);
+      };
       for (const SExpr *target : ast::targets(stmt).rest())
-        if (ast::is(*target, ast::NodeKind::Name))
-          addAliases(spec, ast::id(*target), roots);
+        bind(*target, ast::value(stmt));
     }
     for (const SExpr *target : ast::targets(stmt).rest())
       assign(spec, *target, value, stmt);

@@ -174,3 +174,14 @@ def chained_slice_assignment(a, b):
     a[1:] = b[:-1] = a[:-1] * 2
     c = d = a + 1
     return c, d
+
+
+def swap_then_write(a, b):
+    a, b = b, a
+    a[0] = 1
+
+
+def tuple_then_write(a, b):
+    t = (a, b)
+    x, y = t
+    y[0] = 1

@@ -264,3 +264,13 @@ def test_a_temporary_assigned_to_several_targets_lives_until_the_last(n: int) ->
     # a store from freed memory would crash rather than read stale values.
     a = np.arange(float(n))
     assert_same_effects(py.chained_slice_assignment, jit.chained_slice_assignment, a, np.zeros(n))
+
+
+@pytest.mark.parametrize("function", ["swap_then_write", "tuple_then_write"])
+def test_writes_through_names_bound_by_tuples_respect_read_only_arguments(function: str) -> None:
+    # Arrays bound through tuples had no alias: the read-only b was written.
+    b = read_only(np.zeros(2))
+    with pytest.raises(ValueError, match="read-only"):
+        getattr(jit, function)(np.zeros(2), b)
+    assert not b.any()
+    assert_same_effects(getattr(py, function), getattr(jit, function), np.zeros(2), np.zeros(2))

@@ -115,6 +115,15 @@ struct Type {
   std::string str() const;
   /// Number of scalar slots (a tuple is flattened; None has none).
   size_t numLeaves() const;
+  /// Whether this is an array or a tuple holding one (at any depth).
+  bool containsArray() const {
+    if (kind == Kind::Array)
+      return true;
+    for (const Type &element : elements)
+      if (element.containsArray())
+        return true;
+    return false;
+  }
 };
 
 /// The type NumPy computes `a op b` in when one side is a NumPy scalar
