@@ -495,7 +495,7 @@ class Generator:
             size = self.rng.choice(["3", "0", f"{self.leaf(INT)} % 5"])
             constructor = self.rng.choice([f"np.zeros({size}, dtype=np.{dtype})", f"np.ones({size}, np.{dtype})",
                                            f"np.full({size}, {self.literal(numpy_scalar(dtype))})",
-                                           f"np.empty({size}, np.{dtype}) * 0" if dtype != "bool" else "np.zeros(2, bool)"])
+                                           f"np.empty({size}, np.{dtype})" if dtype != "bool" else "np.zeros(2, bool)"])
             try:
                 with np.errstate(all="ignore"):
                     made = eval(constructor.replace(self.leaf(INT), "3"), {"np": np})
@@ -503,6 +503,10 @@ class Generator:
                 made = None
             if isinstance(made, np.ndarray) and _type_of(made):
                 f.body.append(f"    {local} = {constructor}")
+                if constructor.startswith("np.empty("):
+                    # Its contents are whatever the memory held (NaN * 0 is
+                    # NaN): filled before use.
+                    f.body.append(f"    {local}.fill(0)")
                 self.variables[local] = _type_of(made)
                 self.arrays.add(local)
         for _ in range(self.rng.randint(0, 2)):
