@@ -297,7 +297,7 @@ Val FunctionEmitter::dotOf(const SExpr &node, const Val &a, const Val &b) {
   auto index = [&](Value k) {
     return builder.create<arith::IndexCastOp>(l, builder.getIndexType(), k).getResult();
   };
-  if (a.type.ndim == 1) {
+  if (a.type.ndim == 1 && b.type.ndim == 1) {
     builder.create<mlir::memref::StoreOp>(l, zero, acc);
     countedLoop(inner, [&](Value k) {
       Value r = builder.create<mlir::memref::LoadOp>(l, acc);
@@ -306,12 +306,16 @@ Val FunctionEmitter::dotOf(const SExpr &node, const Val &a, const Val &b) {
     });
     return castNumPy(Val{domain, {builder.create<mlir::memref::LoadOp>(l, acc)}}, resultDType);
   }
-  Value rows = dimension(a.leaves[0], 0);
-  llvm::SmallVector<Value> sizes = {rows};
+  // A 1-D a is one row, a 1-D b one column; the result has the others' axes.
+  Value rows = a.type.ndim == 2 ? dimension(a.leaves[0], 0) : constInt(1);
+  Value columns = b.type.ndim == 2 ? dimension(b.leaves[0], 1) : constInt(1);
+  llvm::SmallVector<Value> sizes;
+  if (a.type.ndim == 2)
+    sizes.push_back(rows);
   if (b.type.ndim == 2)
-    sizes.push_back(dimension(b.leaves[0], 1));
-  if (b.type.ndim == 2 && resultDType == DType::Float64 && a.type.dtype == DType::Float64 &&
-      b.type.dtype == DType::Float64) {
+    sizes.push_back(columns);
+  if (a.type.ndim == 2 && b.type.ndim == 2 && resultDType == DType::Float64 &&
+      a.type.dtype == DType::Float64 && b.type.dtype == DType::Float64) {
     // Row i of the result accumulates a[i, k] * row k of b, k in order: the
     // same sums as one accumulator per element, with the innermost loop
     // along rows of b and of the result (it vectorises).
@@ -320,7 +324,7 @@ Val FunctionEmitter::dotOf(const SExpr &node, const Val &a, const Val &b) {
     countedLoop(rows, [&](Value i) {
       countedLoop(inner, [&](Value k) {
         Value x = element(a, {index(i), index(k)});
-        countedLoop(sizes[1], [&](Value j) {
+        countedLoop(columns, [&](Value j) {
           llvm::SmallVector<Value, 2> at = {index(i), index(j)};
           Value sum = builder.create<mlir::memref::LoadOp>(l, out, at);
           builder.create<mlir::memref::StoreOp>(
@@ -331,22 +335,24 @@ Val FunctionEmitter::dotOf(const SExpr &node, const Val &a, const Val &b) {
     return {type, {out}};
   }
   Value out = allocateArray(type, sizes, nullptr, l);
-  Value columns = b.type.ndim == 2 ? sizes[1] : constInt(1);
   countedLoop(rows, [&](Value i) {
     countedLoop(columns, [&](Value j) {
       builder.create<mlir::memref::StoreOp>(l, zero, acc);
       countedLoop(inner, [&](Value k) {
-        Value x = element(a, {index(i), index(k)});
+        Value x = a.type.ndim == 2 ? element(a, {index(i), index(k)}) : element(a, {index(k)});
         Value y = b.type.ndim == 2 ? element(b, {index(k), index(j)}) : element(b, {index(k)});
         Value r = builder.create<mlir::memref::LoadOp>(l, acc);
         builder.create<mlir::memref::StoreOp>(l, multiplyAdd(r, x, y), acc);
       });
-      Value r = toStorage(castNumPy(Val{domain, {builder.create<mlir::memref::LoadOp>(l, acc)}}, resultDType),
-                          resultDType, l);
+      Value r = toStorage(
+          castNumPy(Val{domain, {builder.create<mlir::memref::LoadOp>(l, acc)}}, resultDType),
+          resultDType, l);
+      llvm::SmallVector<Value, 2> at;
+      if (a.type.ndim == 2)
+        at.push_back(index(i));
       if (b.type.ndim == 2)
-        builder.create<mlir::memref::StoreOp>(l, r, out, mlir::ValueRange{index(i), index(j)});
-      else
-        builder.create<mlir::memref::StoreOp>(l, r, out, mlir::ValueRange{index(i)});
+        at.push_back(index(j));
+      builder.create<mlir::memref::StoreOp>(l, r, out, at);
     });
   });
   return {type, {out}};
@@ -466,49 +472,14 @@ Val FunctionEmitter::argExtreme(const Val &array, bool maximum, const std::strin
 }
 
 Val FunctionEmitter::matmulOf(const SExpr &node, const Val &a, const Val &b) {
+  // NumPy's gufunc check and message first; then the arithmetic of np.dot,
+  // which takes a 1-D left operand as a row.
   Location l = loc(node);
   Value inner = dimension(a.leaves[0], a.type.ndim - 1);
   Value other = dimension(b.leaves[0], 0);
   checkWithArgs(builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::ne, inner, other),
                 errorCode("ValueError", "matmul_mismatch"), {other, inner});
-  if (a.type.ndim != 1 || b.type.ndim != 2)
-    return dotOf(node, a, b);
-  // A row vector times a matrix: result[j] = sum over k of a[k] * b[k, j].
-  Type type = spec.typeOf(node);
-  DType resultDType = type.dtype;
-  bool isFloat = isFloatDType(resultDType);
-  Type domain = isFloat ? Type::floating() : Type::integer();
-  auto index = [&](Value k) {
-    return builder.create<arith::IndexCastOp>(l, builder.getIndexType(), k).getResult();
-  };
-  auto element = [&](const Val &array, llvm::ArrayRef<Value> indices) {
-    return castNumPy(fromStorage(builder.create<mlir::memref::LoadOp>(l, array.leaves[0], indices),
-                                 array.type.dtype, l),
-                     isFloat ? DType::Float64 : DType::Int64)
-        .leaves[0];
-  };
-  Value columns = dimension(b.leaves[0], 1);
-  Value out = allocateArray(type, {columns}, nullptr, l);
-  Value acc = alloca(leafType(domain.kind));
-  countedLoop(columns, [&](Value j) {
-    builder.create<mlir::memref::StoreOp>(l, isFloat ? constFloat(0.0) : constInt(0), acc);
-    countedLoop(inner, [&](Value k) {
-      Value x = element(a, {index(k)}), y = element(b, {index(k), index(j)});
-      Value sum = builder.create<mlir::memref::LoadOp>(l, acc);
-      Value product = isFloat ? builder.create<arith::MulFOp>(l, x, y).getResult()
-                              : builder.create<arith::MulIOp>(l, x, y).getResult();
-      builder.create<mlir::memref::StoreOp>(
-          l,
-          isFloat ? builder.create<arith::AddFOp>(l, sum, product).getResult()
-                  : builder.create<arith::AddIOp>(l, sum, product).getResult(),
-          acc);
-    });
-    Value r = toStorage(
-        castNumPy(Val{domain, {builder.create<mlir::memref::LoadOp>(l, acc)}}, resultDType),
-        resultDType, l);
-    builder.create<mlir::memref::StoreOp>(l, r, out, mlir::ValueRange{index(j)});
-  });
-  return {type, {out}};
+  return dotOf(node, a, b);
 }
 
 } // namespace plait::frontend::detail

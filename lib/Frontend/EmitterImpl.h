@@ -272,9 +272,10 @@ private:
                   const Type &result, bool sequential);
   /// np.sum(array) etc., whole or along the call's axis.
   Val reduceExpression(const SExpr &node, const std::string &name, const Val &array);
+  /// The products of np.dot and a @ b, summed in order (a 1-D a is a row,
+  /// a 1-D b a column).
   Val dotOf(const SExpr &node, const Val &a, const Val &b);
-  /// a @ b: NumPy's matmul of vectors and matrices (its check and message,
-  /// then np.dot's arithmetic; a 1-D left operand is a row).
+  /// a @ b: NumPy's matmul check and message, then dotOf.
   Val matmulOf(const SExpr &node, const Val &a, const Val &b);
   Val emitDot(const SExpr &node);
   Val emitElementwise(const SExpr &node, const std::string &name);
