@@ -587,25 +587,34 @@ Value FunctionEmitter::countTrue(const Val &mask, Location l) {
   return builder.create<mlir::memref::LoadOp>(l, total);
 }
 
-Value FunctionEmitter::indexPositions(const Val &array, const Val &indices, Location l) {
+void FunctionEmitter::forEachIndexed(const Val &array, const Val &indices, Location l,
+                                     const std::function<void(Value, Value)> &body) {
   // Every index is checked (and wrapped) before any element moves, as NumPy
-  // does: the positions go to a new int64 array.
+  // does: the positions go to a new int64 array first.
   Value n = dimension(indices.leaves[0], 0);
-  Type positionsType = Type::array(DType::Int64, 1, true);
-  Value positions = allocateArray(positionsType, {n}, nullptr, l);
+  Value positions = allocateArray(Type::array(DType::Int64, 1, true), {n}, nullptr, l);
+  temporaries.erase(positions); // released below
   Value size = dimension(array.leaves[0], 0);
+  auto at = [&](Value k) {
+    return builder.create<arith::IndexCastOp>(l, builder.getIndexType(), k);
+  };
   countedLoop(n, [&](Value k) {
-    Value at = builder.create<arith::IndexCastOp>(l, builder.getIndexType(), k);
     Val index = fromStorage(
-        builder.create<mlir::memref::LoadOp>(l, indices.leaves[0], mlir::ValueRange{at}),
+        builder.create<mlir::memref::LoadOp>(l, indices.leaves[0], mlir::ValueRange{at(k)}),
         indices.type.dtype, l);
     Value position = builder.create<dialect::IndexOp>(l, castNumPy(index, DType::Int64).leaves[0],
                                                       size, 0, !module.options.boundsCheck);
     builder.create<mlir::memref::StoreOp>(
         l, builder.create<arith::IndexCastOp>(l, builder.getI64Type(), position), positions,
-        mlir::ValueRange{at});
+        mlir::ValueRange{at(k)});
   });
-  return positions;
+  countedLoop(n, [&](Value k) {
+    Value position = builder.create<arith::IndexCastOp>(
+        l, builder.getIndexType(),
+        builder.create<mlir::memref::LoadOp>(l, positions, mlir::ValueRange{at(k)}));
+    body(at(k), position);
+  });
+  builder.create<dialect::ReleaseOp>(l, positions);
 }
 
 Val FunctionEmitter::indexArrayRead(const SExpr &subscript) {
@@ -627,18 +636,12 @@ Val FunctionEmitter::indexArrayRead(const SExpr &subscript) {
                   {builder.create<arith::IndexCastOp>(l, builder.getIndexType(), k).getResult()});
     });
   } else { // a[indices]: those rows
-    Value positions = indexPositions(array, index, l);
-    Value n = dimension(index.leaves[0], 0);
-    llvm::SmallVector<Value> sizes = {n};
+    llvm::SmallVector<Value> sizes = {dimension(index.leaves[0], 0)};
     for (int axis = 1; axis < array.type.ndim; ++axis)
       sizes.push_back(dimension(array.leaves[0], axis));
     out = allocateArray(type, sizes, nullptr, l);
     Type rowType = Type::array(array.type.dtype, array.type.ndim - 1);
-    countedLoop(n, [&](Value k) {
-      Value at = builder.create<arith::IndexCastOp>(l, builder.getIndexType(), k);
-      Value position = builder.create<arith::IndexCastOp>(
-          l, builder.getIndexType(),
-          builder.create<mlir::memref::LoadOp>(l, positions, mlir::ValueRange{at}));
+    forEachIndexed(array, index, l, [&](Value at, Value position) {
       if (array.type.ndim == 1) {
         copyElement(array.leaves[0], {position}, out, {at});
         return;
@@ -646,8 +649,6 @@ Val FunctionEmitter::indexArrayRead(const SExpr &subscript) {
       copyElements(Val{rowType, {rowView(array.leaves[0], rowType, position, l)}},
                    Val{rowType, {rowView(out, rowType, at, l)}}, l);
     });
-    builder.create<dialect::ReleaseOp>(l, positions);
-    temporaries.erase(positions);
   }
   freeIfTemporary(array);
   freeIfTemporary(index);
@@ -664,17 +665,18 @@ void FunctionEmitter::indexArrayWrite(const SExpr &subscript, const Val &value) 
   bool isArray = value.type.kind == Type::Kind::Array;
   Value scalar = isArray ? Value() : toStorage(value, dtype, l);
   Value valueSize = isArray ? dimension(value.leaves[0], 0) : constInt(1);
-  auto valueAt = [&](Value k) -> Value {
+  auto valueAt = [&](Value k) -> Value { // k: an index
     if (!isArray)
       return scalar;
     Value one = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq, valueSize, constInt(1));
-    Value at = builder.create<arith::IndexCastOp>(
-        l, builder.getIndexType(), builder.create<arith::SelectOp>(l, one, constInt(0), k));
+    Value at = builder.create<arith::SelectOp>(l, one, constIndexValue(0), k);
     Val element =
         fromStorage(builder.create<mlir::memref::LoadOp>(l, value.leaves[0], mlir::ValueRange{at}),
                     value.type.dtype, l);
     return storageOf(castNumPy(element, dtype), l);
   };
+  PyError shapeMismatch("ValueError", "shape mismatch: value array of shape ({0},) could not be "
+                                      "broadcast to indexing result of shape ({1},)");
   auto sizeMismatch = [&](Value count) {
     return builder.create<arith::AndIOp>(
         l, builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::ne, valueSize, count),
@@ -685,10 +687,7 @@ void FunctionEmitter::indexArrayWrite(const SExpr &subscript, const Val &value) 
     if (isArray) {
       Value count = countTrue(index, l);
       Value empty = isEmptyArray(index, l);
-      checkWithArgs(builder.create<arith::AndIOp>(l, empty, sizeMismatch(count)),
-                    PyError("ValueError",
-                            "shape mismatch: value array of shape ({0},) could not be broadcast "
-                            "to indexing result of shape ({1},)"),
+      checkWithArgs(builder.create<arith::AndIOp>(l, empty, sizeMismatch(count)), shapeMismatch,
                     {valueSize, count});
       checkWithArgs(sizeMismatch(count),
                     PyError("ValueError",
@@ -697,28 +696,18 @@ void FunctionEmitter::indexArrayWrite(const SExpr &subscript, const Val &value) 
                     {valueSize, count});
     }
     forEachTrue(index, l, [&](llvm::ArrayRef<Value> at, Value k) {
-      builder.create<mlir::memref::StoreOp>(l, valueAt(k), array.leaves[0], at);
+      Value kth = builder.create<arith::IndexCastOp>(l, builder.getIndexType(), k);
+      builder.create<mlir::memref::StoreOp>(l, valueAt(kth), array.leaves[0], at);
     });
   } else {
     // NumPy checks the values' shape first, then the indices.
     Value n = dimension(index.leaves[0], 0);
     if (isArray)
-      checkWithArgs(sizeMismatch(n),
-                    PyError("ValueError",
-                            "shape mismatch: value array of shape ({0},) could not be broadcast "
-                            "to indexing result of shape ({1},)"),
-                    {valueSize, n});
-    Value positions = indexPositions(array, index, l);
-    countedLoop(n, [&](Value k) {
-      Value at = builder.create<arith::IndexCastOp>(l, builder.getIndexType(), k);
-      Value position = builder.create<arith::IndexCastOp>(
-          l, builder.getIndexType(),
-          builder.create<mlir::memref::LoadOp>(l, positions, mlir::ValueRange{at}));
-      builder.create<mlir::memref::StoreOp>(l, valueAt(k), array.leaves[0],
+      checkWithArgs(sizeMismatch(n), shapeMismatch, {valueSize, n});
+    forEachIndexed(array, index, l, [&](Value at, Value position) {
+      builder.create<mlir::memref::StoreOp>(l, valueAt(at), array.leaves[0],
                                             mlir::ValueRange{position});
     });
-    builder.create<dialect::ReleaseOp>(l, positions);
-    temporaries.erase(positions);
   }
   freeIfTemporary(array);
   freeIfTemporary(index);

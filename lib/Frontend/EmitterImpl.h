@@ -231,9 +231,11 @@ private:
   /// body(indices, k) for each true element of `mask`, k counting them.
   void forEachTrue(const Val &mask, Location l,
                    const std::function<void(llvm::ArrayRef<Value>, Value)> &body);
-  /// The positions (wrapped, bounds-checked) an int index array names
-  /// along axis 0 of `array`, as a new int64 array.
-  Value indexPositions(const Val &array, const Val &indices, Location l);
+  /// body(k, position) for each element k of a 1-D int index array (both
+  /// `index` values), the position it names along axis 0 of `array`: every
+  /// index is wrapped and bounds-checked before the first body runs.
+  void forEachIndexed(const Val &array, const Val &indices, Location l,
+                      const std::function<void(Value, Value)> &body);
   /// np.any / np.all of a whole array: whether some / every element is
   /// nonzero (NaN counts), as a numpy.bool.
   Val anyOrAll(const Val &array, bool any, Location l);
