@@ -815,47 +815,11 @@ Val FunctionEmitter::reshaped(const SExpr &node) {
       temporaries.insert(view);
     return {type, {view}};
   }
-  auto stackBuffer = [&](size_t n) {
-    OpBuilder::InsertionGuard guard(builder);
-    builder.setInsertionPointToStart(entry);
-    return builder.create<mlir::memref::AllocaOp>(
-        l, mlir::MemRefType::get({static_cast<int64_t>(std::max<size_t>(n, 1))},
-                                 builder.getI64Type()));
-  };
-  auto address = [&](Value buffer) {
-    return builder.create<arith::IndexCastOp>(
-        l, builder.getI64Type(),
-        builder.create<mlir::memref::ExtractAlignedPointerAsIndexOp>(l, buffer));
-  };
-  Value oldDims = stackBuffer(ndim), oldStrides = stackBuffer(ndim);
-  Value newDims = stackBuffer(sizes.size()), newStrides = stackBuffer(sizes.size());
   auto metadata = builder.create<mlir::memref::ExtractStridedMetadataOp>(l, array.leaves[0]);
-  for (int axis = 0; axis < ndim; ++axis) {
-    Value at = constIndexValue(axis);
-    builder.create<mlir::memref::StoreOp>(l, dimension(array.leaves[0], axis), oldDims, at);
-    builder.create<mlir::memref::StoreOp>(
-        l, builder.create<arith::IndexCastOp>(l, builder.getI64Type(), metadata.getStrides()[axis]),
-        oldStrides, at);
-  }
-  for (size_t k = 0; k < sizes.size(); ++k)
-    builder.create<mlir::memref::StoreOp>(l, sizes[k], newDims,
-                                          constIndexValue(static_cast<int64_t>(k)));
-  mlir::Type i64 = builder.getI64Type();
-  module.declare("plait_rt_reshape_strides",
-                 builder.getFunctionType({i64, i64, i64, i64, i64, i64}, {builder.getI32Type()}));
-  Value found = builder
-                    .create<mlir::func::CallOp>(
-                        l, "plait_rt_reshape_strides", mlir::TypeRange{builder.getI32Type()},
-                        mlir::ValueRange{constInt(ndim), address(oldDims), address(oldStrides),
-                                         constInt(static_cast<int64_t>(sizes.size())),
-                                         address(newDims), address(newStrides)})
-                    .getResult(0);
-  Block *asView = newBlock(), *asCopy = newBlock(), *done = newBlock();
-  done->addArgument(module.memrefType(type), l);
-  Value asViewCondition = cmp(arith::CmpIPredicate::ne, found, constInt(0, 32));
+  Value asViewCondition;
+  Value newStrides; // the view's strides, as the runtime found them (null: C strides)
   if (args.size() == 1) {
-    // ravel: a view only of a C-contiguous array (NumPy's PyArray_Ravel),
-    // where the strides found are C strides anyway.
+    // ravel: a view only of a C-contiguous array (NumPy's PyArray_Ravel).
     Value contiguous = constInt(1, 1), expected = constInt(1);
     for (int axis = ndim - 1; axis >= 0; --axis) {
       Value size = dimension(array.leaves[0], axis);
@@ -867,14 +831,55 @@ Val FunctionEmitter::reshaped(const SExpr &node) {
                                        cmp(arith::CmpIPredicate::eq, stride, expected)));
       expected = builder.create<arith::MulIOp>(l, expected, size);
     }
-    asViewCondition = builder.create<arith::AndIOp>(l, asViewCondition, contiguous);
+    asViewCondition = contiguous;
+  } else {
+    auto stackBuffer = [&](size_t n) {
+      OpBuilder::InsertionGuard guard(builder);
+      builder.setInsertionPointToStart(entry);
+      return builder.create<mlir::memref::AllocaOp>(
+          l, mlir::MemRefType::get({static_cast<int64_t>(std::max<size_t>(n, 1))},
+                                   builder.getI64Type()));
+    };
+    auto address = [&](Value buffer) {
+      return builder.create<arith::IndexCastOp>(
+          l, builder.getI64Type(),
+          builder.create<mlir::memref::ExtractAlignedPointerAsIndexOp>(l, buffer));
+    };
+    Value oldDims = stackBuffer(ndim), oldStrides = stackBuffer(ndim);
+    Value newDims = stackBuffer(sizes.size());
+    newStrides = stackBuffer(sizes.size());
+    for (int axis = 0; axis < ndim; ++axis) {
+      Value at = constIndexValue(axis);
+      builder.create<mlir::memref::StoreOp>(l, dimension(array.leaves[0], axis), oldDims, at);
+      builder.create<mlir::memref::StoreOp>(
+          l,
+          builder.create<arith::IndexCastOp>(l, builder.getI64Type(), metadata.getStrides()[axis]),
+          oldStrides, at);
+    }
+    for (size_t k = 0; k < sizes.size(); ++k)
+      builder.create<mlir::memref::StoreOp>(l, sizes[k], newDims,
+                                            constIndexValue(static_cast<int64_t>(k)));
+    mlir::Type i64 = builder.getI64Type();
+    module.declare("plait_rt_reshape_strides",
+                   builder.getFunctionType({i64, i64, i64, i64, i64, i64}, {builder.getI32Type()}));
+    Value found = builder
+                      .create<mlir::func::CallOp>(
+                          l, "plait_rt_reshape_strides", mlir::TypeRange{builder.getI32Type()},
+                          mlir::ValueRange{constInt(ndim), address(oldDims), address(oldStrides),
+                                           constInt(static_cast<int64_t>(sizes.size())),
+                                           address(newDims), address(newStrides)})
+                      .getResult(0);
+    asViewCondition = cmp(arith::CmpIPredicate::ne, found, constInt(0, 32));
   }
+  Block *asView = newBlock(), *asCopy = newBlock(), *done = newBlock();
+  done->addArgument(module.memrefType(type), l);
   builder.create<mlir::cf::CondBranchOp>(l, asViewCondition, asView, asCopy);
   startBlock(asView);
   llvm::SmallVector<Value> strides;
-  for (size_t k = 0; k < sizes.size(); ++k)
-    strides.push_back(builder.create<mlir::memref::LoadOp>(
-        l, newStrides, constIndexValue(static_cast<int64_t>(k))));
+  if (newStrides)
+    for (size_t k = 0; k < sizes.size(); ++k)
+      strides.push_back(builder.create<mlir::memref::LoadOp>(
+          l, newStrides, constIndexValue(static_cast<int64_t>(k))));
   Value view = viewOf(array.leaves[0], strides);
   builder.create<dialect::RetainOp>(l, view);
   branch(done, view);
