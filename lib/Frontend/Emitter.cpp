@@ -112,16 +112,14 @@ Value FunctionEmitter::loadSlot(Value slot, Location l) {
 }
 
 void FunctionEmitter::storeSlot(Value value, Value slot, Location l, bool slotIsEmpty) {
-  if (!slot.getType().isa<dialect::ArraySlotType>() || slotIsEmpty) {
-    if (slot.getType().isa<dialect::ArraySlotType>())
-      builder.create<dialect::StoreArrayOp>(l, value, slot);
-    else
-      builder.create<mlir::memref::StoreOp>(l, value, slot);
+  if (!slot.getType().isa<dialect::ArraySlotType>()) {
+    builder.create<mlir::memref::StoreOp>(l, value, slot);
     return;
   }
-  Value previous = builder.create<dialect::LoadArrayOp>(l, slot);
+  Value previous = slotIsEmpty ? Value() : builder.create<dialect::LoadArrayOp>(l, slot);
   builder.create<dialect::StoreArrayOp>(l, value, slot);
-  builder.create<dialect::ReleaseOp>(l, previous);
+  if (previous)
+    builder.create<dialect::ReleaseOp>(l, previous);
 }
 
 Value FunctionEmitter::constInt(int64_t v, unsigned width) {
