@@ -100,6 +100,8 @@ public:
   /// What a name means in a specialisation: a local, a global constant, a
   /// module, a jitted function...
   NameBinding resolve(const Specialization &spec, const std::string &name) const;
+  /// Whether `node` names the numpy or math module (np in np.pi, np.sum).
+  bool namesModule(const Specialization &spec, const SExpr &node) const;
   /// One entry of an array subscript once `...` is expanded: an int index
   /// or a slice of the next axis (`node` null: the whole axis), or a new
   /// axis of size 1 (None, np.newaxis).

@@ -108,45 +108,28 @@ Type Typer::callType(Specialization &spec, const SExpr &call) {
 
   if (ast::is(callee, ast::NodeKind::Attribute)) {
     const SExpr &base = ast::value(callee);
-    bool moduleBase = false;
-    if (ast::is(base, ast::NodeKind::Name)) {
-      NameBinding::Kind kind = resolve(spec, ast::id(base)).kind;
-      moduleBase = kind == NameBinding::Kind::NumPy || kind == NameBinding::Kind::Math;
-    }
+    bool moduleBase = namesModule(spec, base);
     Type receiver = moduleBase ? Type::bottom() : exprType(spec, base);
     if (!moduleBase && receiver.kind == Type::Kind::Bottom)
       return receiver; // typed in a later round
     if (receiver.kind == Type::Kind::Array) {
       // a.sum(axis=0) is np.sum(a, axis=0): the array comes first.
-      static const std::map<std::string, std::string> methods = {{"sum", "sum"},
-                                                                 {"prod", "prod"},
-                                                                 {"min", "min"},
-                                                                 {"max", "max"},
-                                                                 {"mean", "mean"},
-                                                                 {"copy", "copy"},
-                                                                 {"transpose", "transpose"},
-                                                                 {"astype", "astype"},
-                                                                 {"reshape", "reshape"},
-                                                                 {"ravel", "ravel"},
-                                                                 {"flatten", "flatten"},
-                                                                 {"fill", "fill"},
-                                                                 {"item", "item"},
-                                                                 {"argmin", "argmin"},
-                                                                 {"argmax", "argmax"},
-                                                                 {"any", "any"},
-                                                                 {"all", "all"}};
-      auto method = methods.find(ast::attr(callee));
-      if (method == methods.end())
+      // (Each method is the NumPy function of its name.)
+      static const std::set<std::string> methods = {
+          "sum",   "prod",    "min",  "max",  "mean",   "copy",   "transpose", "astype", "reshape",
+          "ravel", "flatten", "fill", "item", "argmin", "argmax", "any",       "all"};
+      const std::string &method = ast::attr(callee);
+      if (!methods.count(method))
         fail(CompileError::Kind::Unsupported, fn, callee,
-             "the array method '" + ast::attr(callee) + "' is not supported");
-      if (method->second == "transpose" && !args.empty())
+             "the array method '" + method + "' is not supported");
+      if (method == "transpose" && !args.empty())
         fail(CompileError::Kind::Unsupported, fn, call, "transpose() with axes is not supported");
-      spec.arrayMethods[&call] = method->second;
-      if (method->second == "fill") { // a.fill(v) writes every element of a
+      spec.arrayMethods[&call] = method;
+      if (method == "fill") { // a.fill(v) writes every element of a
         std::set<std::string> roots = aliasRoots(spec, base);
         spec.writes.insert(roots.begin(), roots.end());
       }
-      return numpyCallType(spec, call, method->second);
+      return numpyCallType(spec, call, method);
     }
   }
   std::string numpyName = numpyFunction(spec, callee);

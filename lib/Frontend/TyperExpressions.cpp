@@ -183,11 +183,7 @@ Type Typer::computeType(Specialization &spec, const SExpr &expr) {
       exprType(spec, base); // (recorded: the emitter loads it)
     if (local && spec.variables[ast::id(base)].kind == Type::Kind::Bottom)
       return Type::bottom(); // typed in a later round (a jitted callee's result)
-    bool moduleBase = false;
-    if (ast::is(base, ast::NodeKind::Name)) {
-      NameBinding::Kind kind = resolve(spec, ast::id(base)).kind;
-      moduleBase = kind == NameBinding::Kind::NumPy || kind == NameBinding::Kind::Math;
-    }
+    bool moduleBase = namesModule(spec, base);
     Type array = local        ? spec.variables[ast::id(base)]
                  : moduleBase ? Type::bottom()
                               : exprType(spec, base);

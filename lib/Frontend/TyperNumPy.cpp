@@ -8,6 +8,13 @@
 
 namespace plait::frontend {
 
+bool Typer::namesModule(const Specialization &spec, const SExpr &node) const {
+  if (!ast::is(node, ast::NodeKind::Name))
+    return false;
+  NameBinding::Kind kind = resolve(spec, ast::id(node)).kind;
+  return kind == NameBinding::Kind::NumPy || kind == NameBinding::Kind::Math;
+}
+
 std::vector<const SExpr *> Typer::positionalArguments(const Specialization &spec,
                                                       const SExpr &call) const {
   std::vector<const SExpr *> args = ast::args(call).rest();
