@@ -141,8 +141,14 @@ PyObject *boxArray(const Type &type, const int64_t *&words, ResultOwners &owners
     const Py_buffer *view = owners.views[i];
     if (!view)
       continue;
-    int64_t start = reinterpret_cast<int64_t>(view->buf);
-    if (base >= start && base < start + std::max<int64_t>(view->len, 1))
+    // The bytes the argument's elements span: with negative strides its
+    // first element is not its lowest address (a[:, ::-1]).
+    int64_t low = reinterpret_cast<int64_t>(view->buf), high = low + view->itemsize;
+    for (int d = 0; d < view->ndim && view->shape && view->strides; ++d) {
+      int64_t reach = (view->shape[d] - 1) * view->strides[d];
+      (reach < 0 ? low : high) += reach;
+    }
+    if (base >= low && base < std::max(high, low + 1))
       buffer->owner = Py_NewRef(owners.arguments[i]);
   }
   // 2. The same memory as an earlier result of this call.
