@@ -11,7 +11,7 @@ namespace plait::frontend::detail {
 
 Val FunctionEmitter::arrayElementwise(const SExpr &node, llvm::ArrayRef<Val> operands, DType dtype,
                                       int ndim, const std::function<Val(llvm::ArrayRef<Val>)> &f,
-                                      const Val *out) {
+                                      const Val *out, const Type *orderOf) {
   std::vector<Type> inputTypes;
   for (const Val &operand : operands)
     inputTypes.push_back(operand.type);
@@ -71,7 +71,7 @@ Val FunctionEmitter::arrayElementwise(const SExpr &node, llvm::ArrayRef<Val> ope
     }
     checkWithArgs(differs, notBroadcastable, values);
   }
-  Type type = Type::newArray(dtype, ndim, inputTypes);
+  Type type = Type::newArray(dtype, ndim, orderOf ? std::vector<Type>{*orderOf} : inputTypes);
   Value result = allocateArray(type, sizes, nullptr, l);
   llvm::SmallVector<Val> inputs(operands.begin(), operands.end());
   for (Val &input : inputs)
@@ -461,6 +461,33 @@ Value FunctionEmitter::dataAddress(Value memref, const Type &array, Location l) 
   return builder.create<arith::AddIOp>(l, base, builder.create<arith::MulIOp>(l, offset, constInt(bytes)));
 }
 
+Value FunctionEmitter::stackBuffer(size_t n) {
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToStart(entry);
+  return builder.create<mlir::memref::AllocaOp>(
+      builder.getUnknownLoc(),
+      mlir::MemRefType::get({static_cast<int64_t>(std::max<size_t>(n, 1))}, builder.getI64Type()));
+}
+
+Value FunctionEmitter::bufferAddress(Value buffer, Location l) {
+  return builder.create<arith::IndexCastOp>(
+      l, builder.getI64Type(),
+      builder.create<mlir::memref::ExtractAlignedPointerAsIndexOp>(l, buffer));
+}
+
+std::pair<Value, Value> FunctionEmitter::shapeBuffers(Value memref, int ndim, Location l) {
+  Value dims = stackBuffer(ndim), strides = stackBuffer(ndim);
+  auto metadata = builder.create<mlir::memref::ExtractStridedMetadataOp>(l, memref);
+  for (int axis = 0; axis < ndim; ++axis) {
+    Value at = constIndexValue(axis);
+    builder.create<mlir::memref::StoreOp>(l, dimension(memref, axis), dims, at);
+    builder.create<mlir::memref::StoreOp>(
+        l, builder.create<arith::IndexCastOp>(l, builder.getI64Type(), metadata.getStrides()[axis]),
+        strides, at);
+  }
+  return {bufferAddress(dims, l), bufferAddress(strides, l)};
+}
+
 Value FunctionEmitter::allocateArray(const Type &type, llvm::ArrayRef<Value> sizes,
                                      const Val *fill, Location l) {
   // NumPy: "negative dimensions are not allowed"; sizes multiply without
@@ -833,29 +860,9 @@ Val FunctionEmitter::reshaped(const SExpr &node) {
     }
     asViewCondition = contiguous;
   } else {
-    auto stackBuffer = [&](size_t n) {
-      OpBuilder::InsertionGuard guard(builder);
-      builder.setInsertionPointToStart(entry);
-      return builder.create<mlir::memref::AllocaOp>(
-          l, mlir::MemRefType::get({static_cast<int64_t>(std::max<size_t>(n, 1))},
-                                   builder.getI64Type()));
-    };
-    auto address = [&](Value buffer) {
-      return builder.create<arith::IndexCastOp>(
-          l, builder.getI64Type(),
-          builder.create<mlir::memref::ExtractAlignedPointerAsIndexOp>(l, buffer));
-    };
-    Value oldDims = stackBuffer(ndim), oldStrides = stackBuffer(ndim);
+    auto [oldDims, oldStrides] = shapeBuffers(array.leaves[0], ndim, l);
     Value newDims = stackBuffer(sizes.size());
     newStrides = stackBuffer(sizes.size());
-    for (int axis = 0; axis < ndim; ++axis) {
-      Value at = constIndexValue(axis);
-      builder.create<mlir::memref::StoreOp>(l, dimension(array.leaves[0], axis), oldDims, at);
-      builder.create<mlir::memref::StoreOp>(
-          l,
-          builder.create<arith::IndexCastOp>(l, builder.getI64Type(), metadata.getStrides()[axis]),
-          oldStrides, at);
-    }
     for (size_t k = 0; k < sizes.size(); ++k)
       builder.create<mlir::memref::StoreOp>(l, sizes[k], newDims,
                                             constIndexValue(static_cast<int64_t>(k)));
@@ -865,9 +872,9 @@ Val FunctionEmitter::reshaped(const SExpr &node) {
     Value found = builder
                       .create<mlir::func::CallOp>(
                           l, "plait_rt_reshape_strides", mlir::TypeRange{builder.getI32Type()},
-                          mlir::ValueRange{constInt(ndim), address(oldDims), address(oldStrides),
+                          mlir::ValueRange{constInt(ndim), oldDims, oldStrides,
                                            constInt(static_cast<int64_t>(sizes.size())),
-                                           address(newDims), address(newStrides)})
+                                           bufferAddress(newDims, l), bufferAddress(newStrides, l)})
                       .getResult(0);
     asViewCondition = cmp(arith::CmpIPredicate::ne, found, constInt(0, 32));
   }

@@ -338,21 +338,12 @@ Val FunctionEmitter::emitJitCall(const SExpr &node) {
 }
 
 Val FunctionEmitter::emitNumpy(const SExpr &node, const std::string &name) {
-  if (name == "sum" || name == "prod" || name == "min" || name == "max" || name == "amin" ||
-      name == "amax" || name == "mean")
+  if (isReductionName(name))
     return emitReduction(node, name);
   if (name == "dot")
     return emitDot(node);
   if (name == "reshape" || name == "ravel")
     return reshaped(node);
-  if (name == "argmin" || name == "argmax" || name == "any" || name == "all") {
-    Val array = emitExpr(*typer.positionalArguments(spec, node).at(0));
-    Val found = name == "any" || name == "all"
-                    ? anyOrAll(array, name == "any", loc(node))
-                    : argExtreme(array, name == "argmax", name, loc(node));
-    freeIfTemporary(array);
-    return found;
-  }
   if (name == "item") {
     Val array = emitExpr(*typer.positionalArguments(spec, node).at(0));
     Location l = loc(node);
@@ -398,13 +389,7 @@ Val FunctionEmitter::emitNumpy(const SExpr &node, const std::string &name) {
     Val array = emitExpr(*typer.positionalArguments(spec, node).at(0));
     if (name == "transpose")
       return transposed(array, spec.typeOf(node), loc(node));
-    // A new C-ordered array, each element cast as C casts it (astype's
-    // default, unsafe casting).
-    Type type = spec.typeOf(node);
-    llvm::SmallVector<Value> sizes;
-    appendDimensions(array.leaves[0], array.type.ndim, sizes);
-    Val copy{type, {allocateArray(type, sizes, nullptr, loc(node))}};
-    copyElements(array, copy, loc(node));
+    Val copy = castArray(array, spec.typeOf(node), loc(node));
     freeIfTemporary(array);
     return copy;
   }

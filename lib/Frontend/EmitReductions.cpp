@@ -11,50 +11,253 @@ namespace plait::frontend::detail {
 
 Val FunctionEmitter::emitReduction(const SExpr &node, const std::string &name) {
   Val array = emitExpr(*typer.positionalArguments(spec, node).at(0));
-  Val reduced = reduceExpression(node, name, array);
+  const Specialization::Reduction &plan = spec.reductionOf(node);
+  Type result = spec.typeOf(node);
+  Val reduced = name == "cumsum" || name == "cumprod" ? accumulate(node, name, array, plan, result)
+                : name == "std" || name == "var"      ? variance(node, name, array, plan, result)
+                                                 : reduceAlong(node, name, array, plan, result);
   freeIfTemporary(array);
   return reduced;
 }
 
-Val FunctionEmitter::reduceExpression(const SExpr &node, const std::string &name, const Val &array) {
+Val FunctionEmitter::castArray(const Val &array, const Type &type, Location l) {
+  llvm::SmallVector<Value> sizes;
+  appendDimensions(array.leaves[0], array.type.ndim, sizes);
+  Val copy{type, {allocateArray(type, sizes, nullptr, l)}};
+  copyElements(array, copy, l);
+  return copy;
+}
+
+Val FunctionEmitter::reduceAlong(const SExpr &node, const std::string &name, const Val &array,
+                                 const Specialization::Reduction &plan, const Type &result) {
   Location l = loc(node);
-  Type result = spec.typeOf(node);
-  int axis = spec.axisOf(node);
-  if (axis < 0 || array.type.ndim == 1)
-    return reduceArray(node, name, array, result, /*sequential=*/false);
-  // Along an axis: one reduction per element of the result, over a 1-D
-  // view. NumPy sums pairwise when the axis is innermost in memory (the
-  // last of a C-contiguous array, the first of a Fortran one), else in order.
   const Type &t = array.type;
+  if (plan.dtype && *plan.dtype != t.dtype) {
+    // dtype=: the elements are cast first (NumPy casts as it reduces, in
+    // memory order: a Fortran array stays one).
+    Val cast = castArray(array, Type::array(*plan.dtype, t.ndim, !t.fortran, t.fortran), l);
+    Specialization::Reduction castPlan = plan;
+    castPlan.dtype.reset();
+    Val reduced = reduceAlong(node, name, cast, castPlan, result);
+    freeIfTemporary(cast);
+    return reduced;
+  }
+  // Float sums and products of anything but a whole contiguous array go in
+  // the order NumPy's reduction iterator does, which the runtime works out
+  // from the layout (see plait_rt_reduction_sum_f64).
+  bool floatSum = (name == "sum" || name == "mean" || name == "prod") && isFloatDType(t.dtype);
+  Value dims, strides;
+  if (floatSum)
+    std::tie(dims, strides) = shapeBuffers(array.leaves[0], t.ndim, l);
+  int64_t reducedMask = 0;
+  for (int axis : plan.axes)
+    reducedMask |= int64_t(1) << axis;
+  auto sumInNumPyOrder = [&](const Val &part) -> Val {
+    bool f32 = t.dtype == DType::Float32;
+    const char *runtime =
+        name == "prod" ? (f32 ? "plait_rt_reduction_prod_f32" : "plait_rt_reduction_prod_f64")
+                       : (f32 ? "plait_rt_reduction_sum_f32" : "plait_rt_reduction_sum_f64");
+    mlir::Type i64 = builder.getI64Type();
+    module.declare(runtime,
+                   builder.getFunctionType({i64, i64, i64, i64, i64}, {builder.getF64Type()}));
+    Value sum = builder
+                    .create<mlir::func::CallOp>(
+                        l, runtime, mlir::TypeRange{builder.getF64Type()},
+                        mlir::ValueRange{dataAddress(part.leaves[0], part.type, l),
+                                         constInt(t.ndim), dims, strides, constInt(reducedMask)})
+                    .getResult(0);
+    Val total = castNumPy(Val{Type::floating(), {sum}}, result.dtype);
+    if (name != "mean")
+      return total;
+    // The mean divides in the result's type (float32 for float32 arrays).
+    Val count = castNumPy(Val{Type::integer(), {elementCount(part, l)}}, result.dtype);
+    return {Type::numpy(result.dtype),
+            {builder.create<arith::DivFOp>(l, total.leaves[0], count.leaves[0])}};
+  };
+  auto reducePart = [&](const Val &part, bool sequential, bool whole) -> Val {
+    if (name == "any" || name == "all")
+      return anyOrAll(part, name == "any", l);
+    if (name == "argmin" || name == "argmax")
+      return argExtreme(part, name == "argmax", name, l);
+    if (floatSum && !(whole && (t.contiguous || t.fortran || t.ndim == 1)))
+      return sumInNumPyOrder(part);
+    return reduceArray(node, name, part, Type::numpy(result.dtype), sequential, t.fortran);
+  };
+  if (result.kind != Type::Kind::Array)
+    return reducePart(array, /*sequential=*/false, /*whole=*/true);
+  // An array of results: one reduction per element, over a view of the
+  // reduced axes (kept axes of size 1 with keepdims). NumPy follows memory
+  // order: when the innermost axis is reduced, each line along it is summed
+  // pairwise; otherwise the elements are added in order.
   auto metadata = builder.create<mlir::memref::ExtractStridedMetadataOp>(l, array.leaves[0]);
   llvm::SmallVector<Value> sizes;
   for (int d = 0; d < t.ndim; ++d)
-    if (d != axis)
+    if (!plan.reduces(d))
       sizes.push_back(dimension(array.leaves[0], d));
+    else if (plan.keepdims)
+      sizes.push_back(constInt(1));
   Value out = allocateArray(result, sizes, nullptr, l);
-  bool innermost = (axis == t.ndim - 1 && !t.fortran) || (axis == 0 && t.fortran);
-  Type lineType = Type::array(t.dtype, 1, innermost && (t.contiguous || t.fortran));
-  Type element = Type::numpy(result.dtype);
-  forEachElement(out, t.ndim - 1, [&](llvm::ArrayRef<Value> indices) {
+  int reduced = static_cast<int>(plan.axes.size());
+  bool trailing = plan.axes.front() == t.ndim - reduced;
+  bool leading = plan.axes.back() == reduced - 1;
+  Type partType = Type::array(t.dtype, reduced, t.contiguous && trailing, t.fortran && leading);
+  bool innerReduced = plan.reduces(t.fortran ? 0 : t.ndim - 1);
+  llvm::SmallVector<mlir::OpFoldResult> partSizes, partStrides;
+  for (int axis : plan.axes) {
+    partSizes.push_back(metadata.getSizes()[axis]);
+    partStrides.push_back(metadata.getStrides()[axis]);
+  }
+  forEachElement(out, result.ndim, [&](llvm::ArrayRef<Value> indices) {
     Value offset = metadata.getOffset();
     for (int d = 0, k = 0; d < t.ndim; ++d) {
-      if (d == axis)
+      if (plan.reduces(d)) {
+        k += plan.keepdims;
         continue;
+      }
       offset = builder.create<arith::AddIOp>(
           l, offset, builder.create<arith::MulIOp>(l, indices[k++], metadata.getStrides()[d]));
     }
-    Value line = builder.create<mlir::memref::ReinterpretCastOp>(
-        l, module.memrefType(lineType), metadata.getBaseBuffer(), mlir::OpFoldResult(offset),
-        llvm::ArrayRef<mlir::OpFoldResult>{metadata.getSizes()[axis]},
-        llvm::ArrayRef<mlir::OpFoldResult>{metadata.getStrides()[axis]});
-    Val reduced = reduceArray(node, name, Val{lineType, {line}}, element, !innermost);
-    builder.create<mlir::memref::StoreOp>(l, toStorage(reduced, result.dtype, l), out, indices);
+    Value part = builder.create<mlir::memref::ReinterpretCastOp>(
+        l, module.memrefType(partType), metadata.getBaseBuffer(), mlir::OpFoldResult(offset),
+        partSizes, partStrides);
+    Val value = reducePart(Val{partType, {part}}, !innerReduced,
+                           static_cast<int>(plan.axes.size()) == t.ndim);
+    builder.create<mlir::memref::StoreOp>(l, toStorage(value, result.dtype, l), out, indices);
+  });
+  return {result, {out}};
+}
+
+Val FunctionEmitter::variance(const SExpr &node, const std::string &name, const Val &array,
+                              const Specialization::Reduction &plan, const Type &result) {
+  // NumPy's _var: the mean (summed with keepdims, divided by the count),
+  // the squared deviations (|x - mean|^2 for complex numbers), their sum
+  // divided by max(count - ddof, 0); std is its square root.
+  Location l = loc(node);
+  const Type &t = array.type;
+  DType sumDType = plan.dtype                                              ? *plan.dtype
+                   : isFloatDType(t.dtype) || t.dtype == DType::Complex128 ? t.dtype
+                                                                           : DType::Float64;
+  Value count = constInt(1);
+  for (int axis : plan.axes)
+    count = builder.create<arith::MulIOp>(l, count, dimension(array.leaves[0], axis));
+  Specialization::Reduction meanPlan = plan;
+  meanPlan.keepdims = true;
+  meanPlan.dtype = sumDType;
+  Val total = reduceAlong(node, "sum", array, meanPlan, Type::array(sumDType, t.ndim, true));
+  Val counted{Type::numpy(DType::Int64), {count}};
+  // Divisions by the count are NumPy's true_divide by an intp: in float64
+  // for float32 (rounded back), complex division for complex numbers.
+  auto divide = [&](const Val &x, const Val &by) -> Val {
+    if (x.type.dtype == DType::Complex128)
+      return complexArith(node, ast::Operator::Div, x, by);
+    Val quotient = numpyArith(node, ast::Operator::Div, castNumPy(x, DType::Float64),
+                              castNumPy(by, DType::Float64));
+    return castNumPy(quotient, x.type.dtype);
+  };
+  Val mean = arrayElementwise(node, {total}, sumDType, t.ndim,
+                              [&](llvm::ArrayRef<Val> e) { return divide(e[0], counted); });
+  DType deviationDType = promoteDTypes(t.dtype, sumDType);
+  DType squareDType = deviationDType == DType::Complex128 ? DType::Float64 : deviationDType;
+  Val squares = arrayElementwise(
+      node, {array, mean}, squareDType, t.ndim,
+      [&](llvm::ArrayRef<Val> e) -> Val {
+        Val deviation = numpyArith(node, ast::Operator::Sub, castNumPy(e[0], deviationDType),
+                                   castNumPy(e[1], deviationDType));
+        if (deviationDType != DType::Complex128)
+          return numpyArith(node, ast::Operator::Mult, deviation, deviation);
+        Val re{Type::numpy(DType::Float64), {deviation.leaves[0]}};
+        Val im{Type::numpy(DType::Float64), {deviation.leaves[1]}};
+        return numpyArith(node, ast::Operator::Add, numpyArith(node, ast::Operator::Mult, re, re),
+                          numpyArith(node, ast::Operator::Mult, im, im));
+      },
+      nullptr, &t); // in the array's order (NumPy's K order: the mean broadcasts)
+  Specialization::Reduction sumPlan = plan;
+  if (!plan.dtype || *plan.dtype == DType::Complex128)
+    sumPlan.dtype.reset();
+  Type sumType = result.kind == Type::Kind::Array ? Type::array(squareDType, result.ndim, true)
+                                                  : Type::numpy(squareDType);
+  Val sum = reduceAlong(node, "sum", squares, sumPlan, sumType);
+  freeIfTemporary(squares);
+  Value ddof = plan.ddof ? convert(emitExpr(*plan.ddof), Type::integer()).leaves[0] : constInt(0);
+  Value dof = builder.create<arith::SubIOp>(l, count, ddof);
+  dof = builder.create<arith::MaxSIOp>(l, dof, constInt(0));
+  Val dofs{Type::numpy(DType::Int64), {dof}};
+  auto finish = [&](const Val &x) -> Val {
+    Val v = castNumPy(divide(x, dofs), result.dtype);
+    if (name == "var")
+      return v;
+    return {v.type, {builder.create<mlir::math::SqrtOp>(l, v.leaves[0])}};
+  };
+  if (sum.type.kind != Type::Kind::Array)
+    return finish(sum);
+  Val finished = arrayElementwise(node, {sum}, result.dtype, result.ndim,
+                                  [&](llvm::ArrayRef<Val> e) { return finish(e[0]); });
+  return finished;
+}
+
+Val FunctionEmitter::accumulate(const SExpr &node, const std::string &name, const Val &array,
+                                const Specialization::Reduction &plan, const Type &result) {
+  // np.cumsum / np.cumprod: running sums or products in the result's dtype,
+  // in order along the axis (or over the elements in C order for axis=None).
+  Location l = loc(node);
+  const Type &t = array.type;
+  ast::Operator op = name == "cumsum" ? ast::Operator::Add : ast::Operator::Mult;
+  auto combine = [&](const Val &a, const Val &b) {
+    return result.dtype == DType::Complex128 ? complexArith(node, op, a, b)
+                                             : numpyArith(node, op, a, b);
+  };
+  if (plan.axisNone && t.ndim > 1) {
+    Value out = allocateArray(result, {elementCount(array, l)}, nullptr, l);
+    Value counter = alloca(builder.getI64Type());
+    builder.create<mlir::memref::StoreOp>(l, constInt(0), counter);
+    forEachElement(array.leaves[0], t.ndim, [&](llvm::ArrayRef<Value> at) {
+      Value k = builder.create<mlir::memref::LoadOp>(l, counter);
+      Value position = builder.create<arith::IndexCastOp>(l, builder.getIndexType(), k);
+      Val x = castNumPy(
+          fromStorage(builder.create<mlir::memref::LoadOp>(l, array.leaves[0], at), t.dtype, l),
+          result.dtype);
+      Value first = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq, k, constInt(0));
+      Value previousAt = builder.create<arith::IndexCastOp>(
+          l, builder.getIndexType(),
+          builder.create<arith::SelectOp>(l, first, k,
+                                          builder.create<arith::SubIOp>(l, k, constInt(1))));
+      Val previous =
+          fromStorage(builder.create<mlir::memref::LoadOp>(l, out, mlir::ValueRange{previousAt}),
+                      result.dtype, l);
+      Value combined = toStorage(combine(previous, x), result.dtype, l);
+      builder.create<mlir::memref::StoreOp>(
+          l, builder.create<arith::SelectOp>(l, first, toStorage(x, result.dtype, l), combined),
+          out, mlir::ValueRange{position});
+      builder.create<mlir::memref::StoreOp>(l, builder.create<arith::AddIOp>(l, k, constInt(1)),
+                                            counter);
+    });
+    return {result, {out}};
+  }
+  int axis = plan.axisNone ? 0 : plan.axes.front();
+  llvm::SmallVector<Value> sizes;
+  appendDimensions(array.leaves[0], t.ndim, sizes);
+  Value out = allocateArray(result, sizes, nullptr, l);
+  forEachElement(array.leaves[0], t.ndim, [&](llvm::ArrayRef<Value> at) {
+    Val x = castNumPy(
+        fromStorage(builder.create<mlir::memref::LoadOp>(l, array.leaves[0], at), t.dtype, l),
+        result.dtype);
+    Value first =
+        builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq, at[axis], constIndexValue(0));
+    llvm::SmallVector<Value> before(at.begin(), at.end());
+    before[axis] = builder.create<arith::SelectOp>(
+        l, first, at[axis], builder.create<arith::SubIOp>(l, at[axis], constIndexValue(1)));
+    Val previous =
+        fromStorage(builder.create<mlir::memref::LoadOp>(l, out, before), result.dtype, l);
+    Value combined = toStorage(combine(previous, x), result.dtype, l);
+    builder.create<mlir::memref::StoreOp>(
+        l, builder.create<arith::SelectOp>(l, first, toStorage(x, result.dtype, l), combined), out,
+        at);
   });
   return {result, {out}};
 }
 
 Val FunctionEmitter::reduceArray(const SExpr &node, const std::string &name, const Val &array,
-                                 const Type &result, bool sequential) {
+                                 const Type &result, bool sequential, bool fortranOrder) {
   Location l = loc(node);
   const Type &t = array.type;
   Value memref = array.leaves[0];
@@ -63,33 +266,36 @@ Val FunctionEmitter::reduceArray(const SExpr &node, const std::string &name, con
   for (int axis = 0; axis < t.ndim; ++axis)
     size = builder.create<arith::MulIOp>(l, size, dimension(memref, axis));
   if (t.dtype == DType::Complex128)
-    return complexReduction(node, name, array, size, sequential, l);
-  auto pairwise = [&]() -> Value {
+    return complexReduction(node, name, array, size, sequential, fortranOrder, l);
+  auto pairwise = [&](Value data, Value count, Value stride) -> Value {
     // NumPy's pairwise summation over contiguous (or 1-D strided) data.
     bool f32 = t.dtype == DType::Float32;
     const char *runtime = f32 ? "plait_rt_pairwise_sum_f32" : "plait_rt_pairwise_sum_f64";
-    module.declare(runtime, builder.getFunctionType({builder.getI64Type(), builder.getI64Type(),
-                                                     builder.getI64Type()},
-                                                    {builder.getF64Type()}));
-    Value stride = constInt(1);
-    if (!t.contiguous && !t.fortran) {
-      auto metadata = builder.create<mlir::memref::ExtractStridedMetadataOp>(l, memref);
-      stride = builder.create<arith::IndexCastOp>(l, builder.getI64Type(), metadata.getStrides()[0]);
-    }
+    module.declare(runtime, builder.getFunctionType(
+                                {builder.getI64Type(), builder.getI64Type(), builder.getI64Type()},
+                                {builder.getF64Type()}));
     return builder
         .create<mlir::func::CallOp>(l, runtime, mlir::TypeRange{builder.getF64Type()},
-                                    mlir::ValueRange{dataAddress(memref, t, l), size, stride})
+                                    mlir::ValueRange{data, count, stride})
         .getResult(0);
+  };
+  auto mean = [&](const Val &total) -> Val {
+    // The mean divides in the result's type (float32 for float32 arrays).
+    Val count = castNumPy(Val{Type::integer(), {size}}, result.dtype);
+    return {result, {builder.create<arith::DivFOp>(l, total.leaves[0], count.leaves[0])}};
   };
   // Contiguous data in either order is summed in memory order, as NumPy does.
   bool canPairwise = isFloat && !sequential && (t.contiguous || t.fortran || t.ndim == 1);
   if ((name == "sum" || name == "mean") && canPairwise) {
-    Val total = fromIdentity(castNumPy(Val{Type::floating(), {pairwise()}}, result.dtype));
-    if (name == "sum")
-      return total;
-    // The mean divides in the result's type (float32 for float32 arrays).
-    Val count = castNumPy(Val{Type::integer(), {size}}, result.dtype);
-    return {result, {builder.create<arith::DivFOp>(l, total.leaves[0], count.leaves[0])}};
+    Value stride = constInt(1);
+    if (!t.contiguous && !t.fortran) {
+      auto metadata = builder.create<mlir::memref::ExtractStridedMetadataOp>(l, memref);
+      stride =
+          builder.create<arith::IndexCastOp>(l, builder.getI64Type(), metadata.getStrides()[0]);
+    }
+    Val total = fromIdentity(castNumPy(
+        Val{Type::floating(), {pairwise(dataAddress(memref, t, l), size, stride)}}, result.dtype));
+    return name == "sum" ? total : mean(total);
   }
   if (name == "min" || name == "max" || name == "amin" || name == "amax") {
     bool isMin = name == "min" || name == "amin";
@@ -105,25 +311,31 @@ Val FunctionEmitter::reduceArray(const SExpr &node, const std::string &name, con
     };
     Value slot = alloca(leafType(domain.kind));
     builder.create<mlir::memref::StoreOp>(l, toDomain(initial), slot);
-    forEachElement(memref, t.ndim, [&](llvm::ArrayRef<Value> indices) {
-      Value x = toDomain(fromStorage(builder.create<mlir::memref::LoadOp>(l, memref, indices), t.dtype, l));
-      Value r = builder.create<mlir::memref::LoadOp>(l, slot);
-      Value better;
-      if (domain.kind == Type::Kind::Float) {
-        // np.minimum/np.maximum: NaN wins from either side.
-        Value keep = builder.create<arith::CmpFOp>(
-            l, isMin ? arith::CmpFPredicate::OLT : arith::CmpFPredicate::OGT, r, x);
-        Value rNan = builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::UNO, r, r);
-        better = builder.create<arith::SelectOp>(l, builder.create<arith::OrIOp>(l, keep, rNan), r, x);
-      } else {
-        Value keep = builder.create<arith::CmpIOp>(
-            l, isMin ? (isU64 ? arith::CmpIPredicate::ult : arith::CmpIPredicate::slt)
-                     : (isU64 ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::sgt),
-            r, x);
-        better = builder.create<arith::SelectOp>(l, keep, r, x);
-      }
-      builder.create<mlir::memref::StoreOp>(l, better, slot);
-    }, t.fortran);
+    forEachElement(
+        memref, t.ndim,
+        [&](llvm::ArrayRef<Value> indices) {
+          Value x = toDomain(
+              fromStorage(builder.create<mlir::memref::LoadOp>(l, memref, indices), t.dtype, l));
+          Value r = builder.create<mlir::memref::LoadOp>(l, slot);
+          Value better;
+          if (domain.kind == Type::Kind::Float) {
+            // np.minimum/np.maximum: NaN wins from either side.
+            Value keep = builder.create<arith::CmpFOp>(
+                l, isMin ? arith::CmpFPredicate::OLT : arith::CmpFPredicate::OGT, r, x);
+            Value rNan = builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::UNO, r, r);
+            better = builder.create<arith::SelectOp>(l, builder.create<arith::OrIOp>(l, keep, rNan),
+                                                     r, x);
+          } else {
+            Value keep = builder.create<arith::CmpIOp>(
+                l,
+                isMin ? (isU64 ? arith::CmpIPredicate::ult : arith::CmpIPredicate::slt)
+                      : (isU64 ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::sgt),
+                r, x);
+            better = builder.create<arith::SelectOp>(l, keep, r, x);
+          }
+          builder.create<mlir::memref::StoreOp>(l, better, slot);
+        },
+        t.fortran || fortranOrder);
     Value best = builder.create<mlir::memref::LoadOp>(l, slot);
     return castNumPy(Val{domain, {best}}, t.dtype);
   }
@@ -137,13 +349,16 @@ Val FunctionEmitter::reduceArray(const SExpr &node, const std::string &name, con
         l, builder.create<arith::ConstantFloatOp>(l, llvm::APFloat(product ? 1.0f : -0.0f),
                                                   builder.getF32Type()),
         slot32);
-    forEachElement(memref, t.ndim, [&](llvm::ArrayRef<Value> indices) {
-      Value x = builder.create<mlir::memref::LoadOp>(l, memref, indices);
-      Value r = builder.create<mlir::memref::LoadOp>(l, slot32);
-      Value next = product ? builder.create<arith::MulFOp>(l, r, x).getResult()
-                           : builder.create<arith::AddFOp>(l, r, x).getResult();
-      builder.create<mlir::memref::StoreOp>(l, next, slot32);
-    }, t.fortran);
+    forEachElement(
+        memref, t.ndim,
+        [&](llvm::ArrayRef<Value> indices) {
+          Value x = builder.create<mlir::memref::LoadOp>(l, memref, indices);
+          Value r = builder.create<mlir::memref::LoadOp>(l, slot32);
+          Value next = product ? builder.create<arith::MulFOp>(l, r, x).getResult()
+                               : builder.create<arith::AddFOp>(l, r, x).getResult();
+          builder.create<mlir::memref::StoreOp>(l, next, slot32);
+        },
+        t.fortran || fortranOrder);
     Val total{Type::numpy(DType::Float32), {builder.create<mlir::memref::LoadOp>(l, slot32)}};
     if (!product)
       total = fromIdentity(total);
@@ -156,18 +371,23 @@ Val FunctionEmitter::reduceArray(const SExpr &node, const std::string &name, con
   Value slot = alloca(leafType(domain.kind));
   builder.create<mlir::memref::StoreOp>(
       l, domain.kind == Type::Kind::Float ? constFloat(product ? 1.0 : -0.0) : constInt(product ? 1 : 0), slot);
-  forEachElement(memref, t.ndim, [&](llvm::ArrayRef<Value> indices) {
-    // Integers wrap in 64 bits (uint64 by the same bits).
-    Value x = castNumPy(fromStorage(builder.create<mlir::memref::LoadOp>(l, memref, indices), t.dtype, l),
-                        domain.kind == Type::Kind::Float ? DType::Float64 : DType::Int64).leaves[0];
-    Value r = builder.create<mlir::memref::LoadOp>(l, slot);
-    Value next = domain.kind == Type::Kind::Float
-                     ? (product ? builder.create<arith::MulFOp>(l, r, x).getResult()
-                                : builder.create<arith::AddFOp>(l, r, x).getResult())
-                     : (product ? builder.create<arith::MulIOp>(l, r, x).getResult()
-                                : builder.create<arith::AddIOp>(l, r, x).getResult());
-    builder.create<mlir::memref::StoreOp>(l, next, slot);
-  }, t.fortran);
+  forEachElement(
+      memref, t.ndim,
+      [&](llvm::ArrayRef<Value> indices) {
+        // Integers wrap in 64 bits (uint64 by the same bits).
+        Value x = castNumPy(fromStorage(builder.create<mlir::memref::LoadOp>(l, memref, indices),
+                                        t.dtype, l),
+                            domain.kind == Type::Kind::Float ? DType::Float64 : DType::Int64)
+                      .leaves[0];
+        Value r = builder.create<mlir::memref::LoadOp>(l, slot);
+        Value next = domain.kind == Type::Kind::Float
+                         ? (product ? builder.create<arith::MulFOp>(l, r, x).getResult()
+                                    : builder.create<arith::AddFOp>(l, r, x).getResult())
+                         : (product ? builder.create<arith::MulIOp>(l, r, x).getResult()
+                                    : builder.create<arith::AddIOp>(l, r, x).getResult());
+        builder.create<mlir::memref::StoreOp>(l, next, slot);
+      },
+      t.fortran || fortranOrder);
   Value total = builder.create<mlir::memref::LoadOp>(l, slot);
   if (!product && domain.kind == Type::Kind::Float)
     total = fromIdentity(Val{domain, {total}}).leaves[0];
@@ -191,8 +411,8 @@ Val FunctionEmitter::fromIdentity(const Val &sum) {
   return result;
 }
 
-Val FunctionEmitter::complexReduction(const SExpr &node, const std::string &name,
-                                      const Val &array, Value size, bool sequential, Location l) {
+Val FunctionEmitter::complexReduction(const SExpr &node, const std::string &name, const Val &array,
+                                      Value size, bool sequential, bool fortranOrder, Location l) {
   const Type &t = array.type;
   Value memref = array.leaves[0];
   Type type = Type::numpy(DType::Complex128);
@@ -202,13 +422,18 @@ Val FunctionEmitter::complexReduction(const SExpr &node, const std::string &name
     Value re = alloca(builder.getF64Type()), im = alloca(builder.getF64Type());
     builder.create<mlir::memref::StoreOp>(l, constFloat(product ? 1.0 : -0.0), re);
     builder.create<mlir::memref::StoreOp>(l, constFloat(product ? 0.0 : -0.0), im);
-    forEachElement(memref, t.ndim, [&](llvm::ArrayRef<Value> indices) {
-      Val x = fromStorage(builder.create<mlir::memref::LoadOp>(l, memref, indices), t.dtype, l);
-      Val r{type, {builder.create<mlir::memref::LoadOp>(l, re), builder.create<mlir::memref::LoadOp>(l, im)}};
-      Val next = complexArith(node, product ? ast::Operator::Mult : ast::Operator::Add, r, x);
-      builder.create<mlir::memref::StoreOp>(l, next.leaves[0], re);
-      builder.create<mlir::memref::StoreOp>(l, next.leaves[1], im);
-    }, t.fortran);
+    forEachElement(
+        memref, t.ndim,
+        [&](llvm::ArrayRef<Value> indices) {
+          Val x = fromStorage(builder.create<mlir::memref::LoadOp>(l, memref, indices), t.dtype, l);
+          Val r{type,
+                {builder.create<mlir::memref::LoadOp>(l, re),
+                 builder.create<mlir::memref::LoadOp>(l, im)}};
+          Val next = complexArith(node, product ? ast::Operator::Mult : ast::Operator::Add, r, x);
+          builder.create<mlir::memref::StoreOp>(l, next.leaves[0], re);
+          builder.create<mlir::memref::StoreOp>(l, next.leaves[1], im);
+        },
+        t.fortran || fortranOrder);
     Val total{type, {builder.create<mlir::memref::LoadOp>(l, re), builder.create<mlir::memref::LoadOp>(l, im)}};
     if (name == "prod")
       return total;

@@ -165,9 +165,11 @@ private:
   Val emitUnary(const SExpr &node);
   Val unaryOf(const SExpr &node, ast::Operator op, const Val &operand);
   /// A new array of `dtype` with the operands' broadcast shape (`ndim`
-  /// axes; scalars are used as they are), element i = f(elements i).
+  /// axes; scalars are used as they are), element i = f(elements i); in
+  /// the operands' order (C unless all are Fortran), or `orderOf`'s.
   Val arrayElementwise(const SExpr &node, llvm::ArrayRef<Val> operands, DType dtype, int ndim,
-                       const std::function<Val(llvm::ArrayRef<Val>)> &f, const Val *out = nullptr);
+                       const std::function<Val(llvm::ArrayRef<Val>)> &f, const Val *out = nullptr,
+                       const Type *orderOf = nullptr);
   /// NumPy's spelling of a shape in messages, "({first},)" or
   /// "({first},{first+1})": placeholders for sizes recorded at run time.
   static std::string shapePlaceholders(int ndim, int first);
@@ -263,17 +265,37 @@ private:
   void forEachElement(Value memref, int ndim,
                       const std::function<void(llvm::ArrayRef<Value>)> &body,
                       bool fortranOrder = false);
+  /// An i64 buffer of `n` elements on the stack (allocated at entry).
+  Value stackBuffer(size_t n);
+  /// The address of a stack buffer, as an i64 (for the runtime).
+  Value bufferAddress(Value buffer, Location l);
+  /// Stack buffers of `memref`'s sizes and strides (in elements), as the
+  /// addresses the runtime's shape functions take.
+  std::pair<Value, Value> shapeBuffers(Value memref, int ndim, Location l);
   /// Address of the first element (the data pointer), as an i64.
   Value dataAddress(Value memref, const Type &array, Location l);
   Val emitReduction(const SExpr &node, const std::string &name);
   Val fromIdentity(const Val &sum);
   Val complexReduction(const SExpr &node, const std::string &name, const Val &array, Value size,
-                       bool sequential, Location l);
-  /// np.sum etc. of a whole array; `sequential` adds in order (no pairwise).
-  Val reduceArray(const SExpr &node, const std::string &name, const Val &array,
-                  const Type &result, bool sequential);
-  /// np.sum(array) etc., whole or along the call's axis.
-  Val reduceExpression(const SExpr &node, const std::string &name, const Val &array);
+                       bool sequential, bool fortranOrder, Location l);
+  /// np.sum etc. of a whole array; `sequential` adds in order (no
+  /// pairwise), in Fortran order when `fortranOrder` (a part of a Fortran
+  /// array).
+  Val reduceArray(const SExpr &node, const std::string &name, const Val &array, const Type &result,
+                  bool sequential, bool fortranOrder = false);
+  /// np.sum(array) etc. (also any, all, argmin, argmax), over the whole
+  /// array or along `plan`'s axes, into `result`.
+  Val reduceAlong(const SExpr &node, const std::string &name, const Val &array,
+                  const Specialization::Reduction &plan, const Type &result);
+  /// np.var / np.std, as NumPy's _var computes them.
+  Val variance(const SExpr &node, const std::string &name, const Val &array,
+               const Specialization::Reduction &plan, const Type &result);
+  /// np.cumsum / np.cumprod.
+  Val accumulate(const SExpr &node, const std::string &name, const Val &array,
+                 const Specialization::Reduction &plan, const Type &result);
+  /// A new array of `type` (its dtype and order) with `array`'s elements,
+  /// each cast as C casts it (astype's unsafe casting).
+  Val castArray(const Val &array, const Type &type, Location l);
   /// The products of np.dot and a @ b, summed in order (a 1-D a is a row,
   /// a 1-D b a column).
   Val dotOf(const SExpr &node, const Val &a, const Val &b);

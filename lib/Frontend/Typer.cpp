@@ -404,9 +404,11 @@ const Specialization::JitCall &Specialization::jitCallOf(const SExpr &call) cons
   return found->second;
 }
 
-int Specialization::axisOf(const SExpr &call) const {
-  auto found = axes.find(&call);
-  return found == axes.end() ? -1 : found->second;
+const Specialization::Reduction &Specialization::reductionOf(const SExpr &call) const {
+  auto found = reductions.find(&call);
+  if (found == reductions.end())
+    throw std::logic_error("internal: a reduction the typer did not resolve");
+  return found->second;
 }
 
 Type Typer::exprType(Specialization &spec, const SExpr &expr) {

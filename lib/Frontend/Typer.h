@@ -5,12 +5,14 @@
 #include "plait/Frontend/AST.h"
 #include "plait/Frontend/Frontend.h"
 
+#include <algorithm>
 #include <deque>
-#include <tuple>
-#include <unordered_map>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
+#include <tuple>
+#include <unordered_map>
 #include <vector>
 
 namespace plait::frontend {
@@ -76,7 +78,17 @@ struct Specialization {
     std::vector<const SExpr *> arguments; // defaults filled in
   };
   std::unordered_map<const SExpr *, JitCall> jitCalls;
-  std::unordered_map<const SExpr *, int> axes;
+  /// How each reduction call (np.sum, a.std, np.cumsum, ...) reduces.
+  struct Reduction {
+    /// The axes reduced, sorted (every axis for axis=None).
+    std::vector<int> axes;
+    bool axisNone = true; // axis=None (cumsum flattens)
+    bool keepdims = false;
+    std::optional<DType> dtype;  // dtype=
+    const SExpr *ddof = nullptr; // std/var: an int expression
+    bool reduces(int axis) const { return std::find(axes.begin(), axes.end(), axis) != axes.end(); }
+  };
+  std::unordered_map<const SExpr *, Reduction> reductions;
   /// Array methods called (a.sum(axis=0), a.copy()): the NumPy function each
   /// call is, its array the first positional argument.
   std::unordered_map<const SExpr *, std::string> arrayMethods;
@@ -84,7 +96,7 @@ struct Specialization {
   /// assignment: its operation's result).
   const Type &typeOf(const SExpr &node) const;
   const JitCall &jitCallOf(const SExpr &call) const;
-  int axisOf(const SExpr &call) const;
+  const Reduction &reductionOf(const SExpr &call) const;
 };
 
 class Typer {
@@ -167,9 +179,14 @@ private:
   DType dtypeOf(Specialization &spec, const SExpr &node);
   /// The number of dimensions a shape argument (int or tuple of ints) gives.
   int shapeRank(Specialization &spec, const SExpr &node);
-  /// The `axis` of a reduction call (np.sum(a, axis=0) or np.sum(a, 0)),
-  /// normalised against `ndim`; -1 when there is none.
-  int reductionAxis(Specialization &spec, const SExpr &call, int ndim);
+  /// How a reduction call (np.sum(a, axis=(0, 1), keepdims=True), a.std(0,
+  /// ddof=1), ...) reduces an array of `ndim` axes: its arguments bound to
+  /// NumPy's parameters, with NumPy's errors.
+  Specialization::Reduction reductionOf(Specialization &spec, const SExpr &call,
+                                        const std::string &name, int ndim);
+  /// The reduction `name`'s result dtype for an array of `dtype`.
+  DType reductionDType(Specialization &spec, const SExpr &call, const std::string &name,
+                       DType dtype, const std::optional<DType> &requested);
   /// The element type of `target` (an array subscript) after checking it;
   /// a view (array type) when some axes are sliced or not indexed.
   Type subscriptType(Specialization &spec, const SExpr &subscript);
@@ -213,6 +230,9 @@ bool bigUnsignedConstant(const SExpr &node, uint64_t &value);
 std::vector<const SExpr *> subscriptIndices(const SExpr &subscript);
 /// Whether a typed subscript indexes with an array (a[mask], a[indices]).
 bool indexesWithArray(const Specialization &spec, const SExpr &subscript);
+/// Whether the NumPy function or array method `name` reduces (np.sum,
+/// np.cumsum, np.any, ...): its arguments are bound by reductionOf().
+bool isReductionName(const std::string &name);
 /// Whether `name` (a parameter of `spec`) may be written, directly or by a
 /// callee it is passed to.
 bool writesParameter(const Specialization &spec, const std::string &name);

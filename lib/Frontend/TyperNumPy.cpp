@@ -77,33 +77,171 @@ DType Typer::dtypeOf(Specialization &spec, const SExpr &node) {
        "complex or a string)");
 }
 
-int Typer::reductionAxis(Specialization &spec, const SExpr &call, int ndim) {
+namespace {
+/// NumPy's parameters of each reduction, positional ones first; the
+/// keyword-only ones after the empty name.
+const std::vector<std::string> &reductionParameters(const std::string &name) {
+  static const std::map<std::string, std::vector<std::string>> parameters = {
+      {"sum", {"a", "axis", "dtype", "out", "keepdims", "initial", "where"}},
+      {"prod", {"a", "axis", "dtype", "out", "keepdims", "initial", "where"}},
+      {"mean", {"a", "axis", "dtype", "out", "keepdims", "", "where"}},
+      {"std", {"a", "axis", "dtype", "out", "ddof", "keepdims", "", "where", "mean", "correction"}},
+      {"var", {"a", "axis", "dtype", "out", "ddof", "keepdims", "", "where", "mean", "correction"}},
+      {"min", {"a", "axis", "out", "keepdims", "initial", "where"}},
+      {"max", {"a", "axis", "out", "keepdims", "initial", "where"}},
+      {"amin", {"a", "axis", "out", "keepdims", "initial", "where"}},
+      {"amax", {"a", "axis", "out", "keepdims", "initial", "where"}},
+      {"argmin", {"a", "axis", "out", "", "keepdims"}},
+      {"argmax", {"a", "axis", "out", "", "keepdims"}},
+      {"any", {"a", "axis", "out", "keepdims", "", "where"}},
+      {"all", {"a", "axis", "out", "keepdims", "", "where"}},
+      {"cumsum", {"a", "axis", "dtype", "out"}},
+      {"cumprod", {"a", "axis", "dtype", "out"}},
+  };
+  return parameters.at(name);
+}
+
+bool isNoneConstant(const SExpr &node) {
+  return node.kind == SExpr::Kind::None ||
+         (ast::is(node, ast::NodeKind::Const) && ast::value(node).kind == SExpr::Kind::None);
+}
+} // namespace
+
+bool isReductionName(const std::string &name) {
+  static const std::set<std::string> names = {"sum",    "prod", "mean", "std",    "var",
+                                              "min",    "max",  "amin", "amax",   "argmin",
+                                              "argmax", "any",  "all",  "cumsum", "cumprod"};
+  return names.count(name) > 0;
+}
+
+Specialization::Reduction Typer::reductionOf(Specialization &spec, const SExpr &call,
+                                             const std::string &name, int ndim) {
   const FunctionSource &fn = *spec.source;
-  const SExpr *axis = nullptr;
+  const std::vector<std::string> &parameters = reductionParameters(name);
+  std::string callee = spec.arrayMethods.count(&call) ? name + "()" : "np." + name + "()";
+  // Bind the arguments to NumPy's parameter names, as Python would.
+  std::map<std::string, const SExpr *> bound;
   std::vector<const SExpr *> args = positionalArguments(spec, call);
-  if (args.size() > 1)
-    axis = args[1];
+  size_t positional = std::find(parameters.begin(), parameters.end(), "") - parameters.begin();
+  if (args.size() > positional)
+    fail(CompileError::Kind::Typing, fn, call,
+         callee + " takes at most " + std::to_string(positional) + " positional arguments");
+  for (size_t i = 0; i < args.size(); ++i)
+    bound[parameters[i]] = args[i];
   for (const SExpr *keyword : ast::keywords(call).rest()) {
-    if (keyword->items.at(1).text != "axis" || axis)
-      fail(CompileError::Kind::Unsupported, fn, call,
-           "reductions take an array and an axis (other arguments are not supported)");
-    axis = &keyword->items.at(2);
+    const std::string &parameter = keyword->items.at(1).text;
+    if (parameter.empty() || parameter == "a" ||
+        std::find(parameters.begin(), parameters.end(), parameter) == parameters.end())
+      fail(CompileError::Kind::Typing, fn, *keyword,
+           callee + " got an unexpected keyword argument '" + parameter + "'");
+    if (!bound.emplace(parameter, &keyword->items.at(2)).second)
+      fail(CompileError::Kind::Typing, fn, *keyword,
+           callee + " got multiple values for argument '" + parameter + "'");
   }
-  if (!axis || axis->kind == SExpr::Kind::None ||
-      (ast::is(*axis, ast::NodeKind::Const) && ast::value(*axis).kind == SExpr::Kind::None))
-    return -1;
-  bool negative = ast::is(*axis, ast::NodeKind::UnaryOp) && ast::op(*axis) == ast::Operator::USub;
-  const SExpr &constant = negative ? ast::operand(*axis) : *axis;
-  if (!ast::is(constant, ast::NodeKind::Const) || ast::value(constant).kind != SExpr::Kind::Integer)
-    fail(CompileError::Kind::Unsupported, fn, *axis, "axis must be an integer constant");
-  long long value = std::strtoll(ast::value(constant).text.c_str(), nullptr, 10);
-  if (negative)
-    value = -value;
-  if (value < -ndim || value >= ndim)
-    fail(CompileError::Kind::Typing, fn, *axis,
-         "axis " + std::to_string(value) + " is out of bounds for array of dimension " +
-             std::to_string(ndim));
-  return static_cast<int>(value < 0 ? value + ndim : value);
+  Specialization::Reduction reduction;
+  for (auto &[parameter, node] : bound) {
+    if (parameter == "a" || parameter == "axis")
+      continue;
+    if (parameter == "keepdims") {
+      SExpr::Kind kind =
+          ast::is(*node, ast::NodeKind::Const) ? ast::value(*node).kind : SExpr::Kind::List;
+      if (kind != SExpr::Kind::True && kind != SExpr::Kind::False)
+        fail(CompileError::Kind::Unsupported, fn, *node, "keepdims must be True or False");
+      reduction.keepdims = kind == SExpr::Kind::True;
+    } else if (parameter == "dtype") {
+      if (!isNoneConstant(*node))
+        reduction.dtype = dtypeOf(spec, *node);
+    } else if (parameter == "ddof") {
+      Type t = exprType(spec, *node);
+      if (t.kind != Type::Kind::Bottom && !t.isIntegral())
+        fail(CompileError::Kind::Unsupported, fn, *node, "ddof must be an int");
+      reduction.ddof = node;
+    } else if (!isNoneConstant(*node)) {
+      fail(CompileError::Kind::Unsupported, fn, *node,
+           callee + " argument '" + parameter + "' is not supported");
+    }
+  }
+  // The axes: None, an int constant (negative counts from the end) or, for
+  // the reductions that take several, a tuple of them.
+  auto found = bound.find("axis");
+  if (found == bound.end() || isNoneConstant(*found->second)) {
+    for (int axis = 0; axis < ndim; ++axis)
+      reduction.axes.push_back(axis);
+    return reduction;
+  }
+  reduction.axisNone = false;
+  const SExpr &axisNode = *found->second;
+  bool single = name == "argmin" || name == "argmax" || name == "cumsum" || name == "cumprod";
+  std::vector<const SExpr *> items = {&axisNode};
+  if (ast::is(axisNode, ast::NodeKind::Tuple)) {
+    if (single)
+      fail(CompileError::Kind::Typing, fn, axisNode,
+           "'tuple' object cannot be interpreted as an integer");
+    items = ast::elts(axisNode);
+  }
+  for (const SExpr *item : items) {
+    bool negative = ast::is(*item, ast::NodeKind::UnaryOp) && ast::op(*item) == ast::Operator::USub;
+    const SExpr &constant = negative ? ast::operand(*item) : *item;
+    if (!ast::is(constant, ast::NodeKind::Const) ||
+        ast::value(constant).kind != SExpr::Kind::Integer)
+      fail(CompileError::Kind::Unsupported, fn, *item,
+           "axis must be an integer constant or a tuple of them");
+    long long value = std::strtoll(ast::value(constant).text.c_str(), nullptr, 10);
+    if (negative)
+      value = -value;
+    if (value < -ndim || value >= ndim)
+      fail(CompileError::Kind::Typing, fn, *item,
+           "axis " + std::to_string(value) + " is out of bounds for array of dimension " +
+               std::to_string(ndim));
+    int axis = static_cast<int>(value < 0 ? value + ndim : value);
+    if (reduction.reduces(axis))
+      fail(CompileError::Kind::Typing, fn, *item, "duplicate value in 'axis'");
+    reduction.axes.push_back(axis);
+  }
+  std::sort(reduction.axes.begin(), reduction.axes.end());
+  return reduction;
+}
+
+DType Typer::reductionDType(Specialization &spec, const SExpr &call, const std::string &name,
+                            DType dtype, const std::optional<DType> &requested) {
+  const FunctionSource &fn = *spec.source;
+  bool complex = dtype == DType::Complex128;
+  if (requested) {
+    if (name == "min" || name == "max" || name == "amin" || name == "amax" || name == "argmin" ||
+        name == "argmax" || name == "any" || name == "all")
+      fail(CompileError::Kind::Typing, fn, call,
+           name + "() got an unexpected keyword argument 'dtype'");
+    if ((*requested == DType::Complex128) != complex)
+      fail(CompileError::Kind::Unsupported, fn, call,
+           "np." + name + "() with dtype=" + dtypeName(*requested) + " of " + dtypeName(dtype) +
+               " is not supported");
+  }
+  if (complex && name != "sum" && name != "prod" && name != "mean" && name != "std" &&
+      name != "var" && name != "cumsum" && name != "cumprod" && name != "any" && name != "all")
+    fail(CompileError::Kind::Unsupported, fn, call,
+         "np." + name + "() of complex arrays is not supported");
+  if (name == "argmin" || name == "argmax")
+    return DType::Int64;
+  if (name == "any" || name == "all")
+    return DType::Bool;
+  if (name == "min" || name == "max" || name == "amin" || name == "amax")
+    return dtype;
+  // NumPy's result types: float32 stays float32; integer sums widen to
+  // the platform's (u)int64; means and variances of integers are float64;
+  // the variance of complex numbers is real.
+  if (name == "std" || name == "var") {
+    DType computed = requested ? *requested : dtype;
+    if (computed == DType::Complex128 || !isFloatDType(computed))
+      return DType::Float64;
+    return computed;
+  }
+  if (requested)
+    return *requested;
+  if (name == "mean")
+    return complex || dtype == DType::Float32 ? dtype : DType::Float64;
+  if (complex || isFloatDType(dtype))
+    return dtype;
+  return isUnsignedDType(dtype) ? DType::UInt64 : DType::Int64;
 }
 
 int Typer::shapeRank(Specialization &spec, const SExpr &node) {
@@ -125,11 +263,9 @@ Type Typer::numpyCallType(Specialization &spec, const SExpr &call, const std::st
   const FunctionSource &fn = *spec.source;
   std::vector<const SExpr *> args = positionalArguments(spec, call);
   const SExpr *dtypeNode = nullptr;
-  bool isReduction = name == "sum" || name == "prod" || name == "min" || name == "max" ||
-                     name == "amin" || name == "amax" || name == "mean";
   for (const SExpr *keyword : ast::keywords(call).rest()) {
-    if (isReduction && keyword->items.at(1).text == "axis")
-      continue; // see reductionAxis
+    if (isReductionName(name))
+      break; // see reductionOf
     if (keyword->items.at(1).text != "dtype")
       fail(CompileError::Kind::Unsupported, fn, call,
            "np." + name + "() keyword '" + keyword->items.at(1).text + "' is not supported");
@@ -217,9 +353,9 @@ Type Typer::numpyCallType(Specialization &spec, const SExpr &call, const std::st
                                  : anyFloat ? DType::Float64 : DType::Int64,
                        1, true);
   }
-  if (name == "sum" || name == "prod" || name == "min" || name == "max" ||
-      name == "amin" || name == "amax" || name == "mean") {
-    arity(1, 2);
+  if (isReductionName(name)) {
+    if (args.empty())
+      fail(CompileError::Kind::Typing, fn, call, "np." + name + "() needs an array");
     Type array = exprType(spec, *args[0]);
     if (array.kind == Type::Kind::Bottom)
       return array;
@@ -227,29 +363,15 @@ Type Typer::numpyCallType(Specialization &spec, const SExpr &call, const std::st
       fail(CompileError::Kind::Typing, fn, *args[0],
            "np." + name + "() needs an array here, not " + array.str());
     spec.loops = true;
-    // Along one axis: an array of the other axes' shape (of the same dtype
-    // as the whole-array reduction).
-    int axis = reductionAxis(spec, call, array.ndim);
-    spec.axes[&call] = axis;
-    auto alongAxis = [&](Type whole) {
-      return axis >= 0 && array.ndim > 1 ? Type::array(whole.dtype, array.ndim - 1, true) : whole;
-    };
-    if (array.dtype == DType::Complex128) {
-      if (name != "sum" && name != "prod" && name != "mean")
-        fail(CompileError::Kind::Unsupported, fn, call,
-             "np." + name + "() of complex arrays is not supported");
-      return alongAxis(array.elementType());
-    }
-    // NumPy's result types: float32 stays float32; integer sums widen to
-    // the platform's (u)int64; the mean of integers is float64.
-    if (name == "mean")
-      return alongAxis(Type::numpy(array.dtype == DType::Float32 ? DType::Float32 : DType::Float64));
-    if (name == "sum" || name == "prod") {
-      if (isFloatDType(array.dtype))
-        return alongAxis(Type::numpy(array.dtype));
-      return alongAxis(Type::numpy(isUnsignedDType(array.dtype) ? DType::UInt64 : DType::Int64));
-    }
-    return alongAxis(array.elementType());
+    Specialization::Reduction reduction = reductionOf(spec, call, name, array.ndim);
+    spec.reductions[&call] = reduction;
+    DType dtype = reductionDType(spec, call, name, array.dtype, reduction.dtype);
+    if (name == "cumsum" || name == "cumprod") // the same shape, or flattened
+      return Type::array(dtype, reduction.axisNone ? 1 : array.ndim, true);
+    int kept = array.ndim - static_cast<int>(reduction.axes.size());
+    if (kept == 0 && !reduction.keepdims)
+      return Type::numpy(dtype);
+    return Type::array(dtype, reduction.keepdims ? array.ndim : kept, true);
   }
   if (name == "copy" || name == "transpose" || name == "astype") {
     if (name == "astype")
@@ -266,18 +388,6 @@ Type Typer::numpyCallType(Specialization &spec, const SExpr &call, const std::st
     if (!dtypeNode)
       fail(CompileError::Kind::Typing, fn, call, "astype() missing required argument 'dtype'");
     return Type::array(dtypeOf(spec, *dtypeNode), a.ndim, true);
-  }
-  if (name == "argmin" || name == "argmax" || name == "any" || name == "all") {
-    // Over the whole array (axis= is refused with the other keywords).
-    arity(1, 1);
-    Type a = arrayArgument();
-    if (a.kind == Type::Kind::Bottom)
-      return a;
-    if (a.dtype == DType::Complex128 && (name == "argmin" || name == "argmax"))
-      fail(CompileError::Kind::Unsupported, fn, call,
-           "np." + name + "() of complex numbers is not supported");
-    spec.loops = true;
-    return Type::numpy(name == "any" || name == "all" ? DType::Bool : DType::Int64);
   }
   if (name == "item" && spec.arrayMethods.count(&call)) {
     // a.item(): the only element as a Python scalar (NumPy's .item()).
@@ -390,9 +500,11 @@ Type Typer::numpyCallType(Specialization &spec, const SExpr &call, const std::st
     return Type::numpy(elementwiseFloat(dtype));
   }
   fail(CompileError::Kind::Unsupported, fn, ast::func(call),
-       "np." + name + "() is not supported yet (supported: empty, zeros, ones, "
-       "full, empty_like, zeros_like, ones_like, arange, sum, prod, min, max, "
-       "mean, dot, sqrt, exp, log, sin, cos, tan, arctan, abs)");
+       "np." + name +
+           "() is not supported yet (supported: empty, zeros, ones, "
+           "full, empty_like, zeros_like, ones_like, arange, sum, prod, min, max, "
+           "mean, std, var, argmin, argmax, any, all, cumsum, cumprod, dot, sqrt, exp, log, sin, "
+           "cos, tan, arctan, abs)");
 }
 
 bool indexesWithArray(const Specialization &spec, const SExpr &subscript) {

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "plait/Runtime/NumPyKernels.h"
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -155,6 +156,120 @@ extern "C" double plait_rt_pairwise_sum_f64(int64_t data, int64_t n, int64_t str
 
 extern "C" double plait_rt_pairwise_sum_f32(int64_t data, int64_t n, int64_t stride) {
   return pairwiseSum(reinterpret_cast<const float *>(data), n, stride);
+}
+
+namespace {
+/// Sums the elements an axis reduction adds into one result, in the order
+/// NumPy's buffered reduction iterator adds them. The iterator orders the
+/// array's axes (axes of one element dropped, largest |stride| outermost,
+/// stable). The innermost run of reduced axes is NumPy's inner loop: summed
+/// pairwise, directly when its axes coalesce into one, else copied in order
+/// into buffers of 8192 elements, each summed pairwise. The other reduced
+/// axes (outside the run) add those sums in order; when the innermost axis
+/// is kept, every element is added in order. Totals start from +0.0.
+/// Products (np.multiply.reduce has no pairwise loop) multiply every element
+/// in the same order, from 1.
+template <typename T, bool Product>
+double reductionOf(int64_t data, int64_t ndim, int64_t dimsAddress, int64_t stridesAddress,
+                   int64_t reducedMask) {
+  constexpr int64_t bufferSize = 8192; // NumPy's default (np.getbufsize())
+  const auto *dims = reinterpret_cast<const int64_t *>(dimsAddress);
+  const auto *strides = reinterpret_cast<const int64_t *>(stridesAddress);
+  const T *base = reinterpret_cast<const T *>(data);
+  struct Axis {
+    int64_t size, stride;
+    bool reduced;
+  };
+  std::vector<Axis> axes; // outermost first
+  for (int64_t axis = 0; axis < ndim; ++axis) {
+    bool reduced = (reducedMask >> axis) & 1;
+    if (reduced && dims[axis] == 0)
+      return Product ? 1.0 : 0.0;
+    if (dims[axis] != 1)
+      axes.push_back({dims[axis], strides[axis], reduced});
+  }
+  std::stable_sort(axes.begin(), axes.end(), [](const Axis &a, const Axis &b) {
+    return std::abs(a.stride) > std::abs(b.stride);
+  });
+  // The run of reduced axes innermost, coalesced where the strides allow.
+  size_t runStart = axes.size();
+  while (runStart > 0 && axes[runStart - 1].reduced)
+    --runStart;
+  std::vector<Axis> outer, run;
+  for (size_t k = 0; k < axes.size(); ++k)
+    if (axes[k].reduced)
+      (k < runStart ? outer : run).push_back(axes[k]);
+  std::vector<Axis> merged;
+  for (const Axis &axis : run) {
+    if (!merged.empty() && merged.back().stride == axis.size * axis.stride)
+      merged.back() = {merged.back().size * axis.size, axis.stride, true};
+    else
+      merged.push_back(axis);
+  }
+  if (run.empty()) // the innermost axis is kept: every element in order
+    outer.push_back({1, 0, true});
+  // Visits each index of `axes` in order (the last fastest).
+  auto forEach = [](const std::vector<Axis> &of, const T *from, auto &&visit) {
+    std::vector<int64_t> at(of.size(), 0);
+    while (true) {
+      const T *p = from;
+      for (size_t k = 0; k < of.size(); ++k)
+        p += at[k] * of[k].stride;
+      visit(p);
+      size_t k = of.size();
+      while (k > 0 && ++at[k - 1] == of[k - 1].size)
+        at[--k] = 0;
+      if (k == 0)
+        return;
+    }
+  };
+  std::vector<T> buffer;
+  T total = Product ? 1 : 0;
+  forEach(outer, base, [&](const T *start) {
+    if (Product) {
+      if (merged.empty())
+        total *= *start;
+      else
+        forEach(merged, start, [&](const T *element) { total *= *element; });
+    } else if (merged.empty()) {
+      total += *start;
+    } else if (merged.size() == 1) {
+      total += pairwiseSum(start, merged[0].size, merged[0].stride);
+    } else {
+      buffer.clear();
+      forEach(merged, start, [&](const T *element) {
+        buffer.push_back(*element);
+        if (static_cast<int64_t>(buffer.size()) == bufferSize) {
+          total += pairwiseSum(buffer.data(), bufferSize, 1);
+          buffer.clear();
+        }
+      });
+      if (!buffer.empty())
+        total += pairwiseSum(buffer.data(), static_cast<int64_t>(buffer.size()), 1);
+    }
+  });
+  return total;
+}
+} // namespace
+
+extern "C" double plait_rt_reduction_sum_f64(int64_t data, int64_t ndim, int64_t dims,
+                                             int64_t strides, int64_t reducedMask) {
+  return reductionOf<double, false>(data, ndim, dims, strides, reducedMask);
+}
+
+extern "C" double plait_rt_reduction_prod_f64(int64_t data, int64_t ndim, int64_t dims,
+                                              int64_t strides, int64_t reducedMask) {
+  return reductionOf<double, true>(data, ndim, dims, strides, reducedMask);
+}
+
+extern "C" double plait_rt_reduction_sum_f32(int64_t data, int64_t ndim, int64_t dims,
+                                             int64_t strides, int64_t reducedMask) {
+  return reductionOf<float, false>(data, ndim, dims, strides, reducedMask);
+}
+
+extern "C" double plait_rt_reduction_prod_f32(int64_t data, int64_t ndim, int64_t dims,
+                                              int64_t strides, int64_t reducedMask) {
+  return reductionOf<float, true>(data, ndim, dims, strides, reducedMask);
 }
 
 //===----------------------------------------------------------------------===//

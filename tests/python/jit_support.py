@@ -37,7 +37,7 @@ class NumPyArray(tuple):
 
 
 def _fits(value: Any) -> bool:
-    if isinstance(value, NumPyScalar):
+    if isinstance(value, (NumPyScalar, NumPyArray)):
         return True  # NumPy's integers have their dtype's width
     if isinstance(value, bool) or not isinstance(value, int):
         if isinstance(value, tuple):

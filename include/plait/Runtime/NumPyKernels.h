@@ -15,6 +15,19 @@ extern "C" {
 double plait_rt_pairwise_sum_f64(int64_t data, int64_t n, int64_t stride);
 /// The same in float32 arithmetic (NumPy sums float32 arrays in float32).
 double plait_rt_pairwise_sum_f32(int64_t data, int64_t n, int64_t stride);
+/// The float sum one element of np.add.reduce adds up: the elements of the
+/// array at `data` (its `ndim` sizes and strides, in elements, at `dims` and
+/// `strides`) along the axes set in `reducedMask`, in the order NumPy's
+/// reduction iterator adds them (pairwise within its inner loop).
+double plait_rt_reduction_sum_f64(int64_t data, int64_t ndim, int64_t dims, int64_t strides,
+                                  int64_t reducedMask);
+double plait_rt_reduction_sum_f32(int64_t data, int64_t ndim, int64_t dims, int64_t strides,
+                                  int64_t reducedMask);
+/// The same for np.multiply.reduce: every element multiplied in that order.
+double plait_rt_reduction_prod_f64(int64_t data, int64_t ndim, int64_t dims, int64_t strides,
+                                   int64_t reducedMask);
+double plait_rt_reduction_prod_f32(int64_t data, int64_t ndim, int64_t dims, int64_t strides,
+                                   int64_t reducedMask);
 
 /// NumPy's _attempt_nocopy_reshape (C order): the strides (in elements) that
 /// make the `newnd` sizes at `newDims` a view of an array of `oldnd` sizes
