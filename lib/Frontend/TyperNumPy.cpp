@@ -178,6 +178,8 @@ Specialization::Reduction Typer::reductionOf(Specialization &spec, const SExpr &
       fail(CompileError::Kind::Typing, fn, axisNode,
            "'tuple' object cannot be interpreted as an integer");
     items = ast::elts(axisNode);
+    if (items.empty())
+      fail(CompileError::Kind::Unsupported, fn, axisNode, "axis=() is not supported");
   }
   for (const SExpr *item : items) {
     bool negative = ast::is(*item, ast::NodeKind::UnaryOp) && ast::op(*item) == ast::Operator::USub;

@@ -107,3 +107,7 @@ def out_argument(a, b):
 
 def empty_maximum(a):
     return np.max(a, axis=(0, 1))
+
+
+def empty_axis_tuple(a):
+    return np.sum(a, axis=())

@@ -112,6 +112,7 @@ def test_empty_reductions_raise_numpys_error() -> None:
         ("dtype_for_max", (np.ones(2),), plait.TypingError, "unexpected keyword argument 'dtype'"),
         ("dynamic_keepdims", (np.ones(2), True), plait.UnsupportedError, "keepdims must be True or False"),
         ("out_argument", (np.ones(2), np.ones(1)), plait.UnsupportedError, "argument 'out' is not supported"),
+        ("empty_axis_tuple", (np.ones(2),), plait.UnsupportedError, "axis=\\(\\) is not supported"),
     ],
 )
 def test_bad_reduction_arguments_are_clear_errors(fn: str, args: tuple[Any, ...], error: type, message: str) -> None:
