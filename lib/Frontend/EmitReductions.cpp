@@ -79,7 +79,8 @@ Val FunctionEmitter::reduceAlong(const SExpr &node, const std::string &name, con
       return anyOrAll(part, name == "any", l);
     if (name == "argmin" || name == "argmax")
       return argExtreme(part, name == "argmax", name, l);
-    if (floatSum && !(whole && (t.contiguous || t.fortran || t.ndim == 1)))
+    bool pairwiseWhole = whole && name != "prod" && (t.contiguous || t.fortran || t.ndim == 1);
+    if (floatSum && !pairwiseWhole)
       return sumInNumPyOrder(part);
     return reduceArray(node, name, part, Type::numpy(result.dtype), sequential, t.fortran);
   };
@@ -339,34 +340,11 @@ Val FunctionEmitter::reduceArray(const SExpr &node, const std::string &name, con
     Value best = builder.create<mlir::memref::LoadOp>(l, slot);
     return castNumPy(Val{domain, {best}}, t.dtype);
   }
-  // Sequential sum / product (ints wrap, as NumPy's int64 arithmetic does),
-  // and sums over non-contiguous N-D float arrays.
+  // Integer sums and products (they wrap, as NumPy's int64 arithmetic
+  // does) and means of integers (in float64). Float sums of scattered data
+  // and float products go through the runtime, in NumPy's order (see
+  // reduceAlong).
   bool product = name == "prod";
-  if (t.dtype == DType::Float32) {
-    // NumPy accumulates float32 arrays in float32 (the mean too).
-    Value slot32 = alloca(builder.getF32Type());
-    builder.create<mlir::memref::StoreOp>(
-        l, builder.create<arith::ConstantFloatOp>(l, llvm::APFloat(product ? 1.0f : -0.0f),
-                                                  builder.getF32Type()),
-        slot32);
-    forEachElement(
-        memref, t.ndim,
-        [&](llvm::ArrayRef<Value> indices) {
-          Value x = builder.create<mlir::memref::LoadOp>(l, memref, indices);
-          Value r = builder.create<mlir::memref::LoadOp>(l, slot32);
-          Value next = product ? builder.create<arith::MulFOp>(l, r, x).getResult()
-                               : builder.create<arith::AddFOp>(l, r, x).getResult();
-          builder.create<mlir::memref::StoreOp>(l, next, slot32);
-        },
-        t.fortran || fortranOrder);
-    Val total{Type::numpy(DType::Float32), {builder.create<mlir::memref::LoadOp>(l, slot32)}};
-    if (!product)
-      total = fromIdentity(total);
-    if (name == "mean")
-      return {result, {builder.create<arith::DivFOp>(
-                          l, total.leaves[0], castNumPy(Val{Type::integer(), {size}}, DType::Float32).leaves[0])}};
-    return total;
-  }
   Type domain = isFloat || name == "mean" ? Type::floating() : Type::integer();
   Value slot = alloca(leafType(domain.kind));
   builder.create<mlir::memref::StoreOp>(
