@@ -340,8 +340,8 @@ Val FunctionEmitter::emitJitCall(const SExpr &node) {
 Val FunctionEmitter::emitNumpy(const SExpr &node, const std::string &name) {
   if (isReductionName(name))
     return emitReduction(node, name);
-  if (name == "dot")
-    return emitDot(node);
+  if (name == "dot" || name == "matmul" || name == "outer")
+    return emitProduct(node, name);
   if (name == "reshape" || name == "ravel")
     return reshaped(node);
   if (name == "item") {

@@ -1,8 +1,7 @@
-//===- EmitReductions.cpp - reductions, np.dot and elementwise functions --===//
+//===- EmitReductions.cpp - reductions and elementwise functions ----------===//
 //
 // np.sum/prod/min/max/mean (NumPy's pairwise summation where NumPy uses
-// it), along an axis too; np.dot; np.sqrt and the other elementwise
-// functions.
+// it), along an axis too; np.sqrt and the other elementwise functions.
 //
 //===----------------------------------------------------------------------===//
 #include "EmitterImpl.h"
@@ -433,134 +432,6 @@ Val FunctionEmitter::complexReduction(const SExpr &node, const std::string &name
   return complexArith(node, ast::Operator::Div, total, Val{Type::numpy(DType::Int64), {size}});
 }
 
-Val FunctionEmitter::emitDot(const SExpr &node) {
-  Val a = emitExpr(ast::args(node).items.at(1));
-  Val b = emitExpr(ast::args(node).items.at(2));
-  Val product = dotOf(node, a, b);
-  freeIfTemporary(a);
-  freeIfTemporary(b);
-  return product;
-}
-
-Val FunctionEmitter::dotOf(const SExpr &node, const Val &a, const Val &b) {
-  Location l = loc(node);
-  Type type = spec.typeOf(node);
-  // Computed in Python's float or (wrapping) int64, then cast to NumPy's
-  // result type (a bool dot product: any product nonzero).
-  DType resultDType = promoteDTypes(a.type.dtype, b.type.dtype);
-  // NumPy: the last axis of a against the first of b.
-  Value inner = dimension(a.leaves[0], a.type.ndim - 1);
-  Value other = dimension(b.leaves[0], 0);
-  llvm::SmallVector<Value> shapes;
-  appendDimensions(a.leaves[0], a.type.ndim, shapes);
-  appendDimensions(b.leaves[0], b.type.ndim, shapes);
-  int first = static_cast<int>(shapes.size());
-  shapes.append({inner, other});
-  PyError notAligned = PyError(
-      "ValueError", formatMessage("dot_not_aligned",
-                                  {{"a", shapePlaceholders(a.type.ndim, 0)},
-                                   {"b", shapePlaceholders(b.type.ndim, a.type.ndim)},
-                                   {"inner", "{" + std::to_string(first) + "}"},
-                                   {"axis", std::to_string(a.type.ndim - 1)},
-                                   {"other", "{" + std::to_string(first + 1) + "}"}}));
-  checkWithArgs(builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::ne, inner, other), notAligned, shapes);
-  if (resultDType == DType::Complex128) { // 1-D only: sum of products in order
-    Value n = inner;
-    Type type = Type::numpy(resultDType);
-    Value re = alloca(builder.getF64Type()), im = alloca(builder.getF64Type());
-    builder.create<mlir::memref::StoreOp>(l, constFloat(0.0), re);
-    builder.create<mlir::memref::StoreOp>(l, constFloat(0.0), im);
-    countedLoop(n, [&](Value k) {
-      Value index = builder.create<arith::IndexCastOp>(l, builder.getIndexType(), k);
-      Val x = fromStorage(builder.create<mlir::memref::LoadOp>(l, a.leaves[0], mlir::ValueRange{index}),
-                          a.type.dtype, l);
-      Val y = fromStorage(builder.create<mlir::memref::LoadOp>(l, b.leaves[0], mlir::ValueRange{index}),
-                          b.type.dtype, l);
-      Val r{type, {builder.create<mlir::memref::LoadOp>(l, re), builder.create<mlir::memref::LoadOp>(l, im)}};
-      Val next = complexArith(node, ast::Operator::Add, r, complexArith(node, ast::Operator::Mult, x, y));
-      builder.create<mlir::memref::StoreOp>(l, next.leaves[0], re);
-      builder.create<mlir::memref::StoreOp>(l, next.leaves[1], im);
-    });
-    return {type, {builder.create<mlir::memref::LoadOp>(l, re), builder.create<mlir::memref::LoadOp>(l, im)}};
-  }
-  bool isFloat = isFloatDType(resultDType);
-  Type domain = isFloat ? Type::floating() : Type::integer();
-  auto element = [&](const Val &array, llvm::ArrayRef<Value> indices) {
-    return castNumPy(fromStorage(builder.create<mlir::memref::LoadOp>(l, array.leaves[0], indices),
-                                 array.type.dtype, l),
-                     isFloat ? DType::Float64 : DType::Int64).leaves[0];
-  };
-  auto multiplyAdd = [&](Value acc, Value x, Value y) -> Value {
-    if (isFloat)
-      return builder.create<arith::AddFOp>(l, acc, builder.create<arith::MulFOp>(l, x, y));
-    return builder.create<arith::AddIOp>(l, acc, builder.create<arith::MulIOp>(l, x, y));
-  };
-  Value acc = alloca(leafType(domain.kind));
-  Value zero = isFloat ? constFloat(0.0) : constInt(0);
-  auto index = [&](Value k) {
-    return builder.create<arith::IndexCastOp>(l, builder.getIndexType(), k).getResult();
-  };
-  if (a.type.ndim == 1 && b.type.ndim == 1) {
-    builder.create<mlir::memref::StoreOp>(l, zero, acc);
-    countedLoop(inner, [&](Value k) {
-      Value r = builder.create<mlir::memref::LoadOp>(l, acc);
-      builder.create<mlir::memref::StoreOp>(
-          l, multiplyAdd(r, element(a, {index(k)}), element(b, {index(k)})), acc);
-    });
-    return castNumPy(Val{domain, {builder.create<mlir::memref::LoadOp>(l, acc)}}, resultDType);
-  }
-  // A 1-D a is one row, a 1-D b one column; the result has the others' axes.
-  Value rows = a.type.ndim == 2 ? dimension(a.leaves[0], 0) : constInt(1);
-  Value columns = b.type.ndim == 2 ? dimension(b.leaves[0], 1) : constInt(1);
-  llvm::SmallVector<Value> sizes;
-  if (a.type.ndim == 2)
-    sizes.push_back(rows);
-  if (b.type.ndim == 2)
-    sizes.push_back(columns);
-  if (a.type.ndim == 2 && b.type.ndim == 2 && resultDType == DType::Float64 &&
-      a.type.dtype == DType::Float64 && b.type.dtype == DType::Float64) {
-    // Row i of the result accumulates a[i, k] * row k of b, k in order: the
-    // same sums as one accumulator per element, with the innermost loop
-    // along rows of b and of the result (it vectorises).
-    Val zeroFill{Type::floating(), {zero}};
-    Value out = allocateArray(type, sizes, &zeroFill, l);
-    countedLoop(rows, [&](Value i) {
-      countedLoop(inner, [&](Value k) {
-        Value x = element(a, {index(i), index(k)});
-        countedLoop(columns, [&](Value j) {
-          llvm::SmallVector<Value, 2> at = {index(i), index(j)};
-          Value sum = builder.create<mlir::memref::LoadOp>(l, out, at);
-          builder.create<mlir::memref::StoreOp>(
-              l, multiplyAdd(sum, x, element(b, {index(k), index(j)})), out, at);
-        });
-      });
-    });
-    return {type, {out}};
-  }
-  Value out = allocateArray(type, sizes, nullptr, l);
-  countedLoop(rows, [&](Value i) {
-    countedLoop(columns, [&](Value j) {
-      builder.create<mlir::memref::StoreOp>(l, zero, acc);
-      countedLoop(inner, [&](Value k) {
-        Value x = a.type.ndim == 2 ? element(a, {index(i), index(k)}) : element(a, {index(k)});
-        Value y = b.type.ndim == 2 ? element(b, {index(k), index(j)}) : element(b, {index(k)});
-        Value r = builder.create<mlir::memref::LoadOp>(l, acc);
-        builder.create<mlir::memref::StoreOp>(l, multiplyAdd(r, x, y), acc);
-      });
-      Value r = toStorage(
-          castNumPy(Val{domain, {builder.create<mlir::memref::LoadOp>(l, acc)}}, resultDType),
-          resultDType, l);
-      llvm::SmallVector<Value, 2> at;
-      if (a.type.ndim == 2)
-        at.push_back(index(i));
-      if (b.type.ndim == 2)
-        at.push_back(index(j));
-      builder.create<mlir::memref::StoreOp>(l, r, out, at);
-    });
-  });
-  return {type, {out}};
-}
-
 Val FunctionEmitter::applyElementwise(const std::string &name, const Val &x, Location l) {
   // Python numbers enter ufuncs as NumPy scalars: int64, float64, bool.
   DType dtype = x.type.isNumPy()                   ? x.type.dtype
@@ -672,17 +543,6 @@ Val FunctionEmitter::argExtreme(const Val &array, bool maximum, const std::strin
                                           counter);
   });
   return {Type::numpy(DType::Int64), {builder.create<mlir::memref::LoadOp>(l, position)}};
-}
-
-Val FunctionEmitter::matmulOf(const SExpr &node, const Val &a, const Val &b) {
-  // NumPy's gufunc check and message first; then the arithmetic of np.dot,
-  // which takes a 1-D left operand as a row.
-  Location l = loc(node);
-  Value inner = dimension(a.leaves[0], a.type.ndim - 1);
-  Value other = dimension(b.leaves[0], 0);
-  checkWithArgs(builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::ne, inner, other),
-                errorCode("ValueError", "matmul_mismatch"), {other, inner});
-  return dotOf(node, a, b);
 }
 
 } // namespace plait::frontend::detail

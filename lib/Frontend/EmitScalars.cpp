@@ -242,7 +242,7 @@ Value FunctionEmitter::bitwise(ast::Operator op, Value a, Value b, Location l) {
 Val FunctionEmitter::emitBinary(const SExpr &node, ast::Operator op,
                                 const Val &left, const Val &right, const Val *out) {
   if (op == ast::Operator::MatMult)
-    return matmulOf(node, left, right);
+    return productOf(node, left, right, /*isDot=*/false);
   if (left.type.kind == Type::Kind::Array || right.type.kind == Type::Kind::Array) {
     Type type = spec.typeOf(node);
     // Elements follow NumPy's rules, a Python complex operand included.

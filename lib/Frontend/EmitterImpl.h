@@ -296,12 +296,11 @@ private:
   /// A new array of `type` (its dtype and order) with `array`'s elements,
   /// each cast as C casts it (astype's unsafe casting).
   Val castArray(const Val &array, const Type &type, Location l);
-  /// The products of np.dot and a @ b, summed in order (a 1-D a is a row,
-  /// a 1-D b a column).
-  Val dotOf(const SExpr &node, const Val &a, const Val &b);
-  /// a @ b: NumPy's matmul check and message, then dotOf.
-  Val matmulOf(const SExpr &node, const Val &a, const Val &b);
-  Val emitDot(const SExpr &node);
+  /// np.matmul(a, b) (a @ b) or np.dot(a, b), with NumPy's shape checks and
+  /// messages, computed by the runtime as NumPy computes them.
+  Val productOf(const SExpr &node, const Val &a, const Val &b, bool isDot);
+  /// np.dot, np.matmul and np.outer calls.
+  Val emitProduct(const SExpr &node, const std::string &name);
   Val emitElementwise(const SExpr &node, const std::string &name);
   Val applyElementwise(const std::string &name, const Val &x, Location l);
   /// Emits `body(k)` for k in [0, n).

@@ -27,15 +27,11 @@ Type Typer::binaryType(Specialization &spec, const SExpr &node,
     if (left.kind != Type::Kind::Array || right.kind != Type::Kind::Array)
       fail(CompileError::Kind::Unsupported, *spec.source, node,
            "operator @ needs two arrays (NumPy raises for a scalar operand)");
-    if (left.ndim > 2 || right.ndim > 2)
-      fail(CompileError::Kind::Unsupported, *spec.source, node,
-           "operator @ of arrays with more than 2 axes (stacks of matrices) is not supported");
     DType dtype = promoteDTypes(left.dtype, right.dtype);
-    if (dtype == DType::Complex128 && (left.ndim == 2 || right.ndim == 2))
-      fail(CompileError::Kind::Unsupported, *spec.source, node,
-           "operator @ of complex matrices is not supported (1-D vectors are)");
     spec.loops = true;
-    int ndim = left.ndim + right.ndim - 2;
+    // Stacks of matrices broadcast (NumPy's gufunc (n?,k),(k,m?)->(n?,m?)).
+    int batch = std::max({left.ndim - 2, right.ndim - 2, 0});
+    int ndim = batch + (left.ndim > 1) + (right.ndim > 1);
     return ndim == 0 ? Type::numpy(dtype) : Type::array(dtype, ndim, true);
   }
   // A Python complex is weak: with float32 NumPy computes in complex64,

@@ -443,24 +443,26 @@ Type Typer::numpyCallType(Specialization &spec, const SExpr &call, const std::st
     // with any strides.
     return Type::array(a.dtype, ndim, a.contiguous || (a.ndim == 1 && a.fortran));
   }
-  if (name == "dot") {
+  if (name == "dot" || name == "matmul" || name == "outer") {
     arity(2, 2);
     Type a = exprType(spec, *args[0]);
     Type b = exprType(spec, *args[1]);
     if (a.kind == Type::Kind::Bottom || b.kind == Type::Kind::Bottom)
       return Type::bottom();
-    if (a.kind != Type::Kind::Array || b.kind != Type::Kind::Array || a.ndim > 2 ||
-        b.ndim > 2 || (a.ndim == 1 && b.ndim == 2))
+    if (a.kind != Type::Kind::Array || b.kind != Type::Kind::Array)
       fail(CompileError::Kind::Unsupported, fn, call,
-           "np.dot() is supported for 1-D.1-D, 2-D.2-D and 2-D.1-D arrays");
+           "np." + name + "() of a scalar is not supported (multiply with *)");
+    if (name == "matmul")
+      return binaryType(spec, call, ast::Operator::MatMult, a, b);
     spec.loops = true;
+    if (name == "outer") // the elements multiply as np.multiply's do
+      return Type::array(
+          binaryType(spec, call, ast::Operator::Mult, a.elementType(), b.elementType()).dtype, 2,
+          true);
+    // np.dot: the last axis of a against the second-to-last of b.
     DType dtype = promoteDTypes(a.dtype, b.dtype);
-    if (a.ndim == 1)
-      return Type::numpy(dtype);
-    if (dtype == DType::Complex128)
-      fail(CompileError::Kind::Unsupported, fn, call,
-           "np.dot() of complex matrices is not supported (1-D vectors are)");
-    return Type::array(dtype, b.ndim == 2 ? 2 : 1, true);
+    int ndim = a.ndim + b.ndim - 2;
+    return ndim == 0 ? Type::numpy(dtype) : Type::array(dtype, ndim, true);
   }
   if (name == "sqrt" || name == "exp" || name == "log" || name == "sin" ||
       name == "cos" || name == "tan" || name == "arctan" || name == "abs" ||

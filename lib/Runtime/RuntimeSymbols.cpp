@@ -1,5 +1,6 @@
 //===- RuntimeSymbols.cpp - native functions JIT-compiled code may call ---===//
 #include "plait/Runtime/RuntimeSymbols.h"
+#include "plait/Runtime/LinearAlgebra.h"
 #include "plait/Runtime/NumPyKernels.h"
 #include "plait/Runtime/PyNumeric.h"
 #include "plait/Support/Rendezvous.h"
@@ -140,6 +141,7 @@ std::vector<std::pair<std::string, void *>> getRuntimeSymbols() {
       PLAIT_SYMBOL(plait_rt_py_complex_div),
       PLAIT_SYMBOL(plait_rt_np_complex_div),
       PLAIT_SYMBOL(plait_rt_pairwise_sum_c128),
+      PLAIT_SYMBOL(plait_rt_matmul),
       PLAIT_SYMBOL(_mlir_memref_to_llvm_alloc),
       PLAIT_SYMBOL(_mlir_memref_to_llvm_aligned_alloc),
       PLAIT_SYMBOL(_mlir_memref_to_llvm_free),

@@ -6,7 +6,16 @@
 """
 
 from .errors import CompileError, TypingError, UnsupportedError
-from ._jit import Dispatcher, jit, stats
+from ._jit import Dispatcher, blas_library, jit, stats
 
 __version__ = "0.1.0"
-__all__ = ["CompileError", "Dispatcher", "TypingError", "UnsupportedError", "jit", "stats", "__version__"]
+__all__ = [
+    "CompileError",
+    "Dispatcher",
+    "TypingError",
+    "UnsupportedError",
+    "blas_library",
+    "jit",
+    "stats",
+    "__version__",
+]

@@ -45,6 +45,15 @@ def stats() -> dict[str, Any]:
     return dict(_native.stats())
 
 
+def blas_library() -> str:
+    """The file of the BLAS and LAPACK that compiled code calls for products
+    and np.linalg: the one NumPy loaded (or PLAIT_BLAS, or a system
+    OpenBLAS); "" when there is none, and products use plain loops."""
+    import numpy  # noqa: F401  (loads NumPy's BLAS)
+
+    return _native.blas_library()
+
+
 class _Flight:
     """One compilation in progress; the other callers of the same signature
     wait for it (the wait releases the GIL)."""

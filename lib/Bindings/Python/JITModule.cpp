@@ -11,6 +11,7 @@
 #include "plait/Frontend/AST.h"
 #include "plait/JIT/Compiler.h"
 #include "plait/JIT/DispatchKey.h"
+#include "plait/Runtime/LinearAlgebra.h"
 
 #include <nanobind/stl/map.h>
 #include <nanobind/stl/pair.h>
@@ -152,6 +153,10 @@ void populateJIT(nb::module_ &m) {
     return fields;
   });
   m.def("supported_builtins", [] { return frontend::supportedBuiltins(); });
+  // Looking for the library may dlopen: without the GIL.
+  m.def(
+      "blas_library", [] { return runtime::blasLibraryPath(); },
+      nb::call_guard<nb::gil_scoped_release>());
 
   m.def("_configure",
         [](nb::handle self, const std::string &name, std::vector<std::string> params,

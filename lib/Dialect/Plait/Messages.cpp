@@ -45,7 +45,10 @@ llvm::StringRef defaultMessage(llvm::StringRef key) {
       {"empty_minimum", "zero-size array to reduction operation minimum which has no identity"},
       {"empty_maximum", "zero-size array to reduction operation maximum which has no identity"},
       {"dot_not_aligned",
-       "shapes {a} and {b} not aligned: {inner} (dim {axis}) != {other} (dim 0)"},
+       "shapes {a} and {b} not aligned: {inner} (dim {axis}) != {other} (dim {otherAxis})"},
+      {"matmul_broadcast",
+       "operands could not be broadcast together with remapped shapes [original->remapped]: "
+       "{a}->{aRemapped} {b}->{bRemapped}  and requested shape {core}"},
       {"matmul_mismatch",
        "matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
        "(n?,k),(k,m?)->(n?,m?) (size {0} is different from {1})"},

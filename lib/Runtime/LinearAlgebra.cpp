@@ -1,0 +1,522 @@
+//===- LinearAlgebra.cpp - np.matmul and np.dot as NumPy computes them ----===//
+//
+// A port of the choices NumPy's matmul loop makes (umath/matmul.c.src) and
+// of its dot functions (arraytypes): per matrix of a stack, a row times a
+// column is a BLAS dot, a matrix times a vector gemv, a matrix times a
+// matrix gemm (syrk for a matrix times its own transpose), matrices BLAS
+// cannot read are copied first, and an empty core dimension or a kind BLAS
+// does not have (integers) uses the plain triple loop. The same routines of
+// the same library with the same arguments give NumPy's results bit for bit.
+// Never build this file with -ffast-math.
+//
+//===----------------------------------------------------------------------===//
+#include "plait/Runtime/LinearAlgebra.h"
+
+#include "BlasLibrary.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <vector>
+
+namespace {
+
+using plait::runtime::BlasLibrary;
+using plait::runtime::BlasRoutine;
+
+struct Complex {
+  double re, im;
+};
+
+// CBLAS's enumerations.
+enum : int { kRowMajor = 101, kColMajor = 102, kNoTrans = 111, kTrans = 112, kUpper = 121 };
+
+template <typename T> struct Kind {
+  static constexpr bool hasBlas = false;
+};
+template <> struct Kind<double> {
+  static constexpr bool hasBlas = true, isComplex = false;
+  static constexpr BlasRoutine gemm = BlasRoutine::dgemm, syrk = BlasRoutine::dsyrk,
+                               gemv = BlasRoutine::dgemv, dot = BlasRoutine::ddot;
+};
+template <> struct Kind<float> {
+  static constexpr bool hasBlas = true, isComplex = false;
+  static constexpr BlasRoutine gemm = BlasRoutine::sgemm, syrk = BlasRoutine::ssyrk,
+                               gemv = BlasRoutine::sgemv, dot = BlasRoutine::sdot;
+};
+template <> struct Kind<Complex> {
+  static constexpr bool hasBlas = true, isComplex = true;
+  static constexpr BlasRoutine gemm = BlasRoutine::zgemm, syrk = BlasRoutine::zsyrk,
+                               gemv = BlasRoutine::zgemv, dot = BlasRoutine::zdotu_sub;
+};
+
+/// The library when T's routines are in it, null for the plain loops.
+template <typename T> const BlasLibrary *blasFor() {
+  if constexpr (!Kind<T>::hasBlas) {
+    return nullptr;
+  } else {
+    const BlasLibrary &library = plait::runtime::blasLibrary();
+    for (BlasRoutine r : {Kind<T>::gemm, Kind<T>::syrk, Kind<T>::gemv, Kind<T>::dot})
+      if (!library.routine(r))
+        return nullptr;
+    return &library;
+  }
+}
+
+// Arithmetic as NumPy's C loops do it (integers wrap).
+template <typename T> T multiplyAdd(T sum, T x, T y) { return sum + x * y; }
+template <> int64_t multiplyAdd(int64_t sum, int64_t x, int64_t y) {
+  return static_cast<int64_t>(static_cast<uint64_t>(sum) +
+                              static_cast<uint64_t>(x) * static_cast<uint64_t>(y));
+}
+template <> Complex multiplyAdd(Complex sum, Complex x, Complex y) {
+  return {sum.re + ((x.re * y.re) - (x.im * y.im)), sum.im + ((x.re * y.im) + (x.im * y.re))};
+}
+
+//===----------------------------------------------------------------------===//
+// BLAS calls (row-major unless said; alpha 1, beta 0), in the library's
+// integer width. Complex scalars go by address.
+//===----------------------------------------------------------------------===//
+
+template <typename I, typename T>
+void gemmAs(void *f, int trans1, int trans2, int64_t m, int64_t p, int64_t n, const T *a,
+            int64_t lda, const T *b, int64_t ldb, T *c, int64_t ldc) {
+  if constexpr (Kind<T>::isComplex) {
+    static const Complex one{1, 0}, zero{0, 0};
+    using Fn = void (*)(int, int, int, I, I, I, const void *, const void *, I, const void *, I,
+                        const void *, void *, I);
+    reinterpret_cast<Fn>(f)(kRowMajor, trans1, trans2, I(m), I(p), I(n), &one, a, I(lda), b, I(ldb),
+                            &zero, c, I(ldc));
+  } else {
+    using Fn = void (*)(int, int, int, I, I, I, T, const T *, I, const T *, I, T, T *, I);
+    reinterpret_cast<Fn>(f)(kRowMajor, trans1, trans2, I(m), I(p), I(n), T(1), a, I(lda), b, I(ldb),
+                            T(0), c, I(ldc));
+  }
+}
+
+template <typename I, typename T>
+void syrkAs(void *f, int trans, int64_t p, int64_t n, const T *a, int64_t lda, T *c, int64_t ldc) {
+  if constexpr (Kind<T>::isComplex) {
+    static const Complex one{1, 0}, zero{0, 0};
+    using Fn =
+        void (*)(int, int, int, I, I, const void *, const void *, I, const void *, void *, I);
+    reinterpret_cast<Fn>(f)(kRowMajor, kUpper, trans, I(p), I(n), &one, a, I(lda), &zero, c,
+                            I(ldc));
+  } else {
+    using Fn = void (*)(int, int, int, I, I, T, const T *, I, T, T *, I);
+    reinterpret_cast<Fn>(f)(kRowMajor, kUpper, trans, I(p), I(n), T(1), a, I(lda), T(0), c, I(ldc));
+  }
+}
+
+template <typename I, typename T>
+void gemvAs(void *f, int order, int64_t n, int64_t m, const T *a, int64_t lda, const T *x,
+            int64_t incx, T *y, int64_t incy) {
+  if constexpr (Kind<T>::isComplex) {
+    static const Complex one{1, 0}, zero{0, 0};
+    using Fn = void (*)(int, int, I, I, const void *, const void *, I, const void *, I,
+                        const void *, void *, I);
+    reinterpret_cast<Fn>(f)(order, kTrans, I(n), I(m), &one, a, I(lda), x, I(incx), &zero, y,
+                            I(incy));
+  } else {
+    using Fn = void (*)(int, int, I, I, T, const T *, I, const T *, I, T, T *, I);
+    reinterpret_cast<Fn>(f)(order, kTrans, I(n), I(m), T(1), a, I(lda), x, I(incx), T(0), y,
+                            I(incy));
+  }
+}
+
+/// One chunk of a BLAS dot product, widened as NumPy adds the chunks.
+template <typename I, typename T>
+auto dotAs(void *f, int64_t n, const T *x, int64_t incx, const T *y, int64_t incy) {
+  if constexpr (Kind<T>::isComplex) {
+    Complex result;
+    using Fn = void (*)(I, const void *, I, const void *, I, void *);
+    reinterpret_cast<Fn>(f)(I(n), x, I(incx), y, I(incy), &result);
+    return result;
+  } else {
+    using Fn = T (*)(I, const T *, I, const T *, I);
+    return static_cast<double>(reinterpret_cast<Fn>(f)(I(n), x, I(incx), y, I(incy)));
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// NumPy's dot of two strided vectors (TYPE_dot)
+//===----------------------------------------------------------------------===//
+
+template <typename T>
+T dotOf(const BlasLibrary *blas, const T *x, int64_t incx, const T *y, int64_t incy, int64_t n) {
+  if constexpr (Kind<T>::hasBlas) {
+    auto blasStride = [&](int64_t s) { return s > 0 && s <= blas->maxSize(); };
+    if (blas && blasStride(incx) && blasStride(incy)) {
+      constexpr int64_t kChunk = int64_t(1) << 30; // NPY_CBLAS_CHUNK
+      void *f = blas->routine(Kind<T>::dot);
+      if constexpr (Kind<T>::isComplex) {
+        Complex sum{0, 0};
+        for (; n > 0; n -= kChunk, x += kChunk * incx, y += kChunk * incy) {
+          int64_t chunk = std::min(n, kChunk);
+          Complex part = blas->ilp64 ? dotAs<int64_t>(f, chunk, x, incx, y, incy)
+                                     : dotAs<int32_t>(f, chunk, x, incx, y, incy);
+          sum.re += part.re;
+          sum.im += part.im;
+        }
+        return sum;
+      } else {
+        double sum = 0; // NumPy adds the chunks in double
+        for (; n > 0; n -= kChunk, x += kChunk * incx, y += kChunk * incy) {
+          int64_t chunk = std::min(n, kChunk);
+          sum += blas->ilp64 ? dotAs<int64_t>(f, chunk, x, incx, y, incy)
+                             : dotAs<int32_t>(f, chunk, x, incx, y, incy);
+        }
+        return static_cast<T>(sum);
+      }
+    }
+  }
+  T sum{};
+  for (int64_t i = 0; i < n; ++i)
+    sum = multiplyAdd(sum, x[i * incx], y[i * incy]);
+  return sum;
+}
+
+//===----------------------------------------------------------------------===//
+// NumPy's matmul of one (m, n) by (n, p) pair (strides in elements)
+//===----------------------------------------------------------------------===//
+
+struct Core {
+  int64_t m, n, p;
+  int64_t is1_m, is1_n, is2_n, is2_p, os_m, os_p;
+};
+
+template <typename T> void matmulPlain(const Core &c, const T *ip1, const T *ip2, T *op) {
+  for (int64_t m = 0; m < c.m; ++m)
+    for (int64_t p = 0; p < c.p; ++p) {
+      T sum{};
+      for (int64_t n = 0; n < c.n; ++n)
+        sum = multiplyAdd(sum, ip1[m * c.is1_m + n * c.is1_n], ip2[n * c.is2_n + p * c.is2_p]);
+      op[m * c.os_m + p * c.os_p] = sum;
+    }
+}
+
+template <typename T>
+void matrixCopy(bool transpose, const T *ip, int64_t is_m, int64_t is_n, T *op, int64_t os_m,
+                int64_t os_n, int64_t dm, int64_t dn) {
+  // In the order NumPy's copy walks (only the destination's layout matters).
+  if (transpose) {
+    for (int64_t n = 0; n < dn; ++n)
+      for (int64_t m = 0; m < dm; ++m)
+        op[m * os_m + n * os_n] = ip[m * is_m + n * is_n];
+    return;
+  }
+  for (int64_t m = 0; m < dm; ++m)
+    for (int64_t n = 0; n < dn; ++n)
+      op[m * os_m + n * os_n] = ip[m * is_m + n * is_n];
+}
+
+template <typename T> class MatmulLoop {
+public:
+  MatmulLoop(const Core &core) : c(core), blas(blasFor<T>()) {
+    if (!blas)
+      return;
+    int64_t maxSize = blas->maxSize();
+    auto blasable2d = [&](int64_t s1, int64_t s2, int64_t d1, int64_t d2) {
+      return isBlasable(s1, s2, d1, d2);
+    };
+    bool tooBig = c.m > maxSize || c.n > maxSize || c.p > maxSize;
+    bool anyZero = c.m == 0 || c.n == 0 || c.p == 0;
+    plain = tooBig || anyZero;
+    special = c.m == 1 || c.n == 1 || c.p == 1;
+    scalarOut = c.m == 1 && c.p == 1;
+    scalarVec = c.n == 1 && (c.p == 1 || c.m == 1);
+    i1blasable = blasable2d(c.is1_m, c.is1_n, c.m, c.n) || blasable2d(c.is1_n, c.is1_m, c.n, c.m);
+    i2blasable = blasable2d(c.is2_n, c.is2_p, c.n, c.p) || blasable2d(c.is2_p, c.is2_n, c.p, c.n);
+    oblasable = blasable2d(c.os_m, c.os_p, c.m, c.p) || blasable2d(c.os_p, c.os_m, c.p, c.m);
+    vectorMatrix = c.m == 1 && i2blasable && blasable2d(c.is1_n, 1, c.n, 1);
+    matrixVector = c.p == 1 && i1blasable && blasable2d(c.is2_n, 1, c.n, 1);
+    if (!plain && !special && (!i1blasable || !i2blasable || !oblasable))
+      buffer.resize((i1blasable ? 0 : c.m * c.n) + (i2blasable ? 0 : c.n * c.p) +
+                    (oblasable ? 0 : c.m * c.p));
+  }
+
+  void operator()(const T *ip1, const T *ip2, T *op) {
+    if constexpr (Kind<T>::hasBlas)
+      if (blas && !plain)
+        return withBlas(ip1, ip2, op);
+    matmulPlain(c, ip1, ip2, op);
+  }
+
+private:
+  void withBlas(const T *ip1, const T *ip2, T *op) {
+    if (special) {
+      if (scalarOut)
+        *op = dotOf(blas, ip1, c.is1_n, ip2, c.is2_n, c.n);
+      else if (scalarVec)
+        matmulPlain(c, ip1, ip2, op);
+      else if (vectorMatrix)
+        gemv(ip2, c.is2_p, c.is2_n, ip1, c.is1_n, op, c.os_p, c.p, c.n);
+      else if (matrixVector)
+        gemv(ip1, c.is1_m, c.is1_n, ip2, c.is2_n, op, c.os_m, c.m, c.n);
+      else
+        matmulPlain(c, ip1, ip2, op);
+      return;
+    }
+    // Matrix by matrix: copies of what BLAS cannot read (gh-23588).
+    bool i1Transpose = std::abs(c.is1_m) < std::abs(c.is1_n);
+    bool i2Transpose = std::abs(c.is2_n) < std::abs(c.is2_p);
+    bool oTranspose = std::abs(c.os_m) < std::abs(c.os_p);
+    T *tmp1 = buffer.data();
+    T *tmp2 = tmp1 + (i1blasable ? 0 : c.m * c.n);
+    T *tmpOut = tmp2 + (i2blasable ? 0 : c.n * c.p);
+    int64_t t1m = i1Transpose ? 1 : c.n, t1n = i1Transpose ? c.m : 1;
+    int64_t t2n = i2Transpose ? 1 : c.p, t2p = i2Transpose ? c.n : 1;
+    int64_t tom = oTranspose ? 1 : c.p, top = oTranspose ? c.m : 1;
+    if (!i1blasable)
+      matrixCopy(i1Transpose, ip1, c.is1_m, c.is1_n, tmp1, t1m, t1n, c.m, c.n);
+    if (!i2blasable)
+      matrixCopy(i2Transpose, ip2, c.is2_n, c.is2_p, tmp2, t2n, t2p, c.n, c.p);
+    const T *a = i1blasable ? ip1 : tmp1;
+    const T *b = i2blasable ? ip2 : tmp2;
+    T *o = oblasable ? op : tmpOut;
+    int64_t s1m = i1blasable ? c.is1_m : t1m, s1n = i1blasable ? c.is1_n : t1n;
+    int64_t s2n = i2blasable ? c.is2_n : t2n, s2p = i2blasable ? c.is2_p : t2p;
+    int64_t som = oblasable ? c.os_m : tom, sop = oblasable ? c.os_p : top;
+    // matmul(a, b, o) == matmul(b.T, a.T, o.T)
+    if (oTranspose)
+      matrixMatrix(b, s2p, s2n, a, s1n, s1m, o, sop, som, c.p, c.n, c.m);
+    else
+      matrixMatrix(a, s1m, s1n, b, s2n, s2p, o, som, sop, c.m, c.n, c.p);
+    if (!oblasable)
+      matrixCopy(oTranspose, tmpOut, tom, top, op, c.os_m, c.os_p, c.m, c.p);
+  }
+
+  /// NumPy's is_blasable2d: rows `s1` apart, unit steps along them.
+  bool isBlasable(int64_t s1, int64_t s2, int64_t, int64_t d2) const {
+    return s2 == 1 && s1 >= d2 && s1 <= blas->maxSize();
+  }
+
+  void gemv(const T *ip1, int64_t is1_m, int64_t is1_n, const T *ip2, int64_t is2_n, T *op,
+            int64_t op_m, int64_t m, int64_t n) {
+    int order = kRowMajor;
+    int64_t lda = is1_n;
+    if (isBlasable(is1_m, is1_n, m, n)) {
+      order = kColMajor;
+      lda = is1_m;
+    }
+    void *f = blas->routine(Kind<T>::gemv);
+    if (blas->ilp64)
+      gemvAs<int64_t>(f, order, n, m, ip1, lda, ip2, is2_n, op, op_m);
+    else
+      gemvAs<int32_t>(f, order, n, m, ip1, lda, ip2, is2_n, op, op_m);
+  }
+
+  void matrixMatrix(const T *ip1, int64_t is1_m, int64_t is1_n, const T *ip2, int64_t is2_n,
+                    int64_t is2_p, T *op, int64_t os_m, int64_t os_p, int64_t m, int64_t n,
+                    int64_t p) {
+    (void)os_p;
+    int64_t ldc = os_m;
+    int trans1 = kNoTrans, trans2 = kNoTrans;
+    int64_t lda = is1_m, ldb = is2_n;
+    if (!isBlasable(is1_m, is1_n, m, n)) {
+      trans1 = kTrans;
+      lda = is1_n;
+    }
+    if (!isBlasable(is2_n, is2_p, n, p)) {
+      trans2 = kTrans;
+      ldb = is2_p;
+    }
+    bool ilp64 = blas->ilp64;
+    // A matrix times its own transpose: syrk, then the lower triangle.
+    if (ip1 == ip2 && m == p && is1_m == is2_p && is1_n == is2_n && trans1 != trans2) {
+      void *f = blas->routine(Kind<T>::syrk);
+      int64_t ld = trans1 == kNoTrans ? lda : ldb;
+      if (ilp64)
+        syrkAs<int64_t>(f, trans1, p, n, ip1, ld, op, ldc);
+      else
+        syrkAs<int32_t>(f, trans1, p, n, ip1, ld, op, ldc);
+      for (int64_t i = 0; i < p; ++i)
+        for (int64_t j = i + 1; j < p; ++j)
+          op[j * ldc + i] = op[i * ldc + j];
+      return;
+    }
+    void *f = blas->routine(Kind<T>::gemm);
+    if (ilp64)
+      gemmAs<int64_t>(f, trans1, trans2, m, p, n, ip1, lda, ip2, ldb, op, ldc);
+    else
+      gemmAs<int32_t>(f, trans1, trans2, m, p, n, ip1, lda, ip2, ldb, op, ldc);
+  }
+
+  Core c;
+  const BlasLibrary *blas;
+  bool plain = false, special = false, scalarOut = false, scalarVec = false;
+  bool i1blasable = false, i2blasable = false, oblasable = false;
+  bool vectorMatrix = false, matrixVector = false;
+  std::vector<T> buffer;
+};
+
+//===----------------------------------------------------------------------===//
+// Whole operations
+//===----------------------------------------------------------------------===//
+
+template <typename T> struct Operand {
+  T *data;
+  int64_t ndim;
+  const int64_t *dims;
+  const int64_t *strides;
+
+  int64_t dim(int64_t axis) const { return dims[axis]; }
+  int64_t stride(int64_t axis) const { return strides[axis]; }
+};
+
+/// Calls `body(offsets)` for every index of `sizes` (C order), with the
+/// matching element offset into each operand (strides per operand).
+template <typename F>
+void forEachIndex(const std::vector<int64_t> &sizes,
+                  const std::vector<std::vector<int64_t>> &strides, F body) {
+  size_t rank = sizes.size();
+  for (int64_t size : sizes)
+    if (size == 0)
+      return;
+  std::vector<int64_t> index(rank, 0), offsets(strides.size(), 0);
+  while (true) {
+    body(offsets);
+    size_t axis = rank;
+    while (axis > 0) {
+      --axis;
+      for (size_t k = 0; k < strides.size(); ++k)
+        offsets[k] += strides[k][axis];
+      if (++index[axis] < sizes[axis])
+        break;
+      for (size_t k = 0; k < strides.size(); ++k)
+        offsets[k] -= strides[k][axis] * sizes[axis];
+      index[axis] = 0;
+      if (axis == 0)
+        return;
+    }
+    if (rank == 0)
+      return;
+  }
+}
+
+/// np.matmul: stacks broadcast, a 1-D operand is a row (left) or a column
+/// (right) whose axis the result drops.
+template <typename T> void matmul(const Operand<T> &a, const Operand<T> &b, T *out) {
+  bool aMatrix = a.ndim > 1, bMatrix = b.ndim > 1;
+  Core c;
+  c.m = aMatrix ? a.dim(a.ndim - 2) : 1;
+  c.n = a.dim(a.ndim - 1);
+  c.p = bMatrix ? b.dim(b.ndim - 1) : 1;
+  c.is1_m = aMatrix ? a.stride(a.ndim - 2) : 0;
+  c.is1_n = a.stride(a.ndim - 1);
+  c.is2_n = bMatrix ? b.stride(b.ndim - 2) : b.stride(0);
+  c.is2_p = bMatrix ? b.stride(b.ndim - 1) : 0;
+  c.os_m = aMatrix ? (bMatrix ? c.p : 1) : 0;
+  c.os_p = bMatrix ? 1 : 0;
+  int64_t aBatch = std::max<int64_t>(a.ndim - 2, 0), bBatch = std::max<int64_t>(b.ndim - 2, 0);
+  int64_t batch = std::max(aBatch, bBatch);
+  std::vector<int64_t> sizes(batch), aStrides(batch), bStrides(batch), oStrides(batch);
+  for (int64_t k = 0; k < batch; ++k) {
+    int64_t ka = k - (batch - aBatch), kb = k - (batch - bBatch);
+    int64_t aSize = ka >= 0 ? a.dim(ka) : 1, bSize = kb >= 0 ? b.dim(kb) : 1;
+    sizes[k] = aSize == 1 ? bSize : aSize;
+    aStrides[k] = ka >= 0 && aSize != 1 ? a.stride(ka) : 0;
+    bStrides[k] = kb >= 0 && bSize != 1 ? b.stride(kb) : 0;
+  }
+  int64_t step = (aMatrix ? c.m : 1) * (bMatrix ? c.p : 1);
+  for (int64_t k = batch - 1; k >= 0; --k) {
+    oStrides[k] = step;
+    step *= sizes[k];
+  }
+  MatmulLoop<T> loop(c);
+  forEachIndex(sizes, {aStrides, bStrides, oStrides}, [&](const std::vector<int64_t> &at) {
+    loop(a.data + at[0], b.data + at[1], out + at[2]);
+  });
+}
+
+/// A C-contiguous copy of `x` in `storage` when BLAS could not read it
+/// (np.dot copies such operands; matmul would loop over them plainly).
+template <typename T>
+Operand<T> readableByBlas(const Operand<T> &x, std::vector<T> &storage,
+                          std::vector<int64_t> &strides) {
+  bool readable = true;
+  for (int64_t axis = 0; axis < x.ndim; ++axis)
+    readable &= x.stride(axis) >= 0 && (x.stride(axis) != 0 || x.dim(axis) <= 1);
+  if (x.ndim == 2)
+    readable &= (x.stride(1) == 1 && x.stride(0) >= x.dim(1)) ||
+                (x.stride(0) == 1 && x.stride(1) >= x.dim(0));
+  if (readable)
+    return x;
+  int64_t rows = x.ndim == 2 ? x.dim(0) : 1, columns = x.dim(x.ndim - 1);
+  storage.resize(rows * columns);
+  strides.assign({columns, 1});
+  int64_t rowStride = x.ndim == 2 ? x.stride(0) : 0, columnStride = x.stride(x.ndim - 1);
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < columns; ++j)
+      storage[i * columns + j] = x.data[i * rowStride + j * columnStride];
+  return {storage.data(), x.ndim, x.dims, x.ndim == 2 ? strides.data() : strides.data() + 1};
+}
+
+/// np.dot: up to two axes, the products matmul takes (operands BLAS cannot
+/// read copied first); beyond, each element is the dot of a row of `a` (its
+/// last axis) and a column of `b` (its second-to-last).
+template <typename T> void dot(const Operand<T> &a, const Operand<T> &b, T *out) {
+  if (a.ndim <= 2 && b.ndim <= 2) {
+    std::vector<T> aCopy, bCopy;
+    std::vector<int64_t> aStrides, bStrides;
+    return matmul(readableByBlas(a, aCopy, aStrides), readableByBlas(b, bCopy, bStrides), out);
+  }
+  const BlasLibrary *blas = blasFor<T>();
+  int64_t inner = b.ndim == 1 ? 0 : b.ndim - 2;
+  int64_t n = a.dim(a.ndim - 1);
+  std::vector<int64_t> sizes, aStrides, bStrides, oStrides;
+  for (int64_t axis = 0; axis + 1 < a.ndim; ++axis) {
+    sizes.push_back(a.dim(axis));
+    aStrides.push_back(a.stride(axis));
+    bStrides.push_back(0);
+  }
+  for (int64_t axis = 0; axis < b.ndim; ++axis) {
+    if (axis == inner)
+      continue;
+    sizes.push_back(b.dim(axis));
+    aStrides.push_back(0);
+    bStrides.push_back(b.stride(axis));
+  }
+  oStrides.resize(sizes.size());
+  int64_t step = 1;
+  for (size_t k = sizes.size(); k-- > 0;) {
+    oStrides[k] = step;
+    step *= sizes[k];
+  }
+  forEachIndex(sizes, {aStrides, bStrides, oStrides}, [&](const std::vector<int64_t> &at) {
+    out[at[2]] =
+        dotOf(blas, a.data + at[0], a.stride(a.ndim - 1), b.data + at[1], b.stride(inner), n);
+  });
+}
+
+template <typename T>
+void productOf(int64_t isDot, int64_t a, int64_t aNdim, int64_t aDims, int64_t aStrides, int64_t b,
+               int64_t bNdim, int64_t bDims, int64_t bStrides, int64_t out) {
+  auto operand = [](int64_t data, int64_t ndim, int64_t dims, int64_t strides) {
+    return Operand<T>{reinterpret_cast<T *>(data), ndim, reinterpret_cast<const int64_t *>(dims),
+                      reinterpret_cast<const int64_t *>(strides)};
+  };
+  Operand<T> x = operand(a, aNdim, aDims, aStrides), y = operand(b, bNdim, bDims, bStrides);
+  if (isDot)
+    dot(x, y, reinterpret_cast<T *>(out));
+  else
+    matmul(x, y, reinterpret_cast<T *>(out));
+}
+
+} // namespace
+
+extern "C" void plait_rt_matmul(int64_t kind, int64_t dot, int64_t a, int64_t aNdim, int64_t aDims,
+                                int64_t aStrides, int64_t b, int64_t bNdim, int64_t bDims,
+                                int64_t bStrides, int64_t out) {
+  switch (kind) {
+  case PLAIT_LINALG_F64:
+    return productOf<double>(dot, a, aNdim, aDims, aStrides, b, bNdim, bDims, bStrides, out);
+  case PLAIT_LINALG_F32:
+    return productOf<float>(dot, a, aNdim, aDims, aStrides, b, bNdim, bDims, bStrides, out);
+  case PLAIT_LINALG_C128:
+    return productOf<Complex>(dot, a, aNdim, aDims, aStrides, b, bNdim, bDims, bStrides, out);
+  default:
+    return productOf<int64_t>(dot, a, aNdim, aDims, aStrides, b, bNdim, bDims, bStrides, out);
+  }
+}
+
+std::string plait::runtime::blasLibraryPath() { return blasLibrary().path; }

@@ -1,0 +1,175 @@
+"""Matrix products (a @ b, np.matmul, np.dot, np.outer) in all of NumPy's
+shapes, dtypes and layouts, compared with NumPy: bit for bit when plait calls
+the BLAS NumPy calls (the same routines with the same arguments), within
+rounding otherwise."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import jit_linalg as py
+import plait
+from jit_support import jitted_copies
+
+SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+jit = jitted_copies(py)
+
+SAME_BLAS_AS_NUMPY = "numpy" in plait.blas_library()
+
+DTYPES = [np.float64, np.float32, np.complex128, np.int64, np.int32, np.int8, np.uint8, np.bool_]
+
+
+def assert_product(got: Any, want: Any) -> None:
+    assert np.asarray(got).dtype == np.asarray(want).dtype
+    assert np.shape(got) == np.shape(want)
+    assert type(got) is type(want) or isinstance(got, np.ndarray) == isinstance(want, np.ndarray)
+    if SAME_BLAS_AS_NUMPY or np.asarray(want).dtype.kind not in "fc":
+        np.testing.assert_array_equal(got, want)
+    else:
+        rtol = 1e-4 if np.asarray(want).dtype == np.float32 else 1e-12
+        np.testing.assert_allclose(got, want, rtol=rtol, atol=rtol)
+
+
+def random_array(rng: np.random.Generator, shape: tuple[int, ...], dtype: Any) -> np.ndarray:
+    if np.dtype(dtype).kind == "c":
+        return rng.standard_normal(shape) + 1j * rng.standard_normal(shape)
+    if np.dtype(dtype).kind == "b":
+        return rng.random(shape) < 0.3
+    if np.dtype(dtype).kind in "iu":
+        return rng.integers(0 if np.dtype(dtype).kind == "u" else -50, 50, shape).astype(dtype)
+    return (rng.standard_normal(shape) * 4).astype(dtype)
+
+
+def layout(a: np.ndarray, choice: int) -> np.ndarray:
+    """The same values in another memory layout: C, Fortran, or a strided view
+    of a larger array (reversed rows, every other column)."""
+    if a.ndim < 2 or choice == 0:
+        return a if a.ndim > 1 or choice == 0 else np.repeat(a, 2)[::-2][::-1]
+    if choice == 1:
+        return np.asfortranarray(a)
+    padded = np.zeros(a.shape[:-2] + (a.shape[-2], 2 * a.shape[-1]), a.dtype)
+    padded[..., ::-1, ::2] = a
+    return padded[..., ::-1, ::2]
+
+
+@st.composite
+def operand_shapes(draw: st.DrawFn) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Shapes NumPy's matmul accepts: 1-D or stacks of matrices, whose stack
+    axes broadcast (sizes of 1 against any)."""
+    m, n, p = (draw(st.sampled_from([0, 1, 2, 3, 5, 8, 17, 40])) for _ in range(3))
+    batch = draw(st.lists(st.integers(1, 3), max_size=2))
+    a_batch = [draw(st.sampled_from([size, 1])) for size in batch][draw(st.integers(0, len(batch))):]
+    b_batch = [draw(st.sampled_from([size, 1])) for size in batch][draw(st.integers(0, len(batch))):]
+    a = (n,) if draw(st.integers(0, 4)) == 0 else tuple(a_batch) + (m, n)
+    b = (n,) if draw(st.integers(0, 4)) == 0 else tuple(b_batch) + (n, p)
+    return a, b
+
+
+@given(shapes=operand_shapes(), dtype=st.sampled_from(DTYPES), layouts=st.tuples(st.integers(0, 2), st.integers(0, 2)), seed=st.integers(0, 2**32 - 1))
+@SETTINGS
+def test_matmul_matches_numpy(shapes: Any, dtype: Any, layouts: Any, seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    a = layout(random_array(rng, shapes[0], dtype), layouts[0])
+    b = layout(random_array(rng, shapes[1], dtype), layouts[1])
+    want = py.matmul(a, b)
+    assert_product(jit.matmul(a, b), want)
+    assert_product(jit.matmul_function(a, b), want)
+
+
+@given(
+    shapes=st.sampled_from([((3,), (3,)), ((4, 3), (3,)), ((3,), (3, 5)), ((4, 3), (3, 5)), ((2, 4, 3), (3, 5)),
+                            ((4, 3), (2, 3, 5)), ((2, 2, 3), (4, 3, 2)), ((0, 3), (3, 2)), ((2, 0), (0, 3)),
+                            ((1, 1), (1, 1)), ((30, 20), (20, 25))]),
+    dtype=st.sampled_from(DTYPES), layouts=st.tuples(st.integers(0, 2), st.integers(0, 2)), seed=st.integers(0, 2**32 - 1),
+)
+@SETTINGS
+def test_dot_matches_numpy_in_every_shape(shapes: Any, dtype: Any, layouts: Any, seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    a = layout(random_array(rng, shapes[0], dtype), layouts[0])
+    b = layout(random_array(rng, shapes[1], dtype), layouts[1])
+    assert_product(jit.dot(a, b), py.dot(a, b))
+
+
+@pytest.mark.parametrize("dtypes", [(np.float32, np.float64), (np.int32, np.float64), (np.int8, np.uint8),
+                                    (np.bool_, np.int64), (np.float64, np.complex128), (np.int16, np.float32)])
+def test_products_of_mixed_dtypes_promote_as_numpy(dtypes: Any) -> None:
+    rng = np.random.default_rng(3)
+    a, b = random_array(rng, (6, 7), dtypes[0]), random_array(rng, (7, 5), dtypes[1])
+    for fn in ("matmul", "dot"):
+        assert_product(getattr(jit, fn)(a, b), getattr(py, fn)(a, b))
+    v = random_array(rng, (7,), dtypes[1])
+    assert_product(jit.dot(a, v), py.dot(a, v))
+
+
+@given(a_shape=st.sampled_from([(4,), (2, 3), (0,), (2, 1, 2)]), b_shape=st.sampled_from([(5,), (3, 2), (1,)]),
+       dtype=st.sampled_from([np.float64, np.int32, np.bool_, np.complex128]), seed=st.integers(0, 2**32 - 1))
+@SETTINGS
+def test_outer_matches_numpy(a_shape: Any, b_shape: Any, dtype: Any, seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    a, b = random_array(rng, a_shape, dtype), random_array(rng, b_shape, dtype)
+    if dtype == np.complex128:
+        # Gaussian integers: NumPy's SIMD complex multiply may fuse
+        # multiply-adds, which changes the last bit of other values.
+        a, b = np.round(a * 8), np.round(b * 8)
+    np.testing.assert_array_equal(jit.outer(a, b), py.outer(a, b))
+    assert jit.outer(a, b).dtype == py.outer(a, b).dtype
+    np.testing.assert_array_equal(jit.outer(a[::-1], b), py.outer(a[::-1], b))
+
+
+@given(n=st.sampled_from([1, 2, 7, 33]), k=st.sampled_from([1, 3, 20]), dtype=st.sampled_from([np.float64, np.float32, np.complex128]),
+       seed=st.integers(0, 2**32 - 1))
+@SETTINGS
+def test_a_matrix_times_its_transpose_is_symmetric_as_in_numpy(n: int, k: int, dtype: Any, seed: int) -> None:
+    a = random_array(np.random.default_rng(seed), (n, k), dtype)
+    for got, want in zip(jit.gram(a), py.gram(a)):
+        assert_product(got, want)
+
+
+@pytest.mark.parametrize(
+    "shapes",
+    [((3,), (2,)), ((2, 3), (2, 3)), ((3,), (2, 3)), ((2, 3), (2,)), ((2, 3, 4), (3, 4, 5)), ((2, 3, 4), (3, 5, 6)),
+     ((4, 1, 2, 3), (5, 3, 2)), ((2, 5, 2, 3), (3, 3, 2))],
+)
+def test_mismatched_shapes_raise_numpys_errors(shapes: Any) -> None:
+    a, b = np.ones(shapes[0]), np.ones(shapes[1])
+    for fn in ("matmul", "matmul_function", "dot"):
+        try:
+            getattr(py, fn)(a, b)
+        except ValueError as error:
+            expected = str(error)
+        else:
+            continue
+        with pytest.raises(ValueError) as got:
+            getattr(jit, fn)(a, b)
+        assert str(got.value) == expected
+
+
+def test_products_in_loops_and_in_place_match_numpy() -> None:
+    rng = np.random.default_rng(5)
+    a, x = rng.standard_normal((50, 50)), rng.standard_normal(50)
+    assert_product(jit.power_iteration(a, x, 30), py.power_iteration(a, x, 30))
+    args = [rng.standard_normal((40, 40))] + [rng.standard_normal(40) for _ in range(4)]
+    expected, got = [v.copy() for v in args], [v.copy() for v in args]
+    py.mvt(*expected)
+    jit.mvt(*got)
+    for e, g in zip(expected, got):
+        assert_product(g, e)
+    mats = [rng.standard_normal((60, 60)) for _ in range(4)]
+    for g, e in zip(jit.chain(*mats), py.chain(*mats)):
+        assert_product(g, e)
+
+
+def test_blas_library_is_numpys() -> None:
+    # plait finds the BLAS NumPy loaded (the bundled OpenBLAS of NumPy's wheels).
+    import numpy
+
+    path = plait.blas_library()
+    assert path and "openblas" in path.lower()
+    if "site-packages" in numpy.__file__:
+        assert SAME_BLAS_AS_NUMPY
