@@ -328,18 +328,22 @@ PyObject *boxResult(const Type &type, const int64_t *&words, char cast, ResultOw
 
 PyObject *raiseRunError(const jit::Executor &executor, int32_t status) {
   const frontend::ErrorSite &site = executor.info.errors.at(status - 1);
-  static const std::pair<const char *, PyObject **> classes[] = {
-      {"ZeroDivisionError", &PyExc_ZeroDivisionError},
-      {"OverflowError", &PyExc_OverflowError},
-      {"ValueError", &PyExc_ValueError},
-      {"RecursionError", &PyExc_RecursionError},
-      {"UnboundLocalError", &PyExc_UnboundLocalError},
-      {"IndexError", &PyExc_IndexError},
-      {"TypeError", &PyExc_TypeError}};
-  PyObject *cls = PyExc_RuntimeError;
-  for (const auto &[name, pointer] : classes)
-    if (site.exception == name)
-      cls = *pointer;
+  // A built-in exception by name, or a dotted module.Class
+  // (numpy.linalg.LinAlgError), imported when raised.
+  PyObject *cls = nullptr;
+  size_t dot = site.exception.rfind('.');
+  PyObject *module = dot == std::string::npos
+                         ? PyImport_ImportModule("builtins")
+                         : PyImport_ImportModule(site.exception.substr(0, dot).c_str());
+  if (module) {
+    cls = PyObject_GetAttrString(module, site.exception.substr(dot + 1).c_str());
+    Py_DECREF(module);
+  }
+  if (!cls || !PyExceptionClass_Check(cls)) {
+    Py_XDECREF(cls);
+    PyErr_Clear();
+    cls = Py_NewRef(PyExc_RuntimeError);
+  }
   // Messages with {0}..{23} take the values the code recorded on this thread.
   std::string message = site.message;
   std::array<int64_t, kMaxErrorArguments> values = lastErrorArguments();
@@ -349,6 +353,7 @@ PyObject *raiseRunError(const jit::Executor &executor, int32_t status) {
       message.replace(at, placeholder.size(), std::to_string(values[k]));
   }
   PyErr_SetString(cls, message.c_str());
+  Py_DECREF(cls);
   return nullptr;
 }
 

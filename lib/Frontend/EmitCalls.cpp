@@ -342,6 +342,8 @@ Val FunctionEmitter::emitNumpy(const SExpr &node, const std::string &name) {
     return emitReduction(node, name);
   if (name == "dot" || name == "matmul" || name == "outer")
     return emitProduct(node, name);
+  if (name.rfind("linalg.", 0) == 0)
+    return emitLinalg(node, name.substr(7));
   if (name == "reshape" || name == "ravel")
     return reshaped(node);
   if (name == "item") {

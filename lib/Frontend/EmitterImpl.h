@@ -301,6 +301,13 @@ private:
   Val productOf(const SExpr &node, const Val &a, const Val &b, bool isDot);
   /// np.dot, np.matmul and np.outer calls.
   Val emitProduct(const SExpr &node, const std::string &name);
+  /// The broadcast sizes of the stacks of matrices a and b (their first
+  /// aBatch and bBatch axes), with NumPy's gufunc error naming the result's
+  /// `core` sizes.
+  llvm::SmallVector<Value> broadcastStacks(const Val &a, int aBatch, const Val &b, int bBatch,
+                                           llvm::ArrayRef<Value> core, Location l);
+  /// np.linalg.<name>(...).
+  Val emitLinalg(const SExpr &node, const std::string &name);
   Val emitElementwise(const SExpr &node, const std::string &name);
   Val applyElementwise(const std::string &name, const Val &x, Location l);
   /// Emits `body(k)` for k in [0, n).

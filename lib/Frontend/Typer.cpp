@@ -167,6 +167,8 @@ NameBinding Typer::resolve(const Specialization &spec,
     binding.kind = NameBinding::Kind::Rendezvous;
   } else if (head == "Module" && value.items.at(1).text == "numpy") {
     binding.kind = NameBinding::Kind::NumPy;
+  } else if (head == "Module" && value.items.at(1).text == "numpy_linalg") {
+    binding.kind = NameBinding::Kind::NumPyLinalg;
   } else if (head == "NumPyFunction") {
     binding.kind = NameBinding::Kind::NumPyFunction;
     binding.name = value.items.at(1).text;

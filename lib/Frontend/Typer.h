@@ -20,17 +20,18 @@ namespace plait::frontend {
 /// What a name in a function body refers to.
 struct NameBinding {
   enum class Kind {
-    Local,     // parameter or assigned in the body
-    Constant,  // global number, bool, None or tuple of them
-    Jit,       // another jitted function
-    Math,      // the math module
+    Local,    // parameter or assigned in the body
+    Constant, // global number, bool, None or tuple of them
+    Jit,      // another jitted function
+    Math,     // the math module
     MathFunction,
     Builtin,
-    Rendezvous,  // plait.testing.jit_rendezvous: the native test barrier
-    NumPy,       // the numpy module
+    Rendezvous,    // plait.testing.jit_rendezvous: the native test barrier
+    NumPy,         // the numpy module
+    NumPyLinalg,   // the numpy.linalg module
     NumPyFunction, // a function imported from numpy
-    DTypeValue,  // a NumPy scalar type (np.float32 bound to a global)
-    Unsupported, // bound to something compiled code cannot use
+    DTypeValue,    // a NumPy scalar type (np.float32 bound to a global)
+    Unsupported,   // bound to something compiled code cannot use
     Undefined
   };
   Kind kind = Kind::Undefined;
@@ -92,6 +93,16 @@ struct Specialization {
   /// Array methods called (a.sum(axis=0), a.copy()): the NumPy function each
   /// call is, its array the first positional argument.
   std::unordered_map<const SExpr *, std::string> arrayMethods;
+  /// np.linalg calls: their array arguments (a, then b) and the choices
+  /// made from constant arguments.
+  struct Linalg {
+    std::vector<const SExpr *> arrays;
+    int64_t norm = 0;             // norm: a PlaitNorm
+    double p = 0;                 // norm: the order of a vector's power norm
+    bool upper = false;           // cholesky(upper=True), eigh(UPLO='U')
+    const SExpr *rcond = nullptr; // lstsq: rcond= (null: NumPy's default)
+  };
+  std::unordered_map<const SExpr *, Linalg> linalgCalls;
   /// The type typing found for `node` (an expression, or an augmented
   /// assignment: its operation's result).
   const Type &typeOf(const SExpr &node) const;
@@ -114,6 +125,8 @@ public:
   NameBinding resolve(const Specialization &spec, const std::string &name) const;
   /// Whether `node` names the numpy or math module (np in np.pi, np.sum).
   bool namesModule(const Specialization &spec, const SExpr &node) const;
+  /// True for numpy.linalg, as a name or as np.linalg.
+  bool namesLinalg(const Specialization &spec, const SExpr &node) const;
   /// One entry of an array subscript once `...` is expanded: an int index
   /// or a slice of the next axis (`node` null: the whole axis), or a new
   /// axis of size 1 (None, np.newaxis).
@@ -174,6 +187,8 @@ private:
 
   //--- NumPy, subscripts and aliases (TyperNumPy.cpp) --------------------//
   Type numpyCallType(Specialization &spec, const SExpr &call, const std::string &name);
+  /// np.linalg.<name>(...) (TyperLinalg.cpp).
+  Type linalgCallType(Specialization &spec, const SExpr &call, const std::string &name);
   /// A dtype designator: np.float64, float, int, bool, "int32", a global
   /// bound to a NumPy type. Fails with a TypingError otherwise.
   DType dtypeOf(Specialization &spec, const SExpr &node);
@@ -233,6 +248,8 @@ bool indexesWithArray(const Specialization &spec, const SExpr &subscript);
 /// Whether the NumPy function or array method `name` reduces (np.sum,
 /// np.cumsum, np.any, ...): its arguments are bound by reductionOf().
 bool isReductionName(const std::string &name);
+/// True for the constant None (an absent optional field too).
+bool isNoneConstant(const SExpr &node);
 /// Whether `name` (a parameter of `spec`) may be written, directly or by a
 /// callee it is passed to.
 bool writesParameter(const Specialization &spec, const std::string &name);

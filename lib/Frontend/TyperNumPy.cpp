@@ -9,10 +9,21 @@
 namespace plait::frontend {
 
 bool Typer::namesModule(const Specialization &spec, const SExpr &node) const {
+  if (namesLinalg(spec, node))
+    return true;
   if (!ast::is(node, ast::NodeKind::Name))
     return false;
   NameBinding::Kind kind = resolve(spec, ast::id(node)).kind;
   return kind == NameBinding::Kind::NumPy || kind == NameBinding::Kind::Math;
+}
+
+bool Typer::namesLinalg(const Specialization &spec, const SExpr &node) const {
+  // `la` (import numpy.linalg as la) or `np.linalg`.
+  if (ast::is(node, ast::NodeKind::Name))
+    return resolve(spec, ast::id(node)).kind == NameBinding::Kind::NumPyLinalg;
+  return ast::is(node, ast::NodeKind::Attribute) && ast::attr(node) == "linalg" &&
+         ast::is(ast::value(node), ast::NodeKind::Name) &&
+         resolve(spec, ast::id(ast::value(node))).kind == NameBinding::Kind::NumPy;
 }
 
 std::vector<const SExpr *> Typer::positionalArguments(const Specialization &spec,
@@ -24,6 +35,8 @@ std::vector<const SExpr *> Typer::positionalArguments(const Specialization &spec
 }
 
 std::string Typer::numpyFunction(const Specialization &spec, const SExpr &callee) const {
+  if (ast::is(callee, ast::NodeKind::Attribute) && namesLinalg(spec, ast::value(callee)))
+    return "linalg." + ast::attr(callee);
   if (ast::is(callee, ast::NodeKind::Attribute) &&
       ast::is(ast::value(callee), ast::NodeKind::Name) &&
       resolve(spec, ast::id(ast::value(callee))).kind == NameBinding::Kind::NumPy)
@@ -101,11 +114,12 @@ const std::vector<std::string> &reductionParameters(const std::string &name) {
   return parameters.at(name);
 }
 
+} // namespace
+
 bool isNoneConstant(const SExpr &node) {
   return node.kind == SExpr::Kind::None ||
          (ast::is(node, ast::NodeKind::Const) && ast::value(node).kind == SExpr::Kind::None);
 }
-} // namespace
 
 bool isReductionName(const std::string &name) {
   static const std::set<std::string> names = {"sum",    "prod", "mean", "std",    "var",
@@ -262,6 +276,8 @@ int Typer::shapeRank(Specialization &spec, const SExpr &node) {
 }
 
 Type Typer::numpyCallType(Specialization &spec, const SExpr &call, const std::string &name) {
+  if (name.rfind("linalg.", 0) == 0)
+    return linalgCallType(spec, call, name.substr(7));
   const FunctionSource &fn = *spec.source;
   std::vector<const SExpr *> args = positionalArguments(spec, call);
   const SExpr *dtypeNode = nullptr;

@@ -181,6 +181,8 @@ class Snapshotter:
                 return f"(DType {numpy.dtype(value).name})"
             if name and getattr(numpy, name, None) is value and callable(value):
                 return f"(NumPyFunction {name})"
+            if name and getattr(numpy.linalg, name, None) is value and callable(value):
+                return f"(NumPyFunction linalg.{name})"
         if name in _SUPPORTED_BUILTINS and getattr(builtins, name, None) is value:
             return f"(Builtin {name})"
         if isinstance(value, FunctionType):

@@ -41,3 +41,77 @@ def mvt(a, x1, x2, y1, y2):
 
 def chain(a, b, c, d):
     return a @ b @ c @ d, 1.5 * a @ b + 0.5 * c
+
+
+def solve(a, b):
+    return np.linalg.solve(a, b)
+
+
+def inv(a):
+    return np.linalg.inv(a)
+
+
+def det(a):
+    return np.linalg.det(a)
+
+
+def cholesky(a):
+    return np.linalg.cholesky(a), np.linalg.cholesky(a, upper=True)
+
+
+def eigh(a):
+    return np.linalg.eigh(a)
+
+
+def eigh_upper(a):
+    return np.linalg.eigh(a, UPLO="U")
+
+
+def lstsq(a, b):
+    return np.linalg.lstsq(a, b)
+
+
+def lstsq_rcond(a, b, rcond):
+    x, residuals, rank, s = np.linalg.lstsq(a, b, rcond=rcond)
+    return x, residuals, rank, s
+
+
+def vector_norms(x):
+    return (
+        np.linalg.norm(x),
+        np.linalg.norm(x, 2),
+        np.linalg.norm(x, 1),
+        np.linalg.norm(x, np.inf),
+        np.linalg.norm(x, -np.inf),
+        np.linalg.norm(x, 0),
+        np.linalg.norm(x, 3),
+        np.linalg.norm(x, ord=-1.5),
+    )
+
+
+def matrix_norms(x):
+    return (
+        np.linalg.norm(x),
+        np.linalg.norm(x, "fro"),
+        np.linalg.norm(x, 1),
+        np.linalg.norm(x, -1),
+        np.linalg.norm(x, np.inf),
+        np.linalg.norm(x, -np.inf),
+        np.linalg.norm(x, 2),
+        np.linalg.norm(x, -2),
+        np.linalg.norm(x, "nuc"),
+    )
+
+
+def norm_of_stack(x):
+    return np.linalg.norm(x)
+
+
+def contour_step(t, y, eye):
+    # npbench's contour_integral: complex solves and inverses in a loop.
+    total = np.zeros_like(y)
+    for k in range(3):
+        z = 1.0 + 0.5j * k
+        tz = t - z * eye
+        total += np.linalg.solve(tz, y) + np.linalg.inv(tz) @ y
+    return total

@@ -173,3 +173,139 @@ def test_blas_library_is_numpys() -> None:
     assert path and "openblas" in path.lower()
     if "site-packages" in numpy.__file__:
         assert SAME_BLAS_AS_NUMPY
+
+
+# np.linalg: the LAPACK routines NumPy calls, on the same column-major copies.
+
+LINALG_DTYPES = [np.float64, np.float32, np.complex128, np.int64, np.int32, np.bool_]
+
+
+def assert_linalg(got: Any, want: Any) -> None:
+    """Results equal NumPy's (tuples item by item, types and dtypes too)."""
+    if isinstance(want, tuple):
+        assert isinstance(got, tuple) and len(got) == len(want)
+        for g, w in zip(got, want):
+            assert_linalg(g, w)
+        return
+    assert type(got) is type(want), (type(got), type(want))
+    assert np.asarray(got).dtype == np.asarray(want).dtype and np.shape(got) == np.shape(want)
+    if SAME_BLAS_AS_NUMPY:
+        np.testing.assert_array_equal(got, want)
+    else:
+        np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-6)
+
+
+def well_conditioned(rng: np.random.Generator, shape: tuple[int, ...], dtype: Any) -> np.ndarray:
+    """Square matrices (the last two axes) with a strong diagonal."""
+    a = random_array(rng, shape, dtype)
+    if np.dtype(dtype).kind in "fc":
+        a = a + (4 * shape[-1] * np.eye(shape[-1])).astype(dtype)
+    return a
+
+
+def hermitian(rng: np.random.Generator, n: int, dtype: Any) -> np.ndarray:
+    a = random_array(rng, (n, n), np.complex128 if np.dtype(dtype).kind == "c" else np.float64)
+    h = a @ a.conj().T + n * np.eye(n)
+    return h.astype(dtype)
+
+
+@given(n=st.integers(0, 9), stack=st.sampled_from([(), (2,), (3, 1)]), rhs=st.sampled_from([None, 0, 1, 4]),
+       dtypes=st.tuples(st.sampled_from(LINALG_DTYPES[:5]), st.sampled_from(LINALG_DTYPES[:5])),
+       layout_choice=st.integers(0, 2), seed=st.integers(0, 2**32 - 1))
+@SETTINGS
+def test_solve_inv_det_match_numpy(n: int, stack: Any, rhs: Any, dtypes: Any, layout_choice: int, seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    a = layout(well_conditioned(rng, stack + (n, n), dtypes[0]), layout_choice)
+    b = random_array(rng, (n,) if rhs is None else stack[-1:] + (n, rhs), dtypes[1])
+    assert_linalg(jit.solve(a, b), py.solve(a, b))
+    assert_linalg(jit.inv(a), py.inv(a))
+    assert_linalg(jit.det(a), py.det(a))
+
+
+@given(n=st.integers(1, 8), dtype=st.sampled_from([np.float64, np.float32, np.complex128]),
+       stacked=st.booleans(), seed=st.integers(0, 2**32 - 1))
+@SETTINGS
+def test_cholesky_and_eigh_match_numpy(n: int, dtype: Any, stacked: bool, seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    h = hermitian(rng, n, dtype)
+    if stacked:
+        h = np.stack([h, hermitian(rng, n, dtype)])
+    assert_linalg(jit.cholesky(h), py.cholesky(h))
+    assert_linalg(jit.eigh(h), tuple(py.eigh(h)))
+    assert_linalg(jit.eigh_upper(h), tuple(py.eigh_upper(h)))
+
+
+@given(m=st.integers(0, 9), n=st.integers(1, 6), rhs=st.sampled_from([None, 0, 1, 3]),
+       dtype=st.sampled_from([np.float64, np.float32, np.complex128, np.int64]), rank_deficient=st.booleans(),
+       seed=st.integers(0, 2**32 - 1))
+@SETTINGS
+def test_lstsq_matches_numpy(m: int, n: int, rhs: Any, dtype: Any, rank_deficient: bool, seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    a = random_array(rng, (m, n), dtype)
+    if rank_deficient and n > 1:
+        a[:, -1] = a[:, 0]
+    b = random_array(rng, (m,) if rhs is None else (m, rhs), dtype)
+    assert_linalg(jit.lstsq(a, b), py.lstsq(a, b))
+    assert_linalg(jit.lstsq_rcond(a, b, 0.1), py.lstsq_rcond(a, b, 0.1))
+
+
+@given(n=st.integers(1, 12), dtype=st.sampled_from(LINALG_DTYPES), reverse=st.booleans(), seed=st.integers(0, 2**32 - 1))
+@SETTINGS
+def test_vector_norms_match_numpy(n: int, dtype: Any, reverse: bool, seed: int) -> None:
+    x = random_array(np.random.default_rng(seed), (n,), dtype)
+    if reverse and n > 1:  # (one element is C-contiguous whatever its stride)
+        x = x[::-1]
+    with np.errstate(all="ignore"):
+        want, got = py.vector_norms(x), jit.vector_norms(x)
+    if np.dtype(dtype).kind in "fc" and not SAME_BLAS_AS_NUMPY:
+        np.testing.assert_allclose(got, want, rtol=1e-5)
+        return
+    # ord=3 and ord=-1.5 raise each magnitude to a power: libm's pow may
+    # differ from NumPy's SIMD power in the last bit.
+    for k, (g, w) in enumerate(zip(got, want)):
+        if k >= 6:
+            np.testing.assert_allclose(g, w, rtol=1e-6 if x.dtype == np.float32 else 1e-14)
+            assert type(g) is type(w)
+        else:
+            assert_linalg(g, w)
+
+
+@given(shape=st.tuples(st.integers(1, 7), st.integers(1, 7)), dtype=st.sampled_from(LINALG_DTYPES),
+       layout_choice=st.integers(0, 2), seed=st.integers(0, 2**32 - 1))
+@SETTINGS
+def test_matrix_norms_match_numpy(shape: Any, dtype: Any, layout_choice: int, seed: int) -> None:
+    x = layout(random_array(np.random.default_rng(seed), shape, dtype), layout_choice)
+    assert_linalg(jit.matrix_norms(x), py.matrix_norms(x))
+    stack = np.stack([x, x])[:, ::-1]
+    assert_linalg(jit.norm_of_stack(stack), py.norm_of_stack(stack))
+
+
+def test_linalg_errors_are_numpys() -> None:
+    def same_error(fn: str, *args: Any) -> None:
+        with pytest.raises(Exception) as expected:
+            getattr(py, fn)(*args)
+        with pytest.raises(Exception) as got:
+            getattr(jit, fn)(*args)
+        assert type(got.value) is type(expected.value) and str(got.value) == str(expected.value)
+
+    same_error("solve", np.zeros((3, 3)), np.ones(3))
+    same_error("solve", np.ones((3, 3)), np.ones(2))
+    same_error("solve", np.ones((3, 3)), np.ones((2, 2)))
+    same_error("solve", np.ones((2, 3, 3)), np.ones((4, 3, 2)))
+    same_error("inv", np.ones((2, 3)))
+    same_error("inv", np.array([[1.0, 2.0], [2.0, 4.0]]))
+    same_error("det", np.ones((3, 2)))
+    same_error("cholesky", -np.eye(3))
+    same_error("lstsq", np.ones((3, 2)), np.ones(4))
+    same_error("matrix_norms", np.zeros((0, 3)))
+    same_error("vector_norms", np.zeros(0))
+    with pytest.raises(plait.TypingError, match="1-dimensional array given. Array must be at least two-dimensional"):
+        jit.inv(np.ones(3))
+
+
+def test_linalg_in_a_loop_with_complex_arrays() -> None:
+    rng = np.random.default_rng(9)
+    t = rng.standard_normal((6, 6)) + 1j * rng.standard_normal((6, 6))
+    y = rng.standard_normal((6, 2)) + 0j
+    eye = np.eye(6)
+    assert_linalg(jit.contour_step(t, y, eye), py.contour_step(t, y, eye))

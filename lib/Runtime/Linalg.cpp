@@ -1,0 +1,730 @@
+//===- Linalg.cpp - np.linalg as NumPy's _umath_linalg computes it --------===//
+//
+// A port of NumPy's linalg gufuncs (linalg/umath_linalg.cpp) for float64
+// and complex128, the types NumPy computes every np.linalg function in:
+// each matrix of a stack is copied to a column-major buffer, handed to the
+// same LAPACK routine with the same arguments, and copied back. np.linalg.norm
+// follows linalg/_linalg.py: the BLAS dot of the array in memory order for
+// the default norm, sums in NumPy's reduction order, singular values from
+// gesdd. Statuses are LinearAlgebra.h's.
+// Never build this file with -ffast-math.
+//
+//===----------------------------------------------------------------------===//
+#include "plait/Runtime/LinearAlgebra.h"
+#include "plait/Runtime/NumPyKernels.h"
+
+#include "BlasCalls.h"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <numeric>
+#include <vector>
+
+namespace {
+
+using namespace plait::runtime::blas;
+using plait::runtime::blasLibrary;
+
+/// The status of a function whose LAPACK routine the library lacks.
+constexpr int32_t kNoLapack = 4;
+
+template <typename T> using RealOf = std::conditional_t<std::is_same_v<T, Complex>, double, T>;
+
+//===----------------------------------------------------------------------===//
+// LAPACK calls: Fortran's (every argument by address; a character argument
+// also passes its length after the others), in the library's integer width.
+//===----------------------------------------------------------------------===//
+
+/// Calls LAPACK routine `r` with `args`, ints converted to the library's
+/// width (int64_t* arguments are passed as pointers to that width).
+class Lapack {
+public:
+  explicit Lapack(BlasRoutine r) : library(blasLibrary()), f(library.routine(r)) {}
+  bool available() const { return f != nullptr; }
+  bool ilp64() const { return library.ilp64; }
+  void *routine() const { return f; }
+
+private:
+  const BlasLibrary &library;
+  void *f;
+};
+
+/// An integer argument in the library's width.
+struct FortranInt {
+  int64_t wide;
+  int32_t narrow;
+  FortranInt(int64_t v = 0) : wide(v), narrow(static_cast<int32_t>(v)) {}
+  void *at(bool ilp64) { return ilp64 ? static_cast<void *>(&wide) : &narrow; }
+  int64_t value(bool ilp64) const { return ilp64 ? wide : narrow; }
+};
+
+/// An array of integers in the library's width (pivots, iwork).
+struct FortranInts {
+  std::vector<int64_t> wide;
+  std::vector<int32_t> narrow;
+  bool ilp64;
+  FortranInts(bool ilp64, size_t n) : ilp64(ilp64) { ilp64 ? wide.resize(n) : narrow.resize(n); }
+  void *data() { return ilp64 ? static_cast<void *>(wide.data()) : narrow.data(); }
+  int64_t operator[](size_t i) const { return ilp64 ? wide[i] : narrow[i]; }
+};
+
+template <typename... Args> void callFortran(void *f, Args... args) {
+  reinterpret_cast<void (*)(Args...)>(f)(args...);
+}
+
+template <typename T> constexpr bool isComplex = std::is_same_v<T, Complex>;
+
+//===----------------------------------------------------------------------===//
+// Column-major copies (NumPy's linearize_matrix / delinearize_matrix)
+//===----------------------------------------------------------------------===//
+
+/// buffer[c * ld + r] = matrix[r, c] for an (rows, columns) matrix.
+template <typename T>
+void toColumnMajor(const T *matrix, int64_t rowStride, int64_t columnStride, int64_t rows,
+                   int64_t columns, T *buffer, int64_t ld) {
+  for (int64_t c = 0; c < columns; ++c)
+    for (int64_t r = 0; r < rows; ++r)
+      buffer[c * ld + r] = matrix[r * rowStride + c * columnStride];
+}
+
+/// The reverse, into a C-contiguous (rows, columns) result.
+template <typename T>
+void fromColumnMajor(const T *buffer, int64_t ld, int64_t rows, int64_t columns, T *out) {
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < columns; ++c)
+      out[r * columns + c] = buffer[c * ld + r];
+}
+
+template <typename T>
+Operand<T> operandOf(int64_t data, int64_t ndim, int64_t dims, int64_t strides) {
+  return {reinterpret_cast<T *>(data), ndim, reinterpret_cast<const int64_t *>(dims),
+          reinterpret_cast<const int64_t *>(strides)};
+}
+
+/// Calls body(aOffset, outIndex) for each matrix of a's stack (its axes
+/// before the last `core`), the results numbered in C order.
+template <typename T, typename F> void forEachMatrix(const Operand<T> &a, int core, F body) {
+  std::vector<int64_t> sizes(a.dims, a.dims + a.ndim - core);
+  std::vector<int64_t> strides(a.strides, a.strides + a.ndim - core), numbers(sizes.size());
+  int64_t step = 1;
+  for (size_t k = sizes.size(); k-- > 0;) {
+    numbers[k] = step;
+    step *= sizes[k];
+  }
+  forEachIndex(sizes, {strides, numbers},
+               [&](const std::vector<int64_t> &at) { body(at[0], at[1]); });
+}
+
+//===----------------------------------------------------------------------===//
+// solve, inv, det, cholesky, eigh
+//===----------------------------------------------------------------------===//
+
+template <typename T> BlasRoutine gesvOf() {
+  return isComplex<T> ? BlasRoutine::zgesv : BlasRoutine::dgesv;
+}
+
+/// gesv on column-major copies; false when a matrix is singular.
+template <typename T> bool gesv(Lapack &lapack, int64_t n, int64_t nrhs, T *a, T *b) {
+  if (n == 0 || nrhs == 0)
+    return true;
+  bool wide = lapack.ilp64();
+  FortranInt N(n), NRHS(nrhs), LD(std::max<int64_t>(n, 1)), info;
+  FortranInts pivots(wide, n);
+  callFortran(lapack.routine(), N.at(wide), NRHS.at(wide), static_cast<void *>(a), LD.at(wide),
+              pivots.data(), static_cast<void *>(b), LD.at(wide), info.at(wide));
+  return info.value(wide) == 0;
+}
+
+template <typename T> int32_t solve(const Operand<T> &a, const Operand<T> &b, T *out) {
+  Lapack lapack(gesvOf<T>());
+  if (!lapack.available())
+    return kNoLapack;
+  bool vector = b.ndim == 1;
+  int64_t n = a.dim(a.ndim - 1), nrhs = vector ? 1 : b.dim(b.ndim - 1);
+  // Stacks broadcast as matmul's do (b a vector: a's stack only).
+  int64_t aBatch = a.ndim - 2, bBatch = vector ? 0 : b.ndim - 2, batch = std::max(aBatch, bBatch);
+  std::vector<int64_t> sizes(batch), aStrides(batch), bStrides(batch), oStrides(batch);
+  for (int64_t k = 0; k < batch; ++k) {
+    int64_t ka = k - (batch - aBatch), kb = k - (batch - bBatch);
+    int64_t aSize = ka >= 0 ? a.dim(ka) : 1, bSize = kb >= 0 ? b.dim(kb) : 1;
+    sizes[k] = aSize == 1 ? bSize : aSize;
+    aStrides[k] = ka >= 0 && aSize != 1 ? a.stride(ka) : 0;
+    bStrides[k] = kb >= 0 && bSize != 1 ? b.stride(kb) : 0;
+  }
+  int64_t step = n * nrhs;
+  for (int64_t k = batch - 1; k >= 0; --k) {
+    oStrides[k] = step;
+    step *= sizes[k];
+  }
+  std::vector<T> matrix(n * n), rhs(n * nrhs);
+  int32_t status = 0;
+  forEachIndex(sizes, {aStrides, bStrides, oStrides}, [&](const std::vector<int64_t> &at) {
+    toColumnMajor(a.data + at[0], a.stride(a.ndim - 2), a.stride(a.ndim - 1), n, n, matrix.data(),
+                  n);
+    if (vector)
+      toColumnMajor(b.data + at[1], b.stride(0), 0, n, 1, rhs.data(), n);
+    else
+      toColumnMajor(b.data + at[1], b.stride(b.ndim - 2), b.stride(b.ndim - 1), n, nrhs, rhs.data(),
+                    n);
+    if (!gesv(lapack, n, nrhs, matrix.data(), rhs.data()))
+      status = 1;
+    fromColumnMajor(rhs.data(), n, n, nrhs, out + at[2]);
+  });
+  return status;
+}
+
+template <typename T> int32_t inverse(const Operand<T> &a, T *out) {
+  Lapack lapack(gesvOf<T>());
+  if (!lapack.available())
+    return kNoLapack;
+  int64_t n = a.dim(a.ndim - 1);
+  std::vector<T> matrix(n * n), identity(n * n);
+  int32_t status = 0;
+  forEachMatrix(a, 2, [&](int64_t offset, int64_t index) {
+    toColumnMajor(a.data + offset, a.stride(a.ndim - 2), a.stride(a.ndim - 1), n, n, matrix.data(),
+                  n);
+    std::fill(identity.begin(), identity.end(), T{});
+    for (int64_t i = 0; i < n; ++i)
+      identity[i * n + i] = T{1};
+    if (!gesv(lapack, n, n, matrix.data(), identity.data()))
+      status = 1;
+    fromColumnMajor(identity.data(), n, n, n, out + index * n * n);
+  });
+  return status;
+}
+
+template <typename T> int32_t determinant(const Operand<T> &a, T *out) {
+  Lapack lapack(isComplex<T> ? BlasRoutine::zgetrf : BlasRoutine::dgetrf);
+  if (!lapack.available())
+    return kNoLapack;
+  bool wide = lapack.ilp64();
+  int64_t m = a.dim(a.ndim - 1);
+  std::vector<T> matrix(m * m);
+  FortranInts pivots(wide, std::max<int64_t>(m, 1));
+  forEachMatrix(a, 2, [&](int64_t offset, int64_t index) {
+    toColumnMajor(a.data + offset, a.stride(a.ndim - 2), a.stride(a.ndim - 1), m, m, matrix.data(),
+                  m);
+    FortranInt M(m), LDA(std::max<int64_t>(m, 1)), info;
+    if (m > 0)
+      callFortran(lapack.routine(), M.at(wide), M.at(wide), static_cast<void *>(matrix.data()),
+                  LDA.at(wide), pivots.data(), info.at(wide));
+    // NumPy's slogdet_single_element, then det_from_slogdet.
+    if constexpr (isComplex<T>) {
+      Complex sign{0, 0};
+      double logdet = -std::numeric_limits<double>::infinity();
+      if (info.value(wide) == 0) {
+        int changes = 0;
+        for (int64_t i = 0; i < m; ++i)
+          changes += pivots[i] != i + 1;
+        sign = changes % 2 ? Complex{-1, 0} : Complex{1, 0};
+        logdet = 0;
+        for (int64_t i = 0; i < m; ++i) {
+          Complex d = matrix[i * m + i];
+          double magnitude = std::hypot(d.re, d.im);
+          Complex unit{d.re / magnitude, d.im / magnitude};
+          sign = {sign.re * unit.re - sign.im * unit.im, sign.re * unit.im + sign.im * unit.re};
+          logdet += std::log(magnitude);
+        }
+      }
+      double scale = std::exp(logdet);
+      out[index] = {sign.re * scale - sign.im * 0.0, sign.re * 0.0 + sign.im * scale};
+    } else {
+      double sign = 0, logdet = -std::numeric_limits<double>::infinity();
+      if (info.value(wide) == 0) {
+        int changes = 0;
+        for (int64_t i = 0; i < m; ++i)
+          changes += pivots[i] != i + 1;
+        sign = changes % 2 ? -1.0 : 1.0;
+        logdet = 0;
+        for (int64_t i = 0; i < m; ++i) {
+          double d = matrix[i * m + i];
+          if (d < 0) {
+            sign = -sign;
+            d = -d;
+          }
+          logdet += std::log(d);
+        }
+      }
+      out[index] = sign * std::exp(logdet);
+    }
+  });
+  return 0;
+}
+
+template <typename T> int32_t cholesky(const Operand<T> &a, bool upper, T *out) {
+  Lapack lapack(isComplex<T> ? BlasRoutine::zpotrf : BlasRoutine::dpotrf);
+  if (!lapack.available())
+    return kNoLapack;
+  bool wide = lapack.ilp64();
+  int64_t n = a.dim(a.ndim - 1);
+  std::vector<T> matrix(n * n);
+  int32_t status = 0;
+  char uplo = upper ? 'U' : 'L';
+  forEachMatrix(a, 2, [&](int64_t offset, int64_t index) {
+    toColumnMajor(a.data + offset, a.stride(a.ndim - 2), a.stride(a.ndim - 1), n, n, matrix.data(),
+                  n);
+    FortranInt N(n), LDA(std::max<int64_t>(n, 1)), info;
+    if (n > 0)
+      callFortran(lapack.routine(), &uplo, N.at(wide), static_cast<void *>(matrix.data()),
+                  LDA.at(wide), info.at(wide), size_t{1});
+    if (info.value(wide) != 0)
+      status = 1;
+    // The other triangle still holds a's elements: zeros, as NumPy's
+    // triu_matrix/tril_matrix write.
+    for (int64_t c = 0; c < n; ++c)
+      for (int64_t r = 0; r < n; ++r)
+        if (upper ? r > c : r < c)
+          matrix[c * n + r] = T{};
+    fromColumnMajor(matrix.data(), n, n, n, out + index * n * n);
+  });
+  return status;
+}
+
+template <typename T> int32_t eigh(const Operand<T> &a, bool upper, RealOf<T> *w, T *v) {
+  Lapack lapack(isComplex<T> ? BlasRoutine::zheevd : BlasRoutine::dsyevd);
+  if (!lapack.available())
+    return kNoLapack;
+  bool wide = lapack.ilp64();
+  int64_t n = a.dim(a.ndim - 1);
+  char jobz = 'V', uplo = upper ? 'U' : 'L';
+  std::vector<T> matrix(n * n);
+  FortranInt N(n), LDA(std::max<int64_t>(n, 1)), info;
+  // The workspace sizes LAPACK asks for (lwork = -1), once.
+  T workQuery{};
+  double rworkQuery = 0;
+  FortranInt iworkQuery, lwork(-1), lrwork(-1), liwork(-1);
+  std::vector<T> work;
+  std::vector<double> rwork;
+  auto call = [&](T *workData, double *rworkData, void *iworkData) {
+    if constexpr (isComplex<T>)
+      callFortran(lapack.routine(), &jobz, &uplo, N.at(wide), static_cast<void *>(matrix.data()),
+                  LDA.at(wide), static_cast<void *>(w), static_cast<void *>(workData),
+                  lwork.at(wide), static_cast<void *>(rworkData), lrwork.at(wide), iworkData,
+                  liwork.at(wide), info.at(wide), size_t{1}, size_t{1});
+    else
+      callFortran(lapack.routine(), &jobz, &uplo, N.at(wide), static_cast<void *>(matrix.data()),
+                  LDA.at(wide), static_cast<void *>(w), static_cast<void *>(workData),
+                  lwork.at(wide), iworkData, liwork.at(wide), info.at(wide), size_t{1}, size_t{1});
+  };
+  if (n == 0)
+    return 0;
+  call(&workQuery, &rworkQuery, iworkQuery.at(wide));
+  if (info.value(wide) != 0)
+    return 1;
+  if constexpr (isComplex<T>) {
+    lwork = FortranInt(static_cast<int64_t>(workQuery.re));
+    lrwork = FortranInt(static_cast<int64_t>(rworkQuery));
+  } else {
+    lwork = FortranInt(static_cast<int64_t>(workQuery));
+  }
+  liwork = FortranInt(iworkQuery.value(wide));
+  work.resize(std::max<int64_t>(lwork.value(wide), 1));
+  rwork.resize(std::max<int64_t>(lrwork.value(wide), 1));
+  FortranInts iwork(wide, std::max<int64_t>(liwork.value(wide), 1));
+  int32_t status = 0;
+  RealOf<T> *values = w;
+  forEachMatrix(a, 2, [&](int64_t offset, int64_t index) {
+    toColumnMajor(a.data + offset, a.stride(a.ndim - 2), a.stride(a.ndim - 1), n, n, matrix.data(),
+                  n);
+    w = values + index * n;
+    call(work.data(), rwork.data(), iwork.data());
+    if (info.value(wide) != 0)
+      status = 1;
+    fromColumnMajor(matrix.data(), n, n, n, v + index * n * n);
+  });
+  return status;
+}
+
+//===----------------------------------------------------------------------===//
+// lstsq (gelsd) and singular values (gesdd)
+//===----------------------------------------------------------------------===//
+
+template <typename T>
+int32_t lstsq(const Operand<T> &a, const Operand<T> &b, double rcond, T *x, double *residuals,
+              int32_t *rank, double *s) {
+  Lapack lapack(isComplex<T> ? BlasRoutine::zgelsd : BlasRoutine::dgelsd);
+  if (!lapack.available())
+    return kNoLapack;
+  bool wide = lapack.ilp64();
+  int64_t m = a.dim(0), n = a.dim(1);
+  bool vector = b.ndim == 1;
+  int64_t columns = vector ? 1 : b.dim(1);
+  int64_t nrhs = std::max<int64_t>(columns, 1); // LAPACK needs a column: NumPy adds zeros
+  int64_t ldb = std::max<int64_t>(1, std::max(m, n));
+  std::vector<T> matrix(std::max<int64_t>(m * n, 1)), rhs(ldb * nrhs);
+  toColumnMajor(a.data, a.stride(0), a.stride(1), m, n, matrix.data(), m);
+  if (columns > 0)
+    toColumnMajor(b.data, b.stride(0), vector ? 0 : b.stride(1), m, columns, rhs.data(), ldb);
+  FortranInt M(m), N(n), NRHS(nrhs), LDA(std::max<int64_t>(1, m)), LDB(ldb), RANK, info;
+  FortranInt lwork(-1);
+  T workQuery{};
+  double rworkQuery = 0;
+  FortranInt iworkQuery;
+  auto call = [&](T *work, double *rwork, void *iwork) {
+    if constexpr (isComplex<T>)
+      callFortran(lapack.routine(), M.at(wide), N.at(wide), NRHS.at(wide),
+                  static_cast<void *>(matrix.data()), LDA.at(wide), static_cast<void *>(rhs.data()),
+                  LDB.at(wide), static_cast<void *>(s), &rcond, RANK.at(wide),
+                  static_cast<void *>(work), lwork.at(wide), static_cast<void *>(rwork), iwork,
+                  info.at(wide));
+    else
+      callFortran(lapack.routine(), M.at(wide), N.at(wide), NRHS.at(wide),
+                  static_cast<void *>(matrix.data()), LDA.at(wide), static_cast<void *>(rhs.data()),
+                  LDB.at(wide), static_cast<void *>(s), &rcond, RANK.at(wide),
+                  static_cast<void *>(work), lwork.at(wide), iwork, info.at(wide));
+  };
+  call(&workQuery, &rworkQuery, iworkQuery.at(wide));
+  if (info.value(wide) != 0)
+    return 1;
+  int64_t workCount;
+  if constexpr (isComplex<T>)
+    workCount = static_cast<int64_t>(workQuery.re);
+  else
+    workCount = static_cast<int64_t>(workQuery);
+  lwork = FortranInt(workCount);
+  std::vector<T> work(std::max<int64_t>(workCount, 1));
+  std::vector<double> rwork(std::max<int64_t>(static_cast<int64_t>(rworkQuery), 1));
+  FortranInts iwork(wide, std::max<int64_t>(iworkQuery.value(wide), 1));
+  call(work.data(), rwork.data(), iwork.data());
+  if (info.value(wide) != 0)
+    return 1;
+  *rank = static_cast<int32_t>(RANK.value(wide));
+  for (int64_t r = 0; r < n; ++r)
+    for (int64_t c = 0; c < columns; ++c)
+      x[vector ? r : r * columns + c] = m == 0 ? T{} : rhs[c * ldb + r];
+  // The residuals: squares of what is left below the solution, when the
+  // system is overdetermined and of full rank (else the caller's result is
+  // empty, as NumPy's).
+  if (m > n && RANK.value(wide) == n)
+    for (int64_t c = 0; c < columns; ++c) {
+      double sum = 0;
+      for (int64_t r = n; r < m; ++r) {
+        T e = rhs[c * ldb + r];
+        if constexpr (isComplex<T>)
+          sum += e.re * e.re + e.im * e.im;
+        else
+          sum += e * e;
+      }
+      residuals[c] = sum;
+    }
+  return 0;
+}
+
+/// The singular values of an (m, n) matrix, descending (gesdd, JOBZ 'N'):
+/// status 0, or 2 when the SVD did not converge.
+template <typename T>
+int32_t singularValues(const T *data, int64_t rowStride, int64_t columnStride, int64_t m, int64_t n,
+                       std::vector<double> &s) {
+  Lapack lapack(isComplex<T> ? BlasRoutine::zgesdd : BlasRoutine::dgesdd);
+  if (!lapack.available())
+    return kNoLapack;
+  bool wide = lapack.ilp64();
+  int64_t k = std::min(m, n);
+  s.assign(k, 0.0);
+  if (k == 0)
+    return 0;
+  std::vector<T> matrix(m * n);
+  toColumnMajor(data, rowStride, columnStride, m, n, matrix.data(), m);
+  char jobz = 'N';
+  FortranInt M(m), N(n), LDA(std::max<int64_t>(1, m)), one(1), lwork(-1), info;
+  T unused{}, workQuery{};
+  FortranInts iwork(wide, 8 * k);
+  std::vector<double> rwork(std::max<int64_t>(7 * k, 1));
+  auto call = [&](T *work) {
+    if constexpr (isComplex<T>)
+      callFortran(lapack.routine(), &jobz, M.at(wide), N.at(wide),
+                  static_cast<void *>(matrix.data()), LDA.at(wide), static_cast<void *>(s.data()),
+                  static_cast<void *>(&unused), one.at(wide), static_cast<void *>(&unused),
+                  one.at(wide), static_cast<void *>(work), lwork.at(wide),
+                  static_cast<void *>(rwork.data()), iwork.data(), info.at(wide), size_t{1});
+    else
+      callFortran(lapack.routine(), &jobz, M.at(wide), N.at(wide),
+                  static_cast<void *>(matrix.data()), LDA.at(wide), static_cast<void *>(s.data()),
+                  static_cast<void *>(&unused), one.at(wide), static_cast<void *>(&unused),
+                  one.at(wide), static_cast<void *>(work), lwork.at(wide), iwork.data(),
+                  info.at(wide), size_t{1});
+  };
+  call(&workQuery);
+  if (info.value(wide) != 0)
+    return 2;
+  int64_t workCount;
+  if constexpr (isComplex<T>)
+    workCount = static_cast<int64_t>(workQuery.re);
+  else
+    workCount = static_cast<int64_t>(workQuery);
+  lwork = FortranInt(workCount);
+  std::vector<T> work(std::max<int64_t>(workCount, 1));
+  call(work.data());
+  return info.value(wide) == 0 ? 0 : 2;
+}
+
+//===----------------------------------------------------------------------===//
+// norm
+//===----------------------------------------------------------------------===//
+
+/// np.abs. For complex numbers NumPy's SIMD loop (loops_unary_complex)
+/// takes the larger part times sqrt(fma(r, r, 1)), r the smaller part over
+/// it; an infinite part makes inf, else a NaN part NaN. Its loop for a
+/// negative stride calls hypot, which differs in the last bits (`hypot`).
+template <typename T> RealOf<T> magnitude(T x, bool hypot) {
+  if constexpr (isComplex<T>) {
+    if (hypot)
+      return std::hypot(x.re, x.im);
+    double re = std::fabs(x.re), im = std::fabs(x.im);
+    const double inf = std::numeric_limits<double>::infinity();
+    if (re == inf || im == inf)
+      return inf;
+    if (std::isnan(re) || std::isnan(im))
+      return std::numeric_limits<double>::quiet_NaN();
+    double larger = re > im ? re : im, smaller = re > im ? im : re;
+    double ratio = larger != 0 ? smaller / larger : 0.0;
+    return std::sqrt(std::fma(ratio, ratio, 1.0)) * larger;
+  } else {
+    return std::fabs(x);
+  }
+}
+
+/// Whether np.abs(x) runs its loop with a negative stride: when x's
+/// elements form one run (the ufunc's trivial path) walked backwards. Other
+/// layouts go through the iterator, which turns negative strides around.
+template <typename T> bool absWalksBackwards(const Operand<T> &x) {
+  int64_t run = 0, span = 1;
+  for (int64_t axis = x.ndim; axis-- > 0;) {
+    if (x.dim(axis) == 1)
+      continue;
+    if (run == 0)
+      run = x.stride(axis);
+    else if (x.stride(axis) != run * span)
+      return false;
+    span *= x.dim(axis);
+  }
+  return run < 0;
+}
+
+/// The elements as NumPy's ravel(order='K') lists them: the axes by
+/// decreasing |stride| (C order breaking ties), each in index order.
+template <typename T> std::vector<T> inMemoryOrder(const Operand<T> &x) {
+  std::vector<int64_t> axes(x.ndim);
+  std::iota(axes.begin(), axes.end(), 0);
+  std::stable_sort(axes.begin(), axes.end(), [&](int64_t p, int64_t q) {
+    return std::abs(x.stride(p)) > std::abs(x.stride(q));
+  });
+  std::vector<int64_t> sizes, strides, ones(axes.size(), 0);
+  for (int64_t axis : axes) {
+    sizes.push_back(x.dim(axis));
+    strides.push_back(x.stride(axis));
+  }
+  std::vector<T> out;
+  forEachIndex(sizes, {strides, ones},
+               [&](const std::vector<int64_t> &at) { out.push_back(x.data[at[0]]); });
+  return out;
+}
+
+/// NumPy's add.reduce of `n` values `stride` apart: pairwise when they are
+/// the reduction's inner loop, else added in order.
+template <typename R> R sumOf(const R *values, int64_t n, int64_t stride, bool pairwise) {
+  if (pairwise) {
+    if constexpr (std::is_same_v<R, float>)
+      return static_cast<R>(
+          plait_rt_pairwise_sum_f32(reinterpret_cast<int64_t>(values), n, stride));
+    else
+      return plait_rt_pairwise_sum_f64(reinterpret_cast<int64_t>(values), n, stride);
+  }
+  R sum = 0;
+  for (int64_t i = 0; i < n; ++i)
+    sum += values[i * stride];
+  return sum;
+}
+
+template <typename R> R largest(const std::vector<R> &values, bool maximum, bool &empty) {
+  empty = values.empty();
+  R best = maximum ? R(0) : (values.empty() ? R(0) : values[0]);
+  for (R v : values)
+    if (std::isnan(v) || std::isnan(best))
+      best = std::numeric_limits<R>::quiet_NaN();
+    else
+      best = maximum ? std::max(best, v) : std::min(best, v);
+  return best;
+}
+
+template <typename T> int32_t norm(const Operand<T> &x, int64_t ord, double p, RealOf<T> *out) {
+  using R = RealOf<T>;
+  const BlasLibrary *blas = blasFor<R>();
+  switch (ord) {
+  case PLAIT_NORM_EUCLIDEAN: {
+    std::vector<T> flat = inMemoryOrder(x);
+    int64_t n = static_cast<int64_t>(flat.size());
+    if constexpr (isComplex<T>) {
+      const double *parts = reinterpret_cast<const double *>(flat.data());
+      double squares =
+          dotOf(blas, parts, 2, parts, 2, n) + dotOf(blas, parts + 1, 2, parts + 1, 2, n);
+      *out = std::sqrt(squares);
+    } else {
+      *out = std::sqrt(dotOf(blas, flat.data(), 1, flat.data(), 1, n));
+    }
+    return 0;
+  }
+  case PLAIT_NORM_VECTOR_MAX:
+  case PLAIT_NORM_VECTOR_MIN:
+  case PLAIT_NORM_VECTOR_COUNT:
+  case PLAIT_NORM_VECTOR_SUM:
+  case PLAIT_NORM_VECTOR_POWER: {
+    int64_t n = x.dim(0);
+    bool hypot = absWalksBackwards(x);
+    std::vector<R> values(n);
+    for (int64_t i = 0; i < n; ++i) {
+      T e = x.data[i * x.stride(0)];
+      if (ord == PLAIT_NORM_VECTOR_COUNT) {
+        if constexpr (isComplex<T>)
+          values[i] = e.re != 0 || e.im != 0;
+        else
+          values[i] = e != 0;
+      } else {
+        values[i] = magnitude(e, hypot);
+      }
+      if (ord == PLAIT_NORM_VECTOR_POWER)
+        values[i] = std::pow(values[i], static_cast<R>(p));
+    }
+    if (ord == PLAIT_NORM_VECTOR_MAX || ord == PLAIT_NORM_VECTOR_MIN) {
+      bool empty;
+      *out = largest(values, ord == PLAIT_NORM_VECTOR_MAX, empty);
+      return empty && ord == PLAIT_NORM_VECTOR_MIN ? 3 : 0;
+    }
+    R sum = sumOf(values.data(), n, 1, /*pairwise=*/true);
+    *out = ord == PLAIT_NORM_VECTOR_POWER ? std::pow(sum, R(1) / static_cast<R>(p)) : sum;
+    return 0;
+  }
+  case PLAIT_NORM_COLUMN_SUMS_MAX:
+  case PLAIT_NORM_COLUMN_SUMS_MIN:
+  case PLAIT_NORM_ROW_SUMS_MAX:
+  case PLAIT_NORM_ROW_SUMS_MIN: {
+    int64_t rows = x.dim(0), columns = x.dim(1);
+    // abs(x) keeps x's memory order; the sums are pairwise along the axis
+    // that is innermost in memory and in order along the other.
+    bool rowMajor = std::abs(x.stride(0)) >= std::abs(x.stride(1));
+    bool hypot = absWalksBackwards(x);
+    std::vector<R> magnitudes(rows * columns);
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t c = 0; c < columns; ++c)
+        magnitudes[r * columns + c] = magnitude(x.data[r * x.stride(0) + c * x.stride(1)], hypot);
+    bool columnSums = ord == PLAIT_NORM_COLUMN_SUMS_MAX || ord == PLAIT_NORM_COLUMN_SUMS_MIN;
+    std::vector<R> sums;
+    if (columnSums)
+      for (int64_t c = 0; c < columns; ++c)
+        sums.push_back(sumOf(magnitudes.data() + c, rows, columns, /*pairwise=*/!rowMajor));
+    else
+      for (int64_t r = 0; r < rows; ++r)
+        sums.push_back(sumOf(magnitudes.data() + r * columns, columns, 1, /*pairwise=*/rowMajor));
+    bool maximum = ord == PLAIT_NORM_COLUMN_SUMS_MAX || ord == PLAIT_NORM_ROW_SUMS_MAX, empty;
+    *out = largest(sums, maximum, empty);
+    return empty && !maximum ? 3 : 0;
+  }
+  case PLAIT_NORM_SINGULAR_MAX:
+  case PLAIT_NORM_SINGULAR_MIN:
+  case PLAIT_NORM_NUCLEAR: {
+    // NumPy computes the SVD in float64 (complex128) and casts the
+    // singular values to the result's type first.
+    std::vector<double> s;
+    int32_t status;
+    if constexpr (std::is_same_v<T, float>) {
+      std::vector<double> wide(x.dim(0) * x.dim(1));
+      for (int64_t r = 0; r < x.dim(0); ++r)
+        for (int64_t c = 0; c < x.dim(1); ++c)
+          wide[r * x.dim(1) + c] = x.data[r * x.stride(0) + c * x.stride(1)];
+      status = singularValues(wide.data(), x.dim(1), 1, x.dim(0), x.dim(1), s);
+    } else {
+      status = singularValues(x.data, x.stride(0), x.stride(1), x.dim(0), x.dim(1), s);
+    }
+    if (status != 0)
+      return status;
+    std::vector<R> values(s.begin(), s.end());
+    if (ord == PLAIT_NORM_NUCLEAR) {
+      *out = sumOf(values.data(), static_cast<int64_t>(values.size()), 1, /*pairwise=*/true);
+      return 0;
+    }
+    bool empty;
+    *out = largest(values, ord == PLAIT_NORM_SINGULAR_MAX, empty);
+    return empty && ord == PLAIT_NORM_SINGULAR_MIN ? 3 : 0;
+  }
+  default:
+    return 0;
+  }
+}
+
+} // namespace
+
+extern "C" {
+
+int32_t plait_rt_linalg_solve(int64_t kind, int64_t a, int64_t aNdim, int64_t aDims,
+                              int64_t aStrides, int64_t b, int64_t bNdim, int64_t bDims,
+                              int64_t bStrides, int64_t out) {
+  if (kind == PLAIT_LINALG_C128)
+    return solve(operandOf<Complex>(a, aNdim, aDims, aStrides),
+                 operandOf<Complex>(b, bNdim, bDims, bStrides), reinterpret_cast<Complex *>(out));
+  return solve(operandOf<double>(a, aNdim, aDims, aStrides),
+               operandOf<double>(b, bNdim, bDims, bStrides), reinterpret_cast<double *>(out));
+}
+
+int32_t plait_rt_linalg_inv(int64_t kind, int64_t a, int64_t ndim, int64_t dims, int64_t strides,
+                            int64_t out) {
+  if (kind == PLAIT_LINALG_C128)
+    return inverse(operandOf<Complex>(a, ndim, dims, strides), reinterpret_cast<Complex *>(out));
+  return inverse(operandOf<double>(a, ndim, dims, strides), reinterpret_cast<double *>(out));
+}
+
+int32_t plait_rt_linalg_det(int64_t kind, int64_t a, int64_t ndim, int64_t dims, int64_t strides,
+                            int64_t out) {
+  if (kind == PLAIT_LINALG_C128)
+    return determinant(operandOf<Complex>(a, ndim, dims, strides),
+                       reinterpret_cast<Complex *>(out));
+  return determinant(operandOf<double>(a, ndim, dims, strides), reinterpret_cast<double *>(out));
+}
+
+int32_t plait_rt_linalg_cholesky(int64_t kind, int64_t upper, int64_t a, int64_t ndim, int64_t dims,
+                                 int64_t strides, int64_t out) {
+  if (kind == PLAIT_LINALG_C128)
+    return cholesky(operandOf<Complex>(a, ndim, dims, strides), upper != 0,
+                    reinterpret_cast<Complex *>(out));
+  return cholesky(operandOf<double>(a, ndim, dims, strides), upper != 0,
+                  reinterpret_cast<double *>(out));
+}
+
+int32_t plait_rt_linalg_eigh(int64_t kind, int64_t upper, int64_t a, int64_t ndim, int64_t dims,
+                             int64_t strides, int64_t w, int64_t v) {
+  if (kind == PLAIT_LINALG_C128)
+    return eigh(operandOf<Complex>(a, ndim, dims, strides), upper != 0,
+                reinterpret_cast<double *>(w), reinterpret_cast<Complex *>(v));
+  return eigh(operandOf<double>(a, ndim, dims, strides), upper != 0, reinterpret_cast<double *>(w),
+              reinterpret_cast<double *>(v));
+}
+
+int32_t plait_rt_linalg_lstsq(int64_t kind, int64_t a, int64_t aDims, int64_t aStrides, int64_t b,
+                              int64_t bNdim, int64_t bDims, int64_t bStrides, double rcond,
+                              int64_t x, int64_t residuals, int64_t rank, int64_t s) {
+  auto *resid = reinterpret_cast<double *>(residuals);
+  auto *r = reinterpret_cast<int32_t *>(rank);
+  auto *values = reinterpret_cast<double *>(s);
+  if (kind == PLAIT_LINALG_C128)
+    return lstsq(operandOf<Complex>(a, 2, aDims, aStrides),
+                 operandOf<Complex>(b, bNdim, bDims, bStrides), rcond,
+                 reinterpret_cast<Complex *>(x), resid, r, values);
+  return lstsq(operandOf<double>(a, 2, aDims, aStrides),
+               operandOf<double>(b, bNdim, bDims, bStrides), rcond, reinterpret_cast<double *>(x),
+               resid, r, values);
+}
+
+int32_t plait_rt_linalg_norm(int64_t kind, int64_t x, int64_t ndim, int64_t dims, int64_t strides,
+                             int64_t ord, double p, int64_t out) {
+  switch (kind) {
+  case PLAIT_LINALG_C128:
+    return norm(operandOf<Complex>(x, ndim, dims, strides), ord, p,
+                reinterpret_cast<double *>(out));
+  case PLAIT_LINALG_F32:
+    return norm(operandOf<float>(x, ndim, dims, strides), ord, p, reinterpret_cast<float *>(out));
+  default:
+    return norm(operandOf<double>(x, ndim, dims, strides), ord, p, reinterpret_cast<double *>(out));
+  }
+}
+
+} // extern "C"
