@@ -88,11 +88,15 @@ const frontend::DTypeInfo *dtypeOfBuffer(const Py_buffer &view) {
            : view.itemsize == 4 ? sized(DType::Int32)
            : view.itemsize == 2 ? sized(DType::Int16)
                                 : sized(DType::Int8);
-  case 'B':
-    return sized(DType::UInt8);
-  case 'L':
   case 'Q':
-    return sized(DType::UInt64);
+  case 'L':
+  case 'I':
+  case 'H':
+  case 'B':
+    return view.itemsize == 8   ? sized(DType::UInt64)
+           : view.itemsize == 4 ? sized(DType::UInt32)
+           : view.itemsize == 2 ? sized(DType::UInt16)
+                                : sized(DType::UInt8);
   case '?':
     return &frontend::dtypeInfo(DType::Bool);
   default:
@@ -301,7 +305,7 @@ static bool classify(const DispatchState &state, size_t i, BoundCall &call) {
     PyErr_Format(PyExc_TypeError,
                  "%s() argument %zu ('%s'): arrays of format '%s' with %d "
                  "dimensions are not supported (dtypes float64, float32, int64, "
-                 "int32, int16, int8, uint8, uint64, complex128, bool; 1 to 8 dimensions)",
+                 "int32, int16, int8, uint8, uint16, uint32, uint64, complex128, bool; 1 to 8 dimensions)",
                  state.name.c_str(), i + 1, state.params[i].c_str(),
                  view->format ? view->format : "B", view->ndim);
     return false;

@@ -231,6 +231,10 @@ PyObject *pythonNumber(DType dtype, int64_t bits) {
     return PyLong_FromLongLong(static_cast<int8_t>(bits));
   case DType::UInt8:
     return PyLong_FromLongLong(static_cast<uint8_t>(bits));
+  case DType::UInt16:
+    return PyLong_FromLongLong(static_cast<uint16_t>(bits));
+  case DType::UInt32:
+    return PyLong_FromLongLong(static_cast<uint32_t>(bits));
   case DType::UInt64:
     return PyLong_FromUnsignedLongLong(static_cast<uint64_t>(bits));
   case DType::Bool:

@@ -9,9 +9,9 @@ namespace plait::frontend {
 namespace {
 
 // NumPy's type numbers (numpy/ndarraytypes.h).
-enum : int { kNpyBool = 0, kNpyByte = 1, kNpyUByte = 2, kNpyShort = 3, kNpyInt = 5, kNpyLong = 7,
-             kNpyULong = 8, kNpyLongLong = 9, kNpyULongLong = 10, kNpyFloat = 11, kNpyDouble = 12,
-             kNpyCDouble = 15 };
+enum : int { kNpyBool = 0, kNpyByte = 1, kNpyUByte = 2, kNpyShort = 3, kNpyUShort = 4, kNpyInt = 5,
+             kNpyUInt = 6, kNpyLong = 7, kNpyULong = 8, kNpyLongLong = 9, kNpyULongLong = 10,
+             kNpyFloat = 11, kNpyDouble = 12, kNpyCDouble = 15 };
 
 // int64 and uint64 are C long on LP64: their format is 'l', so that
 // NumPy's arrays over plait's memory have elements of type numpy.int64
@@ -24,6 +24,8 @@ const DTypeInfo table[] = {
     {DType::Int16, "int16", 16, 2, false, false, 'h', "h", kNpyShort},
     {DType::Int8, "int8", 8, 1, false, false, 'b', "b", kNpyByte},
     {DType::UInt8, "uint8", 8, 1, false, true, 'B', "B", kNpyUByte},
+    {DType::UInt16, "uint16", 16, 2, false, true, 'H', "H", kNpyUShort},
+    {DType::UInt32, "uint32", 32, 4, false, true, 'I', "I", kNpyUInt},
     {DType::UInt64, "uint64", 64, 8, false, true, 'Q', "L", kNpyULongLong},
     {DType::Complex128, "complex128", 128, 16, false, false, 'D', "Zd", kNpyCDouble},
     {DType::Bool, "bool", 1, 1, false, false, '?', "?", kNpyBool},
@@ -101,9 +103,17 @@ DType promoteDTypes(DType a, DType b) {
   DType u = ua ? a : b, i = ua ? b : a;
   if (dtypeBits(u) < dtypeBits(i))
     return i;
-  if (u == DType::UInt64)
-    return DType::Float64; // no integer type holds both
-  return DType::Int16;     // uint8 with int8
+  // The signed type twice as wide as the unsigned one holds both.
+  switch (u) {
+  case DType::UInt8:
+    return DType::Int16;
+  case DType::UInt16:
+    return DType::Int32;
+  case DType::UInt32:
+    return DType::Int64;
+  default:
+    return DType::Float64; // no integer type holds uint64 and a signed one
+  }
 }
 
 } // namespace plait::frontend

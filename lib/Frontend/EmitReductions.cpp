@@ -453,7 +453,9 @@ Val FunctionEmitter::applyElementwise(const std::string &name, const Val &x, Loc
     return {v.type, {builder.create<arith::SelectOp>(l, negative, builder.create<arith::SubIOp>(l, zero, n), n)}};
   }
   // float32 (and int16) results are computed in double and rounded once.
-  DType result = dtype == DType::Float32 || dtype == DType::Int16 ? DType::Float32 : DType::Float64;
+  DType result = dtype == DType::Float32 || dtype == DType::Int16 || dtype == DType::UInt16
+                     ? DType::Float32
+                     : DType::Float64;
   Value f = castNumPy(v, DType::Float64).leaves[0];
   // NumPy's ufuncs follow IEEE: no exceptions (sqrt(-1) is nan, log(0) -inf).
   Value r = name == "sqrt" ? builder.create<mlir::math::SqrtOp>(l, f).getResult()

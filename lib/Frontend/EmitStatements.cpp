@@ -277,9 +277,39 @@ void FunctionEmitter::bindOwned(const SExpr &target, const Val &owned) {
     builder.create<mlir::memref::StoreOp>(l, constInt(1, 1), assigned[name]);
     return;
   }
+  std::vector<const SExpr *> elements = ast::elts(target);
+  if (owned.type.kind == Type::Kind::Array) {
+    // An array unpacks as a sequence, with CPython's messages: each name
+    // takes an element or a row (a view holding its own reference).
+    int64_t n = static_cast<int64_t>(elements.size());
+    Value length = dimension(owned.leaves[0], 0);
+    auto message = [&](const char *key) {
+      std::string text = module.options.message(key);
+      size_t at = text.find("{expected}");
+      if (at != std::string::npos)
+        text.replace(at, 10, std::to_string(n));
+      return PyError("ValueError", text);
+    };
+    check(builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::sgt, length, constInt(n)),
+          message("unpack_too_many"));
+    checkWithArgs(builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, length, constInt(n)),
+                  message("unpack_not_enough"), {length});
+    Type rowType = Type::array(owned.type.dtype, owned.type.ndim - 1);
+    for (int64_t i = 0; i < n; ++i) {
+      Value index = constIndexValue(i);
+      if (owned.type.ndim > 1) {
+        bindOwned(*elements[i], claim(Val{rowType, {rowView(owned.leaves[0], rowType, index, l)}}));
+      } else {
+        Value raw = builder.create<mlir::memref::LoadOp>(l, owned.leaves[0], mlir::ValueRange{index});
+        bindOwned(*elements[i], fromStorage(raw, owned.type.dtype, l));
+      }
+    }
+    if (!terminated()) // the array's own reference: the rows hold theirs
+      builder.create<dialect::ReleaseOp>(l, owned.leaves[0]);
+    return;
+  }
   // Tuple unpacking: the value was fully evaluated first.
   size_t offset = 0;
-  std::vector<const SExpr *> elements = ast::elts(target);
   for (size_t i = 0; i < elements.size(); ++i) {
     const Type &t = owned.type.elements[i];
     size_t n = t.numLeaves();

@@ -452,8 +452,10 @@ public:
     case DType::Complex128:
       return mlir::ComplexType::get(b.getF64Type());
     case DType::Int32:
+    case DType::UInt32:
       return b.getI32Type();
     case DType::Int16:
+    case DType::UInt16:
       return b.getI16Type();
     default: // Int8, UInt8, Bool: one byte
       return b.getI8Type();

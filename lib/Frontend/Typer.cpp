@@ -337,6 +337,14 @@ void Typer::assign(Specialization &spec, const SExpr &target, const Type &type,
         assign(spec, *element, Type::bottom(), origin);
       return;
     }
+    if (type.kind == Type::Kind::Array) {
+      // An array unpacks as a sequence: its elements (1-D) or its rows
+      // (views); the length is checked at run time.
+      Type part = type.ndim == 1 ? type.elementType() : Type::array(type.dtype, type.ndim - 1);
+      for (const SExpr *element : elements)
+        assign(spec, *element, part, origin);
+      return;
+    }
     if (type.kind != Type::Kind::Tuple)
       fail(CompileError::Kind::Typing, *spec.source, origin,
            "cannot unpack a value of type " + type.str());

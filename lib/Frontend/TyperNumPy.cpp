@@ -86,7 +86,7 @@ DType Typer::dtypeOf(Specialization &spec, const SExpr &node) {
   }
   fail(CompileError::Kind::Unsupported, fn, node,
        "unsupported dtype: use float64, float32, int64, int32, int16, int8, "
-       "uint8, uint64, complex128 or bool (as np.float64, float, int, bool, "
+       "uint8, uint16, uint32, uint64, complex128 or bool (as np.float64, float, int, bool, "
        "complex or a string)");
 }
 
@@ -493,7 +493,7 @@ Type Typer::numpyCallType(Specialization &spec, const SExpr &call, const std::st
       if (dtype == DType::Complex128)
         fail(CompileError::Kind::Unsupported, fn, call,
              "np." + name + "() of complex numbers is not supported (np.abs is)");
-      if (dtype == DType::Float32 || dtype == DType::Int16)
+      if (dtype == DType::Float32 || dtype == DType::Int16 || dtype == DType::UInt16)
         return DType::Float32;
       if (dtypeBits(dtype) <= 8)
         fail(CompileError::Kind::Unsupported, fn, call,

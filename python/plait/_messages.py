@@ -30,6 +30,24 @@ def _unbound_local_template() -> str:
     return "local variable '{name}' referenced before assignment"
 
 
+def _unpack_templates() -> tuple[str, str]:
+    """Unpacking an iterable that is not a list or tuple (as a NumPy array
+    unpacks): "{expected}" for the number of names, "{0}" for the length."""
+    too_many, not_enough = "too many values to unpack (expected 2)", "not enough values to unpack (expected 3, got 2)"
+    try:
+        first, second = range(3)
+    except ValueError as error:
+        too_many = str(error)
+    try:
+        first, second, third = range(2)
+    except ValueError as error:
+        not_enough = str(error)
+    return (
+        too_many.replace("expected 2", "expected {expected}"),
+        not_enough.replace("expected 3", "expected {expected}").replace("got 2", "got {0}"),
+    )
+
+
 def sample() -> dict[str, str]:
     zero_int, zero_float, one, minus = 0, 0.0, 1.0, -1
     return {
@@ -56,4 +74,6 @@ def sample() -> dict[str, str]:
         "round_overflow": _message(lambda: round(1e308 * one, -308), "rounded value too large to represent"),
         "recursion": "maximum recursion depth exceeded",
         "unbound_local": _unbound_local_template(),
+        "unpack_too_many": _unpack_templates()[0],
+        "unpack_not_enough": _unpack_templates()[1],
     }

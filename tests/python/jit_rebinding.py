@@ -109,3 +109,24 @@ def raise_midway(a, steps):
         if i == steps // 2:
             a = a[:2] + a[:3]  # ValueError unless a has fewer than 3 elements
     return a
+
+
+def unpack_rows(p):
+    # nbody-style: a difference of two rows unpacked into its components.
+    dx, dy = p[1] - p[0]
+    first, second = p
+    first[0] = dx + dy  # a row is a view: writes reach p
+    return dx, dy, second
+
+
+def unpack_matrix_rows(m, steps):
+    total = np.zeros(m.shape[1])
+    for _ in range(steps):
+        top, bottom = m * 2.0  # rows of a temporary: each keeps it alive
+        total = total + top - bottom
+    return total
+
+
+def unpack_three(v):
+    a, b, c = v
+    return a * b + c

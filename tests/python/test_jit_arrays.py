@@ -23,7 +23,7 @@ from jit_support import assert_same, assert_same_effects, jitted_copies
 from plait.testing import unique_barrier_id
 
 SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-DTYPES = [np.float64, np.float32, np.int64, np.int32, np.int16, np.int8, np.uint8, np.bool_]
+DTYPES = [np.float64, np.float32, np.int64, np.int32, np.int16, np.int8, np.uint8, np.uint16, np.uint32, np.bool_]
 
 
 jit = jitted_copies(py)
@@ -200,7 +200,7 @@ def test_unsupported_arrays_and_array_code() -> None:
     with pytest.raises(TypeError, match="not supported"):
         jit.total(np.zeros(3, dtype=np.float16))
     with pytest.raises(TypeError, match="not supported"):
-        jit.total(np.zeros(3, dtype=np.uint16))
+        jit.total(np.zeros(3, dtype=np.complex64))
     with pytest.raises(TypeError, match="must be int, float, bool, complex or an array, not list"):
         jit.total([1.0, 2.0])
     assert jit.load(np.arange(3.0), np.int64(1)) == 1.0, "0-d NumPy scalars are scalars"

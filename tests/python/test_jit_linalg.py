@@ -22,7 +22,7 @@ jit = jitted_copies(py)
 
 SAME_BLAS_AS_NUMPY = "numpy" in plait.blas_library()
 
-DTYPES = [np.float64, np.float32, np.complex128, np.int64, np.int32, np.int8, np.uint8, np.bool_]
+DTYPES = [np.float64, np.float32, np.complex128, np.int64, np.int32, np.int8, np.uint8, np.uint16, np.uint32, np.bool_]
 
 
 def assert_product(got: Any, want: Any) -> None:

@@ -21,8 +21,8 @@ import plait
 from jit_support import jitted_copies, NumPyScalar, assert_same, outcome
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-DTYPES = [np.float64, np.float32, np.int64, np.int32, np.int16, np.int8, np.uint8, np.uint64, np.bool_]
-INTEGER_DTYPES = [np.int64, np.int32, np.int16, np.int8, np.uint8, np.uint64]
+DTYPES = [np.float64, np.float32, np.int64, np.int32, np.int16, np.int8, np.uint8, np.uint16, np.uint32, np.uint64, np.bool_]
+INTEGER_DTYPES = [np.int64, np.int32, np.int16, np.int8, np.uint8, np.uint16, np.uint32, np.uint64]
 
 
 jit = jitted_copies(py)

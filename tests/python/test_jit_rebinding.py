@@ -98,3 +98,25 @@ def test_error_paths_free_what_the_call_made_and_leave_the_process_healthy() -> 
             jit.raise_midway(u, 10)
     assert rss_kib() - before < 16 * 1024
     np.testing.assert_array_equal(jit.raise_midway(np.zeros(2), 4), py.raise_midway(np.zeros(2), 4))
+
+
+@given(p=st.lists(st.lists(floats, min_size=2, max_size=2), min_size=2, max_size=2).map(np.array),
+       dtype=dtypes)
+@SETTINGS
+def test_arrays_unpack_into_elements_and_rows(p: np.ndarray, dtype: type) -> None:
+    assert_same_effects(py.unpack_rows, jit.unpack_rows, p.astype(dtype))
+
+
+@given(a=arrays())
+@SETTINGS
+def test_unpacking_the_wrong_length_raises_cpythons_error(a: np.ndarray) -> None:
+    # Three names: too many or not enough values for every other length.
+    assert_same(py.unpack_three, jit.unpack_three, a)
+
+
+def test_unpacked_rows_of_temporaries_run_in_constant_memory() -> None:
+    m = np.arange(2 * 5000.0).reshape(2, 5000)
+    jit.unpack_matrix_rows(m, 10)
+    before = rss_kib()
+    np.testing.assert_array_equal(jit.unpack_matrix_rows(m, 3000), py.unpack_matrix_rows(m, 3000))
+    assert rss_kib() - before < 20_000

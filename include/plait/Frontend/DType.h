@@ -16,7 +16,20 @@
 namespace plait::frontend {
 
 /// Element types of arrays (NumPy dtypes), also the types of NumPy scalars.
-enum class DType { Float64, Float32, Int64, Int32, Int16, Int8, UInt8, UInt64, Complex128, Bool };
+enum class DType {
+  Float64,
+  Float32,
+  Int64,
+  Int32,
+  Int16,
+  Int8,
+  UInt8,
+  UInt16,
+  UInt32,
+  UInt64,
+  Complex128,
+  Bool
+};
 
 struct DTypeInfo {
   DType dtype;

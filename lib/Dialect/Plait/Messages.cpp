@@ -31,6 +31,8 @@ llvm::StringRef defaultMessage(llvm::StringRef key) {
       {"unbound_local", "cannot access local variable '{name}' where it is not associated "
                         "with a value"},
       {"range_step_zero", "range() arg 3 must not be zero"},
+      {"unpack_too_many", "too many values to unpack (expected {expected})"},
+      {"unpack_not_enough", "not enough values to unpack (expected {expected}, got {0})"},
       {"negative_shift", "negative shift count"},
       {"powmod_zero", "pow() 3rd argument cannot be 0"},
       {"int_overflow", "int64 overflow (use overflow='wrap' to wrap around)"},
