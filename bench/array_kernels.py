@@ -87,7 +87,30 @@ def sum_of_squares_array(x):
     return s
 
 
+def power_iteration(a, x, steps):
+    # Whole-array code that rebinds its arrays: a matrix-vector product and
+    # a normalisation per step, each a new array.
+    for _ in range(steps):
+        x = a @ x
+        x = x / np.sqrt(np.sum(x * x))
+    return x[0]
+
+
+def matrix_chain(a, b, steps):
+    # Matrix products rebinding one variable, scaled to stay finite.
+    r = a
+    for _ in range(steps):
+        r = r @ b
+        r = r / np.abs(r).max()
+    return r.sum()
+
+
 # -- NumPy-vectorised equivalents ---------------------------------------------
+# (power_iteration and matrix_chain are NumPy code already: the same source.)
+np_power_iteration = power_iteration
+np_matrix_chain = matrix_chain
+
+
 def np_saxpy(alpha, x, y, out):
     np.multiply(x, alpha, out=out)
     out += y
@@ -152,6 +175,10 @@ def make_inputs(name: str) -> tuple:
         return (rng.random((n, 3)), np.zeros((n, 3)), rng.random(n) + 0.5, 0.001)
     if name == "sum_of_squares_array":
         return (rng.random(1_000_000),)
+    if name == "power_iteration":
+        return (rng.random((300, 300)), rng.random(300), 200)
+    if name == "matrix_chain":
+        return (rng.random((200, 200)), rng.random((200, 200)), 20)
     raise KeyError(name)
 
 
@@ -168,4 +195,9 @@ ARRAY_KERNELS = {
     "pairwise distances (400x3)": ("pairwise", (1,), {}),
     "n-body step (200 bodies)": ("nbody_step", (0, 1), {}),
     "reduction: sum of squares (1e6)": ("sum_of_squares_array", (), {}),
+    "power iteration, a @ x rebound (300x300, 200 steps)": ("power_iteration", (), {}),
+    "matrix chain, r @ b rebound (200x200, 20 steps)": ("matrix_chain", (), {}),
 }
+
+#: Kernels with no C++ reference (whole-array code calling BLAS).
+NO_REFERENCE = {"power_iteration", "matrix_chain"}
