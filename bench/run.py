@@ -29,6 +29,11 @@ from typing import Any, Callable, Optional
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results"
 sys.path.insert(0, str(HERE))
+# NumPy, Numba and plait all call OpenBLAS for matrix products. Its worker
+# threads make timings on a small machine swing by 10x from round to round;
+# one thread each keeps the comparison steady and equal (set before NumPy
+# loads it).
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import array_kernels  # noqa: E402
 import kernels  # noqa: E402
@@ -684,6 +689,7 @@ def machine_facts(report: Report) -> None:
             ["Python", sys.version.split()[0] + (" (free-threaded)" if not getattr(sys, "_is_gil_enabled", lambda: True)() else "")],
             ["LLVM/MLIR", llvm],
             ["NumPy", numpy.__version__],
+            ["BLAS threads (OPENBLAS_NUM_THREADS)", os.environ.get("OPENBLAS_NUM_THREADS", "default")],
             ["Numba", numba.__version__ if numba else NUMBA_MISSING],
             ["C++ reference", gpp],
         ],
@@ -708,7 +714,8 @@ def plots(results: dict[str, Any], report: Report) -> None:
         fig, ax = plt.subplots(figsize=(12, 5))
         width = 0.8 / len(systems)
         for i, system in enumerate(systems):
-            ax.bar([x + i * width for x in range(len(labels))], [data[k][system] for k in labels], width, label=system)
+            # (a kernel without a C++ reference has no bar for it)
+            ax.bar([x + i * width for x in range(len(labels))], [data[k].get(system, 0.0) for k in labels], width, label=system)
         ax.set_yscale("log")
         ax.set_ylabel("seconds per call (log)")
         ax.set_xticks([x + 0.4 - width / 2 for x in range(len(labels))], labels, rotation=20, ha="right", fontsize=8)
