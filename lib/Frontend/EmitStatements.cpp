@@ -486,7 +486,7 @@ Val FunctionEmitter::loadVariable(const std::string &name, const SExpr &node) {
   std::string message = module.options.message("unbound_local");
   size_t at = message.find("{name}");
   if (at != std::string::npos)
-    message.replace(at, 6, name);
+    message.replace(at, 6, sourceName(name));
   if (!assigned.count(name)) {
     // An array bound once, used before that assignment: CPython raises
     // UnboundLocalError.

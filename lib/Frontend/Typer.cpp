@@ -311,7 +311,7 @@ void Typer::widenVariable(Specialization &spec, const std::string &name, const T
   if (!unify(current, type, unified)) {
     SourceLocation first = spec.variableOrigins[name];
     fail(CompileError::Kind::Typing, *spec.source, origin,
-         "variable '" + name + "' is " + type.str() + " here but " +
+         "variable '" + sourceName(name) + "' is " + type.str() + " here but " +
              current.str() + " at " + where(*spec.source, first));
   }
   if (current.kind == Type::Kind::Bottom && unified.kind != Type::Kind::Bottom &&

@@ -250,6 +250,9 @@ bool indexesWithArray(const Specialization &spec, const SExpr &subscript);
 bool isReductionName(const std::string &name);
 /// True for the constant None (an absent optional field too).
 bool isNoneConstant(const SExpr &node);
+/// A variable's name as written: the separate values of one local are
+/// variables "name$k" (flow-sensitive types, python/plait/_versions.py).
+inline std::string sourceName(const std::string &name) { return name.substr(0, name.find('$')); }
 /// Whether `name` (a parameter of `spec`) may be written, directly or by a
 /// callee it is passed to.
 bool writesParameter(const Specialization &spec, const std::string &name);

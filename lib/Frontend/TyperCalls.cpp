@@ -189,10 +189,10 @@ Type Typer::callType(Specialization &spec, const SExpr &call) {
   }
   case NameBinding::Kind::Local:
     fail(CompileError::Kind::Unsupported, fn, callee,
-         "calling the local variable '" + name + "' is not supported");
+         "calling the local variable '" + sourceName(name) + "' is not supported");
   case NameBinding::Kind::Undefined:
     fail(CompileError::Kind::Typing, fn, callee,
-         "name '" + name + "' is not defined");
+         "name '" + sourceName(name) + "' is not defined");
   default:
     fail(CompileError::Kind::Unsupported, fn, callee,
          "calling '" + name + "' (" + binding.name +

@@ -142,7 +142,7 @@ Type Typer::computeType(Specialization &spec, const SExpr &expr) {
       if (spec.loopTargets.count(name) && spec.variables[name].kind == Type::Kind::Array &&
           !rowsInScope.count(name))
         fail(CompileError::Kind::Unsupported, fn, expr,
-             "the row variable '" + name + "' can be used only inside its loop");
+             "the row variable '" + sourceName(name) + "' can be used only inside its loop");
       return spec.variables[name];
     case NameBinding::Kind::Constant: {
       Type t = constantType(*binding.value);
@@ -161,7 +161,7 @@ Type Typer::computeType(Specialization &spec, const SExpr &expr) {
     }
     case NameBinding::Kind::Undefined:
       fail(CompileError::Kind::Typing, fn, expr,
-           "name '" + name + "' is not defined");
+           "name '" + sourceName(name) + "' is not defined");
     case NameBinding::Kind::Unsupported:
       fail(CompileError::Kind::Unsupported, fn, expr,
            "global '" + name + "' is a " + binding.name +

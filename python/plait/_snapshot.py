@@ -15,6 +15,7 @@ from types import FunctionType, ModuleType
 from typing import Any, Callable
 
 from ._core import jit as _native
+from ._versions import rename_versions
 from .errors import CompileError
 
 #: Fields serialised per node type, in order (the native frontend's
@@ -217,6 +218,7 @@ class Snapshotter:
         if inspect.isgeneratorfunction(fn) or inspect.iscoroutinefunction(fn):
             raise CompileError(f"cannot compile {fn.__qualname__}: generators and coroutines are not supported")
         params = list(code.co_varnames[: code.co_argcount])
+        rename_versions(definition, params)
         serializer = _Serializer(line_offset, indent)
         body = "(Body " + " ".join(serializer.node(s) for s in definition.body) + ")"
         self.guard_functions.append(fn)

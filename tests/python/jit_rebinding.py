@@ -84,9 +84,45 @@ def fresh_or_argument(a, fresh):
 
 
 def int_then_float_array(n):
+    # Two values no read can mix up: two variables (flow-sensitive types).
     x = np.zeros(n, np.int64)
     x = np.ones(n)
     return x
+
+
+def dtype_by_branch(n, c):
+    # Both values reach the return: one variable, two dtypes.
+    if c:
+        x = np.zeros(n, np.int64)
+    else:
+        x = np.ones(n)
+    return x
+
+
+def int_then_array(n):
+    x = 0
+    for i in range(n):
+        x += i
+    total = x * 2
+    x = np.zeros(n + 1)
+    x[0] = total
+    return x
+
+
+def scalar_then_array_then_joined(a, c):
+    t = a.sum()
+    t = a * t
+    if c:
+        t = t + 1.0
+    return t
+
+
+def unbound_second_value(a, c):
+    x = 1
+    y = x + 1
+    if c:
+        x = a * y
+    return x[0]
 
 
 def used_before_assignment(a, c):

@@ -77,8 +77,25 @@ def test_a_returned_view_keeps_its_base_alive() -> None:
 
 
 def test_arrays_of_two_dtypes_in_one_variable_name_both_places() -> None:
+    # Where two types meet (a read after a branch), the error names both.
     with pytest.raises(plait.TypingError, match=r"variable 'x' is .* here but .* at .*jit_rebinding.py:\d+"):
-        jit.int_then_float_array(3)
+        jit.dtype_by_branch(3, True)
+
+
+@given(n=st.integers(0, 20), a=arrays(min_size=1), c=st.booleans())
+@SETTINGS
+def test_a_variable_takes_a_new_type_at_each_assignment(n: int, a: np.ndarray, c: bool) -> None:
+    assert_same(py.int_then_float_array, jit.int_then_float_array, n)
+    assert_same(py.int_then_array, jit.int_then_array, n)
+    a = a.astype(np.float64)  # (int arrays would meet float ones at the join)
+    assert_same_effects(py.scalar_then_array_then_joined, jit.scalar_then_array_then_joined, a, c)
+
+
+def test_a_later_value_read_where_it_may_be_unbound_is_an_error() -> None:
+    # x is an int, then maybe an array: the read after the branch joins
+    # both, so the error names both places (the source name, not x$1).
+    with pytest.raises(plait.TypingError, match=r"variable 'x' is"):
+        jit.unbound_second_value(np.ones(2), True)
 
 
 def test_re_binding_in_a_loop_runs_in_constant_memory() -> None:
