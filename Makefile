@@ -53,12 +53,18 @@ test-python: build
 # The executor table and reclamation under ThreadSanitizer and
 # AddressSanitizer (standalone: no LLVM, no Python); zero reports required.
 SANITIZE_SOURCES := lib/Support/EpochDomain.cpp tests/cpp/DispatchStress.cpp
+# The array runtime (reference counts, arenas, products) with no LLVM.
+RUNTIME_SANITIZE_SOURCES := $(wildcard lib/Runtime/*.cpp) lib/Support/Rendezvous.cpp tests/cpp/RuntimeStress.cpp
 test-sanitizers: system-deps
 	mkdir -p $(BUILD)/sanitizers
 	g++ -std=c++17 -O1 -g -fsanitize=thread -Iinclude $(SANITIZE_SOURCES) -pthread -o $(BUILD)/sanitizers/stress-tsan
 	TSAN_OPTIONS=halt_on_error=1:abort_on_error=0 $(BUILD)/sanitizers/stress-tsan
 	g++ -std=c++17 -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -Iinclude $(SANITIZE_SOURCES) -pthread -o $(BUILD)/sanitizers/stress-asan
 	ASAN_OPTIONS=halt_on_error=1:detect_leaks=1 $(BUILD)/sanitizers/stress-asan
+	g++ -std=c++17 -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -Iinclude $(RUNTIME_SANITIZE_SOURCES) -pthread -ldl -o $(BUILD)/sanitizers/runtime-asan
+	ASAN_OPTIONS=halt_on_error=1:detect_leaks=1 $(BUILD)/sanitizers/runtime-asan
+	g++ -std=c++17 -O1 -g -fsanitize=thread -Iinclude $(RUNTIME_SANITIZE_SOURCES) -pthread -ldl -o $(BUILD)/sanitizers/runtime-tsan
+	TSAN_OPTIONS=halt_on_error=1:abort_on_error=0 $(BUILD)/sanitizers/runtime-tsan
 
 # When a free-threaded CPython is on PATH, build plait for it too and run the
 # whole Python suite there (the GIL must stay disabled: see test_jit_sharing).
