@@ -344,6 +344,21 @@ Val FunctionEmitter::emitNumpy(const SExpr &node, const std::string &name) {
     return emitProduct(node, name);
   if (name.rfind("linalg.", 0) == 0)
     return emitLinalg(node, name.substr(7));
+  if (name == "conj" || name == "conjugate") {
+    Val array = emitExpr(*typer.positionalArguments(spec, node).at(0));
+    Type type = spec.typeOf(node);
+    if (type == array.type && spec.arrayMethods.count(&node) && type.dtype != DType::Complex128)
+      return array; // a real array's conj() is the array itself
+    Val conjugated =
+        arrayElementwise(node, {array}, type.dtype, type.ndim, [&](llvm::ArrayRef<Val> x) -> Val {
+          if (x[0].type.dtype != DType::Complex128)
+            return x[0];
+          return {x[0].type,
+                  {x[0].leaves[0], builder.create<arith::NegFOp>(loc(node), x[0].leaves[1])}};
+        });
+    freeIfTemporary(array);
+    return conjugated;
+  }
   if (name == "reshape" || name == "ravel")
     return reshaped(node);
   if (name == "item") {

@@ -27,6 +27,27 @@ Val FunctionEmitter::emitExpr(const SExpr &expr) {
     Val z = emitExpr(ast::value(expr));
     return {type, {z.leaves[ast::attr(expr) == "real" ? 0 : 1]}};
   }
+  if (kind == ast::NodeKind::Attribute &&
+      (ast::attr(expr) == "real" || ast::attr(expr) == "imag") && type.kind == Type::Kind::Array) {
+    Val base = emitExpr(ast::value(expr));
+    Location l = loc(expr);
+    bool imaginary = ast::attr(expr) == "imag";
+    if (base.type.dtype == DType::Complex128) { // a view of the parts
+      Value view = builder.create<dialect::ComplexPartOp>(
+          l, module.memrefType(type), base.leaves[0], builder.getBoolAttr(imaginary));
+      if (temporaries.erase(base.leaves[0]))
+        temporaries.insert(view);
+      return {type, {view}};
+    }
+    if (!imaginary)
+      return base; // a real array's .real is the array
+    llvm::SmallVector<Value> sizes;
+    appendDimensions(base.leaves[0], base.type.ndim, sizes);
+    Val zero = castNumPy(Val{Type::integer(), {constInt(0)}}, type.dtype);
+    Value zeros = allocateArray(type, sizes, &zero, l);
+    freeIfTemporary(base);
+    return {type, {zeros}};
+  }
   if (kind == ast::NodeKind::Attribute && ast::attr(expr) == "T" && type.kind == Type::Kind::Array)
     return transposed(emitExpr(ast::value(expr)), type, loc(expr));
   if (kind == ast::NodeKind::Attribute && type.kind != Type::Kind::Float) {

@@ -116,9 +116,9 @@ Type Typer::callType(Specialization &spec, const SExpr &call) {
       // a.sum(axis=0) is np.sum(a, axis=0): the array comes first.
       // (Each method is the NumPy function of its name.)
       static const std::set<std::string> methods = {
-          "sum",    "prod",    "min",   "max",     "mean", "copy",   "transpose",
-          "astype", "reshape", "ravel", "flatten", "fill", "item",   "argmin",
-          "argmax", "any",     "all",   "std",     "var",  "cumsum", "cumprod"};
+          "sum",     "prod",  "min",     "max",    "mean",    "copy",   "transpose", "astype",
+          "reshape", "ravel", "flatten", "fill",   "item",    "argmin", "argmax",    "any",
+          "all",     "std",   "var",     "cumsum", "cumprod", "conj",   "conjugate"};
       const std::string &method = ast::attr(callee);
       if (!methods.count(method))
         fail(CompileError::Kind::Unsupported, fn, callee,

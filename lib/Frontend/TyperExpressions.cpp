@@ -197,6 +197,16 @@ Type Typer::computeType(Specialization &spec, const SExpr &expr) {
         return array.ndim <= 1
                    ? array
                    : Type::array(array.dtype, array.ndim, array.fortran, array.contiguous);
+      if (attr == "real" || attr == "imag") {
+        // Of complex numbers: a float64 view of their parts. Of real ones:
+        // .real is the array itself, .imag a new array of zeros.
+        if (array.dtype == DType::Complex128)
+          return Type::array(DType::Float64, array.ndim);
+        if (attr == "real")
+          return array;
+        spec.loops = true;
+        return Type::array(array.dtype, array.ndim, true);
+      }
       fail(CompileError::Kind::Unsupported, fn, expr,
            "the array attribute '" + attr + "' is not supported");
     }

@@ -407,6 +407,17 @@ Type Typer::numpyCallType(Specialization &spec, const SExpr &call, const std::st
       fail(CompileError::Kind::Typing, fn, call, "astype() missing required argument 'dtype'");
     return Type::array(dtypeOf(spec, *dtypeNode), a.ndim, true);
   }
+  if (name == "conj" || name == "conjugate") {
+    arity(1, 1);
+    Type a = arrayArgument();
+    if (a.kind == Type::Kind::Bottom)
+      return a;
+    // NumPy's method gives a real array itself; the ufunc a new array.
+    if (spec.arrayMethods.count(&call) && a.dtype != DType::Complex128)
+      return a;
+    spec.loops = true;
+    return Type::newArray(a.dtype, a.ndim, {a}); // elementwise: in a's order
+  }
   if (name == "item" && spec.arrayMethods.count(&call)) {
     // a.item(): the only element as a Python scalar (NumPy's .item()).
     arity(1, 1);
@@ -656,7 +667,10 @@ Type Typer::subscriptType(Specialization &spec, const SExpr &subscript) {
 
 std::string Typer::viewRoot(const Specialization &spec, const SExpr &expr) const {
   const SExpr *node = &expr;
-  while (ast::is(*node, ast::NodeKind::Subscript))
+  // Subscripts, and views written through: a.T, z.real, z.imag.
+  while (ast::is(*node, ast::NodeKind::Subscript) ||
+         (ast::is(*node, ast::NodeKind::Attribute) &&
+          (ast::attr(*node) == "T" || ast::attr(*node) == "real" || ast::attr(*node) == "imag")))
     node = &ast::value(*node);
   if (!ast::is(*node, ast::NodeKind::Name))
     return "";
@@ -685,11 +699,13 @@ std::set<std::string> Typer::aliasRoots(const Specialization &spec, const SExpr 
     roots = aliasRoots(spec, ast::body(expr));
     std::set<std::string> other = aliasRoots(spec, ast::orelse(expr));
     roots.insert(other.begin(), other.end());
-  } else if (kind == ast::NodeKind::Attribute && ast::attr(expr) == "T") {
+  } else if (kind == ast::NodeKind::Attribute &&
+             (ast::attr(expr) == "T" || ast::attr(expr) == "real" || ast::attr(expr) == "imag")) {
     roots = aliasRoots(spec, ast::value(expr)); // a view
   } else if (kind == ast::NodeKind::Call && spec.arrayMethods.count(&expr)) {
     const std::string &method = spec.arrayMethods.at(&expr);
-    if (method == "transpose" || method == "reshape" || method == "ravel") // (may be) a view
+    if (method == "transpose" || method == "reshape" || method == "ravel" || method == "conj" ||
+        method == "conjugate") // (may be) a view, or the array itself
       roots = aliasRoots(spec, ast::value(ast::func(expr)));
   } else if (kind == ast::NodeKind::Call && numpyFunction(spec, ast::func(expr)) == "reshape" &&
              !ast::args(expr).rest().empty()) {

@@ -495,3 +495,26 @@ def only_item(a):
 
 def searches(a):
     return np.argmax(a), np.argmin(a), a.argmax(), a.argmin(), np.any(a), np.all(a), a.any(), a.all()
+
+
+def complex_parts(z):
+    # .real and .imag of complex arrays are float64 views.
+    return z.real, z.imag, z.real.sum(), z.imag[::-1].copy(), z.T.imag
+
+
+def write_complex_parts(z, r):
+    z.real[:] = r
+    z.imag[0] = -1.0
+    z.imag[1:] *= 2.0
+
+
+def write_through_transpose(a):
+    a.T[0] = 7.0
+
+
+def conjugates(z, x):
+    return z.conj(), np.conj(z), np.conjugate(x), x.conj(), z.conjugate()
+
+
+def parts_of_real_arrays(x):
+    return x.real, x.imag, x.real + x.imag

@@ -907,3 +907,25 @@ def test_argmin_argmax_any_all_like_numpy(values: list[float], dtype: Any, layou
     elif layout == "reversed":
         a = a[::-1]
     assert_same(py.searches, jit.searches, a)
+
+
+@given(data=st.data())
+@SETTINGS
+def test_real_imag_views_and_conjugates_of_arrays(data: st.DataObject) -> None:
+    shape = data.draw(st.tuples(st.integers(1, 4), st.integers(1, 4)))
+    parts = hnp.arrays(np.float64, shape, elements=st.floats(-1e6, 1e6))
+    z = data.draw(parts) + 1j * data.draw(parts)
+    for view in (z, z.T, z[:, ::-1], np.asfortranarray(z)):
+        assert_same(py.complex_parts, jit.complex_parts, view)
+        assert_same(py.conjugates, jit.conjugates, view, view.real.copy())
+        assert_same(py.parts_of_real_arrays, jit.parts_of_real_arrays, view.real.copy())
+    # Writes through the views reach the complex array.
+    assert_same_effects(py.write_complex_parts, jit.write_complex_parts, z, np.ones(shape))
+    assert_same_effects(py.write_through_transpose, jit.write_through_transpose, z.real.copy())
+
+
+def test_writes_through_parts_need_a_writable_array() -> None:
+    z = np.zeros(3, np.complex128)
+    z.flags.writeable = False
+    with pytest.raises(ValueError, match="read-only"):
+        jit.write_complex_parts(z, np.ones(3))

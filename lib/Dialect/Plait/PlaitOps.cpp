@@ -284,6 +284,25 @@ void SliceOp::inferResultRanges(ArrayRef<ConstantIntRanges> ranges, SetIntRangeF
 }
 
 //===----------------------------------------------------------------------===//
+// complex_part
+//===----------------------------------------------------------------------===//
+
+LogicalResult ComplexPartOp::verify() {
+  auto array = getArray().getType().cast<MemRefType>();
+  auto result = getResult().getType().cast<MemRefType>();
+  auto complex = array.getElementType().dyn_cast<ComplexType>();
+  if (!complex)
+    return emitOpError("needs an array of complex numbers, not ") << array.getElementType();
+  if (result.getElementType() != complex.getElementType())
+    return emitOpError("gives an array of ")
+           << complex.getElementType() << ", not " << result.getElementType();
+  if (result.getRank() != array.getRank())
+    return emitOpError("keeps the array's ")
+           << array.getRank() << " axes, not " << result.getRank();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // raise_if
 //===----------------------------------------------------------------------===//
 

@@ -42,3 +42,19 @@ func.func @store_of_another_array_type(%a: memref<?xf32>) {
   "plait.store_array"(%a, %slot) : (memref<?xf32>, !plait.array_slot<memref<?xf64>>) -> ()
   return
 }
+
+// -----
+
+func.func @part_of_a_real_array(%a: memref<?xf64>) {
+  // expected-error @+1 {{needs an array of complex numbers, not 'f64'}}
+  %re = plait.complex_part %a {imaginary = false} : memref<?xf64> to memref<?xf64>
+  return
+}
+
+// -----
+
+func.func @part_of_another_type(%z: memref<?xcomplex<f64>>) {
+  // expected-error @+1 {{gives an array of 'f64', not 'f32'}}
+  %re = plait.complex_part %z {imaginary = false} : memref<?xcomplex<f64>> to memref<?xf32>
+  return
+}

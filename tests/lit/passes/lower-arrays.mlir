@@ -31,3 +31,22 @@ func.func @variable(%a: !array, %c: i1) -> !array {
   plait.release %b : !array
   return %b : !array
 }
+
+// complex_part: the float view of a complex array's parts has the same
+// pointers, twice the offset (plus one for the imaginary parts) and twice
+// the strides.
+// CHECK-LABEL: llvm.func @imaginary_parts
+func.func @imaginary_parts(%z: memref<?x?xcomplex<f64>, strided<[?, ?], offset: ?>>)
+    -> memref<?x?xf64, strided<[?, ?], offset: ?>> {
+  // CHECK: %[[TWO:.*]] = llvm.mlir.constant(2 : i64)
+  // CHECK: %[[OFFSET:.*]] = llvm.extractvalue %{{.*}}[2]
+  // CHECK: %[[DOUBLED:.*]] = llvm.mul %[[OFFSET]], %[[TWO]]
+  // CHECK: %[[IMAG:.*]] = llvm.add %[[DOUBLED]], %{{.*}}
+  // CHECK: llvm.insertvalue %[[IMAG]], %{{.*}}[2]
+  // CHECK: %[[STRIDE:.*]] = llvm.extractvalue %{{.*}}[4, 0]
+  // CHECK: %[[STEP:.*]] = llvm.mul %[[STRIDE]], %[[TWO]]
+  // CHECK: llvm.insertvalue %[[STEP]], %{{.*}}[4, 0]
+  %im = plait.complex_part %z {imaginary = true}
+      : memref<?x?xcomplex<f64>, strided<[?, ?], offset: ?>> to memref<?x?xf64, strided<[?, ?], offset: ?>>
+  return %im : memref<?x?xf64, strided<[?, ?], offset: ?>>
+}

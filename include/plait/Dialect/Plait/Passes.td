@@ -102,7 +102,8 @@ def LowerArrays : Pass<"plait-lower-arrays", "::mlir::ModuleOp"> {
     `!plait.array_slot` is an `llvm.alloca` of the descriptor whose allocated
     pointer starts null; `load_array` and `store_array` load and store the
     descriptor; `retain` and `release` pass its allocated pointer to
-    `plait_rt_array_retain` and `plait_rt_array_release`.
+    `plait_rt_array_retain` and `plait_rt_array_release`; `complex_part`
+    builds the float view's descriptor (twice the offset and strides).
   }];
   let constructor = "::plait::dialect::createLowerArraysPass()";
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];

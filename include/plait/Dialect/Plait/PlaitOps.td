@@ -194,6 +194,25 @@ def Plait_ReleaseOp : Plait_Op<"release", [
   let assemblyFormat = "$array attr-dict `:` type($array)";
 }
 
+def Plait_ComplexPartOp : Plait_Op<"complex_part", [Pure]> {
+  let summary = "a view of the real or the imaginary parts of a complex array";
+  let description = [{
+    NumPy's `z.real` and `z.imag`: a float64 array over the same memory
+    (complex numbers are laid out re, im), with the array's sizes, twice its
+    strides and twice its offset (plus one for the imaginary parts). Writes
+    through the view change the complex array. It shares the array's
+    allocation, so retaining it retains the array.
+    ```mlir
+    %re = plait.complex_part %z {imaginary = false}
+        : memref<?xcomplex<f64>, strided<[?], offset: ?>> to memref<?xf64, strided<[?], offset: ?>>
+    ```
+  }];
+  let arguments = (ins AnyStridedMemRef:$array, BoolAttr:$imaginary);
+  let results = (outs AnyStridedMemRef:$result);
+  let assemblyFormat = "$array attr-dict `:` type($array) `to` type($result)";
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Raising
 //===----------------------------------------------------------------------===//

@@ -1,9 +1,10 @@
 //===- LowerArrays.cpp - plait-lower-arrays -------------------------------===//
 //
-// Array variables and reference counts at the LLVM level. It runs after the
-// memref-to-LLVM conversion: by then an array is a descriptor struct
-// (allocated pointer, aligned pointer, offset, sizes, strides) behind an
-// unrealized cast, which reconcile-unrealized-casts removes at the end.
+// Array variables, reference counts and views of complex arrays' parts at
+// the LLVM level. It runs after the memref-to-LLVM conversion: by then an
+// array is a descriptor struct (allocated pointer, aligned pointer, offset,
+// sizes, strides) behind an unrealized cast, which
+// reconcile-unrealized-casts removes at the end.
 //
 //===----------------------------------------------------------------------===//
 #include "plait/Dialect/Plait/Passes.h"
@@ -32,7 +33,7 @@ public:
     SmallVector<Operation *> ops;
     SmallVector<BlockArgument> slotArguments;
     module.walk([&](Operation *op) {
-      if (isa<ArraySlotOp, LoadArrayOp, StoreArrayOp, RetainOp, ReleaseOp>(op))
+      if (isa<ArraySlotOp, LoadArrayOp, StoreArrayOp, RetainOp, ReleaseOp, ComplexPartOp>(op))
         ops.push_back(op);
       for (Region &region : op->getRegions())
         for (Block &block : region)
@@ -65,6 +66,8 @@ public:
         load.replaceAllUsesWith(fromDescriptor(b, l, descriptor, load.getType()));
       } else if (auto store = dyn_cast<StoreArrayOp>(op)) {
         b.create<LLVM::StoreOp>(l, toDescriptor(b, l, store.getValue()), op->getOperand(1));
+      } else if (auto part = dyn_cast<ComplexPartOp>(op)) {
+        part.replaceAllUsesWith(complexPart(b, l, part));
       } else if (auto retain = dyn_cast<RetainOp>(op)) {
         callWithAllocation(b, l, kArrayRetainFunction, retain.getArray());
       } else {
@@ -87,6 +90,39 @@ private:
 
   Value fromDescriptor(OpBuilder &b, Location l, Value descriptor, Type memref) {
     return b.create<UnrealizedConversionCastOp>(l, memref, descriptor).getResult(0);
+  }
+
+  /// The descriptor of the float view of a complex array's parts: the same
+  /// pointers (to floats), twice the offset and strides, the same sizes.
+  Value complexPart(OpBuilder &b, Location l, ComplexPartOp part) {
+    Value complex = toDescriptor(b, l, part.getArray());
+    auto from = complex.getType().cast<LLVM::LLVMStructType>();
+    auto to = descriptorType(part.getType()).cast<LLVM::LLVMStructType>();
+    Type i64 = b.getI64Type();
+    Value two = b.create<LLVM::ConstantOp>(l, i64, b.getI64IntegerAttr(2));
+    Value view = b.create<LLVM::UndefOp>(l, to);
+    for (int64_t field : {0, 1}) { // allocated and aligned pointers
+      Value pointer = b.create<LLVM::ExtractValueOp>(l, from.getBody()[field], complex,
+                                                     ArrayRef<int64_t>{field});
+      if (pointer.getType() != to.getBody()[field]) // typed pointers (LLVM < 18)
+        pointer = b.create<LLVM::BitcastOp>(l, to.getBody()[field], pointer);
+      view = b.create<LLVM::InsertValueOp>(l, view, pointer, ArrayRef<int64_t>{field});
+    }
+    Value offset = b.create<LLVM::ExtractValueOp>(l, i64, complex, ArrayRef<int64_t>{2});
+    offset = b.create<LLVM::MulOp>(l, offset, two);
+    if (part.getImaginary())
+      offset = b.create<LLVM::AddOp>(l, offset,
+                                     b.create<LLVM::ConstantOp>(l, i64, b.getI64IntegerAttr(1)));
+    view = b.create<LLVM::InsertValueOp>(l, view, offset, ArrayRef<int64_t>{2});
+    int64_t rank = part.getType().cast<MemRefType>().getRank();
+    for (int64_t axis = 0; axis < rank; ++axis) {
+      Value size = b.create<LLVM::ExtractValueOp>(l, i64, complex, ArrayRef<int64_t>{3, axis});
+      view = b.create<LLVM::InsertValueOp>(l, view, size, ArrayRef<int64_t>{3, axis});
+      Value stride = b.create<LLVM::ExtractValueOp>(l, i64, complex, ArrayRef<int64_t>{4, axis});
+      stride = b.create<LLVM::MulOp>(l, stride, two);
+      view = b.create<LLVM::InsertValueOp>(l, view, stride, ArrayRef<int64_t>{4, axis});
+    }
+    return fromDescriptor(b, l, view, part.getType());
   }
 
   FailureOr<Type> pointerType(ArraySlotType slot) {
