@@ -187,6 +187,13 @@ private:
 
   //--- NumPy, subscripts and aliases (TyperNumPy.cpp) --------------------//
   Type numpyCallType(Specialization &spec, const SExpr &call, const std::string &name);
+  /// The arguments of `call` bound to NumPy's `parameters` (positional ones
+  /// first, keyword-only ones after ""), as Python binds them, with its
+  /// errors; `positionalOnly` may not be passed by keyword.
+  std::map<std::string, const SExpr *> bindArguments(Specialization &spec, const SExpr &call,
+                                                     const std::vector<std::string> &parameters,
+                                                     const std::string &callee,
+                                                     const std::string &positionalOnly = "");
   /// np.linalg.<name>(...) (TyperLinalg.cpp).
   Type linalgCallType(Specialization &spec, const SExpr &call, const std::string &name);
   /// A dtype designator: np.float64, float, int, bool, "int32", a global

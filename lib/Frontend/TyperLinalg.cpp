@@ -50,25 +50,7 @@ Type Typer::linalgCallType(Specialization &spec, const SExpr &call, const std::s
   std::string callee = "np.linalg." + name + "()";
   if (parameters.empty())
     fail(CompileError::Kind::Unsupported, fn, call, callee + " is not supported");
-  // Bind the arguments to NumPy's parameter names, as Python would.
-  std::map<std::string, const SExpr *> bound;
-  std::vector<const SExpr *> args = positionalArguments(spec, call);
-  size_t positional = std::find(parameters.begin(), parameters.end(), "") - parameters.begin();
-  if (args.size() > positional)
-    fail(CompileError::Kind::Typing, fn, call,
-         callee + " takes at most " + std::to_string(positional) + " positional arguments");
-  for (size_t i = 0; i < args.size(); ++i)
-    bound[parameters[i]] = args[i];
-  for (const SExpr *keyword : ast::keywords(call).rest()) {
-    const std::string &parameter = keyword->items.at(1).text;
-    if (parameter.empty() ||
-        std::find(parameters.begin(), parameters.end(), parameter) == parameters.end())
-      fail(CompileError::Kind::Typing, fn, *keyword,
-           callee + " got an unexpected keyword argument '" + parameter + "'");
-    if (!bound.emplace(parameter, &keyword->items.at(2)).second)
-      fail(CompileError::Kind::Typing, fn, *keyword,
-           callee + " got multiple values for argument '" + parameter + "'");
-  }
+  std::map<std::string, const SExpr *> bound = bindArguments(spec, call, parameters, callee);
   Specialization::Linalg plan;
   std::vector<Type> arrays;
   for (const char *parameter : {"a", "x", "b"}) {

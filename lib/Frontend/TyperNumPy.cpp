@@ -121,19 +121,11 @@ bool isNoneConstant(const SExpr &node) {
          (ast::is(node, ast::NodeKind::Const) && ast::value(node).kind == SExpr::Kind::None);
 }
 
-bool isReductionName(const std::string &name) {
-  static const std::set<std::string> names = {"sum",    "prod", "mean", "std",    "var",
-                                              "min",    "max",  "amin", "amax",   "argmin",
-                                              "argmax", "any",  "all",  "cumsum", "cumprod"};
-  return names.count(name) > 0;
-}
-
-Specialization::Reduction Typer::reductionOf(Specialization &spec, const SExpr &call,
-                                             const std::string &name, int ndim) {
+std::map<std::string, const SExpr *>
+Typer::bindArguments(Specialization &spec, const SExpr &call,
+                     const std::vector<std::string> &parameters, const std::string &callee,
+                     const std::string &positionalOnly) {
   const FunctionSource &fn = *spec.source;
-  const std::vector<std::string> &parameters = reductionParameters(name);
-  std::string callee = spec.arrayMethods.count(&call) ? name + "()" : "np." + name + "()";
-  // Bind the arguments to NumPy's parameter names, as Python would.
   std::map<std::string, const SExpr *> bound;
   std::vector<const SExpr *> args = positionalArguments(spec, call);
   size_t positional = std::find(parameters.begin(), parameters.end(), "") - parameters.begin();
@@ -144,7 +136,7 @@ Specialization::Reduction Typer::reductionOf(Specialization &spec, const SExpr &
     bound[parameters[i]] = args[i];
   for (const SExpr *keyword : ast::keywords(call).rest()) {
     const std::string &parameter = keyword->items.at(1).text;
-    if (parameter.empty() || parameter == "a" ||
+    if (parameter.empty() || parameter == positionalOnly ||
         std::find(parameters.begin(), parameters.end(), parameter) == parameters.end())
       fail(CompileError::Kind::Typing, fn, *keyword,
            callee + " got an unexpected keyword argument '" + parameter + "'");
@@ -152,6 +144,23 @@ Specialization::Reduction Typer::reductionOf(Specialization &spec, const SExpr &
       fail(CompileError::Kind::Typing, fn, *keyword,
            callee + " got multiple values for argument '" + parameter + "'");
   }
+  return bound;
+}
+
+bool isReductionName(const std::string &name) {
+  static const std::set<std::string> names = {"sum",    "prod", "mean", "std",    "var",
+                                              "min",    "max",  "amin", "amax",   "argmin",
+                                              "argmax", "any",  "all",  "cumsum", "cumprod"};
+  return names.count(name) > 0;
+}
+
+Specialization::Reduction Typer::reductionOf(Specialization &spec, const SExpr &call,
+                                             const std::string &name, int ndim) {
+  const FunctionSource &fn = *spec.source;
+  std::string callee = spec.arrayMethods.count(&call) ? name + "()" : "np." + name + "()";
+  // (the array is positional only)
+  std::map<std::string, const SExpr *> bound =
+      bindArguments(spec, call, reductionParameters(name), callee, /*positionalOnly=*/"a");
   Specialization::Reduction reduction;
   for (auto &[parameter, node] : bound) {
     if (parameter == "a" || parameter == "axis")

@@ -186,6 +186,34 @@ template <typename T> struct Operand {
   int64_t stride(int64_t axis) const { return strides[axis]; }
 };
 
+/// The stacks of two operands broadcast (their first aBatch and bBatch
+/// axes, trailing axes lined up, size 1 against any), and a C-contiguous
+/// result whose matrices are `core` elements: sizes and the element strides
+/// of a, b and the result along them.
+struct Stacks {
+  std::vector<int64_t> sizes, aStrides, bStrides, outStrides;
+};
+
+template <typename T>
+Stacks broadcastStacks(const Operand<T> &a, int64_t aBatch, const Operand<T> &b, int64_t bBatch,
+                       int64_t core) {
+  int64_t batch = std::max(aBatch, bBatch);
+  Stacks s{std::vector<int64_t>(batch), std::vector<int64_t>(batch), std::vector<int64_t>(batch),
+           std::vector<int64_t>(batch)};
+  for (int64_t k = 0; k < batch; ++k) {
+    int64_t ka = k - (batch - aBatch), kb = k - (batch - bBatch);
+    int64_t aSize = ka >= 0 ? a.dim(ka) : 1, bSize = kb >= 0 ? b.dim(kb) : 1;
+    s.sizes[k] = aSize == 1 ? bSize : aSize;
+    s.aStrides[k] = ka >= 0 && aSize != 1 ? a.stride(ka) : 0;
+    s.bStrides[k] = kb >= 0 && bSize != 1 ? b.stride(kb) : 0;
+  }
+  for (int64_t k = batch - 1, step = core; k >= 0; --k) {
+    s.outStrides[k] = step;
+    step *= s.sizes[k];
+  }
+  return s;
+}
+
 /// Calls `body(offsets)` for every index of `sizes` (C order), with the
 /// matching element offset into each operand (strides per operand).
 template <typename F>

@@ -69,6 +69,14 @@ struct FortranInts {
   int64_t operator[](size_t i) const { return ilp64 ? wide[i] : narrow[i]; }
 };
 
+/// The workspace size a LAPACK query (lwork = -1) wrote to work[0].
+template <typename T> int64_t workspaceSize(const T &query) {
+  if constexpr (std::is_same_v<T, Complex>)
+    return static_cast<int64_t>(query.re);
+  else
+    return static_cast<int64_t>(query);
+}
+
 template <typename... Args> void callFortran(void *f, Args... args) {
   reinterpret_cast<void (*)(Args...)>(f)(args...);
 }
@@ -143,34 +151,22 @@ template <typename T> int32_t solve(const Operand<T> &a, const Operand<T> &b, T 
   bool vector = b.ndim == 1;
   int64_t n = a.dim(a.ndim - 1), nrhs = vector ? 1 : b.dim(b.ndim - 1);
   // Stacks broadcast as matmul's do (b a vector: a's stack only).
-  int64_t aBatch = a.ndim - 2, bBatch = vector ? 0 : b.ndim - 2, batch = std::max(aBatch, bBatch);
-  std::vector<int64_t> sizes(batch), aStrides(batch), bStrides(batch), oStrides(batch);
-  for (int64_t k = 0; k < batch; ++k) {
-    int64_t ka = k - (batch - aBatch), kb = k - (batch - bBatch);
-    int64_t aSize = ka >= 0 ? a.dim(ka) : 1, bSize = kb >= 0 ? b.dim(kb) : 1;
-    sizes[k] = aSize == 1 ? bSize : aSize;
-    aStrides[k] = ka >= 0 && aSize != 1 ? a.stride(ka) : 0;
-    bStrides[k] = kb >= 0 && bSize != 1 ? b.stride(kb) : 0;
-  }
-  int64_t step = n * nrhs;
-  for (int64_t k = batch - 1; k >= 0; --k) {
-    oStrides[k] = step;
-    step *= sizes[k];
-  }
+  Stacks stacks = broadcastStacks(a, a.ndim - 2, b, vector ? 0 : b.ndim - 2, n * nrhs);
   std::vector<T> matrix(n * n), rhs(n * nrhs);
   int32_t status = 0;
-  forEachIndex(sizes, {aStrides, bStrides, oStrides}, [&](const std::vector<int64_t> &at) {
-    toColumnMajor(a.data + at[0], a.stride(a.ndim - 2), a.stride(a.ndim - 1), n, n, matrix.data(),
-                  n);
-    if (vector)
-      toColumnMajor(b.data + at[1], b.stride(0), 0, n, 1, rhs.data(), n);
-    else
-      toColumnMajor(b.data + at[1], b.stride(b.ndim - 2), b.stride(b.ndim - 1), n, nrhs, rhs.data(),
-                    n);
-    if (!gesv(lapack, n, nrhs, matrix.data(), rhs.data()))
-      status = 1;
-    fromColumnMajor(rhs.data(), n, n, nrhs, out + at[2]);
-  });
+  forEachIndex(stacks.sizes, {stacks.aStrides, stacks.bStrides, stacks.outStrides},
+               [&](const std::vector<int64_t> &at) {
+                 toColumnMajor(a.data + at[0], a.stride(a.ndim - 2), a.stride(a.ndim - 1), n, n,
+                               matrix.data(), n);
+                 if (vector)
+                   toColumnMajor(b.data + at[1], b.stride(0), 0, n, 1, rhs.data(), n);
+                 else
+                   toColumnMajor(b.data + at[1], b.stride(b.ndim - 2), b.stride(b.ndim - 1), n,
+                                 nrhs, rhs.data(), n);
+                 if (!gesv(lapack, n, nrhs, matrix.data(), rhs.data()))
+                   status = 1;
+                 fromColumnMajor(rhs.data(), n, n, nrhs, out + at[2]);
+               });
   return status;
 }
 
@@ -312,12 +308,9 @@ template <typename T> int32_t eigh(const Operand<T> &a, bool upper, RealOf<T> *w
   call(&workQuery, &rworkQuery, iworkQuery.at(wide));
   if (info.value(wide) != 0)
     return 1;
-  if constexpr (isComplex<T>) {
-    lwork = FortranInt(static_cast<int64_t>(workQuery.re));
+  lwork = FortranInt(workspaceSize(workQuery));
+  if constexpr (isComplex<T>)
     lrwork = FortranInt(static_cast<int64_t>(rworkQuery));
-  } else {
-    lwork = FortranInt(static_cast<int64_t>(workQuery));
-  }
   liwork = FortranInt(iworkQuery.value(wide));
   work.resize(std::max<int64_t>(lwork.value(wide), 1));
   rwork.resize(std::max<int64_t>(lrwork.value(wide), 1));
@@ -377,11 +370,7 @@ int32_t lstsq(const Operand<T> &a, const Operand<T> &b, double rcond, T *x, doub
   call(&workQuery, &rworkQuery, iworkQuery.at(wide));
   if (info.value(wide) != 0)
     return 1;
-  int64_t workCount;
-  if constexpr (isComplex<T>)
-    workCount = static_cast<int64_t>(workQuery.re);
-  else
-    workCount = static_cast<int64_t>(workQuery);
+  int64_t workCount = workspaceSize(workQuery);
   lwork = FortranInt(workCount);
   std::vector<T> work(std::max<int64_t>(workCount, 1));
   std::vector<double> rwork(std::max<int64_t>(static_cast<int64_t>(rworkQuery), 1));
@@ -448,11 +437,7 @@ int32_t singularValues(const T *data, int64_t rowStride, int64_t columnStride, i
   call(&workQuery);
   if (info.value(wide) != 0)
     return 2;
-  int64_t workCount;
-  if constexpr (isComplex<T>)
-    workCount = static_cast<int64_t>(workQuery.re);
-  else
-    workCount = static_cast<int64_t>(workQuery);
+  int64_t workCount = workspaceSize(workQuery);
   lwork = FortranInt(workCount);
   std::vector<T> work(std::max<int64_t>(workCount, 1));
   call(work.data());

@@ -214,25 +214,13 @@ template <typename T> void matmul(const Operand<T> &a, const Operand<T> &b, T *o
   c.is2_p = bMatrix ? b.stride(b.ndim - 1) : 0;
   c.os_m = aMatrix ? (bMatrix ? c.p : 1) : 0;
   c.os_p = bMatrix ? 1 : 0;
-  int64_t aBatch = std::max<int64_t>(a.ndim - 2, 0), bBatch = std::max<int64_t>(b.ndim - 2, 0);
-  int64_t batch = std::max(aBatch, bBatch);
-  std::vector<int64_t> sizes(batch), aStrides(batch), bStrides(batch), oStrides(batch);
-  for (int64_t k = 0; k < batch; ++k) {
-    int64_t ka = k - (batch - aBatch), kb = k - (batch - bBatch);
-    int64_t aSize = ka >= 0 ? a.dim(ka) : 1, bSize = kb >= 0 ? b.dim(kb) : 1;
-    sizes[k] = aSize == 1 ? bSize : aSize;
-    aStrides[k] = ka >= 0 && aSize != 1 ? a.stride(ka) : 0;
-    bStrides[k] = kb >= 0 && bSize != 1 ? b.stride(kb) : 0;
-  }
-  int64_t step = (aMatrix ? c.m : 1) * (bMatrix ? c.p : 1);
-  for (int64_t k = batch - 1; k >= 0; --k) {
-    oStrides[k] = step;
-    step *= sizes[k];
-  }
+  Stacks stacks =
+      broadcastStacks(a, std::max<int64_t>(a.ndim - 2, 0), b, std::max<int64_t>(b.ndim - 2, 0),
+                      (aMatrix ? c.m : 1) * (bMatrix ? c.p : 1));
   MatmulLoop<T> loop(c);
-  forEachIndex(sizes, {aStrides, bStrides, oStrides}, [&](const std::vector<int64_t> &at) {
-    loop(a.data + at[0], b.data + at[1], out + at[2]);
-  });
+  forEachIndex(
+      stacks.sizes, {stacks.aStrides, stacks.bStrides, stacks.outStrides},
+      [&](const std::vector<int64_t> &at) { loop(a.data + at[0], b.data + at[1], out + at[2]); });
 }
 
 /// A C-contiguous copy of `x` in `storage` when BLAS could not read it
