@@ -682,6 +682,117 @@ Val FunctionEmitter::indexArrayRead(const SExpr &subscript) {
   return {type, {out}};
 }
 
+Val FunctionEmitter::gather(const SExpr &subscript) {
+  Location l = loc(subscript);
+  Type type = spec.typeOf(subscript);
+  Val array = emitExpr(ast::value(subscript));
+  std::vector<Typer::SubscriptItem> items = typer.subscriptItems(spec, subscript, array.type.ndim);
+  // The index arrays broadcast to one length (NumPy's message names every
+  // array's shape); ints join them.
+  std::vector<Val> indices(items.size());
+  llvm::SmallVector<Value> lengths;
+  for (size_t k = 0; k < items.size(); ++k)
+    if (items[k].kind == Typer::SubscriptItem::Kind::Index) {
+      indices[k] = emitExpr(*items[k].node);
+      if (indices[k].type.kind == Type::Kind::Array)
+        lengths.push_back(dimension(indices[k].leaves[0], 0));
+    }
+  std::string shapes;
+  for (size_t k = 0; k < lengths.size(); ++k)
+    shapes += shapePlaceholders(1, static_cast<int>(k)) + " ";
+  PyError mismatch("IndexError",
+                   "shape mismatch: indexing arrays could not be broadcast together with shapes " +
+                       shapes);
+  using P = arith::CmpIPredicate;
+  Value length = constInt(1);
+  for (Value n : lengths) {
+    Value fits = builder.create<arith::OrIOp>(
+        l,
+        builder.create<arith::OrIOp>(l, builder.create<arith::CmpIOp>(l, P::eq, n, length),
+                                     builder.create<arith::CmpIOp>(l, P::eq, n, constInt(1))),
+        builder.create<arith::CmpIOp>(l, P::eq, length, constInt(1)));
+    checkWithArgs(builder.create<arith::XOrIOp>(l, fits, constInt(1, 1)), mismatch, lengths);
+    length = builder.create<arith::SelectOp>(
+        l, builder.create<arith::CmpIOp>(l, P::eq, length, constInt(1)), n, length);
+  }
+  // Every index is checked before anything moves, array by array in order,
+  // as NumPy does (its IndexError names the first bad one it meets).
+  for (size_t k = 0; k < items.size(); ++k) {
+    if (items[k].kind != Typer::SubscriptItem::Kind::Index)
+      continue;
+    Value size = dimension(array.leaves[0], static_cast<int64_t>(k));
+    auto checkIndex = [&](const Val &index) {
+      builder.create<dialect::IndexOp>(l, castNumPy(index, DType::Int64).leaves[0], size,
+                                       static_cast<int64_t>(k), !module.options.boundsCheck);
+    };
+    if (indices[k].type.kind != Type::Kind::Array) {
+      checkIndex(indices[k]);
+      continue;
+    }
+    countedLoop(dimension(indices[k].leaves[0], 0), [&](Value position) {
+      Value at = builder.create<arith::IndexCastOp>(l, builder.getIndexType(), position);
+      checkIndex(fromStorage(
+          builder.create<mlir::memref::LoadOp>(l, indices[k].leaves[0], mlir::ValueRange{at}),
+          indices[k].type.dtype, l));
+    });
+  }
+  // Where the gathered axis goes: in place of adjacent indices, else first.
+  std::vector<size_t> advanced;
+  for (size_t k = 0; k < items.size(); ++k)
+    if (items[k].kind == Typer::SubscriptItem::Kind::Index)
+      advanced.push_back(k);
+  bool adjacent = advanced.back() - advanced.front() + 1 == advanced.size();
+  int gatheredAxis = adjacent ? 0 : -1; // the result axis of the gathered length
+  llvm::SmallVector<Value> sizes;
+  std::vector<int> resultAxisOf(items.size(), -1); // a whole slice's result axis
+  if (!adjacent)
+    sizes.push_back(length), gatheredAxis = 0;
+  for (size_t k = 0; k < items.size(); ++k) {
+    if (items[k].kind == Typer::SubscriptItem::Kind::Slice) {
+      resultAxisOf[k] = static_cast<int>(sizes.size());
+      sizes.push_back(dimension(array.leaves[0], static_cast<int64_t>(k)));
+    } else if (adjacent && k == advanced.front()) {
+      gatheredAxis = static_cast<int>(sizes.size());
+      sizes.push_back(length);
+    }
+  }
+  for (int axis = static_cast<int>(items.size()); axis < array.type.ndim; ++axis)
+    sizes.push_back(dimension(array.leaves[0], axis));
+  Value out = allocateArray(type, sizes, nullptr, l);
+  forEachElement(out, type.ndim, [&](llvm::ArrayRef<Value> at) {
+    llvm::SmallVector<Value> from;
+    for (size_t k = 0; k < items.size(); ++k) {
+      if (items[k].kind == Typer::SubscriptItem::Kind::Slice) {
+        from.push_back(at[resultAxisOf[k]]);
+        continue;
+      }
+      Val index = indices[k];
+      if (index.type.kind == Type::Kind::Array) { // element k of the array (0 if it has one)
+        Value one =
+            builder.create<arith::CmpIOp>(l, P::eq, dimension(index.leaves[0], 0), constInt(1));
+        Value position =
+            builder.create<arith::SelectOp>(l, one, constIndexValue(0), at[gatheredAxis]);
+        index = fromStorage(
+            builder.create<mlir::memref::LoadOp>(l, index.leaves[0], mlir::ValueRange{position}),
+            index.type.dtype, l);
+      }
+      Value size = dimension(array.leaves[0], static_cast<int64_t>(k));
+      from.push_back(builder.create<dialect::IndexOp>(l, castNumPy(index, DType::Int64).leaves[0],
+                                                      size, static_cast<int64_t>(k),
+                                                      !module.options.boundsCheck));
+    }
+    for (int axis = static_cast<int>(items.size()); axis < array.type.ndim; ++axis)
+      from.push_back(at[type.ndim - (array.type.ndim - axis)]);
+    builder.create<mlir::memref::StoreOp>(
+        l, builder.create<mlir::memref::LoadOp>(l, array.leaves[0], from), out, at);
+  });
+  freeIfTemporary(array);
+  for (const Val &index : indices)
+    if (index.type.kind == Type::Kind::Array)
+      freeIfTemporary(index);
+  return {type, {out}};
+}
+
 void FunctionEmitter::indexArrayWrite(const SExpr &subscript, const Val &value) {
   Location l = loc(subscript);
   Val array = emitExpr(ast::value(subscript));

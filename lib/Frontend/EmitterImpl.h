@@ -220,6 +220,9 @@ private:
   Val emitView(const SExpr &subscript);
   /// a[mask] and a[indices]: new arrays (C order; rows for indices).
   Val indexArrayRead(const SExpr &subscript);
+  /// a[rows, cols], a[:, idx], a[i, :, idx]: NumPy's advanced indexing with
+  /// 1-D index arrays, ints and whole slices (a new array).
+  Val gather(const SExpr &subscript);
   /// a[mask] = v and a[indices] = v (v a number or 1-D values, one each or
   /// one for all), with NumPy's checks before anything is written.
   void indexArrayWrite(const SExpr &subscript, const Val &value);

@@ -359,6 +359,9 @@ void Typer::assign(Specialization &spec, const SExpr &target, const Type &type,
   if (ast::is(target, ast::NodeKind::Subscript)) {
     Type element = subscriptType(spec, target);
     spec.types[&target] = element;
+    if (spec.gathers.count(&target))
+      fail(CompileError::Kind::Unsupported, *spec.source, target,
+           "writing through index arrays beside other indices is not supported (a[idx] = v is)");
     if (element.kind == Type::Kind::Bottom) {
       // checked in a later round
     } else if (element.kind == Type::Kind::Array) {

@@ -103,6 +103,9 @@ struct Specialization {
     const SExpr *rcond = nullptr; // lstsq: rcond= (null: NumPy's default)
   };
   std::unordered_map<const SExpr *, Linalg> linalgCalls;
+  /// Subscripts that gather with index arrays beside other indices
+  /// (a[rows, cols], a[:, idx]): NumPy's advanced indexing, read only.
+  std::set<const SExpr *> gathers;
   /// The type typing found for `node` (an expression, or an augmented
   /// assignment: its operation's result).
   const Type &typeOf(const SExpr &node) const;
@@ -209,6 +212,9 @@ private:
   /// The reduction `name`'s result dtype for an array of `dtype`.
   DType reductionDType(Specialization &spec, const SExpr &call, const std::string &name,
                        DType dtype, const std::optional<DType> &requested);
+  /// a[rows, cols], a[:, idx], a[i, idx]: a new array (see gathers).
+  Type gatherType(Specialization &spec, const SExpr &subscript, const Type &array,
+                  const std::vector<SubscriptItem> &items);
   /// The element type of `target` (an array subscript) after checking it;
   /// a view (array type) when some axes are sliced or not indexed.
   Type subscriptType(Specialization &spec, const SExpr &subscript);

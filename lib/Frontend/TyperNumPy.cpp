@@ -610,6 +610,11 @@ Type Typer::subscriptType(Specialization &spec, const SExpr &subscript) {
     fail(CompileError::Kind::Unsupported, *spec.source, base,
          "indexing a " + array.str() + " is not supported");
   std::vector<SubscriptItem> items = subscriptItems(spec, subscript, array.ndim);
+  if (items.size() > 1)
+    for (const SubscriptItem &item : items)
+      if (item.kind == SubscriptItem::Kind::Index &&
+          exprType(spec, *item.node).kind == Type::Kind::Array)
+        return gatherType(spec, subscript, array, items);
   int kept = array.ndim; // trailing axes not indexed, slices and new axes
   for (const SubscriptItem &item : items) {
     if (item.kind == SubscriptItem::Kind::NewAxis) {
@@ -672,6 +677,40 @@ Type Typer::subscriptType(Specialization &spec, const SExpr &subscript) {
   if (kept == 0)
     return array.elementType();
   return Type::array(array.dtype, kept, /*contiguous=*/false);
+}
+
+Type Typer::gatherType(Specialization &spec, const SExpr &subscript, const Type &array,
+                       const std::vector<SubscriptItem> &items) {
+  // NumPy's advanced indexing: the index arrays and ints broadcast to one
+  // axis, which takes their place when they are adjacent and goes first
+  // otherwise; whole slices keep their axes.
+  const FunctionSource &fn = *spec.source;
+  int slices = 0, indexed = 0;
+  for (const SubscriptItem &item : items) {
+    if (item.kind == SubscriptItem::Kind::NewAxis)
+      fail(CompileError::Kind::Unsupported, fn, *item.node,
+           "a new axis beside index arrays is not supported");
+    ++indexed;
+    if (item.kind == SubscriptItem::Kind::Slice) {
+      if (item.node && !(ast::isNone(ast::lower(*item.node)) &&
+                         ast::isNone(ast::upper(*item.node)) && ast::isNone(ast::step(*item.node))))
+        fail(CompileError::Kind::Unsupported, fn, *item.node,
+             "a slice with bounds beside index arrays is not supported (slice first, then index)");
+      ++slices;
+      continue;
+    }
+    Type t = exprType(spec, *item.node);
+    if (t.kind == Type::Kind::Array && (t.ndim != 1 || t.dtype == DType::Bool ||
+                                        isFloatDType(t.dtype) || t.dtype == DType::Complex128))
+      fail(CompileError::Kind::Unsupported, fn, *item.node,
+           "beside other indices, index arrays are 1-D int arrays");
+    if (t.kind != Type::Kind::Array && t.kind != Type::Kind::Bottom && !t.isIntegral())
+      fail(CompileError::Kind::Typing, fn, *item.node,
+           "array indices must be integers or slices, not " + t.str());
+  }
+  spec.loops = true;
+  spec.gathers.insert(&subscript);
+  return Type::array(array.dtype, 1 + slices + (array.ndim - indexed), true);
 }
 
 std::string Typer::viewRoot(const Specialization &spec, const SExpr &expr) const {

@@ -518,3 +518,8 @@ def conjugates(z, x):
 
 def parts_of_real_arrays(x):
     return x.real, x.imag, x.real + x.imag
+
+
+def gathers(a, i, j):
+    # NumPy's advanced indexing beside other indices (a is 3-D).
+    return a[i, j], a[:, i], a[i, :, j], a[1, :, j], a[:, i, j], a[i, 0], a[..., j]

@@ -929,3 +929,27 @@ def test_writes_through_parts_need_a_writable_array() -> None:
     z.flags.writeable = False
     with pytest.raises(ValueError, match="read-only"):
         jit.write_complex_parts(z, np.ones(3))
+
+
+@given(
+    shape=st.tuples(st.integers(2, 4), st.integers(2, 4), st.integers(2, 4)),
+    i=st.lists(st.integers(-5, 4), min_size=1, max_size=4),
+    j=st.lists(st.integers(-5, 4), min_size=1, max_size=4),
+    dtype=st.sampled_from([np.int64, np.int32, np.uint8]),
+)
+@SETTINGS
+def test_gathers_with_several_index_arrays_match_numpy(shape: Any, i: list, j: list, dtype: Any) -> None:
+    # In-bounds or not, equal lengths or broadcast from one, or mismatched:
+    # the same result or the same IndexError as NumPy.
+    a = np.arange(np.prod(shape), dtype=np.float64).reshape(shape)
+    assert_same(py.gathers, jit.gathers, a, np.array(i).astype(np.int64), np.array(j).astype(np.int64))
+    if all(0 <= v < 256 for v in i + j):
+        assert_same(py.gathers, jit.gathers, a, np.array(i, dtype), np.array(j, dtype))
+
+
+def test_writing_through_several_index_arrays_is_refused_by_name() -> None:
+    def scatter(a, i, j):
+        a[i, j] = 0.0
+
+    with pytest.raises(plait.UnsupportedError, match="writing through index arrays beside other indices"):
+        plait.jit(scatter)(np.zeros((2, 2)), np.array([0]), np.array([1]))
