@@ -298,6 +298,8 @@ Value FunctionEmitter::broadcastTo(const Val &value, Value destination, int ndim
 void FunctionEmitter::storeSlice(const SExpr &subscript, const Val &value) {
   if (indexesWithArray(spec, subscript))
     return indexArrayWrite(subscript, value);
+  if (spec.gathers.count(&subscript))
+    return scatter(subscript, value);
   Location l = loc(subscript);
   Val target = emitView(subscript);
   DType dtype = target.type.dtype;
@@ -682,20 +684,20 @@ Val FunctionEmitter::indexArrayRead(const SExpr &subscript) {
   return {type, {out}};
 }
 
-Val FunctionEmitter::gather(const SExpr &subscript) {
-  Location l = loc(subscript);
-  Type type = spec.typeOf(subscript);
-  Val array = emitExpr(ast::value(subscript));
-  std::vector<Typer::SubscriptItem> items = typer.subscriptItems(spec, subscript, array.type.ndim);
+FunctionEmitter::GatherPlan FunctionEmitter::planGather(const SExpr &subscript, const Val &array,
+                                                        Location l) {
+  GatherPlan plan;
+  plan.items = typer.subscriptItems(spec, subscript, array.type.ndim);
+  const auto &items = plan.items;
   // The index arrays broadcast to one length (NumPy's message names every
   // array's shape); ints join them.
-  std::vector<Val> indices(items.size());
+  plan.indices.resize(items.size());
   llvm::SmallVector<Value> lengths;
   for (size_t k = 0; k < items.size(); ++k)
     if (items[k].kind == Typer::SubscriptItem::Kind::Index) {
-      indices[k] = emitExpr(*items[k].node);
-      if (indices[k].type.kind == Type::Kind::Array)
-        lengths.push_back(dimension(indices[k].leaves[0], 0));
+      plan.indices[k] = emitExpr(*items[k].node);
+      if (plan.indices[k].type.kind == Type::Kind::Array)
+        lengths.push_back(dimension(plan.indices[k].leaves[0], 0));
     }
   std::string shapes;
   for (size_t k = 0; k < lengths.size(); ++k)
@@ -725,15 +727,16 @@ Val FunctionEmitter::gather(const SExpr &subscript) {
       builder.create<dialect::IndexOp>(l, castNumPy(index, DType::Int64).leaves[0], size,
                                        static_cast<int64_t>(k), !module.options.boundsCheck);
     };
-    if (indices[k].type.kind != Type::Kind::Array) {
-      checkIndex(indices[k]);
+    const Val &index = plan.indices[k];
+    if (index.type.kind != Type::Kind::Array) {
+      checkIndex(index);
       continue;
     }
-    countedLoop(dimension(indices[k].leaves[0], 0), [&](Value position) {
+    countedLoop(dimension(index.leaves[0], 0), [&](Value position) {
       Value at = builder.create<arith::IndexCastOp>(l, builder.getIndexType(), position);
       checkIndex(fromStorage(
-          builder.create<mlir::memref::LoadOp>(l, indices[k].leaves[0], mlir::ValueRange{at}),
-          indices[k].type.dtype, l));
+          builder.create<mlir::memref::LoadOp>(l, index.leaves[0], mlir::ValueRange{at}),
+          index.type.dtype, l));
     });
   }
   // Where the gathered axis goes: in place of adjacent indices, else first.
@@ -742,55 +745,139 @@ Val FunctionEmitter::gather(const SExpr &subscript) {
     if (items[k].kind == Typer::SubscriptItem::Kind::Index)
       advanced.push_back(k);
   bool adjacent = advanced.back() - advanced.front() + 1 == advanced.size();
-  int gatheredAxis = adjacent ? 0 : -1; // the result axis of the gathered length
-  llvm::SmallVector<Value> sizes;
-  std::vector<int> resultAxisOf(items.size(), -1); // a whole slice's result axis
-  if (!adjacent)
-    sizes.push_back(length), gatheredAxis = 0;
+  plan.resultAxisOf.assign(items.size(), -1);
+  if (!adjacent) {
+    plan.gatheredAxis = 0;
+    plan.sizes.push_back(length);
+  }
   for (size_t k = 0; k < items.size(); ++k) {
     if (items[k].kind == Typer::SubscriptItem::Kind::Slice) {
-      resultAxisOf[k] = static_cast<int>(sizes.size());
-      sizes.push_back(dimension(array.leaves[0], static_cast<int64_t>(k)));
+      plan.resultAxisOf[k] = static_cast<int>(plan.sizes.size());
+      plan.sizes.push_back(dimension(array.leaves[0], static_cast<int64_t>(k)));
     } else if (adjacent && k == advanced.front()) {
-      gatheredAxis = static_cast<int>(sizes.size());
-      sizes.push_back(length);
+      plan.gatheredAxis = static_cast<int>(plan.sizes.size());
+      plan.sizes.push_back(length);
     }
   }
   for (int axis = static_cast<int>(items.size()); axis < array.type.ndim; ++axis)
-    sizes.push_back(dimension(array.leaves[0], axis));
-  Value out = allocateArray(type, sizes, nullptr, l);
-  forEachElement(out, type.ndim, [&](llvm::ArrayRef<Value> at) {
-    llvm::SmallVector<Value> from;
-    for (size_t k = 0; k < items.size(); ++k) {
-      if (items[k].kind == Typer::SubscriptItem::Kind::Slice) {
-        from.push_back(at[resultAxisOf[k]]);
-        continue;
-      }
-      Val index = indices[k];
-      if (index.type.kind == Type::Kind::Array) { // element k of the array (0 if it has one)
-        Value one =
-            builder.create<arith::CmpIOp>(l, P::eq, dimension(index.leaves[0], 0), constInt(1));
-        Value position =
-            builder.create<arith::SelectOp>(l, one, constIndexValue(0), at[gatheredAxis]);
-        index = fromStorage(
-            builder.create<mlir::memref::LoadOp>(l, index.leaves[0], mlir::ValueRange{position}),
-            index.type.dtype, l);
-      }
-      Value size = dimension(array.leaves[0], static_cast<int64_t>(k));
-      from.push_back(builder.create<dialect::IndexOp>(l, castNumPy(index, DType::Int64).leaves[0],
-                                                      size, static_cast<int64_t>(k),
-                                                      !module.options.boundsCheck));
+    plan.sizes.push_back(dimension(array.leaves[0], axis));
+  return plan;
+}
+
+llvm::SmallVector<Value> FunctionEmitter::gatherSource(const GatherPlan &plan, const Val &array,
+                                                       llvm::ArrayRef<Value> at, Location l) {
+  llvm::SmallVector<Value> from;
+  for (size_t k = 0; k < plan.items.size(); ++k) {
+    if (plan.items[k].kind == Typer::SubscriptItem::Kind::Slice) {
+      from.push_back(at[plan.resultAxisOf[k]]);
+      continue;
     }
-    for (int axis = static_cast<int>(items.size()); axis < array.type.ndim; ++axis)
-      from.push_back(at[type.ndim - (array.type.ndim - axis)]);
+    Val index = plan.indices[k];
+    if (index.type.kind == Type::Kind::Array) { // its element there (0 if it has one)
+      Value one = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq,
+                                                dimension(index.leaves[0], 0), constInt(1));
+      Value position =
+          builder.create<arith::SelectOp>(l, one, constIndexValue(0), at[plan.gatheredAxis]);
+      index = fromStorage(
+          builder.create<mlir::memref::LoadOp>(l, index.leaves[0], mlir::ValueRange{position}),
+          index.type.dtype, l);
+    }
+    // (checked already: the index only wraps)
+    from.push_back(
+        builder.create<dialect::IndexOp>(l, castNumPy(index, DType::Int64).leaves[0],
+                                         dimension(array.leaves[0], static_cast<int64_t>(k)),
+                                         static_cast<int64_t>(k), /*unchecked=*/true));
+  }
+  int ndim = static_cast<int>(plan.sizes.size());
+  for (int axis = static_cast<int>(plan.items.size()); axis < array.type.ndim; ++axis)
+    from.push_back(at[ndim - (array.type.ndim - axis)]);
+  return from;
+}
+
+void FunctionEmitter::forEachPosition(llvm::ArrayRef<Value> sizes,
+                                      const std::function<void(llvm::ArrayRef<Value>)> &body) {
+  llvm::SmallVector<Value> at(sizes.size());
+  std::function<void(size_t)> level = [&](size_t depth) {
+    if (depth == sizes.size())
+      return body(at);
+    countedLoop(sizes[depth], [&](Value k) {
+      at[depth] =
+          builder.create<arith::IndexCastOp>(builder.getUnknownLoc(), builder.getIndexType(), k);
+      level(depth + 1);
+    });
+  };
+  level(0);
+}
+
+Val FunctionEmitter::gather(const SExpr &subscript) {
+  Location l = loc(subscript);
+  Type type = spec.typeOf(subscript);
+  Val array = emitExpr(ast::value(subscript));
+  GatherPlan plan = planGather(subscript, array, l);
+  Value out = allocateArray(type, plan.sizes, nullptr, l);
+  forEachPosition(plan.sizes, [&](llvm::ArrayRef<Value> at) {
     builder.create<mlir::memref::StoreOp>(
-        l, builder.create<mlir::memref::LoadOp>(l, array.leaves[0], from), out, at);
+        l,
+        builder.create<mlir::memref::LoadOp>(l, array.leaves[0], gatherSource(plan, array, at, l)),
+        out, at);
   });
   freeIfTemporary(array);
-  for (const Val &index : indices)
+  for (const Val &index : plan.indices)
     if (index.type.kind == Type::Kind::Array)
       freeIfTemporary(index);
   return {type, {out}};
+}
+
+void FunctionEmitter::scatter(const SExpr &subscript, const Val &value) {
+  // a[rows, cols] = v: v (a number, or an array broadcast to the indexing
+  // result's shape) written at the gathered places, in C order (a repeated
+  // place keeps the last value, as in NumPy).
+  Location l = loc(subscript);
+  Val array = emitExpr(ast::value(subscript));
+  GatherPlan plan = planGather(subscript, array, l);
+  DType dtype = array.type.dtype;
+  int ndim = static_cast<int>(plan.sizes.size());
+  bool isArray = value.type.kind == Type::Kind::Array;
+  int vn = isArray ? value.type.ndim : 0;
+  if (isArray) {
+    llvm::SmallVector<Value> shapes;
+    appendDimensions(value.leaves[0], vn, shapes);
+    shapes.append(plan.sizes.begin(), plan.sizes.end());
+    PyError mismatch("ValueError", "shape mismatch: value array of shape " +
+                                       shapePlaceholders(vn, 0) +
+                                       " could not be broadcast to indexing result of shape " +
+                                       shapePlaceholders(ndim, vn));
+    using P = arith::CmpIPredicate;
+    for (int d = 0; d < vn; ++d) {
+      Value have = dimension(value.leaves[0], d), want = plan.sizes[ndim - vn + d];
+      Value bad =
+          builder.create<arith::AndIOp>(l, builder.create<arith::CmpIOp>(l, P::ne, have, want),
+                                        builder.create<arith::CmpIOp>(l, P::ne, have, constInt(1)));
+      checkWithArgs(bad, mismatch, shapes);
+    }
+  }
+  Value scalar = isArray ? Value() : toStorage(value, dtype, l);
+  forEachPosition(plan.sizes, [&](llvm::ArrayRef<Value> at) {
+    Value stored = scalar;
+    if (isArray) {
+      llvm::SmallVector<Value> from;
+      for (int d = 0; d < vn; ++d) {
+        Value one = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq,
+                                                  dimension(value.leaves[0], d), constInt(1));
+        from.push_back(
+            builder.create<arith::SelectOp>(l, one, constIndexValue(0), at[ndim - vn + d]));
+      }
+      Val element = fromStorage(builder.create<mlir::memref::LoadOp>(l, value.leaves[0], from),
+                                value.type.dtype, l);
+      stored = storageOf(castNumPy(element, dtype), l);
+    }
+    builder.create<mlir::memref::StoreOp>(l, stored, array.leaves[0],
+                                          gatherSource(plan, array, at, l));
+  });
+  freeIfTemporary(array);
+  for (const Val &index : plan.indices)
+    if (index.type.kind == Type::Kind::Array)
+      freeIfTemporary(index);
 }
 
 void FunctionEmitter::indexArrayWrite(const SExpr &subscript, const Val &value) {

@@ -187,12 +187,16 @@ void FunctionEmitter::emitStatement(const SExpr &stmt) {
       return; // never assigned anywhere: loading it raised UnboundLocalError
     Val value = emitExpr(ast::value(stmt));
     bool inPlace = current.type.kind == Type::Kind::Array;
-    if (inPlace && indexesWithArray(spec, ast::target(stmt))) {
+    bool gathered = spec.gathers.count(&ast::target(stmt)) > 0;
+    if (inPlace && (indexesWithArray(spec, ast::target(stmt)) || gathered)) {
       // a[indices] += v is a[indices] = a[indices] + v: a repeated index
       // gets one update, as in NumPy.
       Val result = emitBinary(stmt, ast::op(stmt), current, value, &current);
       freeIfTemporary(current);
-      indexArrayWrite(ast::target(stmt), result);
+      if (gathered)
+        scatter(ast::target(stmt), result);
+      else
+        indexArrayWrite(ast::target(stmt), result);
       freeIfTemporary(result);
       return;
     }

@@ -223,6 +223,24 @@ private:
   /// a[rows, cols], a[:, idx], a[i, :, idx]: NumPy's advanced indexing with
   /// 1-D index arrays, ints and whole slices (a new array).
   Val gather(const SExpr &subscript);
+  /// a[rows, cols] = v: the same places written.
+  void scatter(const SExpr &subscript, const Val &value);
+  /// The indexing result's sizes and, per subscript item, its index (emitted
+  /// and checked, as NumPy checks them before anything moves).
+  struct GatherPlan {
+    std::vector<Typer::SubscriptItem> items;
+    std::vector<Val> indices;      // per item: its index array or int
+    std::vector<int> resultAxisOf; // per whole slice: its axis in the result
+    int gatheredAxis = 0;          // the result axis of the index arrays
+    llvm::SmallVector<Value> sizes;
+  };
+  GatherPlan planGather(const SExpr &subscript, const Val &array, Location l);
+  /// The element of `array` at the indexing result's position `at`.
+  llvm::SmallVector<Value> gatherSource(const GatherPlan &plan, const Val &array,
+                                        llvm::ArrayRef<Value> at, Location l);
+  /// Loops over every position of an array of `sizes`, in C order.
+  void forEachPosition(llvm::ArrayRef<Value> sizes,
+                       const std::function<void(llvm::ArrayRef<Value>)> &body);
   /// a[mask] = v and a[indices] = v (v a number or 1-D values, one each or
   /// one for all), with NumPy's checks before anything is written.
   void indexArrayWrite(const SExpr &subscript, const Val &value);

@@ -359,9 +359,10 @@ void Typer::assign(Specialization &spec, const SExpr &target, const Type &type,
   if (ast::is(target, ast::NodeKind::Subscript)) {
     Type element = subscriptType(spec, target);
     spec.types[&target] = element;
-    if (spec.gathers.count(&target))
-      fail(CompileError::Kind::Unsupported, *spec.source, target,
-           "writing through index arrays beside other indices is not supported (a[idx] = v is)");
+    if (spec.gathers.count(&target) && type.kind == Type::Kind::Array &&
+        element.kind == Type::Kind::Array && type.ndim > element.ndim)
+      fail(CompileError::Kind::Unsupported, *spec.source, origin,
+           "a value of more axes than the indexing result is not supported");
     if (element.kind == Type::Kind::Bottom) {
       // checked in a later round
     } else if (element.kind == Type::Kind::Array) {

@@ -523,3 +523,12 @@ def parts_of_real_arrays(x):
 def gathers(a, i, j):
     # NumPy's advanced indexing beside other indices (a is 3-D).
     return a[i, j], a[:, i], a[i, :, j], a[1, :, j], a[:, i, j], a[i, 0], a[..., j]
+
+
+def scatters(a, i, j, v):
+    # Writes through advanced indexing (a is 3-D): numbers, broadcast
+    # values, and augmented assignment (one update per repeated place).
+    a[i, j] = 1.0
+    a[:, i] = v
+    a[i, :, j] += 2.0
+    a[1, :, j] -= a[0, :, j]

@@ -947,9 +947,28 @@ def test_gathers_with_several_index_arrays_match_numpy(shape: Any, i: list, j: l
         assert_same(py.gathers, jit.gathers, a, np.array(i, dtype), np.array(j, dtype))
 
 
-def test_writing_through_several_index_arrays_is_refused_by_name() -> None:
+def test_values_of_more_axes_than_the_indexing_result_are_refused_by_name() -> None:
     def scatter(a, i, j):
-        a[i, j] = 0.0
+        a[i, j] = np.zeros((1, 1, 1))
 
-    with pytest.raises(plait.UnsupportedError, match="writing through index arrays beside other indices"):
+    with pytest.raises(plait.UnsupportedError, match="more axes than the indexing result"):
         plait.jit(scatter)(np.zeros((2, 2)), np.array([0]), np.array([1]))
+
+
+@given(
+    shape=st.tuples(st.integers(2, 4), st.integers(2, 4), st.integers(2, 4)),
+    i=st.lists(st.integers(-2, 1), min_size=1, max_size=4),
+    j=st.lists(st.integers(-2, 1), min_size=1, max_size=4),
+    v_shape=st.sampled_from([(), (1,), "trailing", "bad"]),
+)
+@SETTINGS
+def test_scatters_through_several_index_arrays_match_numpy(shape: Any, i: list, j: list, v_shape: Any) -> None:
+    a = np.arange(np.prod(shape), dtype=np.float64).reshape(shape)
+    i_, j_ = np.array(i), np.array(j)
+    if v_shape == "trailing":  # a[:, i] has shape (shape[0], len(i), shape[2])
+        v = np.arange(float(shape[2]))
+    elif v_shape == "bad":
+        v = np.arange(float(shape[2] + 1))
+    else:
+        v = np.full(v_shape, 5.0)
+    assert_same_effects(py.scatters, jit.scatters, a, i_, j_, v)
