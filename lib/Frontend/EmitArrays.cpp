@@ -296,10 +296,10 @@ Value FunctionEmitter::broadcastTo(const Val &value, Value destination, int ndim
 }
 
 void FunctionEmitter::storeSlice(const SExpr &subscript, const Val &value) {
-  if (indexesWithArray(spec, subscript))
-    return indexArrayWrite(subscript, value);
   if (spec.gathers.count(&subscript))
     return scatter(subscript, value);
+  if (indexesWithArray(spec, subscript))
+    return indexArrayWrite(subscript, value);
   Location l = loc(subscript);
   Val target = emitView(subscript);
   DType dtype = target.type.dtype;
@@ -566,7 +566,7 @@ void FunctionEmitter::checkMaskShape(const Val &array, const Val &mask, Location
   // An empty mask is an empty selection whatever its shape (NumPy turns a
   // mask into integer indices when it does not match).
   Value nonEmpty = builder.create<arith::XOrIOp>(l, isEmptyArray(mask, l), constInt(1, 1));
-  for (int axis = 0; axis < array.type.ndim; ++axis) {
+  for (int axis = 0; axis < mask.type.ndim; ++axis) {
     Value size = dimension(array.leaves[0], axis), maskSize = dimension(mask.leaves[0], axis);
     checkWithArgs(
         builder.create<arith::AndIOp>(
@@ -687,18 +687,42 @@ Val FunctionEmitter::indexArrayRead(const SExpr &subscript) {
 FunctionEmitter::GatherPlan FunctionEmitter::planGather(const SExpr &subscript, const Val &array,
                                                         Location l) {
   GatherPlan plan;
-  plan.items = typer.subscriptItems(spec, subscript, array.type.ndim);
+  // A boolean mask stands for the indices of its true elements, one index
+  // array per axis it covers (NumPy's mask.nonzero()).
+  for (const Typer::SubscriptItem &item : typer.subscriptItems(spec, subscript, array.type.ndim)) {
+    Val index = item.kind == Typer::SubscriptItem::Kind::Index ? emitExpr(*item.node) : Val{};
+    if (index.type.kind != Type::Kind::Array || index.type.dtype != DType::Bool) {
+      plan.items.push_back(item);
+      plan.indices.push_back(index);
+      continue;
+    }
+    checkMaskShape(array, index, l);
+    Value count = countTrue(index, l);
+    std::vector<Val> positions;
+    for (int axis = 0; axis < index.type.ndim; ++axis)
+      positions.push_back(
+          {Type::array(DType::Int64, 1, true),
+           {allocateArray(Type::array(DType::Int64, 1, true), {count}, nullptr, l)}});
+    forEachTrue(index, l, [&](llvm::ArrayRef<Value> at, Value k) {
+      Value kth = builder.create<arith::IndexCastOp>(l, builder.getIndexType(), k);
+      for (int axis = 0; axis < index.type.ndim; ++axis)
+        builder.create<mlir::memref::StoreOp>(
+            l, builder.create<arith::IndexCastOp>(l, builder.getI64Type(), at[axis]),
+            positions[axis].leaves[0], mlir::ValueRange{kth});
+    });
+    freeIfTemporary(index);
+    for (const Val &p : positions) {
+      plan.items.push_back({Typer::SubscriptItem::Kind::Index, nullptr});
+      plan.indices.push_back(p);
+    }
+  }
   const auto &items = plan.items;
   // The index arrays broadcast to one length (NumPy's message names every
   // array's shape); ints join them.
-  plan.indices.resize(items.size());
   llvm::SmallVector<Value> lengths;
   for (size_t k = 0; k < items.size(); ++k)
-    if (items[k].kind == Typer::SubscriptItem::Kind::Index) {
-      plan.indices[k] = emitExpr(*items[k].node);
-      if (plan.indices[k].type.kind == Type::Kind::Array)
-        lengths.push_back(dimension(plan.indices[k].leaves[0], 0));
-    }
+    if (plan.indices[k].type.kind == Type::Kind::Array)
+      lengths.push_back(dimension(plan.indices[k].leaves[0], 0));
   std::string shapes;
   for (size_t k = 0; k < lengths.size(); ++k)
     shapes += shapePlaceholders(1, static_cast<int>(k)) + " ";
@@ -716,28 +740,6 @@ FunctionEmitter::GatherPlan FunctionEmitter::planGather(const SExpr &subscript, 
     checkWithArgs(builder.create<arith::XOrIOp>(l, fits, constInt(1, 1)), mismatch, lengths);
     length = builder.create<arith::SelectOp>(
         l, builder.create<arith::CmpIOp>(l, P::eq, length, constInt(1)), n, length);
-  }
-  // Every index is checked before anything moves, array by array in order,
-  // as NumPy does (its IndexError names the first bad one it meets).
-  for (size_t k = 0; k < items.size(); ++k) {
-    if (items[k].kind != Typer::SubscriptItem::Kind::Index)
-      continue;
-    Value size = dimension(array.leaves[0], static_cast<int64_t>(k));
-    auto checkIndex = [&](const Val &index) {
-      builder.create<dialect::IndexOp>(l, castNumPy(index, DType::Int64).leaves[0], size,
-                                       static_cast<int64_t>(k), !module.options.boundsCheck);
-    };
-    const Val &index = plan.indices[k];
-    if (index.type.kind != Type::Kind::Array) {
-      checkIndex(index);
-      continue;
-    }
-    countedLoop(dimension(index.leaves[0], 0), [&](Value position) {
-      Value at = builder.create<arith::IndexCastOp>(l, builder.getIndexType(), position);
-      checkIndex(fromStorage(
-          builder.create<mlir::memref::LoadOp>(l, index.leaves[0], mlir::ValueRange{at}),
-          index.type.dtype, l));
-    });
   }
   // Where the gathered axis goes: in place of adjacent indices, else first.
   std::vector<size_t> advanced;
@@ -762,6 +764,32 @@ FunctionEmitter::GatherPlan FunctionEmitter::planGather(const SExpr &subscript, 
   for (int axis = static_cast<int>(items.size()); axis < array.type.ndim; ++axis)
     plan.sizes.push_back(dimension(array.leaves[0], axis));
   return plan;
+}
+
+void FunctionEmitter::checkGatherIndices(const GatherPlan &plan, const Val &array, Location l) {
+  // Every index is checked before anything moves, array by array in order,
+  // as NumPy does (its IndexError names the first bad one it meets).
+  const auto &items = plan.items;
+  for (size_t k = 0; k < items.size(); ++k) {
+    if (items[k].kind != Typer::SubscriptItem::Kind::Index)
+      continue;
+    Value size = dimension(array.leaves[0], static_cast<int64_t>(k));
+    auto checkIndex = [&](const Val &index) {
+      builder.create<dialect::IndexOp>(l, castNumPy(index, DType::Int64).leaves[0], size,
+                                       static_cast<int64_t>(k), !module.options.boundsCheck);
+    };
+    const Val &index = plan.indices[k];
+    if (index.type.kind != Type::Kind::Array) {
+      checkIndex(index);
+      continue;
+    }
+    countedLoop(dimension(index.leaves[0], 0), [&](Value position) {
+      Value at = builder.create<arith::IndexCastOp>(l, builder.getIndexType(), position);
+      checkIndex(fromStorage(
+          builder.create<mlir::memref::LoadOp>(l, index.leaves[0], mlir::ValueRange{at}),
+          index.type.dtype, l));
+    });
+  }
 }
 
 llvm::SmallVector<Value> FunctionEmitter::gatherSource(const GatherPlan &plan, const Val &array,
@@ -814,6 +842,7 @@ Val FunctionEmitter::gather(const SExpr &subscript) {
   Type type = spec.typeOf(subscript);
   Val array = emitExpr(ast::value(subscript));
   GatherPlan plan = planGather(subscript, array, l);
+  checkGatherIndices(plan, array, l);
   Value out = allocateArray(type, plan.sizes, nullptr, l);
   forEachPosition(plan.sizes, [&](llvm::ArrayRef<Value> at) {
     builder.create<mlir::memref::StoreOp>(
@@ -856,6 +885,7 @@ void FunctionEmitter::scatter(const SExpr &subscript, const Val &value) {
       checkWithArgs(bad, mismatch, shapes);
     }
   }
+  checkGatherIndices(plan, array, l); // (NumPy: after the value's shape)
   Value scalar = isArray ? Value() : toStorage(value, dtype, l);
   forEachPosition(plan.sizes, [&](llvm::ArrayRef<Value> at) {
     Value stored = scalar;

@@ -119,10 +119,10 @@ Val FunctionEmitter::emitExpr(const SExpr &expr) {
     return result;
   }
   if (kind == ast::NodeKind::Subscript && spec.typeOf(ast::value(expr)).kind == Type::Kind::Array) {
-    if (indexesWithArray(spec, expr))
-      return indexArrayRead(expr);
     if (spec.gathers.count(&expr))
       return gather(expr);
+    if (indexesWithArray(spec, expr))
+      return indexArrayRead(expr);
     return type.kind == Type::Kind::Array ? emitView(expr) : loadElement(expr);
   }
   if (kind == ast::NodeKind::Subscript) {

@@ -235,6 +235,8 @@ private:
     llvm::SmallVector<Value> sizes;
   };
   GatherPlan planGather(const SExpr &subscript, const Val &array, Location l);
+  /// Raises NumPy's IndexError for the first index out of bounds.
+  void checkGatherIndices(const GatherPlan &plan, const Val &array, Location l);
   /// The element of `array` at the indexing result's position `at`.
   llvm::SmallVector<Value> gatherSource(const GatherPlan &plan, const Val &array,
                                         llvm::ArrayRef<Value> at, Location l);

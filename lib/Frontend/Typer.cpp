@@ -375,12 +375,11 @@ void Typer::assign(Specialization &spec, const SExpr &target, const Type &type,
         // a[mask] = v and a[indices] = v: v is a number or 1-D values.
         const Type &index = spec.types.at(&ast::slice(target));
         Type base = spec.types.at(&ast::value(target));
-        if (type.kind == Type::Kind::Array && type.ndim > 1)
-          fail(CompileError::Kind::Unsupported, *spec.source, origin,
-               "assigning an N-D array through an index array is not supported");
         if (index.dtype != DType::Bool && base.kind == Type::Kind::Array && base.ndim > 1)
-          fail(CompileError::Kind::Unsupported, *spec.source, target,
-               "assigning rows through an index array is not supported (1-D arrays are)");
+          spec.gathers.insert(&target); // rows: written as NumPy's advanced indexing
+        if (type.kind == Type::Kind::Array && type.ndim > element.ndim)
+          fail(CompileError::Kind::Unsupported, *spec.source, origin,
+               "a value of more axes than the indexing result is not supported");
       }
       bool complexSource = type.isComplex() ||
                            (type.kind == Type::Kind::Array && type.dtype == DType::Complex128);

@@ -652,10 +652,13 @@ Type Typer::subscriptType(Specialization &spec, const SExpr &subscript) {
              "an index array with other indices is not supported");
       spec.loops = true;
       if (t.dtype == DType::Bool) {
-        if (t.ndim != array.ndim)
-          fail(CompileError::Kind::Unsupported, *spec.source, *i,
-               "a boolean mask with fewer axes than the array is not supported");
-        return Type::array(array.dtype, 1, true);
+        if (t.ndim > array.ndim)
+          fail(CompileError::Kind::Typing, *spec.source, *i,
+               "too many indices for array: array is " + std::to_string(array.ndim) +
+                   "-dimensional, but " + std::to_string(t.ndim) + " were indexed");
+        if (t.ndim < array.ndim) // the true places of the first axes: their rows
+          spec.gathers.insert(&subscript);
+        return Type::array(array.dtype, 1 + array.ndim - t.ndim, true);
       }
       if (t.ndim != 1 || isFloatDType(t.dtype) || t.dtype == DType::Complex128)
         fail(CompileError::Kind::Unsupported, *spec.source, *i,

@@ -532,3 +532,20 @@ def scatters(a, i, j, v):
     a[:, i] = v
     a[i, :, j] += 2.0
     a[1, :, j] -= a[0, :, j]
+
+
+def rows_by_mask(a, m):
+    # A mask of the first axes: the rows (sub-arrays) where it is true.
+    return a[m]
+
+
+def write_rows_by_mask(a, m, v):
+    a[m] = v
+
+
+def write_rows(a, i, v):
+    a[i] = v
+
+
+def add_to_rows(a, i, v):
+    a[i] += v

@@ -972,3 +972,27 @@ def test_scatters_through_several_index_arrays_match_numpy(shape: Any, i: list, 
     else:
         v = np.full(v_shape, 5.0)
     assert_same_effects(py.scatters, jit.scatters, a, i_, j_, v)
+
+
+@given(
+    shape=st.tuples(st.integers(1, 4), st.integers(1, 4), st.integers(1, 3)),
+    data=st.data(),
+    value=st.sampled_from(["number", "row", "rows", "bad"]),
+)
+@SETTINGS
+def test_masks_of_fewer_axes_and_rows_through_index_arrays_match_numpy(shape: Any, data: st.DataObject, value: str) -> None:
+    a = np.arange(np.prod(shape), dtype=np.float64).reshape(shape)
+    k = data.draw(st.integers(1, 2))  # axes the mask covers
+    mask = data.draw(hnp.arrays(np.bool_, shape[:k]))
+    rows = data.draw(st.lists(st.integers(-shape[0] - 1, shape[0]), min_size=0, max_size=5))
+    i = np.array(rows, dtype=np.int64)
+    assert_same(py.rows_by_mask, jit.rows_by_mask, a, mask)
+    assert_same(py.rows_by_mask, jit.rows_by_mask, a, mask[..., :-1] if mask.shape[-1] > 1 else mask[:0])
+    trailing = shape[k:]
+    v = {"number": 7.0, "row": np.arange(float(np.prod(trailing))).reshape(trailing),
+         "rows": np.full((1,) + trailing, 3.0), "bad": np.ones(shape[-1] + 1)}[value]
+    assert_same_effects(py.write_rows_by_mask, jit.write_rows_by_mask, a, mask, v)
+    row_v = {"number": 7.0, "row": np.arange(float(np.prod(shape[1:]))).reshape(shape[1:]),
+             "rows": np.full((len(rows),) + shape[1:], 3.0), "bad": np.ones(shape[-1] + 1)}[value]
+    assert_same_effects(py.write_rows, jit.write_rows, a, i, row_v)
+    assert_same_effects(py.add_to_rows, jit.add_to_rows, a, i, 1.5)
