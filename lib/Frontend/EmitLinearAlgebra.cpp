@@ -423,19 +423,38 @@ Val FunctionEmitter::emitLinalg(const SExpr &node, const std::string &name) {
     value = {type, {xs.leaves[0], rs.leaves[0], rankValue, ss.leaves[0]}};
   } else { // norm
     DType real = compute == DType::Float32 ? DType::Float32 : DType::Float64;
-    Value slot = scalarSlot(module.storageType(real));
+    std::initializer_list<std::pair<int32_t, PyError>> errors = {
+        {2, linAlgError("SVD did not converge")},
+        {3, PyError("ValueError",
+                    "zero-size array to reduction operation minimum which has no identity")},
+        {4, noLapack}};
     llvm::SmallVector<Value> args = {kind};
     args.append(arrayArgs(a));
-    args.append({constInt(plan.norm), constFloat(plan.p), bufferAddress(slot, l)});
-    checkRuntime(
-        call("plait_rt_linalg_norm", args),
-        {{2, linAlgError("SVD did not converge")},
-         {3, PyError("ValueError",
-                     "zero-size array to reduction operation minimum which has no identity")},
-         {4, noLapack}});
-    value = fromStorage(
-        builder.create<mlir::memref::LoadOp>(l, slot, mlir::ValueRange{constIndexValue(0)}), real,
-        l);
+    Val out;
+    Value slot;
+    if (type.kind == Type::Kind::Array) { // norms along an axis
+      llvm::SmallVector<Value> sizes;
+      for (int axis = 0; axis < an; ++axis)
+        if (axis != plan.axis)
+          sizes.push_back(aDims[axis]);
+        else if (plan.keepdims)
+          sizes.push_back(constInt(1));
+      out = allocate(real, sizes);
+    } else {
+      slot = scalarSlot(module.storageType(real));
+    }
+    Value address = slot ? bufferAddress(slot, l) : dataAddress(out.leaves[0], out.type, l);
+    if (plan.axis >= 0) {
+      args.append({constInt(plan.axis), constInt(plan.norm), constFloat(plan.p), address});
+      checkRuntime(call("plait_rt_linalg_norm_axis", args), errors);
+    } else {
+      args.append({constInt(plan.norm), constFloat(plan.p), address});
+      checkRuntime(call("plait_rt_linalg_norm", args), errors);
+    }
+    value = slot ? fromStorage(builder.create<mlir::memref::LoadOp>(
+                                   l, slot, mlir::ValueRange{constIndexValue(0)}),
+                               real, l)
+                 : out;
   }
   release();
   return value;

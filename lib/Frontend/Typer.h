@@ -101,6 +101,8 @@ struct Specialization {
     double p = 0;                 // norm: the order of a vector's power norm
     bool upper = false;           // cholesky(upper=True), eigh(UPLO='U')
     const SExpr *rcond = nullptr; // lstsq: rcond= (null: NumPy's default)
+    int axis = -1;                // norm: axis= (-1: None)
+    bool keepdims = false;        // norm: keepdims=
   };
   std::unordered_map<const SExpr *, Linalg> linalgCalls;
   /// Subscripts that gather with index arrays beside other indices

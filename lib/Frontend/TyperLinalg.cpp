@@ -140,12 +140,31 @@ Type Typer::linalgCallType(Specialization &spec, const SExpr &call, const std::s
     type = Type::tuple({Type::array(result, b.ndim, true), Type::array(real, 1, true),
                         Type::numpy(DType::Int32), Type::array(real, 1, true)});
   } else { // norm
-    if (bound.count("axis") && !isNoneConstant(*bound["axis"]))
-      fail(CompileError::Kind::Unsupported, fn, *bound["axis"],
-           "np.linalg.norm() with axis= is not supported (axis=None is)");
-    if (bound.count("keepdims") && constantBool(*bound["keepdims"], "keepdims"))
+    if (bound.count("keepdims"))
+      plan.keepdims = constantBool(*bound["keepdims"], "keepdims");
+    if (bound.count("axis") && !isNoneConstant(*bound["axis"])) {
+      // An int (or a tuple of one): vector norms along that axis.
+      const SExpr *node = bound["axis"];
+      if (ast::is(*node, ast::NodeKind::Tuple) && ast::elts(*node).size() == 1)
+        node = ast::elts(*node)[0];
+      bool negative =
+          ast::is(*node, ast::NodeKind::UnaryOp) && ast::op(*node) == ast::Operator::USub;
+      const SExpr &constant = negative ? ast::operand(*node) : *node;
+      if (!ast::is(constant, ast::NodeKind::Const) ||
+          ast::value(constant).kind != SExpr::Kind::Integer)
+        fail(CompileError::Kind::Unsupported, fn, *bound["axis"],
+             "np.linalg.norm() needs a constant int axis (tuples of two axes are not supported)");
+      int64_t axis = std::strtoll(ast::value(constant).text.c_str(), nullptr, 10);
+      axis = negative ? -axis : axis;
+      if (axis < -a.ndim || axis >= a.ndim)
+        fail(CompileError::Kind::Typing, fn, *bound["axis"],
+             "AxisError: axis " + std::to_string(axis) +
+                 " is out of bounds for array of dimension " + std::to_string(a.ndim));
+      plan.axis = static_cast<int>(axis < 0 ? axis + a.ndim : axis);
+    } else if (plan.keepdims) {
       fail(CompileError::Kind::Unsupported, fn, *bound["keepdims"],
-           "np.linalg.norm() with keepdims=True is not supported");
+           "np.linalg.norm() with keepdims=True needs an axis");
+    }
     // The order must be a constant: it picks the algorithm.
     Order order{Order::Kind::None};
     if (bound.count("ord") && !isNoneConstant(*bound["ord"])) {
@@ -177,17 +196,22 @@ Type Typer::linalgCallType(Specialization &spec, const SExpr &call, const std::s
     auto invalid = [&](const std::string &message) {
       fail(CompileError::Kind::Typing, fn, *bound["ord"], "ValueError: " + message);
     };
-    if (isNone || (a.ndim == 2 && isString && (order.text == "fro" || order.text == "f")) ||
+    bool vector = a.ndim == 1 || plan.axis >= 0;
+    if ((isNone && plan.axis < 0) ||
+        (a.ndim == 2 && plan.axis < 0 && isString && (order.text == "fro" || order.text == "f")) ||
         (a.ndim == 1 && !isString && p == 2)) {
       plan.norm = PLAIT_NORM_EUCLIDEAN;
-    } else if (a.ndim == 1) {
-      if (isString)
+    } else if (vector) {
+      if (isNone || (!isString && p == 2))
+        plan.norm = PLAIT_NORM_EUCLIDEAN;
+      else if (isString)
         invalid("Invalid norm order '" + order.text + "' for vectors");
-      plan.norm = p == INFINITY    ? PLAIT_NORM_VECTOR_MAX
-                  : p == -INFINITY ? PLAIT_NORM_VECTOR_MIN
-                  : p == 0         ? PLAIT_NORM_VECTOR_COUNT
-                  : p == 1         ? PLAIT_NORM_VECTOR_SUM
-                                   : PLAIT_NORM_VECTOR_POWER;
+      else
+        plan.norm = p == INFINITY    ? PLAIT_NORM_VECTOR_MAX
+                    : p == -INFINITY ? PLAIT_NORM_VECTOR_MIN
+                    : p == 0         ? PLAIT_NORM_VECTOR_COUNT
+                    : p == 1         ? PLAIT_NORM_VECTOR_SUM
+                                     : PLAIT_NORM_VECTOR_POWER;
       plan.p = p;
     } else if (a.ndim == 2) {
       if (isString && order.text == "nuc")
@@ -210,7 +234,9 @@ Type Typer::linalgCallType(Specialization &spec, const SExpr &call, const std::s
       invalid("Improper number of dimensions to norm.");
     }
     // Integer and bool arrays are converted to float64 first.
-    type = Type::numpy(a.dtype == DType::Float32 ? DType::Float32 : DType::Float64);
+    DType norm = a.dtype == DType::Float32 ? DType::Float32 : DType::Float64;
+    int kept = plan.axis < 0 ? 0 : plan.keepdims ? a.ndim : a.ndim - 1;
+    type = kept == 0 ? Type::numpy(norm) : Type::array(norm, kept, true);
   }
   spec.linalgCalls[&call] = plan;
   return type;

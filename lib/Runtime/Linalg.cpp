@@ -533,6 +533,72 @@ template <typename R> R largest(const std::vector<R> &values, bool maximum, bool
   return best;
 }
 
+/// NumPy's vector norm (`ord` a vector order) of `n` elements `stride`
+/// apart, their sum pairwise or in order as NumPy's reduction adds them.
+/// `hypot`: complex magnitudes as NumPy's abs loop of a backward walk.
+template <typename T>
+int32_t lineNorm(const T *data, int64_t n, int64_t stride, int64_t ord, double p, bool pairwise,
+                 bool hypot, RealOf<T> &out) {
+  using R = RealOf<T>;
+  std::vector<R> values(n);
+  for (int64_t i = 0; i < n; ++i) {
+    T e = data[i * stride];
+    if (ord == PLAIT_NORM_EUCLIDEAN) { // (x.conj() * x).real
+      if constexpr (isComplex<T>)
+        values[i] = e.re * e.re - (-e.im) * e.im;
+      else
+        values[i] = e * e;
+    } else if (ord == PLAIT_NORM_VECTOR_COUNT) {
+      if constexpr (isComplex<T>)
+        values[i] = e.re != 0 || e.im != 0;
+      else
+        values[i] = e != 0;
+    } else {
+      values[i] = magnitude(e, hypot);
+      if (ord == PLAIT_NORM_VECTOR_POWER)
+        values[i] = std::pow(values[i], static_cast<R>(p));
+    }
+  }
+  if (ord == PLAIT_NORM_VECTOR_MAX || ord == PLAIT_NORM_VECTOR_MIN) {
+    bool empty;
+    out = largest(values, ord == PLAIT_NORM_VECTOR_MAX, empty);
+    return empty && ord == PLAIT_NORM_VECTOR_MIN ? 3 : 0;
+  }
+  R sum = sumOf(values.data(), n, 1, pairwise);
+  out = ord == PLAIT_NORM_EUCLIDEAN      ? std::sqrt(sum)
+        : ord == PLAIT_NORM_VECTOR_POWER ? std::pow(sum, R(1) / static_cast<R>(p))
+                                         : sum;
+  return 0;
+}
+
+/// np.linalg.norm(x, ord, axis): a vector norm of each line along `axis`,
+/// written in C order of the other axes.
+template <typename T>
+int32_t normAlong(const Operand<T> &x, int64_t axis, int64_t ord, double p, RealOf<T> *out) {
+  // NumPy's reduction sums pairwise along the axis innermost in memory,
+  // and in order along any other.
+  bool pairwise = true;
+  std::vector<int64_t> sizes, strides;
+  for (int64_t a = 0; a < x.ndim; ++a) {
+    if (a == axis)
+      continue;
+    sizes.push_back(x.dim(a));
+    strides.push_back(x.stride(a));
+    if (x.dim(a) > 1 && std::abs(x.stride(a)) < std::abs(x.stride(axis)))
+      pairwise = false;
+  }
+  bool hypot = absWalksBackwards(x);
+  int32_t status = 0;
+  int64_t k = 0;
+  std::vector<int64_t> ones(sizes.size(), 0);
+  forEachIndex(sizes, {strides, ones}, [&](const std::vector<int64_t> &at) {
+    int32_t s =
+        lineNorm(x.data + at[0], x.dim(axis), x.stride(axis), ord, p, pairwise, hypot, out[k++]);
+    status = status ? status : s;
+  });
+  return status;
+}
+
 template <typename T> int32_t norm(const Operand<T> &x, int64_t ord, double p, RealOf<T> *out) {
   using R = RealOf<T>;
   const BlasLibrary *blas = blasFor<R>();
@@ -554,32 +620,9 @@ template <typename T> int32_t norm(const Operand<T> &x, int64_t ord, double p, R
   case PLAIT_NORM_VECTOR_MIN:
   case PLAIT_NORM_VECTOR_COUNT:
   case PLAIT_NORM_VECTOR_SUM:
-  case PLAIT_NORM_VECTOR_POWER: {
-    int64_t n = x.dim(0);
-    bool hypot = absWalksBackwards(x);
-    std::vector<R> values(n);
-    for (int64_t i = 0; i < n; ++i) {
-      T e = x.data[i * x.stride(0)];
-      if (ord == PLAIT_NORM_VECTOR_COUNT) {
-        if constexpr (isComplex<T>)
-          values[i] = e.re != 0 || e.im != 0;
-        else
-          values[i] = e != 0;
-      } else {
-        values[i] = magnitude(e, hypot);
-      }
-      if (ord == PLAIT_NORM_VECTOR_POWER)
-        values[i] = std::pow(values[i], static_cast<R>(p));
-    }
-    if (ord == PLAIT_NORM_VECTOR_MAX || ord == PLAIT_NORM_VECTOR_MIN) {
-      bool empty;
-      *out = largest(values, ord == PLAIT_NORM_VECTOR_MAX, empty);
-      return empty && ord == PLAIT_NORM_VECTOR_MIN ? 3 : 0;
-    }
-    R sum = sumOf(values.data(), n, 1, /*pairwise=*/true);
-    *out = ord == PLAIT_NORM_VECTOR_POWER ? std::pow(sum, R(1) / static_cast<R>(p)) : sum;
-    return 0;
-  }
+  case PLAIT_NORM_VECTOR_POWER:
+    return lineNorm(x.data, x.dim(0), x.stride(0), ord, p, /*pairwise=*/true, absWalksBackwards(x),
+                    *out);
   case PLAIT_NORM_COLUMN_SUMS_MAX:
   case PLAIT_NORM_COLUMN_SUMS_MIN:
   case PLAIT_NORM_ROW_SUMS_MAX:
@@ -709,6 +752,22 @@ int32_t plait_rt_linalg_norm(int64_t kind, int64_t x, int64_t ndim, int64_t dims
     return norm(operandOf<float>(x, ndim, dims, strides), ord, p, reinterpret_cast<float *>(out));
   default:
     return norm(operandOf<double>(x, ndim, dims, strides), ord, p, reinterpret_cast<double *>(out));
+  }
+}
+
+int32_t plait_rt_linalg_norm_axis(int64_t kind, int64_t x, int64_t ndim, int64_t dims,
+                                  int64_t strides, int64_t axis, int64_t ord, double p,
+                                  int64_t out) {
+  switch (kind) {
+  case PLAIT_LINALG_C128:
+    return normAlong(operandOf<Complex>(x, ndim, dims, strides), axis, ord, p,
+                     reinterpret_cast<double *>(out));
+  case PLAIT_LINALG_F32:
+    return normAlong(operandOf<float>(x, ndim, dims, strides), axis, ord, p,
+                     reinterpret_cast<float *>(out));
+  default:
+    return normAlong(operandOf<double>(x, ndim, dims, strides), axis, ord, p,
+                     reinterpret_cast<double *>(out));
   }
 }
 

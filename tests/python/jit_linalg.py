@@ -115,3 +115,24 @@ def contour_step(t, y, eye):
         tz = t - z * eye
         total += np.linalg.solve(tz, y) + np.linalg.inv(tz) @ y
     return total
+
+
+def norms_along_axes(x):
+    # Vector norms of each row and each column (x is 2-D).
+    return (
+        np.linalg.norm(x, axis=1),
+        np.linalg.norm(x, axis=0, keepdims=True),
+        np.linalg.norm(x, 1, axis=-1),
+        np.linalg.norm(x, np.inf, axis=0),
+        np.linalg.norm(x, -np.inf, axis=1, keepdims=True),
+        np.linalg.norm(x, 0, axis=0),
+        np.linalg.norm(x, ord=2, axis=(1,)),
+    )
+
+
+def powered_norms_along_axes(x):
+    return np.linalg.norm(x, 3, axis=1), np.linalg.norm(x, -1.5, axis=0)
+
+
+def norm_of_a_vector_along_its_axis(v):
+    return np.linalg.norm(v, axis=0)

@@ -309,3 +309,41 @@ def test_linalg_in_a_loop_with_complex_arrays() -> None:
     y = rng.standard_normal((6, 2)) + 0j
     eye = np.eye(6)
     assert_linalg(jit.contour_step(t, y, eye), py.contour_step(t, y, eye))
+
+
+@given(shape=st.tuples(st.integers(1, 6), st.integers(1, 6)), dtype=st.sampled_from([np.float64, np.float32, np.int64, np.bool_]),
+       layout_choice=st.integers(0, 2), seed=st.integers(0, 2**32 - 1))
+@SETTINGS
+def test_norms_along_an_axis_match_numpy(shape: Any, dtype: Any, layout_choice: int, seed: int) -> None:
+    # Sums pairwise along the axis innermost in memory and in order along the
+    # other, as NumPy's reduction does: bit for bit, in C, Fortran and
+    # strided layouts.
+    x = layout(random_array(np.random.default_rng(seed), shape, dtype), layout_choice)
+    assert_linalg(jit.norms_along_axes(x), py.norms_along_axes(x))
+    # Powers go through libm's pow (NumPy may use its own SIMD power).
+    for g, w in zip(jit.powered_norms_along_axes(x), py.powered_norms_along_axes(x)):
+        assert g.dtype == w.dtype and g.shape == w.shape
+        np.testing.assert_allclose(g, w, rtol=1e-5 if w.dtype == np.float32 else 1e-13)
+    v = x[0]
+    assert_linalg(jit.norm_of_a_vector_along_its_axis(v), py.norm_of_a_vector_along_its_axis(v))
+
+
+def test_norm_axis_errors_are_numpys() -> None:
+    def bad_axis(x):
+        return np.linalg.norm(x, axis=2)
+
+    def bad_order(x):
+        return np.linalg.norm(x, "fro", axis=0)
+
+    with pytest.raises(plait.TypingError, match="axis 2 is out of bounds for array of dimension 2"):
+        plait.jit(bad_axis)(np.ones((2, 2)))
+    with pytest.raises(plait.TypingError, match="Invalid norm order 'fro' for vectors"):
+        plait.jit(bad_order)(np.ones((2, 2)))
+    for empty in (np.zeros((3, 0)), np.zeros((0, 3))):
+        try:
+            expected = py.norms_along_axes(empty)
+        except ValueError as error:
+            with pytest.raises(ValueError, match=str(error)):
+                jit.norms_along_axes(empty)
+        else:
+            assert_linalg(jit.norms_along_axes(empty), expected)

@@ -61,7 +61,7 @@ int32_t plait_rt_linalg_lstsq(int64_t kind, int64_t a, int64_t aDims, int64_t aS
 /// The norms np.linalg.norm computes with axis=None (`p`: the order of
 /// PLAIT_NORM_VECTOR_POWER).
 enum PlaitNorm : int64_t {
-  PLAIT_NORM_EUCLIDEAN = 0,       // sqrt of the dot of the array with itself
+  PLAIT_NORM_EUCLIDEAN = 0,       // the 2-norm: without an axis the dot of the array with itself
   PLAIT_NORM_VECTOR_MAX = 1,      // ord=inf
   PLAIT_NORM_VECTOR_MIN = 2,      // ord=-inf
   PLAIT_NORM_VECTOR_COUNT = 3,    // ord=0
@@ -79,6 +79,12 @@ enum PlaitNorm : int64_t {
 /// into `out`: a float64 (a float32 for float32 x).
 int32_t plait_rt_linalg_norm(int64_t kind, int64_t x, int64_t ndim, int64_t dims, int64_t strides,
                              int64_t ord, double p, int64_t out);
+/// np.linalg.norm(x, ord, axis=axis) for a vector order (PLAIT_NORM_EUCLIDEAN
+/// for None and 2): one norm per line along `axis`, into `out` in C order of
+/// the other axes.
+int32_t plait_rt_linalg_norm_axis(int64_t kind, int64_t x, int64_t ndim, int64_t dims,
+                                  int64_t strides, int64_t axis, int64_t ord, double p,
+                                  int64_t out);
 }
 
 namespace plait::runtime {
