@@ -175,7 +175,7 @@ class _Analysis:
         return _join([self.block(s.orelse, head), *breaks])
 
     # -- result ---------------------------------------------------------------
-    def renames(self, params: list[str]) -> dict[int, str]:
+    def renames(self) -> dict[int, str]:
         """New names for Name nodes (by id) whose variable is not the first of
         its name."""
         groups: dict[str, list[int]] = {}
@@ -207,7 +207,7 @@ def rename_versions(definition: ast.FunctionDef, params: list[str]) -> None:
         analysis.block(definition.body, dict(analysis.entry))
     except _Unsupported:
         return
-    renames = analysis.renames(params)
+    renames = analysis.renames()
     for node in ast.walk(definition):
         if isinstance(node, ast.Name) and id(node) in renames:
             node.id = renames[id(node)]
