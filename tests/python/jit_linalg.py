@@ -3,6 +3,8 @@ CPython on the same arrays)."""
 
 import numpy as np
 
+from plait.testing import jit_rendezvous
+
 
 def matmul(a, b):
     return a @ b
@@ -136,3 +138,11 @@ def powered_norms_along_axes(x):
 
 def norm_of_a_vector_along_its_axis(v):
     return np.linalg.norm(v, axis=0)
+
+
+def product_then_meet(a, b, barrier):
+    # BLAS and LAPACK calls inside a compiled call that runs detached: both
+    # threads can be inside at once.
+    c = a @ b
+    met = jit_rendezvous(barrier, 2, 60.0)
+    return met, np.linalg.solve(a, c)

@@ -14,7 +14,9 @@ from hypothesis import strategies as st
 
 import jit_linalg as py
 import plait
+from conftest import run_in_threads
 from jit_support import jitted_copies
+from plait.testing import unique_barrier_id
 
 SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -347,3 +349,16 @@ def test_norm_axis_errors_are_numpys() -> None:
                 jit.norms_along_axes(empty)
         else:
             assert_linalg(jit.norms_along_axes(empty), expected)
+
+
+def test_products_and_solves_run_detached_in_threads() -> None:
+    # Two threads meet inside compiled code between a product and a solve
+    # (possible only with the GIL released), and both get NumPy's results.
+    barrier = unique_barrier_id()
+    rng = np.random.default_rng(4)
+    mats = [rng.standard_normal((40, 40)) + 40 * np.eye(40) for _ in range(2)]
+    rhs = [rng.standard_normal((40, 3)) for _ in range(2)]
+    results = run_in_threads(2, lambda i: jit.product_then_meet(mats[i], rhs[i], barrier))
+    for i, (met, x) in enumerate(results):
+        assert met is True
+        assert_product(x, np.linalg.solve(mats[i], mats[i] @ rhs[i]))
