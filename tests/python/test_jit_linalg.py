@@ -374,3 +374,18 @@ def test_products_and_solves_run_detached_in_threads() -> None:
     for i, (met, x) in enumerate(results):
         assert met is True
         assert_product(x, np.linalg.solve(mats[i], mats[i] @ rhs[i]))
+
+
+def test_products_and_solves_in_loops_run_in_constant_memory() -> None:
+    from conftest import rss_kib
+
+    rng = np.random.default_rng(8)
+    a = rng.standard_normal((20, 20)) + 20 * np.eye(20)
+    b, x = rng.standard_normal(20), rng.standard_normal(20)
+    jit.power_iteration(a, x, 10), jit.solve_many(a, b, 10)  # compiled, warmed
+    before = rss_kib()
+    # 20,000 steps of new arrays (products, solutions, inverses): tens of
+    # megabytes if any were kept.
+    assert_product(jit.power_iteration(a, x, 20_000), py.power_iteration(a, x, 20_000))
+    assert_linalg(jit.solve_many(a, b, 5_000), py.solve_many(a, b, 5_000))
+    assert rss_kib() - before < 8 * 1024
