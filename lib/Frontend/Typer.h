@@ -199,6 +199,10 @@ private:
                                                      const std::vector<std::string> &parameters,
                                                      const std::string &callee,
                                                      const std::string &positionalOnly = "");
+  /// The axis a constant int (negative counts from the end) names, with
+  /// NumPy's error when out of bounds; `notConstant` when it is no constant.
+  int constantAxis(Specialization &spec, const SExpr &node, int ndim,
+                   const std::string &notConstant);
   /// np.linalg.<name>(...) (TyperLinalg.cpp).
   Type linalgCallType(Specialization &spec, const SExpr &call, const std::string &name);
   /// A dtype designator: np.float64, float, int, bool, "int32", a global

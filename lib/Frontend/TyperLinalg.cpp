@@ -147,20 +147,9 @@ Type Typer::linalgCallType(Specialization &spec, const SExpr &call, const std::s
       const SExpr *node = bound["axis"];
       if (ast::is(*node, ast::NodeKind::Tuple) && ast::elts(*node).size() == 1)
         node = ast::elts(*node)[0];
-      bool negative =
-          ast::is(*node, ast::NodeKind::UnaryOp) && ast::op(*node) == ast::Operator::USub;
-      const SExpr &constant = negative ? ast::operand(*node) : *node;
-      if (!ast::is(constant, ast::NodeKind::Const) ||
-          ast::value(constant).kind != SExpr::Kind::Integer)
-        fail(CompileError::Kind::Unsupported, fn, *bound["axis"],
-             "np.linalg.norm() needs a constant int axis (tuples of two axes are not supported)");
-      int64_t axis = std::strtoll(ast::value(constant).text.c_str(), nullptr, 10);
-      axis = negative ? -axis : axis;
-      if (axis < -a.ndim || axis >= a.ndim)
-        fail(CompileError::Kind::Typing, fn, *bound["axis"],
-             "AxisError: axis " + std::to_string(axis) +
-                 " is out of bounds for array of dimension " + std::to_string(a.ndim));
-      plan.axis = static_cast<int>(axis < 0 ? axis + a.ndim : axis);
+      plan.axis = constantAxis(
+          spec, *node, a.ndim,
+          "np.linalg.norm() needs a constant int axis (tuples of two axes are not supported)");
     } else if (plan.keepdims) {
       fail(CompileError::Kind::Unsupported, fn, *bound["keepdims"],
            "np.linalg.norm() with keepdims=True needs an axis");

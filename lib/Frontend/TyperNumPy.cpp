@@ -205,26 +205,31 @@ Specialization::Reduction Typer::reductionOf(Specialization &spec, const SExpr &
       fail(CompileError::Kind::Unsupported, fn, axisNode, "axis=() is not supported");
   }
   for (const SExpr *item : items) {
-    bool negative = ast::is(*item, ast::NodeKind::UnaryOp) && ast::op(*item) == ast::Operator::USub;
-    const SExpr &constant = negative ? ast::operand(*item) : *item;
-    if (!ast::is(constant, ast::NodeKind::Const) ||
-        ast::value(constant).kind != SExpr::Kind::Integer)
-      fail(CompileError::Kind::Unsupported, fn, *item,
-           "axis must be an integer constant or a tuple of them");
-    long long value = std::strtoll(ast::value(constant).text.c_str(), nullptr, 10);
-    if (negative)
-      value = -value;
-    if (value < -ndim || value >= ndim)
-      fail(CompileError::Kind::Typing, fn, *item,
-           "axis " + std::to_string(value) + " is out of bounds for array of dimension " +
-               std::to_string(ndim));
-    int axis = static_cast<int>(value < 0 ? value + ndim : value);
+    int axis =
+        constantAxis(spec, *item, ndim, "axis must be an integer constant or a tuple of them");
     if (reduction.reduces(axis))
       fail(CompileError::Kind::Typing, fn, *item, "duplicate value in 'axis'");
     reduction.axes.push_back(axis);
   }
   std::sort(reduction.axes.begin(), reduction.axes.end());
   return reduction;
+}
+
+int Typer::constantAxis(Specialization &spec, const SExpr &node, int ndim,
+                        const std::string &notConstant) {
+  const FunctionSource &fn = *spec.source;
+  bool negative = ast::is(node, ast::NodeKind::UnaryOp) && ast::op(node) == ast::Operator::USub;
+  const SExpr &constant = negative ? ast::operand(node) : node;
+  if (!ast::is(constant, ast::NodeKind::Const) || ast::value(constant).kind != SExpr::Kind::Integer)
+    fail(CompileError::Kind::Unsupported, fn, node, notConstant);
+  long long value = std::strtoll(ast::value(constant).text.c_str(), nullptr, 10);
+  if (negative)
+    value = -value;
+  if (value < -ndim || value >= ndim)
+    fail(CompileError::Kind::Typing, fn, node,
+         "axis " + std::to_string(value) + " is out of bounds for array of dimension " +
+             std::to_string(ndim));
+  return static_cast<int>(value < 0 ? value + ndim : value);
 }
 
 DType Typer::reductionDType(Specialization &spec, const SExpr &call, const std::string &name,
@@ -663,6 +668,7 @@ Type Typer::subscriptType(Specialization &spec, const SExpr &subscript) {
       if (t.ndim != 1 || isFloatDType(t.dtype) || t.dtype == DType::Complex128)
         fail(CompileError::Kind::Unsupported, *spec.source, *i,
              "index arrays are 1-D int arrays or boolean masks");
+      spec.gathers.insert(&subscript); // those rows: NumPy's advanced indexing
       return Type::array(array.dtype, array.ndim, true);
     }
     if (t.kind != Type::Kind::Bottom && !t.isIntegral())
