@@ -299,7 +299,7 @@ void FunctionEmitter::storeSlice(const SExpr &subscript, const Val &value) {
   if (spec.gathers.count(&subscript))
     return scatter(subscript, value);
   if (indexesWithArray(spec, subscript))
-    return indexArrayWrite(subscript, value);
+    return maskWrite(subscript, value);
   Location l = loc(subscript);
   Val target = emitView(subscript);
   DType dtype = target.type.dtype;
@@ -616,71 +616,21 @@ Value FunctionEmitter::countTrue(const Val &mask, Location l) {
   return builder.create<mlir::memref::LoadOp>(l, total);
 }
 
-void FunctionEmitter::forEachIndexed(const Val &array, const Val &indices, Location l,
-                                     const std::function<void(Value, Value)> &body) {
-  // Every index is checked (and wrapped) before any element moves, as NumPy
-  // does: the positions go to a new int64 array first.
-  Value n = dimension(indices.leaves[0], 0);
-  Value positions = allocateArray(Type::array(DType::Int64, 1, true), {n}, nullptr, l);
-  temporaries.erase(positions); // released below
-  Value size = dimension(array.leaves[0], 0);
-  auto at = [&](Value k) {
-    return builder.create<arith::IndexCastOp>(l, builder.getIndexType(), k);
-  };
-  countedLoop(n, [&](Value k) {
-    Val index = fromStorage(
-        builder.create<mlir::memref::LoadOp>(l, indices.leaves[0], mlir::ValueRange{at(k)}),
-        indices.type.dtype, l);
-    Value position = builder.create<dialect::IndexOp>(l, castNumPy(index, DType::Int64).leaves[0],
-                                                      size, 0, !module.options.boundsCheck);
-    builder.create<mlir::memref::StoreOp>(
-        l, builder.create<arith::IndexCastOp>(l, builder.getI64Type(), position), positions,
-        mlir::ValueRange{at(k)});
-  });
-  countedLoop(n, [&](Value k) {
-    Value position = builder.create<arith::IndexCastOp>(
-        l, builder.getIndexType(),
-        builder.create<mlir::memref::LoadOp>(l, positions, mlir::ValueRange{at(k)}));
-    body(at(k), position);
-  });
-  builder.create<dialect::ReleaseOp>(l, positions);
-}
-
-Val FunctionEmitter::indexArrayRead(const SExpr &subscript) {
+Val FunctionEmitter::maskRead(const SExpr &subscript) {
+  // a[mask]: the elements where mask is true, in C order.
   Location l = loc(subscript);
   Type type = spec.typeOf(subscript);
   Val array = emitExpr(ast::value(subscript));
-  Val index = emitExpr(ast::slice(subscript));
-  auto copyElement = [&](Value from, llvm::ArrayRef<Value> fromAt, Value to,
-                         llvm::ArrayRef<Value> toAt) {
-    builder.create<mlir::memref::StoreOp>(l, builder.create<mlir::memref::LoadOp>(l, from, fromAt),
-                                          to, toAt);
-  };
-  Value out;
-  if (index.type.dtype == DType::Bool) { // a[mask]: the elements where mask is true, in C order
-    checkMaskShape(array, index, l);
-    out = allocateArray(type, {countTrue(index, l)}, nullptr, l);
-    forEachTrue(index, l, [&](llvm::ArrayRef<Value> at, Value k) {
-      copyElement(array.leaves[0], at, out,
-                  {builder.create<arith::IndexCastOp>(l, builder.getIndexType(), k).getResult()});
-    });
-  } else { // a[indices]: those rows
-    llvm::SmallVector<Value> sizes = {dimension(index.leaves[0], 0)};
-    for (int axis = 1; axis < array.type.ndim; ++axis)
-      sizes.push_back(dimension(array.leaves[0], axis));
-    out = allocateArray(type, sizes, nullptr, l);
-    Type rowType = Type::array(array.type.dtype, array.type.ndim - 1);
-    forEachIndexed(array, index, l, [&](Value at, Value position) {
-      if (array.type.ndim == 1) {
-        copyElement(array.leaves[0], {position}, out, {at});
-        return;
-      }
-      copyElements(Val{rowType, {rowView(array.leaves[0], rowType, position, l)}},
-                   Val{rowType, {rowView(out, rowType, at, l)}}, l);
-    });
-  }
+  Val mask = emitExpr(ast::slice(subscript));
+  checkMaskShape(array, mask, l);
+  Value out = allocateArray(type, {countTrue(mask, l)}, nullptr, l);
+  forEachTrue(mask, l, [&](llvm::ArrayRef<Value> at, Value k) {
+    builder.create<mlir::memref::StoreOp>(
+        l, builder.create<mlir::memref::LoadOp>(l, array.leaves[0], at), out,
+        mlir::ValueRange{builder.create<arith::IndexCastOp>(l, builder.getIndexType(), k)});
+  });
   freeIfTemporary(array);
-  freeIfTemporary(index);
+  freeIfTemporary(mask);
   return {type, {out}};
 }
 
@@ -910,10 +860,10 @@ void FunctionEmitter::scatter(const SExpr &subscript, const Val &value) {
       freeIfTemporary(index);
 }
 
-void FunctionEmitter::indexArrayWrite(const SExpr &subscript, const Val &value) {
+void FunctionEmitter::maskWrite(const SExpr &subscript, const Val &value) {
   Location l = loc(subscript);
   Val array = emitExpr(ast::value(subscript));
-  Val index = emitExpr(ast::slice(subscript));
+  Val mask = emitExpr(ast::slice(subscript));
   DType dtype = array.type.dtype;
   // The value for the k-th element written: a number, or element k of a
   // 1-D array (element 0 when it has one), cast as C casts it.
@@ -930,42 +880,28 @@ void FunctionEmitter::indexArrayWrite(const SExpr &subscript, const Val &value) 
                     value.type.dtype, l);
     return storageOf(castNumPy(element, dtype), l);
   };
-  PyError shapeMismatch("ValueError", "shape mismatch: value array of shape ({0},) could not be "
-                                      "broadcast to indexing result of shape ({1},)");
-  auto sizeMismatch = [&](Value count) {
-    return builder.create<arith::AndIOp>(
+  checkMaskShape(array, mask, l);
+  if (isArray) {
+    Value count = countTrue(mask, l);
+    Value sizeMismatch = builder.create<arith::AndIOp>(
         l, builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::ne, valueSize, count),
         builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::ne, valueSize, constInt(1)));
-  };
-  if (index.type.dtype == DType::Bool) {
-    checkMaskShape(array, index, l);
-    if (isArray) {
-      Value count = countTrue(index, l);
-      Value empty = isEmptyArray(index, l);
-      checkWithArgs(builder.create<arith::AndIOp>(l, empty, sizeMismatch(count)), shapeMismatch,
-                    {valueSize, count});
-      checkWithArgs(sizeMismatch(count),
-                    PyError("ValueError",
-                            "NumPy boolean array indexing assignment cannot assign {0} input "
-                            "values to the {1} output values where the mask is true"),
-                    {valueSize, count});
-    }
-    forEachTrue(index, l, [&](llvm::ArrayRef<Value> at, Value k) {
-      Value kth = builder.create<arith::IndexCastOp>(l, builder.getIndexType(), k);
-      builder.create<mlir::memref::StoreOp>(l, valueAt(kth), array.leaves[0], at);
-    });
-  } else {
-    // NumPy checks the values' shape first, then the indices.
-    Value n = dimension(index.leaves[0], 0);
-    if (isArray)
-      checkWithArgs(sizeMismatch(n), shapeMismatch, {valueSize, n});
-    forEachIndexed(array, index, l, [&](Value at, Value position) {
-      builder.create<mlir::memref::StoreOp>(l, valueAt(at), array.leaves[0],
-                                            mlir::ValueRange{position});
-    });
+    checkWithArgs(builder.create<arith::AndIOp>(l, isEmptyArray(mask, l), sizeMismatch),
+                  PyError("ValueError", "shape mismatch: value array of shape ({0},) could not be "
+                                        "broadcast to indexing result of shape ({1},)"),
+                  {valueSize, count});
+    checkWithArgs(sizeMismatch,
+                  PyError("ValueError",
+                          "NumPy boolean array indexing assignment cannot assign {0} input "
+                          "values to the {1} output values where the mask is true"),
+                  {valueSize, count});
   }
+  forEachTrue(mask, l, [&](llvm::ArrayRef<Value> at, Value k) {
+    Value kth = builder.create<arith::IndexCastOp>(l, builder.getIndexType(), k);
+    builder.create<mlir::memref::StoreOp>(l, valueAt(kth), array.leaves[0], at);
+  });
   freeIfTemporary(array);
-  freeIfTemporary(index);
+  freeIfTemporary(mask);
 }
 
 Val FunctionEmitter::reshaped(const SExpr &node) {

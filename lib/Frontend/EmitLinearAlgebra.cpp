@@ -139,15 +139,8 @@ Val FunctionEmitter::productOf(const SExpr &node, const Val &a, const Val &b, bo
   bool castA = a.type.dtype != compute, castB = b.type.dtype != compute;
   bool scalar = type.kind != Type::Kind::Array;
   Type computed = Type::array(compute, std::max<int>(sizes.size(), 1), true);
-  Value out;
-  if (scalar) {
-    OpBuilder::InsertionGuard guard(builder);
-    builder.setInsertionPointToStart(entry);
-    out = builder.create<mlir::memref::AllocaOp>(
-        builder.getUnknownLoc(), mlir::MemRefType::get({1}, module.storageType(compute)));
-  } else {
-    out = allocateArray(computed, sizes, nullptr, l);
-  }
+  Value out = scalar ? alloca(module.storageType(compute)) // the one element
+                     : allocateArray(computed, sizes, nullptr, l);
   auto [xDims, xStrides] = shapeBuffers(x.leaves[0], an, l);
   auto [yDims, yStrides] = shapeBuffers(y.leaves[0], bn, l);
   mlir::Type i64 = builder.getI64Type();
@@ -164,9 +157,7 @@ Val FunctionEmitter::productOf(const SExpr &node, const Val &a, const Val &b, bo
   if (castB)
     freeIfTemporary(y);
   if (scalar) {
-    Val element = fromStorage(
-        builder.create<mlir::memref::LoadOp>(l, out, mlir::ValueRange{constIndexValue(0)}), compute,
-        l);
+    Val element = fromStorage(builder.create<mlir::memref::LoadOp>(l, out), compute, l);
     return castNumPy(element, result);
   }
   Val product{computed, {out}};
@@ -264,14 +255,6 @@ Val FunctionEmitter::emitLinalg(const SExpr &node, const std::string &name) {
     Type t = Type::array(dtype, static_cast<int>(sizes.size()), true);
     return {t, {allocateArray(t, sizes, nullptr, l)}};
   };
-  auto scalarSlot = [&](mlir::Type element) {
-    OpBuilder::InsertionGuard guard(builder);
-    builder.setInsertionPointToStart(entry);
-    return builder
-        .create<mlir::memref::AllocaOp>(builder.getUnknownLoc(),
-                                        mlir::MemRefType::get({1}, element))
-        .getResult();
-  };
   // The result in NumPy's result dtype (float32 when every input was).
   auto finish = [&](const Val &computed, DType dtype) -> Val {
     if (computed.type.dtype == dtype)
@@ -342,12 +325,10 @@ Val FunctionEmitter::emitLinalg(const SExpr &node, const std::string &name) {
     llvm::SmallVector<Value> args = {kind};
     args.append(arrayArgs(a));
     if (an == 2) {
-      Value slot = scalarSlot(module.storageType(compute));
+      Value slot = alloca(module.storageType(compute));
       args.push_back(bufferAddress(slot, l));
       checkRuntime(call("plait_rt_linalg_det", args), {{4, noLapack}});
-      Val element = fromStorage(
-          builder.create<mlir::memref::LoadOp>(l, slot, mlir::ValueRange{constIndexValue(0)}),
-          compute, l);
+      Val element = fromStorage(builder.create<mlir::memref::LoadOp>(l, slot), compute, l);
       value = castNumPy(element, result);
     } else {
       Val out = allocate(compute, llvm::ArrayRef<Value>(aDims).drop_back(2));
@@ -388,7 +369,7 @@ Val FunctionEmitter::emitLinalg(const SExpr &node, const std::string &name) {
     Val x = allocate(compute, xSizes);
     Val residuals = allocate(DType::Float64, {columns});
     Val singular = allocate(DType::Float64, {builder.create<arith::MinSIOp>(l, m, n)});
-    Value rank = scalarSlot(builder.getI32Type());
+    Value rank = alloca(builder.getI32Type());
     auto [aDimsBuffer, aStrides] = shapeBuffers(a.leaves[0], 2, l);
     auto [bDims, bStrides] = shapeBuffers(b.leaves[0], bn, l);
     checkRuntime(call("plait_rt_linalg_lstsq",
@@ -398,8 +379,7 @@ Val FunctionEmitter::emitLinalg(const SExpr &node, const std::string &name) {
                        dataAddress(residuals.leaves[0], residuals.type, l), bufferAddress(rank, l),
                        dataAddress(singular.leaves[0], singular.type, l)}),
                  {{1, linAlgError("SVD did not converge in Linear Least Squares")}, {4, noLapack}});
-    Value rankValue =
-        builder.create<mlir::memref::LoadOp>(l, rank, mlir::ValueRange{constIndexValue(0)});
+    Value rankValue = builder.create<mlir::memref::LoadOp>(l, rank);
     // NumPy keeps the residuals only for a full-rank overdetermined system.
     using P = arith::CmpIPredicate;
     Value kept = builder.create<arith::AndIOp>(
@@ -441,7 +421,7 @@ Val FunctionEmitter::emitLinalg(const SExpr &node, const std::string &name) {
           sizes.push_back(constInt(1));
       out = allocate(real, sizes);
     } else {
-      slot = scalarSlot(module.storageType(real));
+      slot = alloca(module.storageType(real));
     }
     Value address = slot ? bufferAddress(slot, l) : dataAddress(out.leaves[0], out.type, l);
     if (plan.axis >= 0) {
@@ -451,10 +431,7 @@ Val FunctionEmitter::emitLinalg(const SExpr &node, const std::string &name) {
       args.append({constInt(plan.norm), constFloat(plan.p), address});
       checkRuntime(call("plait_rt_linalg_norm", args), errors);
     }
-    value = slot ? fromStorage(builder.create<mlir::memref::LoadOp>(
-                                   l, slot, mlir::ValueRange{constIndexValue(0)}),
-                               real, l)
-                 : out;
+    value = slot ? fromStorage(builder.create<mlir::memref::LoadOp>(l, slot), real, l) : out;
   }
   release();
   return value;

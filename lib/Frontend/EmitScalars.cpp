@@ -122,7 +122,7 @@ Val FunctionEmitter::emitExpr(const SExpr &expr) {
     if (spec.gathers.count(&expr))
       return gather(expr);
     if (indexesWithArray(spec, expr))
-      return indexArrayRead(expr);
+      return maskRead(expr);
     return type.kind == Type::Kind::Array ? emitView(expr) : loadElement(expr);
   }
   if (kind == ast::NodeKind::Subscript) {

@@ -187,16 +187,13 @@ void FunctionEmitter::emitStatement(const SExpr &stmt) {
       return; // never assigned anywhere: loading it raised UnboundLocalError
     Val value = emitExpr(ast::value(stmt));
     bool inPlace = current.type.kind == Type::Kind::Array;
-    bool gathered = spec.gathers.count(&ast::target(stmt)) > 0;
-    if (inPlace && (indexesWithArray(spec, ast::target(stmt)) || gathered)) {
+    if (inPlace &&
+        (indexesWithArray(spec, ast::target(stmt)) || spec.gathers.count(&ast::target(stmt)))) {
       // a[indices] += v is a[indices] = a[indices] + v: a repeated index
       // gets one update, as in NumPy.
       Val result = emitBinary(stmt, ast::op(stmt), current, value, &current);
       freeIfTemporary(current);
-      if (gathered)
-        scatter(ast::target(stmt), result);
-      else
-        indexArrayWrite(ast::target(stmt), result);
+      storeSlice(ast::target(stmt), result);
       freeIfTemporary(result);
       return;
     }
@@ -288,11 +285,7 @@ void FunctionEmitter::bindOwned(const SExpr &target, const Val &owned) {
     int64_t n = static_cast<int64_t>(elements.size());
     Value length = dimension(owned.leaves[0], 0);
     auto message = [&](const char *key) {
-      std::string text = module.options.message(key);
-      size_t at = text.find("{expected}");
-      if (at != std::string::npos)
-        text.replace(at, 10, std::to_string(n));
-      return PyError("ValueError", text);
+      return PyError("ValueError", formatMessage(key, {{"expected", std::to_string(n)}}));
     };
     check(builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::sgt, length, constInt(n)),
           message("unpack_too_many"));

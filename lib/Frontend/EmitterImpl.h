@@ -218,10 +218,11 @@ private:
   Value broadcastTo(const Val &value, Value destination, int ndim, Location l);
   /// A view: some axes sliced, indexed by an int, or left whole.
   Val emitView(const SExpr &subscript);
-  /// a[mask] and a[indices]: new arrays (C order; rows for indices).
-  Val indexArrayRead(const SExpr &subscript);
-  /// a[rows, cols], a[:, idx], a[i, :, idx]: NumPy's advanced indexing with
-  /// 1-D index arrays, ints and whole slices (a new array).
+  /// a[mask] with a mask of a's shape: a new 1-D array (C order).
+  Val maskRead(const SExpr &subscript);
+  /// a[idx], a[rows, cols], a[:, idx], a[i, :, idx], a[m] with a mask of the
+  /// first axes: NumPy's advanced indexing with 1-D index arrays, ints and
+  /// whole slices (a new array).
   Val gather(const SExpr &subscript);
   /// a[rows, cols] = v: the same places written.
   void scatter(const SExpr &subscript, const Val &value);
@@ -243,9 +244,9 @@ private:
   /// Loops over every position of an array of `sizes`, in C order.
   void forEachPosition(llvm::ArrayRef<Value> sizes,
                        const std::function<void(llvm::ArrayRef<Value>)> &body);
-  /// a[mask] = v and a[indices] = v (v a number or 1-D values, one each or
-  /// one for all), with NumPy's checks before anything is written.
-  void indexArrayWrite(const SExpr &subscript, const Val &value);
+  /// a[mask] = v with a mask of a's shape (v a number or 1-D values, one
+  /// each or one for all), with NumPy's checks before anything is written.
+  void maskWrite(const SExpr &subscript, const Val &value);
   /// How many elements `array` has (an i64).
   Value elementCount(const Val &array, Location l);
   /// Whether some axis of `array` has no elements (an i1).
@@ -256,11 +257,6 @@ private:
   /// body(indices, k) for each true element of `mask`, k counting them.
   void forEachTrue(const Val &mask, Location l,
                    const std::function<void(llvm::ArrayRef<Value>, Value)> &body);
-  /// body(k, position) for each element k of a 1-D int index array (both
-  /// `index` values), the position it names along axis 0 of `array`: every
-  /// index is wrapped and bounds-checked before the first body runs.
-  void forEachIndexed(const Val &array, const Val &indices, Location l,
-                      const std::function<void(Value, Value)> &body);
   /// np.any / np.all of a whole array: whether some / every element is
   /// nonzero (NaN counts), as a numpy.bool.
   Val anyOrAll(const Val &array, bool any, Location l);

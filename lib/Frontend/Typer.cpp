@@ -359,8 +359,11 @@ void Typer::assign(Specialization &spec, const SExpr &target, const Type &type,
   if (ast::is(target, ast::NodeKind::Subscript)) {
     Type element = subscriptType(spec, target);
     spec.types[&target] = element;
-    if (spec.gathers.count(&target) && type.kind == Type::Kind::Array &&
-        element.kind == Type::Kind::Array && type.ndim > element.ndim)
+    // a[mask] = v, a[indices] = v, a[rows, cols] = v: v broadcasts to the
+    // indexing result.
+    if ((spec.gathers.count(&target) || indexesWithArray(spec, target)) &&
+        type.kind == Type::Kind::Array && element.kind == Type::Kind::Array &&
+        type.ndim > element.ndim)
       fail(CompileError::Kind::Unsupported, *spec.source, origin,
            "a value of more axes than the indexing result is not supported");
     if (element.kind == Type::Kind::Bottom) {
@@ -371,16 +374,6 @@ void Typer::assign(Specialization &spec, const SExpr &target, const Type &type,
       if (type.kind != Type::Kind::Bottom && type.kind != Type::Kind::Array && !type.isNumber())
         fail(CompileError::Kind::Typing, *spec.source, origin,
              "cannot store a " + type.str() + " into an array slice");
-      if (indexesWithArray(spec, target)) {
-        // a[mask] = v and a[indices] = v: v is a number or 1-D values.
-        const Type &index = spec.types.at(&ast::slice(target));
-        Type base = spec.types.at(&ast::value(target));
-        if (index.dtype != DType::Bool && base.kind == Type::Kind::Array && base.ndim > 1)
-          spec.gathers.insert(&target); // rows: written as NumPy's advanced indexing
-        if (type.kind == Type::Kind::Array && type.ndim > element.ndim)
-          fail(CompileError::Kind::Unsupported, *spec.source, origin,
-               "a value of more axes than the indexing result is not supported");
-      }
       bool complexSource = type.isComplex() ||
                            (type.kind == Type::Kind::Array && type.dtype == DType::Complex128);
       if (complexSource && element.dtype != DType::Complex128)

@@ -64,13 +64,6 @@ void Typer::typeStatement(Specialization &spec, const SExpr &stmt) {
                  (result.ndim > current.ndim ? " (or broadcast it into a smaller array)" : ""));
       std::set<std::string> roots = aliasRoots(spec, target);
       spec.writes.insert(roots.begin(), roots.end());
-      if (indexesWithArray(spec, target)) {
-        // a[rows] += v: written back as NumPy's advanced indexing.
-        const Type &index = spec.types.at(&ast::slice(target));
-        const Type &base = spec.types.at(&ast::value(target));
-        if (index.dtype != DType::Bool && base.kind == Type::Kind::Array && base.ndim > 1)
-          spec.gathers.insert(&target);
-      }
       return;
     }
     assign(spec, target, result, stmt);
