@@ -10,6 +10,7 @@
 #define PLAIT_RUNTIME_BLASCALLS_H
 
 #include "BlasLibrary.h"
+#include "plait/Support/Half.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -20,8 +21,15 @@ namespace plait::runtime::blas {
 using plait::runtime::BlasLibrary;
 using plait::runtime::BlasRoutine;
 
-struct Complex {
-  double re, im;
+template <typename R> struct ComplexOf {
+  R re, im;
+};
+using Complex = ComplexOf<double>;
+using ComplexF = ComplexOf<float>;
+
+/// A float16, held as its bits; products compute in float.
+struct Half {
+  uint16_t bits;
 };
 
 // CBLAS's enumerations.
@@ -45,6 +53,11 @@ template <> struct Kind<Complex> {
   static constexpr BlasRoutine gemm = BlasRoutine::zgemm, syrk = BlasRoutine::zsyrk,
                                gemv = BlasRoutine::zgemv, dot = BlasRoutine::zdotu_sub;
 };
+template <> struct Kind<ComplexF> {
+  static constexpr bool hasBlas = true, isComplex = true;
+  static constexpr BlasRoutine gemm = BlasRoutine::cgemm, syrk = BlasRoutine::csyrk,
+                               gemv = BlasRoutine::cgemv, dot = BlasRoutine::cdotu_sub;
+};
 
 /// The library when T's routines are in it, null for the plain loops.
 template <typename T> const BlasLibrary *blasFor() {
@@ -59,14 +72,32 @@ template <typename T> const BlasLibrary *blasFor() {
   }
 }
 
-// Arithmetic as NumPy's C loops do it (integers wrap).
+// Arithmetic as NumPy's C loops do it (integers wrap; float16 sums in
+// float and rounds once at the end).
+template <typename T> struct Accumulator {
+  using type = T;
+  static type load(T x) { return x; }
+  static T store(type sum) { return sum; }
+};
+template <> struct Accumulator<Half> {
+  using type = float;
+  static float load(Half x) { return plait::halfToFloat(x.bits); }
+  static Half store(float sum) { return {plait::halfFromFloat(sum)}; }
+};
+template <typename T> using AccumulatorOf = typename Accumulator<T>::type;
+
 template <typename T> T multiplyAdd(T sum, T x, T y) { return sum + x * y; }
 template <> inline int64_t multiplyAdd(int64_t sum, int64_t x, int64_t y) {
   return static_cast<int64_t>(static_cast<uint64_t>(sum) +
                               static_cast<uint64_t>(x) * static_cast<uint64_t>(y));
 }
-template <> inline Complex multiplyAdd(Complex sum, Complex x, Complex y) {
+template <typename R> ComplexOf<R> multiplyAdd(ComplexOf<R> sum, ComplexOf<R> x, ComplexOf<R> y) {
   return {sum.re + ((x.re * y.re) - (x.im * y.im)), sum.im + ((x.re * y.im) + (x.im * y.re))};
+}
+
+/// sum + x * y for elements of type T, accumulated in T's accumulator.
+template <typename T> AccumulatorOf<T> multiplyAddElements(AccumulatorOf<T> sum, T x, T y) {
+  return multiplyAdd(sum, Accumulator<T>::load(x), Accumulator<T>::load(y));
 }
 
 //===----------------------------------------------------------------------===//
@@ -78,7 +109,7 @@ template <typename I, typename T>
 void gemmAs(void *f, int trans1, int trans2, int64_t m, int64_t p, int64_t n, const T *a,
             int64_t lda, const T *b, int64_t ldb, T *c, int64_t ldc) {
   if constexpr (Kind<T>::isComplex) {
-    static const Complex one{1, 0}, zero{0, 0};
+    static const T one{1, 0}, zero{0, 0};
     using Fn = void (*)(int, int, int, I, I, I, const void *, const void *, I, const void *, I,
                         const void *, void *, I);
     reinterpret_cast<Fn>(f)(kRowMajor, trans1, trans2, I(m), I(p), I(n), &one, a, I(lda), b, I(ldb),
@@ -93,7 +124,7 @@ void gemmAs(void *f, int trans1, int trans2, int64_t m, int64_t p, int64_t n, co
 template <typename I, typename T>
 void syrkAs(void *f, int trans, int64_t p, int64_t n, const T *a, int64_t lda, T *c, int64_t ldc) {
   if constexpr (Kind<T>::isComplex) {
-    static const Complex one{1, 0}, zero{0, 0};
+    static const T one{1, 0}, zero{0, 0};
     using Fn =
         void (*)(int, int, int, I, I, const void *, const void *, I, const void *, void *, I);
     reinterpret_cast<Fn>(f)(kRowMajor, kUpper, trans, I(p), I(n), &one, a, I(lda), &zero, c,
@@ -108,7 +139,7 @@ template <typename I, typename T>
 void gemvAs(void *f, int order, int64_t n, int64_t m, const T *a, int64_t lda, const T *x,
             int64_t incx, T *y, int64_t incy) {
   if constexpr (Kind<T>::isComplex) {
-    static const Complex one{1, 0}, zero{0, 0};
+    static const T one{1, 0}, zero{0, 0};
     using Fn = void (*)(int, int, I, I, const void *, const void *, I, const void *, I,
                         const void *, void *, I);
     reinterpret_cast<Fn>(f)(order, kTrans, I(n), I(m), &one, a, I(lda), x, I(incx), &zero, y,
@@ -124,7 +155,7 @@ void gemvAs(void *f, int order, int64_t n, int64_t m, const T *a, int64_t lda, c
 template <typename I, typename T>
 auto dotAs(void *f, int64_t n, const T *x, int64_t incx, const T *y, int64_t incy) {
   if constexpr (Kind<T>::isComplex) {
-    Complex result;
+    T result;
     using Fn = void (*)(I, const void *, I, const void *, I, void *);
     reinterpret_cast<Fn>(f)(I(n), x, I(incx), y, I(incy), &result);
     return result;
@@ -146,11 +177,11 @@ T dotOf(const BlasLibrary *blas, const T *x, int64_t incx, const T *y, int64_t i
       constexpr int64_t kChunk = int64_t(1) << 30; // NPY_CBLAS_CHUNK
       void *f = blas->routine(Kind<T>::dot);
       if constexpr (Kind<T>::isComplex) {
-        Complex sum{0, 0};
+        T sum{0, 0};
         for (; n > 0; n -= kChunk, x += kChunk * incx, y += kChunk * incy) {
           int64_t chunk = std::min(n, kChunk);
-          Complex part = blas->ilp64 ? dotAs<int64_t>(f, chunk, x, incx, y, incy)
-                                     : dotAs<int32_t>(f, chunk, x, incx, y, incy);
+          T part = blas->ilp64 ? dotAs<int64_t>(f, chunk, x, incx, y, incy)
+                               : dotAs<int32_t>(f, chunk, x, incx, y, incy);
           sum.re += part.re;
           sum.im += part.im;
         }
@@ -166,10 +197,10 @@ T dotOf(const BlasLibrary *blas, const T *x, int64_t incx, const T *y, int64_t i
       }
     }
   }
-  T sum{};
+  AccumulatorOf<T> sum{};
   for (int64_t i = 0; i < n; ++i)
-    sum = multiplyAdd(sum, x[i * incx], y[i * incy]);
-  return sum;
+    sum = multiplyAddElements(sum, x[i * incx], y[i * incy]);
+  return Accumulator<T>::store(sum);
 }
 
 //===----------------------------------------------------------------------===//

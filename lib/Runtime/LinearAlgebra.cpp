@@ -34,10 +34,11 @@ struct Core {
 template <typename T> void matmulPlain(const Core &c, const T *ip1, const T *ip2, T *op) {
   for (int64_t m = 0; m < c.m; ++m)
     for (int64_t p = 0; p < c.p; ++p) {
-      T sum{};
+      AccumulatorOf<T> sum{};
       for (int64_t n = 0; n < c.n; ++n)
-        sum = multiplyAdd(sum, ip1[m * c.is1_m + n * c.is1_n], ip2[n * c.is2_n + p * c.is2_p]);
-      op[m * c.os_m + p * c.os_p] = sum;
+        sum = multiplyAddElements(sum, ip1[m * c.is1_m + n * c.is1_n],
+                                  ip2[n * c.is2_n + p * c.is2_p]);
+      op[m * c.os_m + p * c.os_p] = Accumulator<T>::store(sum);
     }
 }
 
@@ -309,6 +310,10 @@ extern "C" void plait_rt_matmul(int64_t kind, int64_t dot, int64_t a, int64_t aN
     return productOf<float>(dot, a, aNdim, aDims, aStrides, b, bNdim, bDims, bStrides, out);
   case PLAIT_LINALG_C128:
     return productOf<Complex>(dot, a, aNdim, aDims, aStrides, b, bNdim, bDims, bStrides, out);
+  case PLAIT_LINALG_C64:
+    return productOf<ComplexF>(dot, a, aNdim, aDims, aStrides, b, bNdim, bDims, bStrides, out);
+  case PLAIT_LINALG_F16:
+    return productOf<Half>(dot, a, aNdim, aDims, aStrides, b, bNdim, bDims, bStrides, out);
   default:
     return productOf<int64_t>(dot, a, aNdim, aDims, aStrides, b, bNdim, bDims, bStrides, out);
   }

@@ -10,40 +10,61 @@
 //
 //===----------------------------------------------------------------------===//
 #include "plait/Runtime/NumPyKernels.h"
+#include "plait/Support/Half.h"
 
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 #include <vector>
 
 namespace {
 
 constexpr int64_t kBlockSize = 128;
 
-template <typename T>
-T pairwiseSum(const T *a, int64_t n, int64_t stride) {
+/// An element as the type NumPy's loops compute in: float16 (held as its
+/// bits) in float, the others as themselves.
+template <typename Storage, typename Acc> Acc load(const Storage *at) {
+  if constexpr (std::is_same_v<Storage, uint16_t>)
+    return plait::halfToFloat(*at);
+  else
+    return static_cast<Acc>(*at);
+}
+
+/// A total back in the array's type (float16 rounds to nearest even).
+template <typename Storage, typename Acc> Acc roundToStorage(Acc value) {
+  if constexpr (std::is_same_v<Storage, uint16_t>)
+    return plait::halfToFloat(plait::halfFromFloat(value));
+  else
+    return value;
+}
+
+template <typename Storage, typename Acc = Storage>
+Acc pairwiseSum(const Storage *a, int64_t n, int64_t stride) {
+  auto at = [&](int64_t i) { return load<Storage, Acc>(a + i * stride); };
   if (n < 8) {
     // NumPy starts from -0.0 so that a sum of -0.0s keeps its sign.
-    T result = static_cast<T>(-0.0);
+    Acc result = static_cast<Acc>(-0.0);
     for (int64_t i = 0; i < n; ++i)
-      result += a[i * stride];
+      result += at(i);
     return result;
   }
   if (n <= kBlockSize) {
-    T r[8];
+    Acc r[8];
     for (int k = 0; k < 8; ++k)
-      r[k] = a[k * stride];
+      r[k] = at(k);
     int64_t i;
     for (i = 8; i < n - (n % 8); i += 8)
       for (int k = 0; k < 8; ++k)
-        r[k] += a[(i + k) * stride];
-    T result = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+        r[k] += at(i + k);
+    Acc result = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
     for (; i < n; ++i)
-      result += a[i * stride];
+      result += at(i);
     return result;
   }
   int64_t half = n / 2;
   half -= half % 8;
-  return pairwiseSum(a, half, stride) + pairwiseSum(a + half * stride, n - half, stride);
+  return pairwiseSum<Storage, Acc>(a, half, stride) +
+         pairwiseSum<Storage, Acc>(a + half * stride, n - half, stride);
 }
 
 /// NumPy's divmod of floats: the remainder has the divisor's sign, the
@@ -158,6 +179,10 @@ extern "C" double plait_rt_pairwise_sum_f32(int64_t data, int64_t n, int64_t str
   return pairwiseSum(reinterpret_cast<const float *>(data), n, stride);
 }
 
+extern "C" double plait_rt_pairwise_sum_f16(int64_t data, int64_t n, int64_t stride) {
+  return pairwiseSum<uint16_t, float>(reinterpret_cast<const uint16_t *>(data), n, stride);
+}
+
 namespace {
 /// Sums the elements an axis reduction adds into one result, in the order
 /// NumPy's buffered reduction iterator adds them. The iterator orders the
@@ -168,8 +193,11 @@ namespace {
 /// axes (outside the run) add those sums in order; when the innermost axis
 /// is kept, every element is added in order. Totals start from +0.0.
 /// Products (np.multiply.reduce has no pairwise loop) multiply every element
-/// in the same order, from 1.
-template <typename T, bool Product>
+/// in the same order, from 1. float16 computes in float within each call of
+/// the inner loop and rounds the total to float16 after it, as NumPy's HALF
+/// loops do; `CastToAcc` sums float16 as dtype=float32 does (the elements
+/// are cast, so the iterator always buffers).
+template <typename T, bool Product, typename Acc = T, bool CastToAcc = false>
 double reductionOf(int64_t data, int64_t ndim, int64_t dimsAddress, int64_t stridesAddress,
                    int64_t reducedMask) {
   constexpr int64_t bufferSize = 8192; // NumPy's default (np.getbufsize())
@@ -223,29 +251,36 @@ double reductionOf(int64_t data, int64_t ndim, int64_t dimsAddress, int64_t stri
         return;
     }
   };
+  // The total is rounded to the output's type after each inner loop.
+  using Out = std::conditional_t<CastToAcc, Acc, T>;
+  auto round = [](Acc value) { return roundToStorage<Out, Acc>(value); };
   std::vector<T> buffer;
-  T total = Product ? 1 : 0;
+  Acc total = Product ? 1 : 0;
+  auto addBuffer = [&] {
+    total =
+        round(total + pairwiseSum<T, Acc>(buffer.data(), static_cast<int64_t>(buffer.size()), 1));
+    buffer.clear();
+  };
   forEach(outer, base, [&](const T *start) {
     if (Product) {
-      if (merged.empty())
-        total *= *start;
-      else
-        forEach(merged, start, [&](const T *element) { total *= *element; });
+      if (merged.empty()) {
+        total = round(total * load<T, Acc>(start));
+      } else {
+        forEach(merged, start, [&](const T *element) { total *= load<T, Acc>(element); });
+        total = round(total);
+      }
     } else if (merged.empty()) {
-      total += *start;
-    } else if (merged.size() == 1) {
-      total += pairwiseSum(start, merged[0].size, merged[0].stride);
+      total = round(total + load<T, Acc>(start));
+    } else if (merged.size() == 1 && !CastToAcc) {
+      total = round(total + pairwiseSum<T, Acc>(start, merged[0].size, merged[0].stride));
     } else {
-      buffer.clear();
       forEach(merged, start, [&](const T *element) {
         buffer.push_back(*element);
-        if (static_cast<int64_t>(buffer.size()) == bufferSize) {
-          total += pairwiseSum(buffer.data(), bufferSize, 1);
-          buffer.clear();
-        }
+        if (static_cast<int64_t>(buffer.size()) == bufferSize)
+          addBuffer();
       });
       if (!buffer.empty())
-        total += pairwiseSum(buffer.data(), static_cast<int64_t>(buffer.size()), 1);
+        addBuffer();
     }
   });
   return total;
@@ -270,6 +305,21 @@ extern "C" double plait_rt_reduction_sum_f32(int64_t data, int64_t ndim, int64_t
 extern "C" double plait_rt_reduction_prod_f32(int64_t data, int64_t ndim, int64_t dims,
                                               int64_t strides, int64_t reducedMask) {
   return reductionOf<float, true>(data, ndim, dims, strides, reducedMask);
+}
+
+extern "C" double plait_rt_reduction_sum_f16(int64_t data, int64_t ndim, int64_t dims,
+                                             int64_t strides, int64_t reducedMask) {
+  return reductionOf<uint16_t, false, float>(data, ndim, dims, strides, reducedMask);
+}
+
+extern "C" double plait_rt_reduction_prod_f16(int64_t data, int64_t ndim, int64_t dims,
+                                              int64_t strides, int64_t reducedMask) {
+  return reductionOf<uint16_t, true, float>(data, ndim, dims, strides, reducedMask);
+}
+
+extern "C" double plait_rt_reduction_sum_f16_as_f32(int64_t data, int64_t ndim, int64_t dims,
+                                                    int64_t strides, int64_t reducedMask) {
+  return reductionOf<uint16_t, false, float, true>(data, ndim, dims, strides, reducedMask);
 }
 
 //===----------------------------------------------------------------------===//
@@ -299,28 +349,40 @@ extern "C" int32_t plait_rt_py_complex_div(double ar, double ai, double br, doub
   return 0;
 }
 
-extern "C" int32_t plait_rt_np_complex_div(double ar, double ai, double br, double bi,
-                                           int64_t out) {
-  // NumPy's complex division loop: Smith's method multiplying by the
-  // reciprocal of the denominator; a zero divisor gives inf/nan.
-  double *r = reinterpret_cast<double *>(out);
-  double absBr = std::fabs(br), absBi = std::fabs(bi);
+namespace {
+/// NumPy's complex division loop: Smith's method multiplying by the
+/// reciprocal of the denominator; a zero divisor gives inf/nan. In the
+/// parts' own precision.
+template <typename T> void numpyComplexDivide(T ar, T ai, T br, T bi, T *r) {
+  T absBr = std::fabs(br), absBi = std::fabs(bi);
   if (absBr >= absBi) {
     if (absBr == 0 && absBi == 0) {
       r[0] = ar / absBr;
       r[1] = ai / absBr;
     } else {
-      double ratio = bi / br;
-      double scale = 1.0 / (br + bi * ratio);
+      T ratio = bi / br;
+      T scale = T(1) / (br + bi * ratio);
       r[0] = (ar + ai * ratio) * scale;
       r[1] = (ai - ar * ratio) * scale;
     }
   } else {
-    double ratio = br / bi;
-    double scale = 1.0 / (bi + br * ratio);
+    T ratio = br / bi;
+    T scale = T(1) / (bi + br * ratio);
     r[0] = (ar * ratio + ai) * scale;
     r[1] = (ai * ratio - ar) * scale;
   }
+}
+} // namespace
+
+extern "C" int32_t plait_rt_np_complex_div(double ar, double ai, double br, double bi,
+                                           int64_t out) {
+  numpyComplexDivide(ar, ai, br, bi, reinterpret_cast<double *>(out));
+  return 0;
+}
+
+extern "C" int32_t plait_rt_np_complex_div_f32(float ar, float ai, float br, float bi,
+                                               int64_t out) {
+  numpyComplexDivide(ar, ai, br, bi, reinterpret_cast<float *>(out));
   return 0;
 }
 
@@ -328,7 +390,7 @@ namespace {
 
 /// NumPy's pairwise summation of complex numbers: real and imaginary parts
 /// in separate accumulators, four numbers per block of eight scalars.
-void pairwiseSumComplex(double &rr, double &ri, const double *a, int64_t n, int64_t stride) {
+template <typename T> void pairwiseSumComplex(T &rr, T &ri, const T *a, int64_t n, int64_t stride) {
   // n counts scalars (twice the numbers); stride is in numbers.
   auto re = [&](int64_t i) { return a[(i / 2) * stride * 2]; };
   auto im = [&](int64_t i) { return a[(i / 2) * stride * 2 + 1]; };
@@ -342,7 +404,7 @@ void pairwiseSumComplex(double &rr, double &ri, const double *a, int64_t n, int6
     return;
   }
   if (n <= kBlockSize) {
-    double r[8];
+    T r[8];
     for (int k = 0; k < 8; k += 2) {
       r[k] = re(k);
       r[k + 1] = im(k);
@@ -363,7 +425,7 @@ void pairwiseSumComplex(double &rr, double &ri, const double *a, int64_t n, int6
   }
   int64_t half = n / 2;
   half -= half % 8;
-  double rr1, ri1, rr2, ri2;
+  T rr1, ri1, rr2, ri2;
   pairwiseSumComplex(rr1, ri1, a, half, stride);
   pairwiseSumComplex(rr2, ri2, a + (half / 2) * stride * 2, n - half, stride);
   rr = rr1 + rr2;
@@ -377,3 +439,21 @@ extern "C" int32_t plait_rt_pairwise_sum_c128(int64_t data, int64_t n, int64_t s
   pairwiseSumComplex(r[0], r[1], reinterpret_cast<const double *>(data), 2 * n, stride);
   return 0;
 }
+
+extern "C" int32_t plait_rt_pairwise_sum_c64(int64_t data, int64_t n, int64_t stride, int64_t out) {
+  float *r = reinterpret_cast<float *>(out);
+  pairwiseSumComplex(r[0], r[1], reinterpret_cast<const float *>(data), 2 * n, stride);
+  return 0;
+}
+
+//===----------------------------------------------------------------------===//
+// float16 conversions
+//===----------------------------------------------------------------------===//
+
+// LLVM lowers float16 conversions the CPU has no instruction for to these
+// libgcc/compiler-rt calls; compiled code gets them from here, so that the
+// JIT never depends on which runtime library the process happened to load.
+extern "C" _Float16 plait_rt_truncdfhf2(double value) { return static_cast<_Float16>(value); }
+extern "C" _Float16 plait_rt_truncsfhf2(float value) { return static_cast<_Float16>(value); }
+extern "C" float plait_rt_extendhfsf2(_Float16 value) { return value; }
+extern "C" double plait_rt_extendhfdf2(_Float16 value) { return value; }

@@ -20,6 +20,8 @@ enum PlaitLinalgKind : int64_t {
   PLAIT_LINALG_F32 = 1,
   PLAIT_LINALG_C128 = 2,
   PLAIT_LINALG_I64 = 3, // wrapping: NumPy's integer products modulo 2**64
+  PLAIT_LINALG_C64 = 4, // products only (np.linalg computes in complex128)
+  PLAIT_LINALG_F16 = 5, // products only, in float as NumPy's loops
 };
 
 /// np.matmul(a, b) (`dot` 0) or np.dot(a, b) (`dot` 1) of two arrays of

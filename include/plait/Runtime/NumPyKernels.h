@@ -15,6 +15,9 @@ extern "C" {
 double plait_rt_pairwise_sum_f64(int64_t data, int64_t n, int64_t stride);
 /// The same in float32 arithmetic (NumPy sums float32 arrays in float32).
 double plait_rt_pairwise_sum_f32(int64_t data, int64_t n, int64_t stride);
+/// float16 data summed in float, as NumPy's HALF loop does (the caller
+/// rounds the result to float16).
+double plait_rt_pairwise_sum_f16(int64_t data, int64_t n, int64_t stride);
 /// The float sum one element of np.add.reduce adds up: the elements of the
 /// array at `data` (its `ndim` sizes and strides, in elements, at `dims` and
 /// `strides`) along the axes set in `reducedMask`, in the order NumPy's
@@ -28,6 +31,14 @@ double plait_rt_reduction_prod_f64(int64_t data, int64_t ndim, int64_t dims, int
                                    int64_t reducedMask);
 double plait_rt_reduction_prod_f32(int64_t data, int64_t ndim, int64_t dims, int64_t strides,
                                    int64_t reducedMask);
+/// float16: in float within each inner loop, rounded to float16 after it;
+/// `_as_f32` is np.sum(a, dtype=np.float32) of float16 data.
+double plait_rt_reduction_sum_f16(int64_t data, int64_t ndim, int64_t dims, int64_t strides,
+                                  int64_t reducedMask);
+double plait_rt_reduction_prod_f16(int64_t data, int64_t ndim, int64_t dims, int64_t strides,
+                                   int64_t reducedMask);
+double plait_rt_reduction_sum_f16_as_f32(int64_t data, int64_t ndim, int64_t dims, int64_t strides,
+                                         int64_t reducedMask);
 
 /// NumPy's _attempt_nocopy_reshape (C order): the strides (in elements) that
 /// make the `newnd` sizes at `newDims` a view of an array of `oldnd` sizes
@@ -52,9 +63,18 @@ int64_t plait_rt_np_int_pow(int64_t base, int64_t exponent);
 /// divisor: ZeroDivisionError) and NumPy's (never fails: inf/nan).
 int32_t plait_rt_py_complex_div(double ar, double ai, double br, double bi, int64_t out);
 int32_t plait_rt_np_complex_div(double ar, double ai, double br, double bi, int64_t out);
+int32_t plait_rt_np_complex_div_f32(float ar, float ai, float br, float bi, int64_t out);
 /// np.add.reduce of `n` complex128 numbers `stride` numbers apart into
 /// out[0], out[1] (NumPy's pairwise summation); returns 0.
 int32_t plait_rt_pairwise_sum_c128(int64_t data, int64_t n, int64_t stride, int64_t out);
+int32_t plait_rt_pairwise_sum_c64(int64_t data, int64_t n, int64_t stride, int64_t out);
+
+/// float16 conversions, registered under the names LLVM calls them by
+/// (__truncdfhf2, __truncsfhf2, __extendhfsf2, __extendhfdf2).
+_Float16 plait_rt_truncdfhf2(double value);
+_Float16 plait_rt_truncsfhf2(float value);
+float plait_rt_extendhfsf2(_Float16 value);
+double plait_rt_extendhfdf2(_Float16 value);
 }
 
 #endif // PLAIT_RUNTIME_NUMPYKERNELS_H
