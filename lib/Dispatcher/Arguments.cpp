@@ -69,8 +69,8 @@ const frontend::DTypeInfo *dtypeOfBuffer(const Py_buffer &view) {
     const frontend::DTypeInfo &info = frontend::dtypeInfo(dtype);
     return view.itemsize == info.bytes ? &info : nullptr;
   };
-  if (format[0] == 'Z' && format[1] == 'd' && !format[2])
-    return sized(DType::Complex128);
+  if (format[0] == 'Z' && (format[1] == 'd' || format[1] == 'f') && !format[2])
+    return sized(format[1] == 'd' ? DType::Complex128 : DType::Complex64);
   if (!*format || format[1])
     return nullptr;
   switch (*format) {
@@ -78,6 +78,8 @@ const frontend::DTypeInfo *dtypeOfBuffer(const Py_buffer &view) {
     return sized(DType::Float64);
   case 'f':
     return sized(DType::Float32);
+  case 'e':
+    return sized(DType::Float16);
   case 'q':
   case 'l':
   case 'i':
@@ -291,9 +293,9 @@ static bool classify(const DispatchState &state, size_t i, BoundCall &call) {
     // Python's types: there it counts as one of them.
     if (!state.lazy) {
       call.key[call.keyLength++] = dtype->isFloat                           ? key::kFloat
-                                   : dtype->dtype == frontend::DType::Bool       ? key::kBool
-                                   : dtype->dtype == frontend::DType::Complex128 ? key::kComplex
-                                                                                 : key::kInt;
+                                   : dtype->dtype == frontend::DType::Bool  ? key::kBool
+                                   : frontend::isComplexDType(dtype->dtype) ? key::kComplex
+                                                                            : key::kInt;
       return true;
     }
     call.views[i] = view;
@@ -305,7 +307,8 @@ static bool classify(const DispatchState &state, size_t i, BoundCall &call) {
     PyErr_Format(PyExc_TypeError,
                  "%s() argument %zu ('%s'): arrays of format '%s' with %d "
                  "dimensions are not supported (dtypes float64, float32, int64, "
-                 "int32, int16, int8, uint8, uint16, uint32, uint64, complex128, bool; 1 to 8 dimensions)",
+                 "int32, int16, int8, uint8, uint16, uint32, uint64, float16, complex128, "
+                 "complex64, bool; 1 to 8 dimensions)",
                  state.name.c_str(), i + 1, state.params[i].c_str(),
                  view->format ? view->format : "B", view->ndim);
     return false;
@@ -399,7 +402,12 @@ bool PackedArguments::unbox(const DispatchState &state, const Entry &entry,
       // complex128 fills two slots, one per part).
       const Py_buffer &view = *call.views[i];
       int64_t parts[2] = {0, 0};
-      std::memcpy(parts, view.buf, static_cast<size_t>(view.itemsize));
+      if (executor.info.argumentTypes[i].dtype == frontend::DType::Complex64) {
+        std::memcpy(&parts[0], view.buf, 4); // a float per part
+        std::memcpy(&parts[1], static_cast<const char *>(view.buf) + 4, 4);
+      } else {
+        std::memcpy(parts, view.buf, static_cast<size_t>(view.itemsize));
+      }
       for (size_t p = 0; p < jit::abi::argumentSlots(executor.info.argumentTypes[i]); ++p)
         take(parts[p]);
       continue;

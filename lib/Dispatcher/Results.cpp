@@ -12,6 +12,7 @@
 #include "plait/Frontend/DType.h"
 #include "plait/JIT/Compiler.h"
 #include "plait/Runtime/RuntimeSymbols.h"
+#include "plait/Support/Half.h"
 
 #include <algorithm>
 #include <array>
@@ -223,6 +224,8 @@ PyObject *pythonNumber(DType dtype, int64_t bits) {
     std::memcpy(&v, &low, 4);
     return PyFloat_FromDouble(v);
   }
+  case DType::Float16:
+    return PyFloat_FromDouble(plait::halfToDouble(static_cast<uint16_t>(bits)));
   case DType::Int32:
     return PyLong_FromLongLong(static_cast<int32_t>(bits));
   case DType::Int16:
@@ -276,6 +279,15 @@ PyObject *boxNumPyScalar(DType dtype, int64_t bits, char cast) {
 
 PyObject *boxResult(const Type &type, const int64_t *&words, char cast, ResultOwners &owners) {
   if (type.isComplex()) {
+    if (type.kind == Type::Kind::NumPy && type.dtype == frontend::DType::Complex64) {
+      float parts[2]; // each word's low bytes hold a part
+      std::memcpy(&parts[0], words, 4);
+      std::memcpy(&parts[1], words + 1, 4);
+      words += 2;
+      if (cast == 'c')
+        return PyComplex_FromDoubles(parts[0], parts[1]);
+      return newNumPyScalar(type.dtype, parts, 8);
+    }
     double parts[2];
     std::memcpy(parts, words, 16);
     words += 2;

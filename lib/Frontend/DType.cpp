@@ -1,6 +1,7 @@
 //===- DType.cpp - the array element types plait supports -----------------===//
 #include "plait/Frontend/DType.h"
 
+#include <algorithm>
 #include <iterator>
 #include <utility>
 
@@ -9,9 +10,24 @@ namespace plait::frontend {
 namespace {
 
 // NumPy's type numbers (numpy/ndarraytypes.h).
-enum : int { kNpyBool = 0, kNpyByte = 1, kNpyUByte = 2, kNpyShort = 3, kNpyUShort = 4, kNpyInt = 5,
-             kNpyUInt = 6, kNpyLong = 7, kNpyULong = 8, kNpyLongLong = 9, kNpyULongLong = 10,
-             kNpyFloat = 11, kNpyDouble = 12, kNpyCDouble = 15 };
+enum : int {
+  kNpyBool = 0,
+  kNpyByte = 1,
+  kNpyUByte = 2,
+  kNpyShort = 3,
+  kNpyUShort = 4,
+  kNpyInt = 5,
+  kNpyUInt = 6,
+  kNpyLong = 7,
+  kNpyULong = 8,
+  kNpyLongLong = 9,
+  kNpyULongLong = 10,
+  kNpyFloat = 11,
+  kNpyDouble = 12,
+  kNpyCFloat = 14,
+  kNpyCDouble = 15,
+  kNpyHalf = 23
+};
 
 // int64 and uint64 are C long on LP64: their format is 'l', so that
 // NumPy's arrays over plait's memory have elements of type numpy.int64
@@ -19,6 +35,7 @@ enum : int { kNpyBool = 0, kNpyByte = 1, kNpyUByte = 2, kNpyShort = 3, kNpyUShor
 const DTypeInfo table[] = {
     {DType::Float64, "float64", 64, 8, true, false, 'd', "d", kNpyDouble},
     {DType::Float32, "float32", 32, 4, true, false, 'f', "f", kNpyFloat},
+    {DType::Float16, "float16", 16, 2, true, false, 'e', "e", kNpyHalf},
     {DType::Int64, "int64", 64, 8, false, false, 'q', "l", kNpyLongLong},
     {DType::Int32, "int32", 32, 4, false, false, 'i', "i", kNpyInt},
     {DType::Int16, "int16", 16, 2, false, false, 'h', "h", kNpyShort},
@@ -28,6 +45,7 @@ const DTypeInfo table[] = {
     {DType::UInt32, "uint32", 32, 4, false, true, 'I', "I", kNpyUInt},
     {DType::UInt64, "uint64", 64, 8, false, true, 'Q', "L", kNpyULongLong},
     {DType::Complex128, "complex128", 128, 16, false, false, 'D', "Zd", kNpyCDouble},
+    {DType::Complex64, "complex64", 64, 8, false, false, 'F', "Zf", kNpyCFloat},
     {DType::Bool, "bool", 1, 1, false, false, '?', "?", kNpyBool},
 };
 
@@ -64,11 +82,23 @@ const char *dtypeName(DType dtype) { return dtypeInfo(dtype).name; }
 bool isFloatDType(DType dtype) { return dtypeInfo(dtype).isFloat; }
 bool isUnsignedDType(DType dtype) { return dtypeInfo(dtype).isUnsigned; }
 int dtypeBits(DType dtype) { return dtypeInfo(dtype).bits; }
+bool isComplexDType(DType dtype) { return dtype == DType::Complex128 || dtype == DType::Complex64; }
+
+DType complexPartDType(DType dtype) {
+  return dtype == DType::Complex128  ? DType::Float64
+         : dtype == DType::Complex64 ? DType::Float32
+                                     : dtype;
+}
+
+DType complexOfPartDType(DType part) {
+  return part == DType::Float32 || part == DType::Float16 ? DType::Complex64 : DType::Complex128;
+}
 
 bool dtypeFromName(const std::string &name, DType &dtype) {
   static const std::pair<const char *, DType> aliases[] = {
-      {"double", DType::Float64}, {"single", DType::Float32}, {"cdouble", DType::Complex128},
-      {"complex", DType::Complex128}, {"bool_", DType::Bool}};
+      {"double", DType::Float64},     {"single", DType::Float32},    {"half", DType::Float16},
+      {"cdouble", DType::Complex128}, {"csingle", DType::Complex64}, {"complex", DType::Complex128},
+      {"bool_", DType::Bool}};
   for (const DTypeInfo &info : table)
     if (name == info.name) {
       dtype = info.dtype;
@@ -83,19 +113,25 @@ bool dtypeFromName(const std::string &name, DType &dtype) {
 }
 
 DType promoteDTypes(DType a, DType b) {
-  if (a == DType::Complex128 || b == DType::Complex128)
-    return DType::Complex128;
-  if (a == b || b == DType::Bool)
+  if (a == b)
+    return a;
+  // A complex result has the parts the real parts promote to.
+  if (isComplexDType(a) || isComplexDType(b))
+    return complexOfPartDType(promoteDTypes(complexPartDType(a), complexPartDType(b)));
+  if (b == DType::Bool)
     return a;
   if (a == DType::Bool)
     return b;
   if (isFloatDType(a) || isFloatDType(b)) {
     if (isFloatDType(a) && isFloatDType(b))
-      return DType::Float64;
+      return dtypeBits(a) >= dtypeBits(b) ? a : b;
     DType f = isFloatDType(a) ? a : b;
     DType i = isFloatDType(a) ? b : a;
-    // float32 holds int8/uint8/int16 exactly; wider ints need float64.
-    return f == DType::Float32 && dtypeBits(i) <= 16 ? DType::Float32 : DType::Float64;
+    // The narrowest float that holds the integer type exactly: float16
+    // holds 8-bit ints, float32 16-bit ones, wider ones need float64.
+    int needed = dtypeBits(i) <= 8 ? 16 : dtypeBits(i) <= 16 ? 32 : 64;
+    int bits = std::max(needed, dtypeBits(f));
+    return bits == 16 ? DType::Float16 : bits == 32 ? DType::Float32 : DType::Float64;
   }
   bool ua = isUnsignedDType(a), ub = isUnsignedDType(b);
   if (ua == ub)

@@ -360,7 +360,7 @@ Value FunctionEmitter::storageOf(const Val &element, Location l) {
   DType dtype = element.type.dtype;
   if (dtype == DType::Bool)
     return builder.create<arith::ExtUIOp>(l, builder.getI8Type(), element.leaves[0]);
-  if (dtype == DType::Complex128)
+  if (isComplexDType(dtype))
     return builder.create<mlir::complex::CreateOp>(l, module.storageType(dtype), element.leaves[0],
                                                    element.leaves[1]);
   return element.leaves[0];
@@ -370,14 +370,14 @@ Val FunctionEmitter::fromStorage(Value raw, DType dtype, Location l) {
   // Elements load as NumPy scalars of their dtype; bools are bytes in memory.
   if (dtype == DType::Bool)
     return {Type::numpy(dtype), {builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::ne, raw, constInt(0, 8))}};
-  if (dtype == DType::Complex128)
+  if (isComplexDType(dtype))
     return {Type::numpy(dtype), {builder.create<mlir::complex::ReOp>(l, raw),
                                  builder.create<mlir::complex::ImOp>(l, raw)}};
   return {Type::numpy(dtype), {raw}};
 }
 
 Value FunctionEmitter::toStorage(const Val &value, DType dtype, mlir::Location l) {
-  if (dtype == DType::Complex128) {
+  if (isComplexDType(dtype)) {
     Val c = castNumPy(value, dtype);
     return builder.create<mlir::complex::CreateOp>(l, module.storageType(dtype), c.leaves[0], c.leaves[1]);
   }

@@ -165,7 +165,9 @@ Val FunctionEmitter::emitBuiltin(const SExpr &node, const std::string &name) {
   if (name == "abs" && args[0].type.isComplex() && !args[0].type.isNumPy())
     return {type, {complexAbs(args[0], /*checkOverflow=*/true)}};
   if (name == "abs" && args[0].type.isComplex()) // numpy.complex128.__abs__: hypot, no error
-    return {type, {callLibm("hypot", {args[0].leaves[0], args[0].leaves[1]})}};
+    return {type,
+            {callLibm(args[0].type.dtype == DType::Complex64 ? "hypotf" : "hypot",
+                      {args[0].leaves[0], args[0].leaves[1]})}};
   if (name == "abs" && args[0].type.isNumPy())
     return applyElementwise("abs", args[0], l);
   if (name == "complex") {
@@ -347,11 +349,11 @@ Val FunctionEmitter::emitNumpy(const SExpr &node, const std::string &name) {
   if (name == "conj" || name == "conjugate") {
     Val array = emitExpr(*typer.positionalArguments(spec, node).at(0));
     Type type = spec.typeOf(node);
-    if (type == array.type && spec.arrayMethods.count(&node) && type.dtype != DType::Complex128)
+    if (type == array.type && spec.arrayMethods.count(&node) && !isComplexDType(type.dtype))
       return array; // a real array's conj() is the array itself
     Val conjugated =
         arrayElementwise(node, {array}, type.dtype, type.ndim, [&](llvm::ArrayRef<Val> x) -> Val {
-          if (x[0].type.dtype != DType::Complex128)
+          if (!isComplexDType(x[0].type.dtype))
             return x[0];
           return {x[0].type,
                   {x[0].leaves[0], builder.create<arith::NegFOp>(loc(node), x[0].leaves[1])}};
@@ -424,7 +426,8 @@ Val FunctionEmitter::emitNumpy(const SExpr &node, const std::string &name) {
       return {type, {constInt(static_cast<int64_t>(bits))}};
     Val value = emitExpr(*args[0]);
     if (value.type.kind == Type::Kind::Float && !isFloatDType(type.dtype) &&
-        type.dtype != DType::Bool && type.dtype != DType::Complex128) // via a Python int: NaN and inf raise
+        type.dtype != DType::Bool &&
+        !isComplexDType(type.dtype)) // via a Python int: NaN and inf raise
       value = floatToInt(value.leaves[0], "plait_rt_float_to_int", "store_int_too_large");
     return weakToNumPy(value, type.dtype);
   }

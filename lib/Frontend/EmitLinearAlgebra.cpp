@@ -15,9 +15,7 @@ namespace plait::frontend::detail {
 namespace {
 /// The dtype the runtime computes a product of `result` in.
 DType productDType(DType result) {
-  return result == DType::Float64 || result == DType::Float32 || result == DType::Complex128
-             ? result
-             : DType::Int64;
+  return isFloatDType(result) || isComplexDType(result) ? result : DType::Int64;
 }
 
 int64_t linalgKind(DType dtype) {
@@ -28,6 +26,10 @@ int64_t linalgKind(DType dtype) {
     return PLAIT_LINALG_F32;
   case DType::Complex128:
     return PLAIT_LINALG_C128;
+  case DType::Complex64:
+    return PLAIT_LINALG_C64;
+  case DType::Float16:
+    return PLAIT_LINALG_F16;
   default:
     return PLAIT_LINALG_I64;
   }
@@ -220,8 +222,7 @@ Val FunctionEmitter::emitLinalg(const SExpr &node, const std::string &name) {
   for (const SExpr *argument : plan.arrays)
     inputs.push_back(emitExpr(*argument));
   // NumPy computes in float64 or complex128 (norm: float32 stays float32).
-  bool complex =
-      llvm::any_of(inputs, [](const Val &x) { return x.type.dtype == DType::Complex128; });
+  bool complex = llvm::any_of(inputs, [](const Val &x) { return isComplexDType(x.type.dtype); });
   DType compute = complex ? DType::Complex128 : DType::Float64;
   if (name == "norm" && inputs[0].type.dtype == DType::Float32)
     compute = DType::Float32;

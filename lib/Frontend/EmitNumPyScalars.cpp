@@ -15,13 +15,22 @@ Val FunctionEmitter::castNumPy(const Val &value, DType to) {
     return value;
   if (to == DType::Bool)
     return {target, {truth(value)}};
-  if (to == DType::Complex128) {
-    if (value.type.isComplex())
-      return {target, value.leaves};
-    return {target, {castNumPy(value, DType::Float64).leaves[0], constFloat(0.0)}};
+  if (isComplexDType(to)) { // each part to the parts' dtype
+    DType part = complexPartDType(to);
+    if (!value.type.isComplex())
+      return {target, {castNumPy(value, part).leaves[0], zeroOf(Type::numpy(part)).leaves[0]}};
+    Type from =
+        Type::numpy(value.type.isNumPy() ? complexPartDType(value.type.dtype) : DType::Float64);
+    return {target,
+            {castNumPy(Val{from, {value.leaves[0]}}, part).leaves[0],
+             castNumPy(Val{from, {value.leaves[1]}}, part).leaves[0]}};
   }
   if (value.type.isComplex())
     throw CompileError(CompileError::Kind::Typing, "internal: complex to " + std::string(dtypeName(to)));
+  // NumPy casts integers to float16 through float32 (exact up to float16's
+  // largest finite value).
+  if (to == DType::Float16 && !value.type.isFloating())
+    return castNumPy(castNumPy(value, DType::Float32), to);
   mlir::Type toType = module.scalarType(to);
   Value v = value.leaves[0];
   const Type &from = value.type;
@@ -153,7 +162,7 @@ Value FunctionEmitter::numpyShift(ast::Operator op, Value a, Value b, bool isUns
 
 DType FunctionEmitter::numpyArithDType(ast::Operator op, const Type &left, const Type &right) {
   DType common = numpyCommonType(left, right).dtype;
-  if (op == ast::Operator::Div && !isFloatDType(common) && common != DType::Complex128)
+  if (op == ast::Operator::Div && !isFloatDType(common) && !isComplexDType(common))
     return DType::Float64; // true division of integers is float64
   return common;
 }
@@ -174,6 +183,14 @@ Val FunctionEmitter::numpyArith(const SExpr &node, ast::Operator op, const Val &
   Value b = weakToNumPy(right, common).leaves[0];
   if (isFloatDType(common)) {
     bool f32 = common == DType::Float32;
+    bool viaFloat32 =
+        common == DType::Float16 &&
+        (op == ast::Operator::FloorDiv || op == ast::Operator::Mod || op == ast::Operator::Pow);
+    if (viaFloat32) { // NumPy's float16 loops call the float32 functions
+      Val wide = numpyArith(node, op, castNumPy(Val{type, {a}}, DType::Float32),
+                            castNumPy(Val{type, {b}}, DType::Float32));
+      return castNumPy(wide, common);
+    }
     auto fast = [&](mlir::Operation *operation) {
       if (module.options.fastmath)
         operation->setAttr("fastmath", arith::FastMathFlagsAttr::get(
@@ -273,20 +290,21 @@ Value FunctionEmitter::numpyCompare(ast::Operator op, const Val &left, const Val
   return builder.create<arith::SelectOp>(l, bNegative, constInt(trueWhenRightNegative ? 1 : 0, 1), r);
 }
 
-std::pair<Value, Value> FunctionEmitter::complexParts(const Val &value, bool numpy) {
-  Val c = numpy ? castNumPy(value, DType::Complex128) : convert(value, Type::complex());
+std::pair<Value, Value> FunctionEmitter::complexParts(const Val &value, const Type &as) {
+  Val c = as.isNumPy() ? castNumPy(value, as.dtype) : convert(value, Type::complex());
   return {c.leaves[0], c.leaves[1]};
 }
 
-std::pair<Value, Value> FunctionEmitter::callComplexRuntime(
-    const char *name, std::vector<Value> args,
-    std::initializer_list<std::pair<int32_t, PyError>> codes) {
-  // int32 f(double..., double *out): the two parts through a stack pair.
+std::pair<Value, Value>
+FunctionEmitter::callComplexRuntime(const char *name, std::vector<Value> args, mlir::Type part,
+                                    std::initializer_list<std::pair<int32_t, PyError>> codes) {
+  // The two parts come back through a stack pair.
   Location l = builder.getUnknownLoc();
+  Value &complexOut = part.isF32() ? complexOutF32 : complexOutF64;
   if (!complexOut) {
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPointToStart(entry);
-    complexOut = builder.create<mlir::memref::AllocaOp>(l, mlir::MemRefType::get({2}, builder.getF64Type()));
+    complexOut = builder.create<mlir::memref::AllocaOp>(l, mlir::MemRefType::get({2}, part));
   }
   llvm::SmallVector<mlir::Type> inputs;
   for (Value a : args)
@@ -307,10 +325,10 @@ Val FunctionEmitter::complexArith(const SExpr &node, ast::Operator op, const Val
   // Real operands become complex (x + 0j) first, as CPython (up to 3.13)
   // and NumPy do; NumPy's rules when a NumPy scalar is involved.
   Location l = loc(node);
-  bool numpy = complexUsesNumPy(left.type, right.type);
-  Type type = numpy ? Type::numpy(DType::Complex128) : Type::complex();
-  auto [ar, ai] = complexParts(left, numpy);
-  auto [br, bi] = complexParts(right, numpy);
+  Type type = complexResultType(left.type, right.type);
+  bool numpy = type.isNumPy();
+  auto [ar, ai] = complexParts(left, type);
+  auto [br, bi] = complexParts(right, type);
   auto add = [&](Value x, Value y) { return builder.create<arith::AddFOp>(l, x, y).getResult(); };
   auto sub = [&](Value x, Value y) { return builder.create<arith::SubFOp>(l, x, y).getResult(); };
   auto mul = [&](Value x, Value y) { return builder.create<arith::MulFOp>(l, x, y).getResult(); };
@@ -323,9 +341,13 @@ Val FunctionEmitter::complexArith(const SExpr &node, ast::Operator op, const Val
   if (op == ast::Operator::Div) {
     // CPython raises on a zero divisor; NumPy gives inf/nan. Their scaled
     // (Smith) algorithms also round differently: both are ported.
-    auto [re, im] = numpy ? callComplexRuntime("plait_rt_np_complex_div", {ar, ai, br, bi}, {})
-                          : callComplexRuntime("plait_rt_py_complex_div", {ar, ai, br, bi},
-                                               {{1, errorCode("ZeroDivisionError", "complex_division_by_zero")}});
+    auto [re, im] =
+        numpy
+            ? callComplexRuntime(type.dtype == DType::Complex64 ? "plait_rt_np_complex_div_f32"
+                                                                : "plait_rt_np_complex_div",
+                                 {ar, ai, br, bi}, ar.getType(), {})
+            : callComplexRuntime("plait_rt_py_complex_div", {ar, ai, br, bi}, ar.getType(),
+                                 {{1, errorCode("ZeroDivisionError", "complex_division_by_zero")}});
     return {type, {re, im}};
   }
   throw CompileError(CompileError::Kind::Unsupported, std::string("internal: complex op ") + ast::spelling(op));
@@ -335,8 +357,8 @@ Value FunctionEmitter::complexCompare(ast::Operator op, const Val &left, const V
                                       const SExpr &node) {
   Location l = loc(node);
   Value equal;
-  bool numpy = complexUsesNumPy(left.type, right.type);
-  if (!numpy && !(left.type.isComplex() && right.type.isComplex())) {
+  Type common = complexResultType(left.type, right.type);
+  if (!common.isNumPy() && !(left.type.isComplex() && right.type.isComplex())) {
     // CPython: z == x for a real x compares z.real with x (exactly, for
     // ints) and needs z.imag == 0.
     const Val &z = left.type.isComplex() ? left : right;
@@ -345,8 +367,8 @@ Value FunctionEmitter::complexCompare(ast::Operator op, const Val &left, const V
     Value imagZero = builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::OEQ, z.leaves[1], constFloat(0.0));
     equal = builder.create<arith::AndIOp>(l, real, imagZero);
   } else {
-    auto [ar, ai] = complexParts(left, numpy);
-    auto [br, bi] = complexParts(right, numpy);
+    auto [ar, ai] = complexParts(left, common);
+    auto [br, bi] = complexParts(right, common);
     equal = builder.create<arith::AndIOp>(
         l, builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::OEQ, ar, br),
         builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::OEQ, ai, bi));
@@ -389,7 +411,9 @@ Value FunctionEmitter::numpyComplexAbs(Value re, Value im, Location l) {
   auto isNaN = [&](Value a) {
     return builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::UNO, a, a).getResult();
   };
-  Value inf = constFloat(HUGE_VAL), nan = constFloat(NAN), zero = constFloat(0.0);
+  mlir::Type part = re.getType();
+  Value inf = constFloatOf(part, HUGE_VAL), nan = constFloatOf(part, NAN),
+        zero = constFloatOf(part, 0.0);
   re = builder.create<mlir::math::AbsFOp>(l, re);
   im = builder.create<mlir::math::AbsFOp>(l, im);
   Value reInf = equal(re, inf), imInf = equal(im, inf);
@@ -406,7 +430,7 @@ Value FunctionEmitter::numpyComplexAbs(Value re, Value im, Location l) {
       builder.create<arith::XOrIOp>(l, equal(smaller, inf), constInt(1, 1)));
   Value ratio = select(divide, builder.create<arith::DivFOp>(l, smaller, larger), zero);
   Value scale = builder.create<mlir::math::SqrtOp>(
-      l, builder.create<mlir::math::FmaOp>(l, ratio, ratio, constFloat(1.0)));
+      l, builder.create<mlir::math::FmaOp>(l, ratio, ratio, constFloatOf(part, 1.0)));
   return builder.create<arith::MulFOp>(l, scale, larger);
 }
 

@@ -31,7 +31,10 @@ Val FunctionEmitter::reduceAlong(const SExpr &node, const std::string &name, con
                                  const Specialization::Reduction &plan, const Type &result) {
   Location l = loc(node);
   const Type &t = array.type;
-  if (plan.dtype && *plan.dtype != t.dtype) {
+  // float16 summed as float32 (mean's default) goes through the runtime.
+  bool halfAsFloat = t.dtype == DType::Float16 && (name == "mean" || name == "sum") &&
+                     (plan.dtype ? *plan.dtype == DType::Float32 : name == "mean");
+  if (plan.dtype && *plan.dtype != t.dtype && !halfAsFloat) {
     // dtype=: the elements are cast first (NumPy casts as it reduces, in
     // memory order: a Fortran array stays one).
     Val cast = castArray(array, Type::array(*plan.dtype, t.ndim, !t.fortran, t.fortran), l);
@@ -52,10 +55,14 @@ Val FunctionEmitter::reduceAlong(const SExpr &node, const std::string &name, con
   for (int axis : plan.axes)
     reducedMask |= int64_t(1) << axis;
   auto sumInNumPyOrder = [&](const Val &part) -> Val {
-    bool f32 = t.dtype == DType::Float32;
-    const char *runtime =
-        name == "prod" ? (f32 ? "plait_rt_reduction_prod_f32" : "plait_rt_reduction_prod_f64")
-                       : (f32 ? "plait_rt_reduction_sum_f32" : "plait_rt_reduction_sum_f64");
+    bool f32 = t.dtype == DType::Float32, f16 = t.dtype == DType::Float16;
+    const char *runtime = halfAsFloat      ? "plait_rt_reduction_sum_f16_as_f32"
+                          : name == "prod" ? (f16   ? "plait_rt_reduction_prod_f16"
+                                              : f32 ? "plait_rt_reduction_prod_f32"
+                                                    : "plait_rt_reduction_prod_f64")
+                                           : (f16   ? "plait_rt_reduction_sum_f16"
+                                              : f32 ? "plait_rt_reduction_sum_f32"
+                                                    : "plait_rt_reduction_sum_f64");
     mlir::Type i64 = builder.getI64Type();
     module.declare(runtime,
                    builder.getFunctionType({i64, i64, i64, i64, i64}, {builder.getF64Type()}));
@@ -65,20 +72,24 @@ Val FunctionEmitter::reduceAlong(const SExpr &node, const std::string &name, con
                         mlir::ValueRange{dataAddress(part.leaves[0], part.type, l),
                                          constInt(t.ndim), dims, strides, constInt(reducedMask)})
                     .getResult(0);
-    Val total = castNumPy(Val{Type::floating(), {sum}}, result.dtype);
+    // float16's mean divides its float32 sum in float32, then rounds.
+    DType divideIn = halfAsFloat ? DType::Float32 : result.dtype;
+    Val total = castNumPy(Val{Type::floating(), {sum}}, divideIn);
     if (name != "mean")
-      return total;
+      return castNumPy(total, result.dtype);
     // The mean divides in the result's type (float32 for float32 arrays).
-    Val count = castNumPy(Val{Type::integer(), {elementCount(part, l)}}, result.dtype);
-    return {Type::numpy(result.dtype),
-            {builder.create<arith::DivFOp>(l, total.leaves[0], count.leaves[0])}};
+    Val count = castNumPy(Val{Type::integer(), {elementCount(part, l)}}, divideIn);
+    return castNumPy(Val{Type::numpy(divideIn),
+                         {builder.create<arith::DivFOp>(l, total.leaves[0], count.leaves[0])}},
+                     result.dtype);
   };
   auto reducePart = [&](const Val &part, bool sequential, bool whole) -> Val {
     if (name == "any" || name == "all")
       return anyOrAll(part, name == "any", l);
     if (name == "argmin" || name == "argmax")
       return argExtreme(part, name == "argmax", name, l);
-    bool pairwiseWhole = whole && name != "prod" && (t.contiguous || t.fortran || t.ndim == 1);
+    bool pairwiseWhole =
+        whole && name != "prod" && !halfAsFloat && (t.contiguous || t.fortran || t.ndim == 1);
     if (floatSum && !pairwiseWhole)
       return sumInNumPyOrder(part);
     return reduceArray(node, name, part, Type::numpy(result.dtype), sequential, t.fortran);
@@ -134,9 +145,9 @@ Val FunctionEmitter::variance(const SExpr &node, const std::string &name, const 
   // divided by max(count - ddof, 0); std is its square root.
   Location l = loc(node);
   const Type &t = array.type;
-  DType sumDType = plan.dtype                                              ? *plan.dtype
-                   : isFloatDType(t.dtype) || t.dtype == DType::Complex128 ? t.dtype
-                                                                           : DType::Float64;
+  DType sumDType = plan.dtype                                         ? *plan.dtype
+                   : isFloatDType(t.dtype) || isComplexDType(t.dtype) ? t.dtype
+                                                                      : DType::Float64;
   Value count = constInt(1);
   for (int axis : plan.axes)
     count = builder.create<arith::MulIOp>(l, count, dimension(array.leaves[0], axis));
@@ -148,8 +159,8 @@ Val FunctionEmitter::variance(const SExpr &node, const std::string &name, const 
   // Divisions by the count are NumPy's true_divide by an intp: in float64
   // for float32 (rounded back), complex division for complex numbers.
   auto divide = [&](const Val &x, const Val &by) -> Val {
-    if (x.type.dtype == DType::Complex128)
-      return complexArith(node, ast::Operator::Div, x, by);
+    if (isComplexDType(x.type.dtype))
+      return castNumPy(complexArith(node, ast::Operator::Div, x, by), x.type.dtype);
     Val quotient = numpyArith(node, ast::Operator::Div, castNumPy(x, DType::Float64),
                               castNumPy(by, DType::Float64));
     return castNumPy(quotient, x.type.dtype);
@@ -157,22 +168,24 @@ Val FunctionEmitter::variance(const SExpr &node, const std::string &name, const 
   Val mean = arrayElementwise(node, {total}, sumDType, t.ndim,
                               [&](llvm::ArrayRef<Val> e) { return divide(e[0], counted); });
   DType deviationDType = promoteDTypes(t.dtype, sumDType);
-  DType squareDType = deviationDType == DType::Complex128 ? DType::Float64 : deviationDType;
+  DType squareDType = complexPartDType(deviationDType);
   Val squares = arrayElementwise(
       node, {array, mean}, squareDType, t.ndim,
       [&](llvm::ArrayRef<Val> e) -> Val {
-        Val deviation = numpyArith(node, ast::Operator::Sub, castNumPy(e[0], deviationDType),
-                                   castNumPy(e[1], deviationDType));
-        if (deviationDType != DType::Complex128)
+        Val x = castNumPy(e[0], deviationDType), mean = castNumPy(e[1], deviationDType);
+        if (!isComplexDType(deviationDType)) {
+          Val deviation = numpyArith(node, ast::Operator::Sub, x, mean);
           return numpyArith(node, ast::Operator::Mult, deviation, deviation);
-        Val re{Type::numpy(DType::Float64), {deviation.leaves[0]}};
-        Val im{Type::numpy(DType::Float64), {deviation.leaves[1]}};
+        }
+        Val deviation = complexArith(node, ast::Operator::Sub, x, mean);
+        Val re{Type::numpy(squareDType), {deviation.leaves[0]}};
+        Val im{Type::numpy(squareDType), {deviation.leaves[1]}};
         return numpyArith(node, ast::Operator::Add, numpyArith(node, ast::Operator::Mult, re, re),
                           numpyArith(node, ast::Operator::Mult, im, im));
       },
       nullptr, &t); // in the array's order (NumPy's K order: the mean broadcasts)
   Specialization::Reduction sumPlan = plan;
-  if (!plan.dtype || *plan.dtype == DType::Complex128)
+  if (!plan.dtype || isComplexDType(*plan.dtype))
     sumPlan.dtype.reset();
   Type sumType = result.kind == Type::Kind::Array ? Type::array(squareDType, result.ndim, true)
                                                   : Type::numpy(squareDType);
@@ -203,8 +216,7 @@ Val FunctionEmitter::accumulate(const SExpr &node, const std::string &name, cons
   const Type &t = array.type;
   ast::Operator op = name == "cumsum" ? ast::Operator::Add : ast::Operator::Mult;
   auto combine = [&](const Val &a, const Val &b) {
-    return result.dtype == DType::Complex128 ? complexArith(node, op, a, b)
-                                             : numpyArith(node, op, a, b);
+    return isComplexDType(result.dtype) ? complexArith(node, op, a, b) : numpyArith(node, op, a, b);
   };
   if (plan.axisNone && t.ndim > 1) {
     Value out = allocateArray(result, {elementCount(array, l)}, nullptr, l);
@@ -265,12 +277,13 @@ Val FunctionEmitter::reduceArray(const SExpr &node, const std::string &name, con
   Value size = constInt(1);
   for (int axis = 0; axis < t.ndim; ++axis)
     size = builder.create<arith::MulIOp>(l, size, dimension(memref, axis));
-  if (t.dtype == DType::Complex128)
+  if (isComplexDType(t.dtype))
     return complexReduction(node, name, array, size, sequential, fortranOrder, l);
   auto pairwise = [&](Value data, Value count, Value stride) -> Value {
     // NumPy's pairwise summation over contiguous (or 1-D strided) data.
-    bool f32 = t.dtype == DType::Float32;
-    const char *runtime = f32 ? "plait_rt_pairwise_sum_f32" : "plait_rt_pairwise_sum_f64";
+    const char *runtime = t.dtype == DType::Float32   ? "plait_rt_pairwise_sum_f32"
+                          : t.dtype == DType::Float16 ? "plait_rt_pairwise_sum_f16"
+                                                      : "plait_rt_pairwise_sum_f64";
     module.declare(runtime, builder.getFunctionType(
                                 {builder.getI64Type(), builder.getI64Type(), builder.getI64Type()},
                                 {builder.getF64Type()}));
@@ -319,9 +332,15 @@ Val FunctionEmitter::reduceArray(const SExpr &node, const std::string &name, con
           Value r = builder.create<mlir::memref::LoadOp>(l, slot);
           Value better;
           if (domain.kind == Type::Kind::Float) {
-            // np.minimum/np.maximum: NaN wins from either side.
+            // np.minimum/np.maximum: NaN wins from either side. Of equal
+            // values (0.0 and -0.0) NumPy's float16 loop keeps the first,
+            // the others the last.
+            bool keepFirst = t.dtype == DType::Float16;
             Value keep = builder.create<arith::CmpFOp>(
-                l, isMin ? arith::CmpFPredicate::OLT : arith::CmpFPredicate::OGT, r, x);
+                l,
+                isMin ? (keepFirst ? arith::CmpFPredicate::OLE : arith::CmpFPredicate::OLT)
+                      : (keepFirst ? arith::CmpFPredicate::OGE : arith::CmpFPredicate::OGT),
+                r, x);
             Value rNan = builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::UNO, r, r);
             better = builder.create<arith::SelectOp>(l, builder.create<arith::OrIOp>(l, keep, rNan),
                                                      r, x);
@@ -392,13 +411,21 @@ Val FunctionEmitter::complexReduction(const SExpr &node, const std::string &name
                                       Value size, bool sequential, bool fortranOrder, Location l) {
   const Type &t = array.type;
   Value memref = array.leaves[0];
-  Type type = Type::numpy(DType::Complex128);
+  Type type = Type::numpy(t.dtype);
+  // NumPy's mean divides by the count as an intp: in complex128, rounded
+  // back to complex64.
+  auto mean = [&](const Val &total) {
+    return castNumPy(
+        complexArith(node, ast::Operator::Div, total, Val{Type::numpy(DType::Int64), {size}}),
+        t.dtype);
+  };
   if (name == "prod" || sequential || !(t.contiguous || t.fortran || t.ndim == 1)) {
     // NumPy's reduce loop, in order (products; sums of scattered N-D data).
     bool product = name == "prod";
-    Value re = alloca(builder.getF64Type()), im = alloca(builder.getF64Type());
-    builder.create<mlir::memref::StoreOp>(l, constFloat(product ? 1.0 : -0.0), re);
-    builder.create<mlir::memref::StoreOp>(l, constFloat(product ? 0.0 : -0.0), im);
+    mlir::Type part = module.scalarType(complexPartDType(t.dtype));
+    Value re = alloca(part), im = alloca(part);
+    builder.create<mlir::memref::StoreOp>(l, constFloatOf(part, product ? 1.0 : -0.0), re);
+    builder.create<mlir::memref::StoreOp>(l, constFloatOf(part, product ? 0.0 : -0.0), im);
     forEachElement(
         memref, t.ndim,
         [&](llvm::ArrayRef<Value> indices) {
@@ -417,19 +444,22 @@ Val FunctionEmitter::complexReduction(const SExpr &node, const std::string &name
     total = fromIdentity(total);
     if (name == "sum")
       return total;
-    return complexArith(node, ast::Operator::Div, total, Val{Type::numpy(DType::Int64), {size}});
+    return mean(total);
   }
   Value stride = constInt(1);
   if (!t.contiguous && !t.fortran) {
     auto metadata = builder.create<mlir::memref::ExtractStridedMetadataOp>(l, memref);
     stride = builder.create<arith::IndexCastOp>(l, builder.getI64Type(), metadata.getStrides()[0]);
   }
-  auto [re, im] = callComplexRuntime("plait_rt_pairwise_sum_c128", {dataAddress(memref, t, l), size, stride}, {});
+  auto [re, im] = t.dtype == DType::Complex64
+                      ? callComplexRuntime("plait_rt_pairwise_sum_c64",
+                                           {dataAddress(memref, t, l), size, stride},
+                                           module.scalarType(DType::Float32), {})
+                      : callComplexRuntime("plait_rt_pairwise_sum_c128",
+                                           {dataAddress(memref, t, l), size, stride},
+                                           module.scalarType(DType::Float64), {});
   Val total = fromIdentity(Val{type, {re, im}});
-  if (name != "mean")
-    return total;
-  // NumPy's mean divides by the count as a complex128 (NumPy's division).
-  return complexArith(node, ast::Operator::Div, total, Val{Type::numpy(DType::Int64), {size}});
+  return name == "mean" ? mean(total) : total;
 }
 
 Val FunctionEmitter::applyElementwise(const std::string &name, const Val &x, Location l) {
@@ -439,7 +469,8 @@ Val FunctionEmitter::applyElementwise(const std::string &name, const Val &x, Loc
                 : x.type.kind == Type::Kind::Bool  ? DType::Bool
                                                    : DType::Int64;
   if (x.type.isComplex()) // np.abs only (the typer refuses the others)
-    return {Type::numpy(DType::Float64), {complexAbs(x, /*checkOverflow=*/false)}};
+    return {Type::numpy(x.type.isNumPy() ? complexPartDType(x.type.dtype) : DType::Float64),
+            {complexAbs(x, /*checkOverflow=*/false)}};
   Val v = castNumPy(x, dtype);
   if (name == "abs" || name == "absolute") {
     if (isFloatDType(dtype))
@@ -452,15 +483,17 @@ Val FunctionEmitter::applyElementwise(const std::string &name, const Val &x, Loc
     Value negative = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, n, zero);
     return {v.type, {builder.create<arith::SelectOp>(l, negative, builder.create<arith::SubIOp>(l, zero, n), n)}};
   }
-  // float32 (and int16) results are computed in double and rounded once.
-  DType result = dtype == DType::Float32 || dtype == DType::Int16 || dtype == DType::UInt16
-                     ? DType::Float32
-                     : DType::Float64;
+  // float32 results are computed in double and rounded once; float16 ones
+  // as NumPy computes them, in float32, then rounded to float16.
+  DType result = isFloatDType(dtype) ? dtype : promoteDTypes(dtype, DType::Float16);
   Value f = castNumPy(v, DType::Float64).leaves[0];
   // NumPy's ufuncs follow IEEE: no exceptions (sqrt(-1) is nan, log(0) -inf).
   Value r = name == "sqrt" ? builder.create<mlir::math::SqrtOp>(l, f).getResult()
                            : callLibm(name == "arctan" ? "atan" : name.c_str(), {f});
-  return castNumPy(Val{Type::numpy(DType::Float64), {r}}, result);
+  Val computed{Type::numpy(DType::Float64), {r}};
+  if (result == DType::Float16)
+    computed = castNumPy(computed, DType::Float32);
+  return castNumPy(computed, result);
 }
 
 Val FunctionEmitter::emitElementwise(const SExpr &node, const std::string &name) {

@@ -32,7 +32,7 @@ Val FunctionEmitter::emitExpr(const SExpr &expr) {
     Val base = emitExpr(ast::value(expr));
     Location l = loc(expr);
     bool imaginary = ast::attr(expr) == "imag";
-    if (base.type.dtype == DType::Complex128) { // a view of the parts
+    if (isComplexDType(base.type.dtype)) { // a view of the parts
       Value view = builder.create<dialect::ComplexPartOp>(
           l, module.memrefType(type), base.leaves[0], builder.getBoolAttr(imaginary));
       if (temporaries.erase(base.leaves[0]))
@@ -270,7 +270,9 @@ Val FunctionEmitter::emitBinary(const SExpr &node, ast::Operator op,
     Type type = spec.typeOf(node);
     // Elements follow NumPy's rules, a Python complex operand included.
     auto asElement = [&](const Val &v) {
-      return v.type.kind == Type::Kind::Complex ? castNumPy(v, DType::Complex128) : v;
+      return v.type.kind == Type::Kind::Complex
+                 ? castNumPy(v, isComplexDType(type.dtype) ? type.dtype : DType::Complex128)
+                 : v;
     };
     auto elementType = [](const Type &t) { return t.kind == Type::Kind::Array ? t.elementType() : t; };
     // A Python int operand must fit the dtype it computes in whatever the

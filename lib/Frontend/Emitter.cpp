@@ -131,6 +131,14 @@ Value FunctionEmitter::constFloat(double v) {
       builder.getUnknownLoc(), llvm::APFloat(v), builder.getF64Type());
 }
 
+Value FunctionEmitter::constFloatOf(mlir::Type type, double v) {
+  auto floatType = type.cast<mlir::FloatType>();
+  llvm::APFloat value(v);
+  bool lost;
+  value.convert(floatType.getFloatSemantics(), llvm::APFloat::rmNearestTiesToEven, &lost);
+  return builder.create<arith::ConstantFloatOp>(builder.getUnknownLoc(), value, floatType);
+}
+
 Val FunctionEmitter::zeroOf(const Type &type) {
   Val v{type, {}};
   llvm::SmallVector<mlir::Type> types;

@@ -83,6 +83,8 @@ private:
     return builder.create<arith::ConstantIndexOp>(builder.getUnknownLoc(), v);
   }
   Value constFloat(double v);
+  /// `v` rounded to the float type `type` (f16, f32, f64).
+  Value constFloatOf(mlir::Type type, double v);
   Val zeroOf(const Type &type);
   /// Raises `error` when `failed` is true (plait.raise_if).
   void check(Value failed, const PyError &error);
@@ -112,9 +114,14 @@ private:
   Value numpyShift(ast::Operator op, Value a, Value b, bool isUnsigned);
   Value numpyCompare(ast::Operator op, const Val &left, const Val &right, Location l);
   // Complex numbers: two float leaves.
-  std::pair<Value, Value> complexParts(const Val &value, bool numpy);
-  std::pair<Value, Value> callComplexRuntime(const char *name, std::vector<Value> args,
-                                             std::initializer_list<std::pair<int32_t, PyError>> codes);
+  /// The parts of `value` as the complex type `as` (Python's complex or a
+  /// NumPy complex dtype).
+  std::pair<Value, Value> complexParts(const Val &value, const Type &as);
+  /// Calls `int32 name(args..., part *out)`, which writes a complex result's
+  /// two parts (of the float type `part`) to `out`.
+  std::pair<Value, Value>
+  callComplexRuntime(const char *name, std::vector<Value> args, mlir::Type part,
+                     std::initializer_list<std::pair<int32_t, PyError>> codes);
   Val complexArith(const SExpr &node, ast::Operator op, const Val &left, const Val &right);
   Value complexCompare(ast::Operator op, const Val &left, const Val &right, const SExpr &node);
   Value complexAbs(const Val &z, bool checkOverflow);
@@ -363,7 +370,7 @@ private:
   /// Inside a plait.for: returning stores the results here and leaves.
   llvm::SmallVector<Value, 2> returnSlots;
   bool insideRangeLoop() const;
-  Value f64Out, i64Out, complexOut;
+  Value f64Out, i64Out, complexOutF64, complexOutF32;
   /// Arrays this function owns a reference to and has not (yet) bound to a
   /// variable: new allocations, views of them, jitted callees' results.
   llvm::DenseSet<Value> temporaries;
@@ -427,8 +434,8 @@ public:
       out.push_back(memrefType(type));
       break;
     case Type::Kind::NumPy:
-      if (type.dtype == DType::Complex128)
-        out.append({b.getF64Type(), b.getF64Type()});
+      if (isComplexDType(type.dtype)) // real, imaginary
+        out.append(2, scalarType(complexPartDType(type.dtype)));
       else
         out.push_back(scalarType(type.dtype));
       break;
@@ -465,11 +472,15 @@ public:
       return b.getF64Type();
     case DType::Float32:
       return b.getF32Type();
+    case DType::Float16:
+      return b.getF16Type();
     case DType::Int64:
     case DType::UInt64:
       return b.getI64Type();
     case DType::Complex128:
       return mlir::ComplexType::get(b.getF64Type());
+    case DType::Complex64:
+      return mlir::ComplexType::get(b.getF32Type());
     case DType::Int32:
     case DType::UInt32:
       return b.getI32Type();

@@ -374,9 +374,9 @@ void Typer::assign(Specialization &spec, const SExpr &target, const Type &type,
       if (type.kind != Type::Kind::Bottom && type.kind != Type::Kind::Array && !type.isNumber())
         fail(CompileError::Kind::Typing, *spec.source, origin,
              "cannot store a " + type.str() + " into an array slice");
-      bool complexSource = type.isComplex() ||
-                           (type.kind == Type::Kind::Array && type.dtype == DType::Complex128);
-      if (complexSource && element.dtype != DType::Complex128)
+      bool complexSource =
+          type.isComplex() || (type.kind == Type::Kind::Array && isComplexDType(type.dtype));
+      if (complexSource && !isComplexDType(element.dtype))
         fail(CompileError::Kind::Typing, *spec.source, origin,
              "cannot store complex numbers into an array of " + std::string(dtypeName(element.dtype)));
     } else if (type.kind != Type::Kind::Bottom &&

@@ -204,7 +204,7 @@ Type Typer::callType(Specialization &spec, const SExpr &call) {
     needArgs(name, 1, 1);
     Type t = argType(0);
     if (t.isComplex())
-      return t.isNumPy() ? Type::numpy(DType::Float64) : Type::floating();
+      return t.isNumPy() ? Type::numpy(complexPartDType(t.dtype)) : Type::floating();
     needNumeric(name, t, 0);
     return t.kind == Type::Kind::Bool ? Type::integer() : t;
   }

@@ -34,28 +34,21 @@ Type Typer::binaryType(Specialization &spec, const SExpr &node,
     int ndim = batch + (left.ndim > 1) + (right.ndim > 1);
     return ndim == 0 ? Type::numpy(dtype) : Type::array(dtype, ndim, true);
   }
-  // A Python complex is weak: with float32 NumPy computes in complex64,
-  // which plait does not have (numpy.complex128 with float32 is complex128).
-  auto isFloat32 = [](const Type &t) {
-    return (t.isNumPy() || t.kind == Type::Kind::Array) && t.dtype == DType::Float32;
-  };
-  if ((left.kind == Type::Kind::Complex && isFloat32(right)) ||
-      (right.kind == Type::Kind::Complex && isFloat32(left)))
-    fail(CompileError::Kind::Unsupported, *spec.source, node,
-         "float32 with a Python complex number computes in complex64, which is not supported");
   if (left.kind == Type::Kind::Array || right.kind == Type::Kind::Array) {
     // Elementwise, as NumPy's ufuncs: each element computes as the scalars
     // would (NumPy scalars are strong, Python numbers weak); shapes broadcast.
     // (A Python complex meets array elements as NumPy's complex: weak.)
-    auto element = [](const Type &t) {
-      return t.kind == Type::Kind::Array     ? t.elementType()
-             : t.kind == Type::Kind::Complex ? Type::numpy(DType::Complex128)
-                                             : t;
+    auto element = [](const Type &t, const Type &other) {
+      if (t.kind == Type::Kind::Array)
+        return t.elementType();
+      if (t.kind == Type::Kind::Complex)
+        return numpyCommonType(other.kind == Type::Kind::Array ? other.elementType() : other, t);
+      return t;
     };
     if ((left.kind != Type::Kind::Array && !left.isNumber()) ||
         (right.kind != Type::Kind::Array && !right.isNumber()))
       typeError();
-    Type result = binaryType(spec, node, op, element(left), element(right));
+    Type result = binaryType(spec, node, op, element(left, right), element(right, left));
     if (result.kind == Type::Kind::Bottom)
       return result;
     spec.loops = true;
@@ -73,7 +66,7 @@ Type Typer::binaryType(Specialization &spec, const SExpr &node,
            "** of complex numbers is not supported");
     if (op != ast::Operator::Add && op != ast::Operator::Sub && op != ast::Operator::Mult && op != ast::Operator::Div)
       typeError();
-    return complexUsesNumPy(left, right) ? Type::numpy(DType::Complex128) : Type::complex();
+    return complexResultType(left, right);
   }
   if (left.isNumPy() || right.isNumPy()) {
     DType common = numpyCommonType(left, right).dtype;
@@ -198,10 +191,10 @@ Type Typer::computeType(Specialization &spec, const SExpr &expr) {
                    ? array
                    : Type::array(array.dtype, array.ndim, array.fortran, array.contiguous);
       if (attr == "real" || attr == "imag") {
-        // Of complex numbers: a float64 view of their parts. Of real ones:
+        // Of complex numbers: a float view of their parts. Of real ones:
         // .real is the array itself, .imag a new array of zeros.
-        if (array.dtype == DType::Complex128)
-          return Type::array(DType::Float64, array.ndim);
+        if (isComplexDType(array.dtype))
+          return Type::array(complexPartDType(array.dtype), array.ndim);
         if (attr == "real")
           return array;
         spec.loops = true;
@@ -225,7 +218,7 @@ Type Typer::computeType(Specialization &spec, const SExpr &expr) {
       if (t.kind == Type::Kind::Bottom)
         return t;
       if (t.isComplex()) // z.real of numpy.complex128 is a numpy.float64
-        return t.isNumPy() ? Type::numpy(DType::Float64) : Type::floating();
+        return t.isNumPy() ? Type::numpy(complexPartDType(t.dtype)) : Type::floating();
     }
     fail(CompileError::Kind::Unsupported, fn, expr,
          "attribute access is not supported (except .real and .imag of complex numbers)");

@@ -69,15 +69,23 @@ Type Typer::linalgCallType(Specialization &spec, const SExpr &call, const std::s
     arrays.push_back(t);
   }
   spec.loops = true; // LAPACK may take long: run detached
-  // NumPy's _commonType: complex128 if any input is complex, float32 if
-  // every input is float32, else float64.
-  bool complex = false, allFloat32 = true;
-  for (const Type &t : arrays) {
-    complex |= t.dtype == DType::Complex128;
-    allFloat32 &= t.dtype == DType::Float32;
+  // NumPy's _commonType: complex if any input is complex, single precision
+  // (float32, complex64) if every input is, else double; float16 has no
+  // LAPACK routines.
+  bool complex = false, allSingle = true;
+  for (size_t k = 0; k < arrays.size(); ++k) {
+    DType dtype = arrays[k].dtype;
+    if (name == "norm" && (dtype == DType::Float16 || dtype == DType::Complex64))
+      fail(CompileError::Kind::Unsupported, fn, *plan.arrays[k],
+           "np.linalg.norm() of " + std::string(dtypeName(dtype)) + " arrays is not supported");
+    if (dtype == DType::Float16)
+      fail(CompileError::Kind::Typing, fn, *plan.arrays[k],
+           "TypeError: array type float16 is unsupported in linalg");
+    complex |= isComplexDType(dtype);
+    allSingle &= dtype == DType::Float32 || dtype == DType::Complex64;
   }
-  DType result = complex ? DType::Complex128 : allFloat32 ? DType::Float32 : DType::Float64;
-  DType real = allFloat32 ? DType::Float32 : DType::Float64;
+  DType real = allSingle ? DType::Float32 : DType::Float64;
+  DType result = complex ? complexOfPartDType(real) : real;
   const Type &a = arrays[0];
   auto atLeast2d = [&](const Type &t, const SExpr &node) {
     if (t.ndim < 2)

@@ -235,13 +235,13 @@ int Typer::constantAxis(Specialization &spec, const SExpr &node, int ndim,
 DType Typer::reductionDType(Specialization &spec, const SExpr &call, const std::string &name,
                             DType dtype, const std::optional<DType> &requested) {
   const FunctionSource &fn = *spec.source;
-  bool complex = dtype == DType::Complex128;
+  bool complex = isComplexDType(dtype);
   if (requested) {
     if (name == "min" || name == "max" || name == "amin" || name == "amax" || name == "argmin" ||
         name == "argmax" || name == "any" || name == "all")
       fail(CompileError::Kind::Typing, fn, call,
            name + "() got an unexpected keyword argument 'dtype'");
-    if ((*requested == DType::Complex128) != complex)
+    if (isComplexDType(*requested) != complex)
       fail(CompileError::Kind::Unsupported, fn, call,
            "np." + name + "() with dtype=" + dtypeName(*requested) + " of " + dtypeName(dtype) +
                " is not supported");
@@ -261,14 +261,14 @@ DType Typer::reductionDType(Specialization &spec, const SExpr &call, const std::
   // the variance of complex numbers is real.
   if (name == "std" || name == "var") {
     DType computed = requested ? *requested : dtype;
-    if (computed == DType::Complex128 || !isFloatDType(computed))
-      return DType::Float64;
-    return computed;
+    if (isComplexDType(computed))
+      return complexPartDType(computed);
+    return isFloatDType(computed) ? computed : DType::Float64;
   }
   if (requested)
     return *requested;
   if (name == "mean")
-    return complex || dtype == DType::Float32 ? dtype : DType::Float64;
+    return complex || isFloatDType(dtype) ? dtype : DType::Float64;
   if (complex || isFloatDType(dtype))
     return dtype;
   return isUnsignedDType(dtype) ? DType::UInt64 : DType::Int64;
@@ -336,7 +336,7 @@ Type Typer::numpyCallType(Specialization &spec, const SExpr &call, const std::st
     if (!args.empty() && !(scalar == DType::UInt64 && bigUnsignedConstant(*args[0], bits))) {
       Type t = exprType(spec, *args[0]);
       if (t.kind != Type::Kind::Bottom && !t.isNumeric() &&
-          !(t.isComplex() && scalar == DType::Complex128))
+          !(t.isComplex() && isComplexDType(scalar)))
         fail(CompileError::Kind::Typing, fn, *args[0],
              "np." + name + "() of " + t.str() + " is not supported");
     }
@@ -427,7 +427,7 @@ Type Typer::numpyCallType(Specialization &spec, const SExpr &call, const std::st
     if (a.kind == Type::Kind::Bottom)
       return a;
     // NumPy's method gives a real array itself; the ufunc a new array.
-    if (spec.arrayMethods.count(&call) && a.dtype != DType::Complex128)
+    if (spec.arrayMethods.count(&call) && !isComplexDType(a.dtype))
       return a;
     spec.loops = true;
     return Type::newArray(a.dtype, a.ndim, {a}); // elementwise: in a's order
@@ -440,10 +440,10 @@ Type Typer::numpyCallType(Specialization &spec, const SExpr &call, const std::st
       return a;
     if (a.dtype == DType::UInt64)
       fail(CompileError::Kind::Unsupported, fn, call, "item() of uint64 arrays is not supported");
-    return a.dtype == DType::Bool         ? Type::boolean()
-           : a.dtype == DType::Complex128 ? Type::complex()
-           : isFloatDType(a.dtype)        ? Type::floating()
-                                          : Type::integer();
+    return a.dtype == DType::Bool    ? Type::boolean()
+           : isComplexDType(a.dtype) ? Type::complex()
+           : isFloatDType(a.dtype)   ? Type::floating()
+                                     : Type::integer();
   }
   if (name == "ravel" || name == "flatten" || name == "fill") {
     arity(name == "fill" ? 2 : 1, name == "fill" ? 2 : 1);
@@ -454,7 +454,7 @@ Type Typer::numpyCallType(Specialization &spec, const SExpr &call, const std::st
     if (name == "fill") {
       Type v = exprType(spec, *args[1]);
       if (v.kind != Type::Kind::Bottom &&
-          (!v.isNumber() || (v.isComplex() && a.dtype != DType::Complex128)))
+          (!v.isNumber() || (v.isComplex() && !isComplexDType(a.dtype))))
         fail(CompileError::Kind::Typing, fn, *args[1],
              "cannot fill an array of " + std::string(dtypeName(a.dtype)) + " with a " + v.str());
       return Type::none();
@@ -513,23 +513,19 @@ Type Typer::numpyCallType(Specialization &spec, const SExpr &call, const std::st
     if (t.kind == Type::Kind::Bottom)
       return t;
     bool isAbs = name == "abs" || name == "absolute";
-    // NumPy computes sqrt(int8) etc. in float16, which plait does not have.
+    // NumPy's loop for the inputs: the narrowest float that holds them.
     auto elementwiseFloat = [&](DType dtype) {
-      if (dtype == DType::Complex128)
+      if (isComplexDType(dtype))
         fail(CompileError::Kind::Unsupported, fn, call,
              "np." + name + "() of complex numbers is not supported (np.abs is)");
-      if (dtype == DType::Float32 || dtype == DType::Int16 || dtype == DType::UInt16)
-        return DType::Float32;
-      if (dtypeBits(dtype) <= 8)
-        fail(CompileError::Kind::Unsupported, fn, call,
-             "np." + name + "() of " + std::string(dtypeName(dtype)) +
-                 " computes in float16, which is not supported: convert first");
-      return DType::Float64;
+      if (isFloatDType(dtype))
+        return dtype;
+      return promoteDTypes(dtype, DType::Float16);
     };
     if (t.kind == Type::Kind::Array) {
       spec.loops = true;
       if (isAbs) // |z| of complex128 is float64
-        return Type::newArray(t.dtype == DType::Complex128 ? DType::Float64 : t.dtype, t.ndim, {t});
+        return Type::newArray(complexPartDType(t.dtype), t.ndim, {t});
       return Type::newArray(elementwiseFloat(t.dtype), t.ndim, {t});
     }
     if (!t.isNumber())
@@ -541,7 +537,7 @@ Type Typer::numpyCallType(Specialization &spec, const SExpr &call, const std::st
                   : t.kind == Type::Kind::Bool  ? DType::Bool
                                                 : DType::Int64;
     if (isAbs)
-      return Type::numpy(dtype == DType::Complex128 ? DType::Float64 : dtype);
+      return Type::numpy(complexPartDType(dtype));
     return Type::numpy(elementwiseFloat(dtype));
   }
   fail(CompileError::Kind::Unsupported, fn, ast::func(call),
@@ -665,7 +661,7 @@ Type Typer::subscriptType(Specialization &spec, const SExpr &subscript) {
           spec.gathers.insert(&subscript);
         return Type::array(array.dtype, 1 + array.ndim - t.ndim, true);
       }
-      if (t.ndim != 1 || isFloatDType(t.dtype) || t.dtype == DType::Complex128)
+      if (t.ndim != 1 || isFloatDType(t.dtype) || isComplexDType(t.dtype))
         fail(CompileError::Kind::Unsupported, *spec.source, *i,
              "index arrays are 1-D int arrays or boolean masks");
       spec.gathers.insert(&subscript); // those rows: NumPy's advanced indexing
@@ -709,8 +705,8 @@ Type Typer::gatherType(Specialization &spec, const SExpr &subscript, const Type 
       continue;
     }
     Type t = exprType(spec, *item.node);
-    if (t.kind == Type::Kind::Array && (t.ndim != 1 || t.dtype == DType::Bool ||
-                                        isFloatDType(t.dtype) || t.dtype == DType::Complex128))
+    if (t.kind == Type::Kind::Array &&
+        (t.ndim != 1 || t.dtype == DType::Bool || isFloatDType(t.dtype) || isComplexDType(t.dtype)))
       fail(CompileError::Kind::Unsupported, fn, *item.node,
            "beside other indices, index arrays are 1-D int arrays");
     if (t.kind != Type::Kind::Array && t.kind != Type::Kind::Bottom && !t.isIntegral())

@@ -54,7 +54,7 @@ void Typer::typeStatement(Specialization &spec, const SExpr &stmt) {
       // a += b and a[1:] += b work in place: the result must cast to a's
       // dtype within its kind (NumPy's same_kind rule), and a keeps its shape.
       auto rank = [](DType d) {
-        return d == DType::Bool ? 0 : d == DType::Complex128 ? 3 : isFloatDType(d) ? 2 : 1;
+        return d == DType::Bool ? 0 : isComplexDType(d) ? 3 : isFloatDType(d) ? 2 : 1;
       };
       if (result.kind == Type::Kind::Array &&
           (rank(result.dtype) > rank(current.dtype) || result.ndim > current.ndim))

@@ -10,16 +10,23 @@ bool complexUsesNumPy(const Type &left, const Type &right) {
   return left.isNumPy() || right.isNumPy();
 }
 
+Type complexResultType(const Type &left, const Type &right) {
+  return complexUsesNumPy(left, right) ? numpyCommonType(left, right) : Type::complex();
+}
+
 Type numpyCommonType(const Type &a, const Type &b) {
   if (a.isNumPy() && b.isNumPy())
     return Type::numpy(promoteDTypes(a.dtype, b.dtype));
   DType np = a.isNumPy() ? a.dtype : b.dtype;
   Type::Kind python = a.isNumPy() ? b.kind : a.kind;
+  // A Python complex keeps float32's and float16's precision (complex64).
   if (python == Type::Kind::Complex)
-    return Type::numpy(DType::Complex128); // (NumPy: complex64 with float32)
+    return Type::numpy(isComplexDType(np) || isFloatDType(np)
+                           ? complexOfPartDType(complexPartDType(np))
+                           : DType::Complex128);
   if (python == Type::Kind::Int && np == DType::Bool)
     return Type::numpy(DType::Int64);
-  if (python == Type::Kind::Float && !isFloatDType(np))
+  if (python == Type::Kind::Float && !isFloatDType(np) && !isComplexDType(np))
     return Type::numpy(DType::Float64);
   return Type::numpy(np);
 }

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import math
 import types
-from typing import Any, Callable
+import warnings
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator
 
 from hypothesis import strategies as st
 
@@ -24,6 +26,16 @@ floats = st.one_of(
     st.floats(allow_nan=True, allow_infinity=True),
 )
 numbers = st.one_of(ints, floats, st.booleans())
+
+
+@contextmanager
+def quiet() -> Iterator[None]:
+    """NumPy warns (overflow, division by zero) where it does not raise."""
+    import numpy as np
+
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        yield
 
 
 class NumPyScalar(tuple):

@@ -70,8 +70,8 @@ def test_writing_to_a_read_only_memory_map_raises_instead_of_crashing(tmp_path: 
     assert "raised" in result.stdout and "read-only" in result.stdout
 
 
-DTYPES = [np.float64, np.float32, np.int64, np.int32, np.int16, np.int8, np.uint8, np.uint16, np.uint32, np.uint64, np.bool_,
-          np.complex128]
+DTYPES = [np.float64, np.float32, np.float16, np.int64, np.int32, np.int16, np.int8, np.uint8, np.uint16, np.uint32, np.uint64,
+          np.bool_, np.complex128, np.complex64]
 
 
 @pytest.mark.parametrize("target", DTYPES)

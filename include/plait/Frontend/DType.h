@@ -19,6 +19,7 @@ namespace plait::frontend {
 enum class DType {
   Float64,
   Float32,
+  Float16,
   Int64,
   Int32,
   Int16,
@@ -28,15 +29,16 @@ enum class DType {
   UInt32,
   UInt64,
   Complex128,
+  Complex64,
   Bool
 };
 
 struct DTypeInfo {
   DType dtype;
   const char *name;   // NumPy's: "float64", "bool"
-  int bits;           // of the value: bool 1, complex128 128
+  int bits;           // of the value: bool 1, complex128 128, complex64 64
   int bytes;          // in memory: bool 1
-  bool isFloat;       // float64, float32 (not complex)
+  bool isFloat;       // float64, float32, float16 (not complex)
   bool isUnsigned;    // uint8, uint64 (not bool)
   char dispatchCode;  // in dispatch keys: 'd', 'f', 'q', ... (NumPy's type characters)
   const char *format; // the buffer protocol's (struct module's) format
@@ -57,6 +59,13 @@ const char *dtypeName(DType dtype);
 bool dtypeFromName(const std::string &name, DType &dtype);
 bool isFloatDType(DType dtype);
 bool isUnsignedDType(DType dtype); // uint8, uint64 (not bool)
+bool isComplexDType(DType dtype);  // complex64, complex128
+/// The dtype of a complex dtype's parts (float32, float64); a real dtype
+/// is its own.
+DType complexPartDType(DType dtype);
+/// The complex dtype whose parts are `part` or wider: complex64 for
+/// float16 and float32, complex128 for float64.
+DType complexOfPartDType(DType part);
 int dtypeBits(DType dtype);        // bool: 1, complex128: 128
 /// NumPy's promotion of two dtypes (np.result_type).
 DType promoteDTypes(DType a, DType b);

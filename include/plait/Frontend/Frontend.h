@@ -82,16 +82,16 @@ struct Type {
   /// A real number: Python's bool, int or float, or a real NumPy scalar.
   bool isNumeric() const {
     return kind == Kind::Bool || kind == Kind::Int || kind == Kind::Float ||
-           (kind == Kind::NumPy && dtype != DType::Complex128);
+           (kind == Kind::NumPy && !isComplexDType(dtype));
   }
   bool isComplex() const {
-    return kind == Kind::Complex || (kind == Kind::NumPy && dtype == DType::Complex128);
+    return kind == Kind::Complex || (kind == Kind::NumPy && isComplexDType(dtype));
   }
   /// An integer index or size: Python's int or bool, or a NumPy integer.
   bool isIntegral() const {
     return kind == Kind::Int || kind == Kind::Bool ||
            (kind == Kind::NumPy && !isFloatDType(dtype) && dtype != DType::Bool &&
-            dtype != DType::Complex128);
+            !isComplexDType(dtype));
   }
   /// Any number: real or complex.
   bool isNumber() const { return isNumeric() || isComplex(); }
@@ -135,6 +135,9 @@ Type numpyCommonType(const Type &a, const Type &b);
 /// NumPy scalar is involved, except a numpy.float64 right of a Python
 /// complex (complex.__add__ accepts that float subclass first).
 bool complexUsesNumPy(const Type &left, const Type &right);
+/// The type `left op right` computes in when either is complex: Python's
+/// complex, or NumPy's complex64 or complex128.
+Type complexResultType(const Type &left, const Type &right);
 
 /// The builtins compiled code may call (the snapshot tells them from
 /// other globals of the same name).
