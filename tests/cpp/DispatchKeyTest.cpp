@@ -52,8 +52,10 @@ TEST(DispatchKey, NamesOfSignatures) {
   EXPECT_EQ(jit::key::typeOfName("float64[::1,:]", narrow), Type::array(DType::Float64, 2, false, true));
   EXPECT_EQ(jit::key::typeOfName("float64[::1]", narrow), Type::array(DType::Float64, 1, true));
   for (const char *bad : {"float16", "float64[]", "float64[:, ::1, :]", "float64[::1, ::1]",
-                          "float64[:,:,:,:,:,:,:,:,:]", "float64[::2]", "numpy.float16"})
+                          "float64[:,:,:,:,:,:,:,:,:]", "float64[::2]", "numpy.float128"})
     EXPECT_THROW(jit::key::typeOfName(bad, narrow), std::invalid_argument) << bad;
+  EXPECT_EQ(jit::key::typeOfName("numpy.float16", narrow), Type::numpy(DType::Float16));
+  EXPECT_EQ(jit::key::typeOfName("complex64[:]", narrow), Type::array(DType::Complex64, 1));
   jit::key::Signature signature = jit::key::signatureOf({"int32", "float32", "bool", "complex128[:]"});
   EXPECT_EQ(signature.key, "ifbAD1A");
   EXPECT_EQ(signature.kinds, "IFbA");
