@@ -634,16 +634,75 @@ Val FunctionEmitter::maskRead(const SExpr &subscript) {
   return {type, {out}};
 }
 
+Val FunctionEmitter::slicedAxes(const Val &array, llvm::ArrayRef<std::array<Value, 3>> bounds,
+                                Location l) {
+  // Each axis k with bounds[k] (start, stop, step, any null) becomes that
+  // slice of itself (CPython's slice adjustment, in the dialect); the
+  // others stay whole. A view: it shares the array's memory.
+  auto i64 = [&](Value index) {
+    return builder.create<arith::IndexCastOp>(l, builder.getI64Type(), index).getResult();
+  };
+  auto index = [&](Value v) {
+    return builder.create<arith::IndexCastOp>(l, builder.getIndexType(), v).getResult();
+  };
+  auto metadata = builder.create<mlir::memref::ExtractStridedMetadataOp>(l, array.leaves[0]);
+  Value offset = i64(metadata.getOffset());
+  llvm::SmallVector<mlir::OpFoldResult> sizes, strides;
+  for (int axis = 0; axis < array.type.ndim; ++axis) {
+    const std::array<Value, 3> *given =
+        axis < static_cast<int>(bounds.size()) ? &bounds[axis] : nullptr;
+    if (!given || (!(*given)[0] && !(*given)[1] && !(*given)[2])) {
+      sizes.push_back(metadata.getSizes()[axis]);
+      strides.push_back(metadata.getStrides()[axis]);
+      continue;
+    }
+    Value stride = i64(metadata.getStrides()[axis]);
+    auto slice = builder.create<dialect::SliceOp>(
+        l, builder.getI64Type(), builder.getI64Type(), builder.getI64Type(),
+        i64(metadata.getSizes()[axis]), (*given)[0], (*given)[1], (*given)[2]);
+    offset = builder.create<arith::AddIOp>(
+        l, offset, builder.create<arith::MulIOp>(l, slice.getFirst(), stride));
+    sizes.push_back(index(slice.getCount()));
+    strides.push_back(index(builder.create<arith::MulIOp>(l, stride, slice.getIncrement())));
+  }
+  Type type = Type::array(array.type.dtype, array.type.ndim);
+  Value view = builder.create<mlir::memref::ReinterpretCastOp>(
+      l, module.memrefType(type), metadata.getBaseBuffer(), mlir::OpFoldResult(index(offset)),
+      sizes, strides);
+  return {type, {view}};
+}
+
 FunctionEmitter::GatherPlan FunctionEmitter::planGather(const SExpr &subscript, const Val &array,
                                                         Location l) {
   GatherPlan plan;
+  // Slice bounds, evaluated in order with the indices (CPython builds the
+  // subscript's tuple first): per item, start, stop and step or null.
+  std::vector<std::array<Value, 3>> bounds;
+  bool bounded = false;
   // A boolean mask stands for the indices of its true elements, one index
   // array per axis it covers (NumPy's mask.nonzero()).
   for (const Typer::SubscriptItem &item : typer.subscriptItems(spec, subscript, array.type.ndim)) {
+    if (item.kind == Typer::SubscriptItem::Kind::Slice) {
+      std::array<Value, 3> given{};
+      if (item.node) {
+        const SExpr *parts[3] = {&ast::lower(*item.node), &ast::upper(*item.node),
+                                 &ast::step(*item.node)};
+        for (int p = 0; p < 3; ++p)
+          if (!ast::isNone(*parts[p])) {
+            given[p] = convert(emitExpr(*parts[p]), Type::integer()).leaves[0];
+            bounded = true;
+          }
+      }
+      bounds.push_back(given);
+      plan.items.push_back({item.kind, nullptr}); // a whole axis of the source
+      plan.indices.push_back(Val{});
+      continue;
+    }
     Val index = item.kind == Typer::SubscriptItem::Kind::Index ? emitExpr(*item.node) : Val{};
     if (index.type.kind != Type::Kind::Array || index.type.dtype != DType::Bool) {
       plan.items.push_back(item);
       plan.indices.push_back(index);
+      bounds.push_back({});
       continue;
     }
     checkMaskShape(array, index, l);
@@ -664,8 +723,10 @@ FunctionEmitter::GatherPlan FunctionEmitter::planGather(const SExpr &subscript, 
     for (const Val &p : positions) {
       plan.items.push_back({Typer::SubscriptItem::Kind::Index, nullptr});
       plan.indices.push_back(p);
+      bounds.push_back({});
     }
   }
+  plan.source = bounded ? slicedAxes(array, bounds, l) : array;
   const auto &items = plan.items;
   // The index arrays broadcast to one length (NumPy's message names every
   // array's shape); ints join them.
@@ -705,14 +766,14 @@ FunctionEmitter::GatherPlan FunctionEmitter::planGather(const SExpr &subscript, 
   for (size_t k = 0; k < items.size(); ++k) {
     if (items[k].kind == Typer::SubscriptItem::Kind::Slice) {
       plan.resultAxisOf[k] = static_cast<int>(plan.sizes.size());
-      plan.sizes.push_back(dimension(array.leaves[0], static_cast<int64_t>(k)));
+      plan.sizes.push_back(dimension(plan.source.leaves[0], static_cast<int64_t>(k)));
     } else if (adjacent && k == advanced.front()) {
       plan.gatheredAxis = static_cast<int>(plan.sizes.size());
       plan.sizes.push_back(length);
     }
   }
   for (int axis = static_cast<int>(items.size()); axis < array.type.ndim; ++axis)
-    plan.sizes.push_back(dimension(array.leaves[0], axis));
+    plan.sizes.push_back(dimension(plan.source.leaves[0], axis));
   return plan;
 }
 
@@ -792,12 +853,14 @@ Val FunctionEmitter::gather(const SExpr &subscript) {
   Type type = spec.typeOf(subscript);
   Val array = emitExpr(ast::value(subscript));
   GatherPlan plan = planGather(subscript, array, l);
-  checkGatherIndices(plan, array, l);
+  const Val &source = plan.source;
+  checkGatherIndices(plan, source, l);
   Value out = allocateArray(type, plan.sizes, nullptr, l);
   forEachPosition(plan.sizes, [&](llvm::ArrayRef<Value> at) {
     builder.create<mlir::memref::StoreOp>(
         l,
-        builder.create<mlir::memref::LoadOp>(l, array.leaves[0], gatherSource(plan, array, at, l)),
+        builder.create<mlir::memref::LoadOp>(l, source.leaves[0],
+                                             gatherSource(plan, source, at, l)),
         out, at);
   });
   freeIfTemporary(array);
@@ -814,10 +877,13 @@ void FunctionEmitter::scatter(const SExpr &subscript, const Val &value) {
   Location l = loc(subscript);
   Val array = emitExpr(ast::value(subscript));
   GatherPlan plan = planGather(subscript, array, l);
+  const Val &source = plan.source;
   DType dtype = array.type.dtype;
   int ndim = static_cast<int>(plan.sizes.size());
   bool isArray = value.type.kind == Type::Kind::Array;
   int vn = isArray ? value.type.ndim : 0;
+  // Extra leading axes of the value must have size 1 (NumPy drops them).
+  int extra = std::max(0, vn - ndim);
   if (isArray) {
     llvm::SmallVector<Value> shapes;
     appendDimensions(value.leaves[0], vn, shapes);
@@ -828,20 +894,25 @@ void FunctionEmitter::scatter(const SExpr &subscript, const Val &value) {
                                        shapePlaceholders(ndim, vn));
     using P = arith::CmpIPredicate;
     for (int d = 0; d < vn; ++d) {
-      Value have = dimension(value.leaves[0], d), want = plan.sizes[ndim - vn + d];
-      Value bad =
-          builder.create<arith::AndIOp>(l, builder.create<arith::CmpIOp>(l, P::ne, have, want),
-                                        builder.create<arith::CmpIOp>(l, P::ne, have, constInt(1)));
+      Value have = dimension(value.leaves[0], d);
+      Value bad = builder.create<arith::CmpIOp>(l, P::ne, have, constInt(1));
+      if (d >= extra)
+        bad = builder.create<arith::AndIOp>(
+            l, builder.create<arith::CmpIOp>(l, P::ne, have, plan.sizes[ndim - vn + d]), bad);
       checkWithArgs(bad, mismatch, shapes);
     }
   }
-  checkGatherIndices(plan, array, l); // (NumPy: after the value's shape)
+  checkGatherIndices(plan, source, l); // (NumPy: after the value's shape)
   Value scalar = isArray ? Value() : toStorage(value, dtype, l);
   forEachPosition(plan.sizes, [&](llvm::ArrayRef<Value> at) {
     Value stored = scalar;
     if (isArray) {
       llvm::SmallVector<Value> from;
       for (int d = 0; d < vn; ++d) {
+        if (d < extra) {
+          from.push_back(constIndexValue(0));
+          continue;
+        }
         Value one = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq,
                                                   dimension(value.leaves[0], d), constInt(1));
         from.push_back(
@@ -851,8 +922,8 @@ void FunctionEmitter::scatter(const SExpr &subscript, const Val &value) {
                                 value.type.dtype, l);
       stored = storageOf(castNumPy(element, dtype), l);
     }
-    builder.create<mlir::memref::StoreOp>(l, stored, array.leaves[0],
-                                          gatherSource(plan, array, at, l));
+    builder.create<mlir::memref::StoreOp>(l, stored, source.leaves[0],
+                                          gatherSource(plan, source, at, l));
   });
   freeIfTemporary(array);
   for (const Val &index : plan.indices)

@@ -236,6 +236,9 @@ private:
   /// The indexing result's sizes and, per subscript item, its index (emitted
   /// and checked, as NumPy checks them before anything moves).
   struct GatherPlan {
+    /// The array indexed: the subscripted one with the bounded slices of
+    /// the subscript applied (a view), as NumPy applies basic indices first.
+    Val source;
     std::vector<Typer::SubscriptItem> items;
     std::vector<Val> indices;      // per item: its index array or int
     std::vector<int> resultAxisOf; // per whole slice: its axis in the result
@@ -243,6 +246,9 @@ private:
     llvm::SmallVector<Value> sizes;
   };
   GatherPlan planGather(const SExpr &subscript, const Val &array, Location l);
+  /// A view of `array` with axis k sliced by bounds[k] (start, stop, step;
+  /// null parts are absent), the other axes whole.
+  Val slicedAxes(const Val &array, llvm::ArrayRef<std::array<Value, 3>> bounds, Location l);
   /// Raises NumPy's IndexError for the first index out of bounds.
   void checkGatherIndices(const GatherPlan &plan, const Val &array, Location l);
   /// The element of `array` at the indexing result's position `at`.

@@ -361,7 +361,8 @@ void Typer::assign(Specialization &spec, const SExpr &target, const Type &type,
     spec.types[&target] = element;
     // a[mask] = v, a[indices] = v, a[rows, cols] = v: v broadcasts to the
     // indexing result.
-    if ((spec.gathers.count(&target) || indexesWithArray(spec, target)) &&
+    // (Index arrays beside other indices accept extra leading axes of 1.)
+    if (!spec.gathers.count(&target) && indexesWithArray(spec, target) &&
         type.kind == Type::Kind::Array && element.kind == Type::Kind::Array &&
         type.ndim > element.ndim)
       fail(CompileError::Kind::Unsupported, *spec.source, origin,

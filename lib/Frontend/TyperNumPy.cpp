@@ -697,10 +697,14 @@ Type Typer::gatherType(Specialization &spec, const SExpr &subscript, const Type 
            "a new axis beside index arrays is not supported");
     ++indexed;
     if (item.kind == SubscriptItem::Kind::Slice) {
-      if (item.node && !(ast::isNone(ast::lower(*item.node)) &&
-                         ast::isNone(ast::upper(*item.node)) && ast::isNone(ast::step(*item.node))))
-        fail(CompileError::Kind::Unsupported, fn, *item.node,
-             "a slice with bounds beside index arrays is not supported (slice first, then index)");
+      if (item.node) // the bounds are ints, as in a view
+        for (const SExpr *bound :
+             {&ast::lower(*item.node), &ast::upper(*item.node), &ast::step(*item.node)}) {
+          Type t = ast::isNone(*bound) ? Type::none() : exprType(spec, *bound);
+          if (t.kind != Type::Kind::None && t.kind != Type::Kind::Bottom && !t.isIntegral())
+            fail(CompileError::Kind::Typing, fn, *bound,
+                 "slice indices must be integers or None or have an __index__ method");
+        }
       ++slices;
       continue;
     }

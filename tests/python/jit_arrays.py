@@ -534,6 +534,17 @@ def scatters(a, i, j, v):
     a[1, :, j] -= a[0, :, j]
 
 
+def gathers_beside_slices(a, i, j, k):
+    # Bounded slices beside index arrays (a is 3-D): NumPy slices first.
+    return a[1:, i], a[k:, :, j], a[::-1, i, ::2], a[i, -2::-1], a[: k + 1, i, j]
+
+
+def scatters_beside_slices(a, i, j, k, v):
+    a[1:, i] = v
+    a[k::2, :, j] += 1.0
+    a[::-1, i, 1:] = 7.0
+
+
 def rows_by_mask(a, m):
     # A mask of the first axes: the rows (sub-arrays) where it is true.
     return a[m]

@@ -948,12 +948,24 @@ def test_gathers_with_several_index_arrays_match_numpy(shape: Any, i: list, j: l
         assert_same(py.gathers, jit.gathers, a, np.array(i, dtype), np.array(j, dtype))
 
 
-def test_values_of_more_axes_than_the_indexing_result_are_refused_by_name() -> None:
-    def scatter(a, i, j):
-        a[i, j] = np.zeros((1, 1, 1))
-
-    with pytest.raises(plait.UnsupportedError, match="more axes than the indexing result"):
-        plait.jit(scatter)(np.zeros((2, 2)), np.array([0]), np.array([1]))
+@given(
+    shape=st.tuples(st.integers(2, 4), st.integers(2, 4), st.integers(2, 4)),
+    i=st.lists(st.integers(-3, 2), min_size=1, max_size=3),
+    j=st.lists(st.integers(-3, 2), min_size=1, max_size=3),
+    k=st.integers(-3, 3),
+    v_shape=st.sampled_from([(), "row", "leading ones", "bad leading"]),
+)
+@SETTINGS
+def test_index_arrays_beside_bounded_slices_match_numpy(shape: Any, i: list, j: list, k: int, v_shape: Any) -> None:
+    a = np.arange(np.prod(shape), dtype=np.float64).reshape(shape)
+    i_, j_ = np.array(i), np.array(j)
+    assert_same(py.gathers_beside_slices, jit.gathers_beside_slices, a, i_, j_, k)
+    # a[1:, i] has shape (shape[0] - 1, len(i), shape[2]); NumPy drops
+    # leading axes of 1 from the value and refuses others.
+    v = {(): np.float64(5.0), "row": np.arange(float(shape[2])),
+         "leading ones": np.arange(float(shape[2])).reshape(1, 1, 1, shape[2]),
+         "bad leading": np.ones((2, 1, 1, shape[2]))}[v_shape]
+    assert_same_effects(py.scatters_beside_slices, jit.scatters_beside_slices, a, i_, j_, k, v)
 
 
 @given(
