@@ -335,7 +335,21 @@ PyObject *boxResult(const Type &type, const int64_t *&words, char cast, ResultOw
       }
       PyTuple_SET_ITEM(tuple, static_cast<Py_ssize_t>(i), item);
     }
-    return tuple;
+    if (!type.named)
+      return tuple;
+    // NumPy's named tuple: its class called with the elements (a NumPy
+    // without the class, before 2.0, returns the plain tuple).
+    PyObject *module = PyImport_ImportModule(type.named->module);
+    PyObject *cls = module ? PyObject_GetAttrString(module, type.named->name) : nullptr;
+    Py_XDECREF(module);
+    if (!cls) {
+      PyErr_Clear();
+      return tuple;
+    }
+    PyObject *named = PyObject_Call(cls, tuple, nullptr);
+    Py_DECREF(cls);
+    Py_DECREF(tuple);
+    return named;
   }
   default:
     Py_RETURN_NONE;

@@ -48,6 +48,11 @@ Val FunctionEmitter::emitExpr(const SExpr &expr) {
     freeIfTemporary(base);
     return {type, {zeros}};
   }
+  if (kind == ast::NodeKind::Attribute && spec.typeOf(ast::value(expr)).named) {
+    const std::vector<std::string> &fields = spec.typeOf(ast::value(expr)).named->fields;
+    size_t field = std::find(fields.begin(), fields.end(), ast::attr(expr)) - fields.begin();
+    return tupleElement(emitExpr(ast::value(expr)), field);
+  }
   if (kind == ast::NodeKind::Attribute && ast::attr(expr) == "T" && type.kind == Type::Kind::Array)
     return transposed(emitExpr(ast::value(expr)), type, loc(expr));
   if (kind == ast::NodeKind::Attribute && type.kind != Type::Kind::Float) {
@@ -134,15 +139,20 @@ Val FunctionEmitter::emitExpr(const SExpr &expr) {
     long long n = static_cast<long long>(base.type.elements.size());
     if (negative)
       i = n - i;
-    size_t offset = 0;
-    for (long long k = 0; k < i; ++k)
-      offset += base.type.elements[k].numLeaves();
-    size_t count = base.type.elements[i].numLeaves();
-    return {type, llvm::SmallVector<Value, 2>(base.leaves.begin() + offset,
-                                              base.leaves.begin() + offset + count)};
+    return tupleElement(base, static_cast<size_t>(i));
   }
   throw std::logic_error(std::string("internal: the typer let a ") + ast::kindName(kind) +
                          " expression through");
+}
+
+Val FunctionEmitter::tupleElement(const Val &tuple, size_t i) {
+  size_t offset = 0;
+  for (size_t k = 0; k < i; ++k)
+    offset += tuple.type.elements[k].numLeaves();
+  size_t count = tuple.type.elements[i].numLeaves();
+  return {tuple.type.elements[i],
+          llvm::SmallVector<Value, 2>(tuple.leaves.begin() + offset,
+                                      tuple.leaves.begin() + offset + count)};
 }
 
 Val FunctionEmitter::intArith(ast::Operator op, Value a, Value b) {

@@ -96,6 +96,8 @@ private:
 
   // Values.
   Val convert(const Val &value, const Type &to);
+  /// Element `i` of a tuple: its run of the tuple's leaves.
+  Val tupleElement(const Val &tuple, size_t i);
   Value truth(const Val &value);
   Val constant(const SExpr &value, const Type &type);
 

@@ -178,6 +178,15 @@ Type Typer::computeType(Specialization &spec, const SExpr &expr) {
                               : exprType(spec, base);
     if (!moduleBase && !local && array.kind == Type::Kind::Bottom)
       return array;
+    if (array.kind == Type::Kind::Tuple && array.named) { // a named tuple's field
+      const std::vector<std::string> &fields = array.named->fields;
+      auto field = std::find(fields.begin(), fields.end(), ast::attr(expr));
+      if (field == fields.end())
+        fail(CompileError::Kind::Typing, fn, expr,
+             "'" + std::string(array.named->name) + "' object has no attribute '" +
+                 ast::attr(expr) + "'");
+      return array.elements[field - fields.begin()];
+    }
     if (array.kind == Type::Kind::Array) {
       const std::string &attr = ast::attr(expr);
       if (attr == "shape")

@@ -131,7 +131,8 @@ Type Typer::linalgCallType(Specialization &spec, const SExpr &call, const std::s
                                                  : "UPLO must be the constant 'L' or 'U'");
       plan.upper = text == "U" || text == "u";
     }
-    type = Type::tuple({Type::array(real, a.ndim - 1, true), Type::array(result, a.ndim, true)});
+    type = Type::namedTuple(eighResultClass(), {Type::array(real, a.ndim - 1, true),
+                                                Type::array(result, a.ndim, true)});
   } else if (name == "lstsq") {
     const Type &b = arrays[1];
     for (size_t k = 0; k < 2; ++k)

@@ -4,6 +4,12 @@
 
 namespace plait::frontend {
 
+const NamedTupleClass &eighResultClass() {
+  static const NamedTupleClass eigh{
+      "numpy.linalg._linalg", "EighResult", {"eigenvalues", "eigenvectors"}};
+  return eigh;
+}
+
 bool complexUsesNumPy(const Type &left, const Type &right) {
   if (left.kind == Type::Kind::Complex && right.isNumPy() && right.dtype == DType::Float64)
     return false;
@@ -57,7 +63,7 @@ std::string Type::str() const {
   case Kind::NumPy:
     return std::string("numpy.") + dtypeName(dtype);
   case Kind::Tuple: {
-    std::string s = "tuple[";
+    std::string s = std::string(named ? named->name : "tuple") + "[";
     for (size_t i = 0; i < elements.size(); ++i)
       s += (i ? ", " : "") + elements[i].str();
     return s + "]";

@@ -65,6 +65,13 @@ def eigh(a):
     return np.linalg.eigh(a)
 
 
+def eigh_fields(a):
+    # NumPy's EighResult: fields by name and by position, and unpacking.
+    r = np.linalg.eigh(a)
+    w, v = r
+    return r.eigenvalues, r.eigenvectors[..., 0], v - r[1], w.sum() - r[0].sum()
+
+
 def eigh_upper(a):
     return np.linalg.eigh(a, UPLO="U")
 

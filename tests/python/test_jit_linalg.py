@@ -185,7 +185,7 @@ LINALG_DTYPES = [np.float64, np.float32, np.complex128, np.int64, np.int32, np.b
 def assert_linalg(got: Any, want: Any) -> None:
     """Results equal NumPy's (tuples item by item, types and dtypes too)."""
     if isinstance(want, tuple):
-        assert isinstance(got, tuple) and len(got) == len(want)
+        assert type(got) is type(want) and len(got) == len(want)  # EighResult too
         for g, w in zip(got, want):
             assert_linalg(g, w)
         return
@@ -245,8 +245,9 @@ def test_cholesky_and_eigh_match_numpy(n: int, dtype: Any, stacked: bool, seed: 
     if stacked:
         h = np.stack([h, hermitian(rng, n, dtype)])
     assert_linalg(jit.cholesky(h), py.cholesky(h))
-    assert_linalg(jit.eigh(h), tuple(py.eigh(h)))
-    assert_linalg(jit.eigh_upper(h), tuple(py.eigh_upper(h)))
+    assert_linalg(jit.eigh(h), py.eigh(h))
+    assert_linalg(jit.eigh_upper(h), py.eigh_upper(h))
+    assert_linalg(jit.eigh_fields(h), py.eigh_fields(h))
 
 
 @given(m=st.integers(0, 9), n=st.integers(1, 6), rhs=st.sampled_from([None, 0, 1, 3]),

@@ -26,6 +26,17 @@ class ModuleOp;
 
 namespace plait::frontend {
 
+/// A named tuple class NumPy returns (np.linalg.eigh's EighResult): where
+/// results are built from (module and name) and its fields (attributes in
+/// compiled code).
+struct NamedTupleClass {
+  const char *module;
+  const char *name;
+  std::vector<std::string> fields;
+};
+/// numpy.linalg's EighResult(eigenvalues, eigenvectors).
+const NamedTupleClass &eighResultClass();
+
 /// A static type of a value in compiled code.
 struct Type {
   /// Bool, Int and Float are Python's types; NumPy is a NumPy scalar
@@ -35,6 +46,8 @@ struct Type {
   enum class Kind { Bottom, None, Bool, Int, Float, Tuple, Array, NumPy, Complex };
   Kind kind = Kind::Bottom;
   std::vector<Type> elements; // Tuple
+  /// Tuple: the named tuple class it is an instance of, or null.
+  const NamedTupleClass *named = nullptr;
   DType dtype = DType::Float64; // Array, NumPy
   int ndim = 0;                 // Array
   /// Array: C-contiguous, so the innermost stride is the constant 1 (the
@@ -51,6 +64,11 @@ struct Type {
   static Type complex() { return {Kind::Complex, {}}; }
   static Type tuple(std::vector<Type> elements) {
     return {Kind::Tuple, std::move(elements)};
+  }
+  static Type namedTuple(const NamedTupleClass &named, std::vector<Type> elements) {
+    Type t = tuple(std::move(elements));
+    t.named = &named;
+    return t;
   }
   static Type array(DType dtype, int ndim, bool contiguous = false, bool fortran = false) {
     Type t;
@@ -101,7 +119,7 @@ struct Type {
     return kind == Kind::Float || (kind == Kind::NumPy && isFloatDType(dtype));
   }
   bool operator==(const Type &other) const {
-    return kind == other.kind && elements == other.elements &&
+    return kind == other.kind && elements == other.elements && named == other.named &&
            (kind != Kind::Array || (dtype == other.dtype && ndim == other.ndim &&
                                     contiguous == other.contiguous && fortran == other.fortran)) &&
            (kind != Kind::NumPy || dtype == other.dtype);
