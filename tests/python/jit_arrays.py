@@ -372,6 +372,13 @@ def layout_of_results(a):
     return a * 2.0, -a, np.sqrt(np.abs(a)), np.zeros_like(a), a > 0.5
 
 
+def layout_with_broadcast_rows(a, row, column):
+    # A 1-D operand does not decide NumPy's K order; a 2-D C one does. The
+    # sums then add in the result's memory order, as NumPy's do.
+    r = a * row
+    return r, (a + row).sum(axis=0), a - column[:, None], a + a.T.T, (r * 3.0).sum()
+
+
 def bounded_sums(n, k, t0):
     # total's terms are bounded over the loop's range: the guard drops their
     # overflow checks exactly when no intermediate value can leave int64.

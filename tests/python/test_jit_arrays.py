@@ -696,10 +696,17 @@ def test_review_regressions() -> None:
 
 
 def test_results_keep_a_fortran_layout() -> None:
-    f = np.asfortranarray(np.random.default_rng(0).random((5, 7)))
+    rng = np.random.default_rng(0)
+    f = np.asfortranarray(rng.random((5, 7)))
     for e, g in zip(py.layout_of_results(f), jit.layout_of_results(f)):
         assert g.flags.f_contiguous == e.flags.f_contiguous and g.dtype == e.dtype
         np.testing.assert_array_equal(e, g)
+    big = rng.standard_normal((300, 200))
+    for a in (np.asfortranarray(big), big.T.copy(order="C").T, big):
+        row, column = rng.standard_normal(a.shape[1]), rng.standard_normal(a.shape[0])
+        for e, g in zip(py.layout_with_broadcast_rows(a, row, column), jit.layout_with_broadcast_rows(a, row, column)):
+            assert np.ndim(g) < 2 or (g.flags.f_contiguous, g.flags.c_contiguous) == (e.flags.f_contiguous, e.flags.c_contiguous)
+            np.testing.assert_array_equal(e, g)
 
 
 @given(

@@ -79,14 +79,19 @@ struct Type {
     t.fortran = fortran && !contiguous;
     return t;
   }
-  /// A new array computed from `inputs` (arrays and scalars): Fortran
-  /// order when every input array is Fortran-contiguous with `ndim` axes,
-  /// as NumPy's ufuncs keep their inputs' layout; C order otherwise.
+  /// A new array computed from `inputs` (arrays and scalars), in NumPy's
+  /// K order where it is C or Fortran order: Fortran when every input array
+  /// of two axes or more is Fortran-contiguous (1-D inputs broadcast with a
+  /// zero stride on the other axes, so NumPy's iterator does not count
+  /// them), C order otherwise.
   static Type newArray(DType dtype, int ndim, const std::vector<Type> &inputs) {
-    bool fortran = ndim > 1;
+    bool fortran = ndim > 1, decided = false;
     for (const Type &input : inputs)
-      if (input.kind == Kind::Array)
-        fortran &= input.fortran && input.ndim == ndim;
+      if (input.kind == Kind::Array && input.ndim > 1) {
+        fortran &= input.fortran;
+        decided = true;
+      }
+    fortran &= decided;
     return array(dtype, ndim, !fortran, fortran);
   }
   static Type numpy(DType dtype) {
