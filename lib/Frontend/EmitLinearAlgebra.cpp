@@ -413,10 +413,10 @@ Val FunctionEmitter::emitLinalg(const SExpr &node, const std::string &name) {
     args.append(arrayArgs(a));
     Val out;
     Value slot;
-    if (type.kind == Type::Kind::Array) { // norms along an axis
+    if (type.kind == Type::Kind::Array) { // norms along an axis (or two)
       llvm::SmallVector<Value> sizes;
       for (int axis = 0; axis < an; ++axis)
-        if (axis != plan.axis)
+        if (axis != plan.axis && axis != plan.columnAxis)
           sizes.push_back(aDims[axis]);
         else if (plan.keepdims)
           sizes.push_back(constInt(1));
@@ -425,7 +425,10 @@ Val FunctionEmitter::emitLinalg(const SExpr &node, const std::string &name) {
       slot = alloca(module.storageType(real));
     }
     Value address = slot ? bufferAddress(slot, l) : dataAddress(out.leaves[0], out.type, l);
-    if (plan.axis >= 0) {
+    if (plan.columnAxis >= 0) {
+      args.append({constInt(plan.axis), constInt(plan.columnAxis), constInt(plan.norm), address});
+      checkRuntime(call("plait_rt_linalg_norm_axes", args), errors);
+    } else if (plan.axis >= 0) {
       args.append({constInt(plan.axis), constInt(plan.norm), constFloat(plan.p), address});
       checkRuntime(call("plait_rt_linalg_norm_axis", args), errors);
     } else {

@@ -101,7 +101,8 @@ struct Specialization {
     double p = 0;                 // norm: the order of a vector's power norm
     bool upper = false;           // cholesky(upper=True), eigh(UPLO='U')
     const SExpr *rcond = nullptr; // lstsq: rcond= (null: NumPy's default)
-    int axis = -1;                // norm: axis= (-1: None)
+    int axis = -1;                // norm: axis= (-1: None), or the rows of a matrix norm
+    int columnAxis = -1;          // norm: axis=(axis, columnAxis), matrix norms of a stack
     bool keepdims = false;        // norm: keepdims=
   };
   std::unordered_map<const SExpr *, Linalg> linalgCalls;

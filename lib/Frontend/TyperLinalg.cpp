@@ -152,13 +152,22 @@ Type Typer::linalgCallType(Specialization &spec, const SExpr &call, const std::s
     if (bound.count("keepdims"))
       plan.keepdims = constantBool(*bound["keepdims"], "keepdims");
     if (bound.count("axis") && !isNoneConstant(*bound["axis"])) {
-      // An int (or a tuple of one): vector norms along that axis.
+      // An int (or a tuple of one): vector norms along that axis; a tuple
+      // of two: matrix norms of the matrices those axes hold.
       const SExpr *node = bound["axis"];
-      if (ast::is(*node, ast::NodeKind::Tuple) && ast::elts(*node).size() == 1)
-        node = ast::elts(*node)[0];
-      plan.axis = constantAxis(
-          spec, *node, a.ndim,
-          "np.linalg.norm() needs a constant int axis (tuples of two axes are not supported)");
+      std::vector<const SExpr *> axes = {node};
+      if (ast::is(*node, ast::NodeKind::Tuple))
+        axes = ast::elts(*node);
+      if (axes.size() != 1 && axes.size() != 2)
+        fail(CompileError::Kind::Typing, fn, *node,
+             "ValueError: Improper number of dimensions to norm.");
+      const std::string notConstant = "np.linalg.norm() needs a constant int axis or two";
+      plan.axis = constantAxis(spec, *axes[0], a.ndim, notConstant);
+      if (axes.size() == 2) {
+        plan.columnAxis = constantAxis(spec, *axes[1], a.ndim, notConstant);
+        if (plan.columnAxis == plan.axis)
+          fail(CompileError::Kind::Typing, fn, *node, "ValueError: Duplicate axes given.");
+      }
     } else if (plan.keepdims) {
       fail(CompileError::Kind::Unsupported, fn, *bound["keepdims"],
            "np.linalg.norm() with keepdims=True needs an axis");
@@ -194,9 +203,11 @@ Type Typer::linalgCallType(Specialization &spec, const SExpr &call, const std::s
     auto invalid = [&](const std::string &message) {
       fail(CompileError::Kind::Typing, fn, *bound["ord"], "ValueError: " + message);
     };
-    bool vector = a.ndim == 1 || plan.axis >= 0;
-    if ((isNone && plan.axis < 0) ||
-        (a.ndim == 2 && plan.axis < 0 && isString && (order.text == "fro" || order.text == "f")) ||
+    bool matrices = plan.columnAxis >= 0;
+    bool vector = !matrices && (a.ndim == 1 || plan.axis >= 0);
+    if ((isNone && (plan.axis < 0 || matrices)) ||
+        ((a.ndim == 2 || matrices) && (plan.axis < 0 || matrices) && isString &&
+         (order.text == "fro" || order.text == "f")) ||
         (a.ndim == 1 && !isString && p == 2)) {
       plan.norm = PLAIT_NORM_EUCLIDEAN;
     } else if (vector) {
@@ -211,7 +222,7 @@ Type Typer::linalgCallType(Specialization &spec, const SExpr &call, const std::s
                     : p == 1         ? PLAIT_NORM_VECTOR_SUM
                                      : PLAIT_NORM_VECTOR_POWER;
       plan.p = p;
-    } else if (a.ndim == 2) {
+    } else if (a.ndim == 2 || matrices) {
       if (isString && order.text == "nuc")
         plan.norm = PLAIT_NORM_NUCLEAR;
       else if (!isString && p == 2)
@@ -233,7 +244,7 @@ Type Typer::linalgCallType(Specialization &spec, const SExpr &call, const std::s
     }
     // Integer and bool arrays are converted to float64 first.
     DType norm = a.dtype == DType::Float32 ? DType::Float32 : DType::Float64;
-    int kept = plan.axis < 0 ? 0 : plan.keepdims ? a.ndim : a.ndim - 1;
+    int kept = plan.axis < 0 ? 0 : plan.keepdims ? a.ndim : a.ndim - (matrices ? 2 : 1);
     type = kept == 0 ? Type::numpy(norm) : Type::array(norm, kept, true);
   }
   spec.linalgCalls[&call] = plan;

@@ -599,6 +599,111 @@ int32_t normAlong(const Operand<T> &x, int64_t axis, int64_t ord, double p, Real
   return status;
 }
 
+template <typename T> int32_t norm(const Operand<T> &x, int64_t ord, double p, RealOf<T> *out);
+
+/// np.linalg.norm(x, ord, axis=(row, column)), NumPy's branch for two axes:
+/// abs(x) and (x.conj() * x).real keep x's memory order (K), a sum along
+/// one axis is pairwise when that axis is innermost in memory and in order
+/// otherwise, the Frobenius norm sums both axes as add.reduce orders them,
+/// and the singular-value norms take each matrix's SVD.
+template <typename T>
+int32_t normAxes(const Operand<T> &x, int64_t row, int64_t column, int64_t ord, RealOf<T> *out) {
+  using R = RealOf<T>;
+  std::vector<int64_t> sizes, strides; // the other axes, one result each (C order)
+  for (int64_t a = 0; a < x.ndim; ++a)
+    if (a != row && a != column) {
+      sizes.push_back(x.dim(a));
+      strides.push_back(x.stride(a));
+    }
+  // x's memory order: axes by decreasing |stride|, C order breaking ties.
+  std::vector<int64_t> order(x.ndim);
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](int64_t p, int64_t q) {
+    return std::abs(x.stride(p)) > std::abs(x.stride(q));
+  });
+  int64_t innermost = -1;
+  for (auto a = order.rbegin(); a != order.rend(); ++a)
+    if (x.dim(*a) > 1) {
+      innermost = *a;
+      break;
+    }
+  int64_t rows = x.dim(row), columns = x.dim(column);
+  std::vector<int64_t> zeros(sizes.size(), 0);
+  int32_t status = 0;
+  int64_t k = 0;
+  if (ord == PLAIT_NORM_EUCLIDEAN) {
+    // (x.conj() * x).real as a dense array in x's memory order, summed
+    // over the two axes per matrix in NumPy's reduction order.
+    std::vector<int64_t> denseStrides(x.ndim);
+    int64_t step = 1;
+    for (auto a = order.rbegin(); a != order.rend(); ++a) {
+      denseStrides[*a] = step;
+      step *= x.dim(*a);
+    }
+    std::vector<R> squares(static_cast<size_t>(step));
+    std::vector<int64_t> all(x.dims, x.dims + x.ndim), from(x.strides, x.strides + x.ndim);
+    forEachIndex(all, {from, denseStrides}, [&](const std::vector<int64_t> &at) {
+      T e = x.data[at[0]];
+      if constexpr (isComplex<T>)
+        squares[at[1]] = e.re * e.re - (-e.im) * e.im;
+      else
+        squares[at[1]] = e * e;
+    });
+    // The runtime reads the kept axes' sizes only for where they lie in
+    // memory (a kept innermost axis makes NumPy add in order).
+    std::vector<int64_t> otherDense;
+    for (int64_t a = 0; a < x.ndim; ++a)
+      if (a != row && a != column)
+        otherDense.push_back(denseStrides[a]);
+    int64_t mask = (int64_t(1) << row) | (int64_t(1) << column);
+    forEachIndex(sizes, {otherDense}, [&](const std::vector<int64_t> &at) {
+      auto address = reinterpret_cast<int64_t>(squares.data() + at[0]);
+      auto dims = reinterpret_cast<int64_t>(all.data());
+      auto dense = reinterpret_cast<int64_t>(denseStrides.data());
+      double sum = std::is_same_v<R, float>
+                       ? plait_rt_reduction_sum_f32(address, x.ndim, dims, dense, mask)
+                       : plait_rt_reduction_sum_f64(address, x.ndim, dims, dense, mask);
+      out[k++] = std::sqrt(static_cast<R>(sum));
+    });
+    return 0;
+  }
+  bool hypot = absWalksBackwards(x);
+  forEachIndex(sizes, {strides, zeros}, [&](const std::vector<int64_t> &at) {
+    const T *base = x.data + at[0];
+    auto element = [&](int64_t r, int64_t c) {
+      return base[r * x.stride(row) + c * x.stride(column)];
+    };
+    int32_t s = 0;
+    switch (ord) {
+    case PLAIT_NORM_COLUMN_SUMS_MAX:
+    case PLAIT_NORM_COLUMN_SUMS_MIN:
+    case PLAIT_NORM_ROW_SUMS_MAX:
+    case PLAIT_NORM_ROW_SUMS_MIN: {
+      bool columnSums = ord == PLAIT_NORM_COLUMN_SUMS_MAX || ord == PLAIT_NORM_COLUMN_SUMS_MIN;
+      int64_t lines = columnSums ? columns : rows, length = columnSums ? rows : columns;
+      bool pairwise = innermost == (columnSums ? row : column);
+      std::vector<R> sums, line(length);
+      for (int64_t i = 0; i < lines; ++i) {
+        for (int64_t j = 0; j < length; ++j)
+          line[j] = magnitude(columnSums ? element(j, i) : element(i, j), hypot);
+        sums.push_back(sumOf(line.data(), length, 1, pairwise));
+      }
+      bool maximum = ord == PLAIT_NORM_COLUMN_SUMS_MAX || ord == PLAIT_NORM_ROW_SUMS_MAX, empty;
+      out[k] = largest(sums, maximum, empty);
+      s = empty && !maximum ? 3 : 0;
+      break;
+    }
+    default: { // the singular values of each matrix
+      int64_t dims[2] = {rows, columns}, matrixStrides[2] = {x.stride(row), x.stride(column)};
+      s = norm(Operand<T>{const_cast<T *>(base), 2, dims, matrixStrides}, ord, 0.0, &out[k]);
+    }
+    }
+    ++k;
+    status = status ? status : s;
+  });
+  return status;
+}
+
 template <typename T> int32_t norm(const Operand<T> &x, int64_t ord, double p, RealOf<T> *out) {
   using R = RealOf<T>;
   const BlasLibrary *blas = blasFor<R>();
@@ -752,6 +857,22 @@ int32_t plait_rt_linalg_norm(int64_t kind, int64_t x, int64_t ndim, int64_t dims
     return norm(operandOf<float>(x, ndim, dims, strides), ord, p, reinterpret_cast<float *>(out));
   default:
     return norm(operandOf<double>(x, ndim, dims, strides), ord, p, reinterpret_cast<double *>(out));
+  }
+}
+
+int32_t plait_rt_linalg_norm_axes(int64_t kind, int64_t x, int64_t ndim, int64_t dims,
+                                  int64_t strides, int64_t row, int64_t column, int64_t ord,
+                                  int64_t out) {
+  switch (kind) {
+  case PLAIT_LINALG_C128:
+    return normAxes(operandOf<Complex>(x, ndim, dims, strides), row, column, ord,
+                    reinterpret_cast<double *>(out));
+  case PLAIT_LINALG_F32:
+    return normAxes(operandOf<float>(x, ndim, dims, strides), row, column, ord,
+                    reinterpret_cast<float *>(out));
+  default:
+    return normAxes(operandOf<double>(x, ndim, dims, strides), row, column, ord,
+                    reinterpret_cast<double *>(out));
   }
 }
 

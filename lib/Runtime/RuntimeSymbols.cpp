@@ -160,6 +160,7 @@ std::vector<std::pair<std::string, void *>> getRuntimeSymbols() {
       PLAIT_SYMBOL(plait_rt_linalg_lstsq),
       PLAIT_SYMBOL(plait_rt_linalg_norm),
       PLAIT_SYMBOL(plait_rt_linalg_norm_axis),
+      PLAIT_SYMBOL(plait_rt_linalg_norm_axes),
       PLAIT_SYMBOL(_mlir_memref_to_llvm_alloc),
       PLAIT_SYMBOL(_mlir_memref_to_llvm_aligned_alloc),
       PLAIT_SYMBOL(_mlir_memref_to_llvm_free),

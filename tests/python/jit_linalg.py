@@ -143,6 +143,25 @@ def powered_norms_along_axes(x):
     return np.linalg.norm(x, 3, axis=1), np.linalg.norm(x, -1.5, axis=0)
 
 
+def matrix_norms_of_stacks(x):
+    # Matrix norms of the matrices two axes hold (x is 3-D).
+    return (
+        np.linalg.norm(x, axis=(1, 2)),
+        np.linalg.norm(x, "fro", axis=(0, 1)),
+        np.linalg.norm(x, 1, axis=(0, 2)),
+        np.linalg.norm(x, -1, axis=(2, 1), keepdims=True),
+        np.linalg.norm(x, np.inf, axis=(-1, 0)),
+        np.linalg.norm(x, -np.inf, axis=(1, 2)),
+        np.linalg.norm(x, 2, axis=(1, 2)),
+        np.linalg.norm(x, -2, axis=(0, 2)),
+        np.linalg.norm(x, "nuc", axis=(2, 0), keepdims=True),
+    )
+
+
+def matrix_norm_of_two_axes(x):
+    return np.linalg.norm(x, axis=(0, 1)), np.linalg.norm(x, 1, axis=(1, 0)), np.linalg.norm(x, 2, axis=(0, -1))
+
+
 def norm_of_a_vector_along_its_axis(v):
     return np.linalg.norm(v, axis=0)
 

@@ -343,6 +343,26 @@ def test_norms_along_an_axis_match_numpy(shape: Any, dtype: Any, layout_choice: 
     assert_linalg(jit.norm_of_a_vector_along_its_axis(v), py.norm_of_a_vector_along_its_axis(v))
 
 
+@given(shape=st.tuples(st.integers(1, 5), st.integers(1, 5), st.integers(1, 40)),
+       dtype=st.sampled_from(LINALG_DTYPES), layout_choice=st.integers(0, 3), seed=st.integers(0, 2**32 - 1))
+@SETTINGS
+def test_matrix_norms_over_two_axes_match_numpy(shape: Any, dtype: Any, layout_choice: int, seed: int) -> None:
+    # Each memory order decides which sums are pairwise and which axis a
+    # Frobenius sum walks first: C, transposed, reversed and strided views.
+    x = random_array(np.random.default_rng(seed), shape, dtype)
+    x = [x, x.transpose(2, 0, 1).copy().transpose(1, 2, 0), x[::-1, :, ::2], layout(x, 2)][layout_choice]
+    got, want = jit.matrix_norms_of_stacks(x), py.matrix_norms_of_stacks(x)
+    if np.dtype(dtype).kind == "c":
+        # (x.conj() * x).real: NumPy's SIMD complex product may fuse (FMA).
+        for g, w in zip(got, want):
+            assert g.dtype == w.dtype and g.shape == w.shape
+            np.testing.assert_allclose(g, w, rtol=1e-13)
+    else:
+        assert_linalg(got, want)
+    m = x[0]
+    assert_linalg(jit.matrix_norm_of_two_axes(m), py.matrix_norm_of_two_axes(m))
+
+
 def test_norm_axis_errors_are_numpys() -> None:
     def bad_axis(x):
         return np.linalg.norm(x, axis=2)
@@ -354,6 +374,19 @@ def test_norm_axis_errors_are_numpys() -> None:
         plait.jit(bad_axis)(np.ones((2, 2)))
     with pytest.raises(plait.TypingError, match="Invalid norm order 'fro' for vectors"):
         plait.jit(bad_order)(np.ones((2, 2)))
+
+    def duplicate_axes(x):
+        return np.linalg.norm(x, axis=(1, -1))
+
+    def vector_order_of_matrices(x):
+        return np.linalg.norm(x, 3, axis=(0, 1))
+
+    for fn, message in ((duplicate_axes, "Duplicate axes given."),
+                        (vector_order_of_matrices, "Invalid norm order for matrices.")):
+        with pytest.raises(ValueError, match=message):
+            fn(np.ones((2, 2)))
+        with pytest.raises(plait.TypingError, match=message):
+            plait.jit(fn)(np.ones((2, 2)))
     for empty in (np.zeros((3, 0)), np.zeros((0, 3))):
         try:
             expected = py.norms_along_axes(empty)

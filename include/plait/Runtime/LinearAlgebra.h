@@ -87,6 +87,12 @@ int32_t plait_rt_linalg_norm(int64_t kind, int64_t x, int64_t ndim, int64_t dims
 int32_t plait_rt_linalg_norm_axis(int64_t kind, int64_t x, int64_t ndim, int64_t dims,
                                   int64_t strides, int64_t axis, int64_t ord, double p,
                                   int64_t out);
+/// np.linalg.norm(x, ord, axis=(row, column)) for a matrix order
+/// (PLAIT_NORM_EUCLIDEAN for None and 'fro'): one norm per matrix, into
+/// `out` in C order of the other axes.
+int32_t plait_rt_linalg_norm_axes(int64_t kind, int64_t x, int64_t ndim, int64_t dims,
+                                  int64_t strides, int64_t row, int64_t column, int64_t ord,
+                                  int64_t out);
 }
 
 namespace plait::runtime {
