@@ -84,7 +84,11 @@ Val FunctionEmitter::arrayElementwise(const SExpr &node, llvm::ArrayRef<Val> ope
                              ? fromStorage(builder.create<mlir::memref::LoadOp>(l, input.leaves[0], indices),
                                            input.type.dtype, l)
                              : input);
-    builder.create<mlir::memref::StoreOp>(l, toStorage(f(elements), dtype, l), result, indices);
+    bool outer = inUfuncLoop;
+    inUfuncLoop = true;
+    Val computed = f(elements);
+    inUfuncLoop = outer;
+    builder.create<mlir::memref::StoreOp>(l, toStorage(computed, dtype, l), result, indices);
   });
   for (const Val &operand : operands)
     freeIfTemporary(operand);

@@ -224,8 +224,10 @@ Val FunctionEmitter::emitLinalg(const SExpr &node, const std::string &name) {
   // NumPy computes in float64 or complex128 (norm: float32 stays float32).
   bool complex = llvm::any_of(inputs, [](const Val &x) { return isComplexDType(x.type.dtype); });
   DType compute = complex ? DType::Complex128 : DType::Float64;
-  if (name == "norm" && inputs[0].type.dtype == DType::Float32)
-    compute = DType::Float32;
+  // (norm: float32 and complex64 stay, as NumPy's norm computes in them.)
+  if (name == "norm" &&
+      (inputs[0].type.dtype == DType::Float32 || inputs[0].type.dtype == DType::Complex64))
+    compute = inputs[0].type.dtype;
   llvm::SmallVector<Val> operands;
   for (const Val &x : inputs)
     operands.push_back(
@@ -403,7 +405,7 @@ Val FunctionEmitter::emitLinalg(const SExpr &node, const std::string &name) {
     Val xs = finish(x, result), rs = finish(residuals, real), ss = finish(singular, real);
     value = {type, {xs.leaves[0], rs.leaves[0], rankValue, ss.leaves[0]}};
   } else { // norm
-    DType real = compute == DType::Float32 ? DType::Float32 : DType::Float64;
+    DType real = complexPartDType(compute);
     std::initializer_list<std::pair<int32_t, PyError>> errors = {
         {2, linAlgError("SVD did not converge")},
         {3, PyError("ValueError",

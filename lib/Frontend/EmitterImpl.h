@@ -379,6 +379,9 @@ private:
   llvm::SmallVector<Value, 2> returnSlots;
   bool insideRangeLoop() const;
   Value f64Out, i64Out, complexOutF64, complexOutF32;
+  /// Emitting the element operation of a whole-array (ufunc) loop, whose
+  /// complex products NumPy's SIMD loops fuse where the CPU has FMA.
+  bool inUfuncLoop = false;
   /// Arrays this function owns a reference to and has not (yet) bound to a
   /// variable: new allocations, views of them, jitted callees' results.
   llvm::DenseSet<Value> temporaries;

@@ -75,7 +75,7 @@ Type Typer::linalgCallType(Specialization &spec, const SExpr &call, const std::s
   bool complex = false, allSingle = true;
   for (size_t k = 0; k < arrays.size(); ++k) {
     DType dtype = arrays[k].dtype;
-    if (name == "norm" && (dtype == DType::Float16 || dtype == DType::Complex64))
+    if (name == "norm" && dtype == DType::Float16)
       fail(CompileError::Kind::Unsupported, fn, *plan.arrays[k],
            "np.linalg.norm() of " + std::string(dtypeName(dtype)) + " arrays is not supported");
     if (dtype == DType::Float16)
@@ -243,7 +243,8 @@ Type Typer::linalgCallType(Specialization &spec, const SExpr &call, const std::s
       invalid("Improper number of dimensions to norm.");
     }
     // Integer and bool arrays are converted to float64 first.
-    DType norm = a.dtype == DType::Float32 ? DType::Float32 : DType::Float64;
+    DType norm =
+        a.dtype == DType::Float32 || a.dtype == DType::Complex64 ? DType::Float32 : DType::Float64;
     int kept = plan.axis < 0 ? 0 : plan.keepdims ? a.ndim : a.ndim - (matrices ? 2 : 1);
     type = kept == 0 ? Type::numpy(norm) : Type::array(norm, kept, true);
   }

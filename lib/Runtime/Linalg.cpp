@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 #include "plait/Runtime/LinearAlgebra.h"
 #include "plait/Runtime/NumPyKernels.h"
+#include "plait/Support/HostCPU.h"
 
 #include "BlasCalls.h"
 
@@ -29,7 +30,9 @@ using plait::runtime::blasLibrary;
 /// The status of a function whose LAPACK routine the library lacks.
 constexpr int32_t kNoLapack = 4;
 
-template <typename T> using RealOf = std::conditional_t<std::is_same_v<T, Complex>, double, T>;
+template <typename T>
+using RealOf = std::conditional_t<std::is_same_v<T, Complex>, double,
+                                  std::conditional_t<std::is_same_v<T, ComplexF>, float, T>>;
 
 //===----------------------------------------------------------------------===//
 // LAPACK calls: Fortran's (every argument by address; a character argument
@@ -81,7 +84,9 @@ template <typename... Args> void callFortran(void *f, Args... args) {
   reinterpret_cast<void (*)(Args...)>(f)(args...);
 }
 
-template <typename T> constexpr bool isComplex = std::is_same_v<T, Complex>;
+/// complex64 takes part in norms only (NumPy computes the rest in complex128).
+template <typename T>
+constexpr bool isComplex = std::is_same_v<T, Complex> || std::is_same_v<T, ComplexF>;
 
 //===----------------------------------------------------------------------===//
 // Column-major copies (NumPy's linearize_matrix / delinearize_matrix)
@@ -453,20 +458,34 @@ int32_t singularValues(const T *data, int64_t rowStride, int64_t columnStride, i
 /// it; an infinite part makes inf, else a NaN part NaN. Its loop for a
 /// negative stride calls hypot, which differs in the last bits (`hypot`).
 template <typename T> RealOf<T> magnitude(T x, bool hypot) {
-  if constexpr (isComplex<T>) {
+  if constexpr (isComplex<T>) { // in the parts' precision
+    using R = RealOf<T>;
     if (hypot)
       return std::hypot(x.re, x.im);
-    double re = std::fabs(x.re), im = std::fabs(x.im);
-    const double inf = std::numeric_limits<double>::infinity();
+    R re = std::fabs(x.re), im = std::fabs(x.im);
+    const R inf = std::numeric_limits<R>::infinity();
     if (re == inf || im == inf)
       return inf;
     if (std::isnan(re) || std::isnan(im))
-      return std::numeric_limits<double>::quiet_NaN();
-    double larger = re > im ? re : im, smaller = re > im ? im : re;
-    double ratio = larger != 0 ? smaller / larger : 0.0;
-    return std::sqrt(std::fma(ratio, ratio, 1.0)) * larger;
+      return std::numeric_limits<R>::quiet_NaN();
+    R larger = re > im ? re : im, smaller = re > im ? im : re;
+    R ratio = larger != 0 ? smaller / larger : R(0);
+    return std::sqrt(std::fma(ratio, ratio, R(1))) * larger;
   } else {
     return std::fabs(x);
+  }
+}
+
+/// (x.conj() * x).real of one element, as NumPy's multiply loop computes
+/// it: re * re - (-im) * im, the first product fused where its SIMD loop
+/// uses FMA (plait::hostHasFMA).
+template <typename T> RealOf<T> squaredMagnitude(T e) {
+  if constexpr (isComplex<T>) {
+    if (plait::hostHasFMA())
+      return std::fma(e.re, e.re, -((-e.im) * e.im));
+    return e.re * e.re - (-e.im) * e.im;
+  } else {
+    return e * e;
   }
 }
 
@@ -544,10 +563,7 @@ int32_t lineNorm(const T *data, int64_t n, int64_t stride, int64_t ord, double p
   for (int64_t i = 0; i < n; ++i) {
     T e = data[i * stride];
     if (ord == PLAIT_NORM_EUCLIDEAN) { // (x.conj() * x).real
-      if constexpr (isComplex<T>)
-        values[i] = e.re * e.re - (-e.im) * e.im;
-      else
-        values[i] = e * e;
+      values[i] = squaredMagnitude(e);
     } else if (ord == PLAIT_NORM_VECTOR_COUNT) {
       if constexpr (isComplex<T>)
         values[i] = e.re != 0 || e.im != 0;
@@ -643,11 +659,7 @@ int32_t normAxes(const Operand<T> &x, int64_t row, int64_t column, int64_t ord, 
     std::vector<R> squares(static_cast<size_t>(step));
     std::vector<int64_t> all(x.dims, x.dims + x.ndim), from(x.strides, x.strides + x.ndim);
     forEachIndex(all, {from, denseStrides}, [&](const std::vector<int64_t> &at) {
-      T e = x.data[at[0]];
-      if constexpr (isComplex<T>)
-        squares[at[1]] = e.re * e.re - (-e.im) * e.im;
-      else
-        squares[at[1]] = e * e;
+      squares[at[1]] = squaredMagnitude(x.data[at[0]]);
     });
     // The runtime reads the kept axes' sizes only for where they lie in
     // memory (a kept innermost axis makes NumPy add in order).
@@ -712,9 +724,8 @@ template <typename T> int32_t norm(const Operand<T> &x, int64_t ord, double p, R
     std::vector<T> flat = inMemoryOrder(x);
     int64_t n = static_cast<int64_t>(flat.size());
     if constexpr (isComplex<T>) {
-      const double *parts = reinterpret_cast<const double *>(flat.data());
-      double squares =
-          dotOf(blas, parts, 2, parts, 2, n) + dotOf(blas, parts + 1, 2, parts + 1, 2, n);
+      const R *parts = reinterpret_cast<const R *>(flat.data());
+      R squares = dotOf(blas, parts, 2, parts, 2, n) + dotOf(blas, parts + 1, 2, parts + 1, 2, n);
       *out = std::sqrt(squares);
     } else {
       *out = std::sqrt(dotOf(blas, flat.data(), 1, flat.data(), 1, n));
@@ -760,11 +771,17 @@ template <typename T> int32_t norm(const Operand<T> &x, int64_t ord, double p, R
     // singular values to the result's type first.
     std::vector<double> s;
     int32_t status;
-    if constexpr (std::is_same_v<T, float>) {
-      std::vector<double> wide(x.dim(0) * x.dim(1));
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, ComplexF>) {
+      using Wide = std::conditional_t<std::is_same_v<T, float>, double, Complex>;
+      std::vector<Wide> wide(x.dim(0) * x.dim(1));
       for (int64_t r = 0; r < x.dim(0); ++r)
-        for (int64_t c = 0; c < x.dim(1); ++c)
-          wide[r * x.dim(1) + c] = x.data[r * x.stride(0) + c * x.stride(1)];
+        for (int64_t c = 0; c < x.dim(1); ++c) {
+          T e = x.data[r * x.stride(0) + c * x.stride(1)];
+          if constexpr (std::is_same_v<T, float>)
+            wide[r * x.dim(1) + c] = e;
+          else
+            wide[r * x.dim(1) + c] = {e.re, e.im};
+        }
       status = singularValues(wide.data(), x.dim(1), 1, x.dim(0), x.dim(1), s);
     } else {
       status = singularValues(x.data, x.stride(0), x.stride(1), x.dim(0), x.dim(1), s);
@@ -853,6 +870,9 @@ int32_t plait_rt_linalg_norm(int64_t kind, int64_t x, int64_t ndim, int64_t dims
   case PLAIT_LINALG_C128:
     return norm(operandOf<Complex>(x, ndim, dims, strides), ord, p,
                 reinterpret_cast<double *>(out));
+  case PLAIT_LINALG_C64:
+    return norm(operandOf<ComplexF>(x, ndim, dims, strides), ord, p,
+                reinterpret_cast<float *>(out));
   case PLAIT_LINALG_F32:
     return norm(operandOf<float>(x, ndim, dims, strides), ord, p, reinterpret_cast<float *>(out));
   default:
@@ -867,6 +887,9 @@ int32_t plait_rt_linalg_norm_axes(int64_t kind, int64_t x, int64_t ndim, int64_t
   case PLAIT_LINALG_C128:
     return normAxes(operandOf<Complex>(x, ndim, dims, strides), row, column, ord,
                     reinterpret_cast<double *>(out));
+  case PLAIT_LINALG_C64:
+    return normAxes(operandOf<ComplexF>(x, ndim, dims, strides), row, column, ord,
+                    reinterpret_cast<float *>(out));
   case PLAIT_LINALG_F32:
     return normAxes(operandOf<float>(x, ndim, dims, strides), row, column, ord,
                     reinterpret_cast<float *>(out));
@@ -883,6 +906,9 @@ int32_t plait_rt_linalg_norm_axis(int64_t kind, int64_t x, int64_t ndim, int64_t
   case PLAIT_LINALG_C128:
     return normAlong(operandOf<Complex>(x, ndim, dims, strides), axis, ord, p,
                      reinterpret_cast<double *>(out));
+  case PLAIT_LINALG_C64:
+    return normAlong(operandOf<ComplexF>(x, ndim, dims, strides), axis, ord, p,
+                     reinterpret_cast<float *>(out));
   case PLAIT_LINALG_F32:
     return normAlong(operandOf<float>(x, ndim, dims, strides), axis, ord, p,
                      reinterpret_cast<float *>(out));

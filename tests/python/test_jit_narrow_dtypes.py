@@ -41,8 +41,8 @@ def complexes(size: int) -> st.SearchStrategy[np.ndarray]:
 
 
 def assert_close_complex(got: Any, want: Any) -> None:
-    """Complex products: NumPy's SIMD loops fuse a * b (FMA) where the CPU
-    has it, which can change the last bit; everything else is exact."""
+    """Equal values, types, dtypes and shapes (complex products included:
+    plait fuses them where NumPy's SIMD loops do)."""
     assert type(got) is type(want)
     if isinstance(want, tuple):
         assert len(got) == len(want)
@@ -50,7 +50,7 @@ def assert_close_complex(got: Any, want: Any) -> None:
             assert_close_complex(g, w)
         return
     assert np.asarray(got).dtype == np.asarray(want).dtype and np.shape(got) == np.shape(want)
-    np.testing.assert_allclose(got, want, rtol=4 * np.finfo(np.float32).eps, atol=1e-30, equal_nan=True)
+    np.testing.assert_array_equal(got, want)
 
 
 @given(a=halves(7), b=halves(7))
@@ -213,11 +213,11 @@ def test_linalg_of_complex64_computes_in_complex128_and_rounds() -> None:
             np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-6)
 
 
-def test_float16_linalg_raises_numpy_message_and_norm_refuses_by_name() -> None:
+def test_float16_linalg_raises_numpys_message_and_norm_is_refused_by_name() -> None:
     a = np.eye(3, dtype=np.float16)
     with pytest.raises(TypeError, match="array type float16 is unsupported in linalg"):
         py.inverse(a)
     with pytest.raises(plait.TypingError, match="array type float16 is unsupported in linalg"):
         jit.inverse(a)
-    with pytest.raises(plait.UnsupportedError, match=r"norm\(\) of complex64 arrays"):
-        jit.norm(a.astype(np.complex64))
+    with pytest.raises(plait.UnsupportedError, match=r"norm\(\) of float16 arrays"):
+        jit.norm(a)

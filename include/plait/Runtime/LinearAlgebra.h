@@ -20,7 +20,7 @@ enum PlaitLinalgKind : int64_t {
   PLAIT_LINALG_F32 = 1,
   PLAIT_LINALG_C128 = 2,
   PLAIT_LINALG_I64 = 3, // wrapping: NumPy's integer products modulo 2**64
-  PLAIT_LINALG_C64 = 4, // products only (np.linalg computes in complex128)
+  PLAIT_LINALG_C64 = 4, // products and norms (np.linalg computes the rest in complex128)
   PLAIT_LINALG_F16 = 5, // products only, in float as NumPy's loops
 };
 
