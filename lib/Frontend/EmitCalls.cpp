@@ -378,6 +378,12 @@ Val FunctionEmitter::emitNumpy(const SExpr &node, const std::string &name) {
   if (name == "flatten" || name == "fill") {
     Val array = emitExpr(*typer.positionalArguments(spec, node).at(0));
     Location l = loc(node);
+    if (name == "fill" && spec.readOnlyWrites.count(&node)) {
+      emitExpr(*typer.positionalArguments(spec, node).at(1));
+      raiseReadOnly();
+      freeIfTemporary(array);
+      return {Type::none(), {}};
+    }
     if (name == "fill") { // every element, as a[...] = v stores it
       Value stored =
           toStorage(emitExpr(*typer.positionalArguments(spec, node).at(1)), array.type.dtype, l);

@@ -415,7 +415,8 @@ Val FunctionEmitter::emitLinalg(const SExpr &node, const std::string &name) {
     args.append(arrayArgs(a));
     Val out;
     Value slot;
-    if (type.kind == Type::Kind::Array) { // norms along an axis (or two)
+    bool whole = plan.axis < 0;                     // one norm (with keepdims: in an array of 1s)
+    if (!whole && type.kind == Type::Kind::Array) { // norms along an axis (or two)
       llvm::SmallVector<Value> sizes;
       for (int axis = 0; axis < an; ++axis)
         if (axis != plan.axis && axis != plan.columnAxis)
@@ -438,6 +439,10 @@ Val FunctionEmitter::emitLinalg(const SExpr &node, const std::string &name) {
       checkRuntime(call("plait_rt_linalg_norm", args), errors);
     }
     value = slot ? fromStorage(builder.create<mlir::memref::LoadOp>(l, slot), real, l) : out;
+    if (whole && type.kind == Type::Kind::Array) {
+      llvm::SmallVector<Value> ones(an, constInt(1));
+      value = {type, {allocateArray(type, ones, &value, l)}};
+    }
   }
   release();
   return value;

@@ -48,8 +48,10 @@ Val FunctionEmitter::emitExpr(const SExpr &expr) {
     freeIfTemporary(base);
     return {type, {zeros}};
   }
-  if (kind == ast::NodeKind::Attribute && spec.typeOf(ast::value(expr)).named) {
-    const std::vector<std::string> &fields = spec.typeOf(ast::value(expr)).named->fields;
+  auto typed =
+      kind == ast::NodeKind::Attribute ? spec.types.find(&ast::value(expr)) : spec.types.end();
+  if (typed != spec.types.end() && typed->second.named) { // a named tuple's field
+    const std::vector<std::string> &fields = typed->second.named->fields;
     size_t field = std::find(fields.begin(), fields.end(), ast::attr(expr)) - fields.begin();
     return tupleElement(emitExpr(ast::value(expr)), field);
   }

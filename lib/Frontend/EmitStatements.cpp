@@ -187,6 +187,16 @@ void FunctionEmitter::emitStatement(const SExpr &stmt) {
       return; // never assigned anywhere: loading it raised UnboundLocalError
     Val value = emitExpr(ast::value(stmt));
     bool inPlace = current.type.kind == Type::Kind::Array;
+    if (spec.readOnlyWrites.count(&ast::target(stmt))) {
+      // NumPy computes the sum, then cannot store it: as the ufunc's out=
+      // for a view, as setitem for places given by index arrays.
+      bool ufuncOut = inPlace && !indexesWithArray(spec, ast::target(stmt)) &&
+                      !spec.gathers.count(&ast::target(stmt));
+      raiseReadOnly(ufuncOut ? "output array is read-only" : "assignment destination is read-only");
+      freeIfTemporary(current);
+      freeIfTemporary(value);
+      return;
+    }
     if (inPlace &&
         (indexesWithArray(spec, ast::target(stmt)) || spec.gathers.count(&ast::target(stmt)))) {
       // a[indices] += v is a[indices] = a[indices] + v: a repeated index
@@ -238,6 +248,10 @@ void FunctionEmitter::emitStatement(const SExpr &stmt) {
 }
 
 void FunctionEmitter::emitAssign(const SExpr &target, const Val &value) {
+  if (spec.readOnlyWrites.count(&target)) {
+    raiseReadOnly();
+    return;
+  }
   if (ast::is(target, ast::NodeKind::Subscript) && spec.typeOf(target).kind == Type::Kind::Array) {
     storeSlice(target, value);
     return;
@@ -253,6 +267,10 @@ void FunctionEmitter::emitAssign(const SExpr &target, const Val &value) {
   }
   // Every new value is claimed before any old one is released: a, b = b, a.
   bindOwned(target, claim(value));
+}
+
+void FunctionEmitter::raiseReadOnly(const char *message) {
+  check(constInt(1, 1), PyError("ValueError", message));
 }
 
 void FunctionEmitter::bindOwned(const SExpr &target, const Val &owned) {

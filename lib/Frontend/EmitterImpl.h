@@ -98,6 +98,9 @@ private:
   Val convert(const Val &value, const Type &to);
   /// Element `i` of a tuple: its run of the tuple's leaves.
   Val tupleElement(const Val &tuple, size_t i);
+  /// NumPy's ValueError for a write into a read-only array (the .imag of a
+  /// real array).
+  void raiseReadOnly(const char *message = "assignment destination is read-only");
   Value truth(const Val &value);
   Val constant(const SExpr &value, const Type &type);
 

@@ -388,6 +388,8 @@ void Typer::assign(Specialization &spec, const SExpr &target, const Type &type,
     if (viewRoot(spec, target).empty())
       fail(CompileError::Kind::Unsupported, *spec.source, target,
            "element assignment is supported on array variables only");
+    if (writesRealImag(spec, target))
+      spec.readOnlyWrites.insert(&target);
     std::set<std::string> roots = aliasRoots(spec, target);
     spec.writes.insert(roots.begin(), roots.end());
     return;

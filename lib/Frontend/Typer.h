@@ -60,6 +60,9 @@ struct Specialization {
   bool loops = false;
   /// Array parameters the body writes to (element assignment).
   std::set<std::string> writes;
+  /// Writes (assignment targets, fill() calls) into the .imag of a real
+  /// array, which NumPy makes a read-only array of zeros: they raise.
+  std::set<const SExpr *> readOnlyWrites;
   /// Array locals that may share memory with other arrays (b = a, b = a[1:],
   /// the rows of m, b = x if t else y, b = f(a)): every variable they may
   /// alias, transitively. Writes through them are writes to those.
@@ -226,6 +229,9 @@ private:
   /// a view (array type) when some axes are sliced or not indexed.
   Type subscriptType(Specialization &spec, const SExpr &subscript);
   /// The array variable a view expression comes from ("" if none).
+  /// Whether writing through `target` writes into the .imag of a real
+  /// array (through subscripts and views of it).
+  bool writesRealImag(Specialization &spec, const SExpr &target);
   std::string viewRoot(const Specialization &spec, const SExpr &expr) const;
   /// The variables whose memory an array expression may share (none for a
   /// new array).

@@ -168,9 +168,6 @@ Type Typer::linalgCallType(Specialization &spec, const SExpr &call, const std::s
         if (plan.columnAxis == plan.axis)
           fail(CompileError::Kind::Typing, fn, *node, "ValueError: Duplicate axes given.");
       }
-    } else if (plan.keepdims) {
-      fail(CompileError::Kind::Unsupported, fn, *bound["keepdims"],
-           "np.linalg.norm() with keepdims=True needs an axis");
     }
     // The order must be a constant: it picks the algorithm.
     Order order{Order::Kind::None};
@@ -245,7 +242,8 @@ Type Typer::linalgCallType(Specialization &spec, const SExpr &call, const std::s
     // Integer and bool arrays are converted to float64 first.
     DType norm =
         a.dtype == DType::Float32 || a.dtype == DType::Complex64 ? DType::Float32 : DType::Float64;
-    int kept = plan.axis < 0 ? 0 : plan.keepdims ? a.ndim : a.ndim - (matrices ? 2 : 1);
+    // keepdims with axis=None: every axis of size 1.
+    int kept = plan.keepdims ? a.ndim : plan.axis < 0 ? 0 : a.ndim - (matrices ? 2 : 1);
     type = kept == 0 ? Type::numpy(norm) : Type::array(norm, kept, true);
   }
   spec.linalgCalls[&call] = plan;

@@ -452,6 +452,8 @@ Type Typer::numpyCallType(Specialization &spec, const SExpr &call, const std::st
       return a;
     spec.loops = true;
     if (name == "fill") {
+      if (writesRealImag(spec, *args[0]))
+        spec.readOnlyWrites.insert(&call);
       Type v = exprType(spec, *args[1]);
       if (v.kind != Type::Kind::Bottom &&
           (!v.isNumber() || (v.isComplex() && !isComplexDType(a.dtype))))
@@ -720,6 +722,22 @@ Type Typer::gatherType(Specialization &spec, const SExpr &subscript, const Type 
   spec.loops = true;
   spec.gathers.insert(&subscript);
   return Type::array(array.dtype, 1 + slices + (array.ndim - indexed), true);
+}
+
+bool Typer::writesRealImag(Specialization &spec, const SExpr &target) {
+  const SExpr *node = &target;
+  while (ast::is(*node, ast::NodeKind::Subscript) ||
+         (ast::is(*node, ast::NodeKind::Attribute) &&
+          (ast::attr(*node) == "T" || ast::attr(*node) == "real" || ast::attr(*node) == "imag"))) {
+    const SExpr &base = ast::value(*node);
+    if (ast::is(*node, ast::NodeKind::Attribute) && ast::attr(*node) == "imag") {
+      Type t = exprType(spec, base);
+      if (t.kind == Type::Kind::Array && !isComplexDType(t.dtype))
+        return true;
+    }
+    node = &base;
+  }
+  return false;
 }
 
 std::string Typer::viewRoot(const Specialization &spec, const SExpr &expr) const {

@@ -64,6 +64,8 @@ void Typer::typeStatement(Specialization &spec, const SExpr &stmt) {
                  (result.ndim > current.ndim ? " (or broadcast it into a smaller array)" : ""));
       std::set<std::string> roots = aliasRoots(spec, target);
       spec.writes.insert(roots.begin(), roots.end());
+      if (writesRealImag(spec, target))
+        spec.readOnlyWrites.insert(&target);
       return;
     }
     assign(spec, target, result, stmt);

@@ -376,7 +376,7 @@ def layout_with_broadcast_rows(a, row, column):
     # A 1-D operand does not decide NumPy's K order; a 2-D C one does. The
     # sums then add in the result's memory order, as NumPy's do.
     r = a * row
-    return r, (a + row).sum(axis=0), a - column[:, None], a + a.T.T, (r * 3.0).sum()
+    return r, (a + row).sum(axis=0), row - column[0] * a, a + a.T.T, (r * 3.0).sum()
 
 
 def bounded_sums(n, k, t0):
@@ -525,6 +525,22 @@ def conjugates(z, x):
 
 def parts_of_real_arrays(x):
     return x.real, x.imag, x.real + x.imag
+
+
+def write_imag_of_real(x, how):
+    # NumPy's .imag of a real array is a read-only array of zeros: every
+    # kind of write raises (after the value is computed).
+    if how == 0:
+        x.imag[0] = 1.0
+    elif how == 1:
+        x.imag[1:] += 2.0
+    elif how == 2:
+        x.imag.fill(0.0)
+    elif how == 3:
+        x.imag[0] += 1.0
+    else:
+        x.imag.T[0] = 1.0 / x[0]
+    return x.sum()
 
 
 def gathers(a, i, j):

@@ -158,6 +158,10 @@ def matrix_norms_of_stacks(x):
     )
 
 
+def norms_keeping_dims(x):
+    return np.linalg.norm(x, keepdims=True), np.linalg.norm(x, 1, keepdims=True), np.linalg.norm(x, -2, keepdims=True)
+
+
 def matrix_norm_of_two_axes(x):
     return np.linalg.norm(x, axis=(0, 1)), np.linalg.norm(x, 1, axis=(1, 0)), np.linalg.norm(x, 2, axis=(0, -1))
 

@@ -932,6 +932,12 @@ def test_real_imag_views_and_conjugates_of_arrays(data: st.DataObject) -> None:
     assert_same_effects(py.write_through_transpose, jit.write_through_transpose, z.real.copy())
 
 
+def test_imag_of_real_arrays_is_read_only() -> None:
+    for how in range(5):
+        with np.errstate(all="ignore"):
+            assert_same_effects(py.write_imag_of_real, jit.write_imag_of_real, np.arange(3.0), how)
+
+
 def test_writes_through_parts_need_a_writable_array() -> None:
     z = np.zeros(3, np.complex128)
     z.flags.writeable = False

@@ -355,6 +355,7 @@ def test_matrix_norms_over_two_axes_match_numpy(shape: Any, dtype: Any, layout_c
     assert_linalg(jit.matrix_norms_of_stacks(x), py.matrix_norms_of_stacks(x))
     m = x[0]
     assert_linalg(jit.matrix_norm_of_two_axes(m), py.matrix_norm_of_two_axes(m))
+    assert_linalg(jit.norms_keeping_dims(m), py.norms_keeping_dims(m))
 
 
 def test_norm_axis_errors_are_numpys() -> None:
