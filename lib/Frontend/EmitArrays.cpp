@@ -77,6 +77,36 @@ Val FunctionEmitter::arrayElementwise(const SExpr &node, llvm::ArrayRef<Val> ope
   for (Val &input : inputs)
     if (input.type.kind == Type::Kind::Array)
       input.leaves[0] = broadcastTo(input, result, ndim, l);
+  // Whether the loop is one run (at most one axis of more than one
+  // element) that an operand walks backwards: NumPy's complex64 multiply
+  // then runs its plain C loop, and its SIMD loop (fused products)
+  // otherwise.
+  Value backwards = constInt(0, 1);
+  if (dtype == DType::Complex64 && ndim > 0) {
+    auto longer = [&](Value size) {
+      return builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::sgt, size, constInt(1));
+    };
+    Value runs = constInt(0);
+    for (Value size : sizes)
+      runs = builder.create<arith::AddIOp>(
+          l, runs, builder.create<arith::ExtUIOp>(l, builder.getI64Type(), longer(size)));
+    for (const Val &input : inputs) {
+      if (input.type.kind != Type::Kind::Array)
+        continue;
+      auto metadata = builder.create<mlir::memref::ExtractStridedMetadataOp>(l, input.leaves[0]);
+      for (int axis = 0; axis < input.type.ndim; ++axis) {
+        Value negative = builder.create<arith::AndIOp>(
+            l,
+            builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, metadata.getStrides()[axis],
+                                          constIndexValue(0)),
+            builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::sgt, metadata.getSizes()[axis],
+                                          constIndexValue(1)));
+        backwards = builder.create<arith::OrIOp>(l, backwards, negative);
+      }
+    }
+    Value oneRun = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::sle, runs, constInt(1));
+    backwards = builder.create<arith::AndIOp>(l, backwards, oneRun);
+  }
   forEachElement(result, ndim, [&](llvm::ArrayRef<Value> indices) {
     llvm::SmallVector<Val> elements;
     for (const Val &input : inputs)
@@ -85,9 +115,12 @@ Val FunctionEmitter::arrayElementwise(const SExpr &node, llvm::ArrayRef<Val> ope
                                            input.type.dtype, l)
                              : input);
     bool outer = inUfuncLoop;
+    Value outerBackwards = ufuncBackwards;
     inUfuncLoop = true;
+    ufuncBackwards = backwards;
     Val computed = f(elements);
     inUfuncLoop = outer;
+    ufuncBackwards = outerBackwards;
     builder.create<mlir::memref::StoreOp>(l, toStorage(computed, dtype, l), result, indices);
   });
   for (const Val &operand : operands)

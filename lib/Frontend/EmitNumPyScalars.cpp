@@ -338,17 +338,24 @@ Val FunctionEmitter::complexArith(const SExpr &node, ast::Operator op, const Val
     return {type, {add(ar, br), add(ai, bi)}};
   if (op == ast::Operator::Sub)
     return {type, {sub(ar, br), sub(ai, bi)}};
-  if (op == ast::Operator::Mult && numpy && inUfuncLoop && plait::hostHasFMA()) {
+  if (op == ast::Operator::Mult) {
+    Value re = sub(mul(ar, br), mul(ai, bi)), im = add(mul(ar, bi), mul(ai, br));
+    if (!(numpy && inUfuncLoop && plait::hostHasFMA()))
+      return {type, {re, im}};
     // NumPy's SIMD multiply loop (where the CPU has FMA): one product of
-    // each part fused, fma(ar, br, -(ai * bi)) and fma(ar, bi, ai * br).
+    // each part fused, fma(ar, br, -(ai * bi)) and fma(ar, bi, ai * br);
+    // complex64 over one run walked backwards goes to its plain C loop.
     auto fma = [&](Value x, Value y, Value z) {
       return builder.create<mlir::math::FmaOp>(l, x, y, z).getResult();
     };
+    Value fusedRe = fma(ar, br, builder.create<arith::NegFOp>(l, mul(ai, bi)));
+    Value fusedIm = fma(ar, bi, mul(ai, br));
+    if (type.dtype != DType::Complex64 || !ufuncBackwards)
+      return {type, {fusedRe, fusedIm}};
     return {type,
-            {fma(ar, br, builder.create<arith::NegFOp>(l, mul(ai, bi))), fma(ar, bi, mul(ai, br))}};
+            {builder.create<arith::SelectOp>(l, ufuncBackwards, re, fusedRe),
+             builder.create<arith::SelectOp>(l, ufuncBackwards, im, fusedIm)}};
   }
-  if (op == ast::Operator::Mult)
-    return {type, {sub(mul(ar, br), mul(ai, bi)), add(mul(ar, bi), mul(ai, br))}};
   if (op == ast::Operator::Div) {
     // CPython raises on a zero divisor; NumPy gives inf/nan. Their scaled
     // (Smith) algorithms also round differently: both are ported.

@@ -383,8 +383,11 @@ private:
   bool insideRangeLoop() const;
   Value f64Out, i64Out, complexOutF64, complexOutF32;
   /// Emitting the element operation of a whole-array (ufunc) loop, whose
-  /// complex products NumPy's SIMD loops fuse where the CPU has FMA.
+  /// complex products NumPy's SIMD loops fuse where the CPU has FMA: true,
+  /// with `ufuncBackwards` (an i1: an operand walks an axis backwards, where
+  /// NumPy's complex64 loop falls back to plain C) or null.
   bool inUfuncLoop = false;
+  Value ufuncBackwards;
   /// Arrays this function owns a reference to and has not (yet) bound to a
   /// variable: new allocations, views of them, jitted callees' results.
   llvm::DenseSet<Value> temporaries;

@@ -478,15 +478,36 @@ template <typename T> RealOf<T> magnitude(T x, bool hypot) {
 
 /// (x.conj() * x).real of one element, as NumPy's multiply loop computes
 /// it: re * re - (-im) * im, the first product fused where its SIMD loop
-/// uses FMA (plait::hostHasFMA).
-template <typename T> RealOf<T> squaredMagnitude(T e) {
+/// runs (`fused`: see fusesSquares).
+template <typename T> RealOf<T> squaredMagnitude(T e, bool fused) {
   if constexpr (isComplex<T>) {
-    if (plait::hostHasFMA())
+    if (fused)
       return std::fma(e.re, e.re, -((-e.im) * e.im));
     return e.re * e.re - (-e.im) * e.im;
   } else {
     return e * e;
   }
+}
+
+/// Whether NumPy's SIMD loop computes x.conj() * x: where the CPU has FMA,
+/// except for complex64 walked backwards in one run (a single axis of more
+/// than one element, with a negative stride), which NumPy's loop gets
+/// unflipped and leaves to plain C. (With more axes its iterator turns
+/// them around: the conjugate mirrors x's layout.)
+template <typename T> bool fusesSquares(const Operand<T> &x) {
+  if (!plait::hostHasFMA())
+    return false;
+  if constexpr (std::is_same_v<T, ComplexF>) {
+    int64_t runs = 0;
+    bool backwards = false;
+    for (int64_t axis = 0; axis < x.ndim; ++axis)
+      if (x.dim(axis) > 1) {
+        ++runs;
+        backwards = x.stride(axis) < 0;
+      }
+    return !(runs == 1 && backwards);
+  }
+  return true;
 }
 
 /// Whether np.abs(x) runs its loop with a negative stride: when x's
@@ -557,13 +578,13 @@ template <typename R> R largest(const std::vector<R> &values, bool maximum, bool
 /// `hypot`: complex magnitudes as NumPy's abs loop of a backward walk.
 template <typename T>
 int32_t lineNorm(const T *data, int64_t n, int64_t stride, int64_t ord, double p, bool pairwise,
-                 bool hypot, RealOf<T> &out) {
+                 bool hypot, bool fused, RealOf<T> &out) {
   using R = RealOf<T>;
   std::vector<R> values(n);
   for (int64_t i = 0; i < n; ++i) {
     T e = data[i * stride];
     if (ord == PLAIT_NORM_EUCLIDEAN) { // (x.conj() * x).real
-      values[i] = squaredMagnitude(e);
+      values[i] = squaredMagnitude(e, fused);
     } else if (ord == PLAIT_NORM_VECTOR_COUNT) {
       if constexpr (isComplex<T>)
         values[i] = e.re != 0 || e.im != 0;
@@ -603,13 +624,13 @@ int32_t normAlong(const Operand<T> &x, int64_t axis, int64_t ord, double p, Real
     if (x.dim(a) > 1 && std::abs(x.stride(a)) < std::abs(x.stride(axis)))
       pairwise = false;
   }
-  bool hypot = absWalksBackwards(x);
+  bool hypot = absWalksBackwards(x), fused = fusesSquares(x);
   int32_t status = 0;
   int64_t k = 0;
   std::vector<int64_t> ones(sizes.size(), 0);
   forEachIndex(sizes, {strides, ones}, [&](const std::vector<int64_t> &at) {
-    int32_t s =
-        lineNorm(x.data + at[0], x.dim(axis), x.stride(axis), ord, p, pairwise, hypot, out[k++]);
+    int32_t s = lineNorm(x.data + at[0], x.dim(axis), x.stride(axis), ord, p, pairwise, hypot,
+                         fused, out[k++]);
     status = status ? status : s;
   });
   return status;
@@ -657,9 +678,10 @@ int32_t normAxes(const Operand<T> &x, int64_t row, int64_t column, int64_t ord, 
       step *= x.dim(*a);
     }
     std::vector<R> squares(static_cast<size_t>(step));
+    bool fused = fusesSquares(x);
     std::vector<int64_t> all(x.dims, x.dims + x.ndim), from(x.strides, x.strides + x.ndim);
     forEachIndex(all, {from, denseStrides}, [&](const std::vector<int64_t> &at) {
-      squares[at[1]] = squaredMagnitude(x.data[at[0]]);
+      squares[at[1]] = squaredMagnitude(x.data[at[0]], fused);
     });
     // The runtime reads the kept axes' sizes only for where they lie in
     // memory (a kept innermost axis makes NumPy add in order).
@@ -738,7 +760,7 @@ template <typename T> int32_t norm(const Operand<T> &x, int64_t ord, double p, R
   case PLAIT_NORM_VECTOR_SUM:
   case PLAIT_NORM_VECTOR_POWER:
     return lineNorm(x.data, x.dim(0), x.stride(0), ord, p, /*pairwise=*/true, absWalksBackwards(x),
-                    *out);
+                    fusesSquares(x), *out);
   case PLAIT_NORM_COLUMN_SUMS_MAX:
   case PLAIT_NORM_COLUMN_SUMS_MIN:
   case PLAIT_NORM_ROW_SUMS_MAX:
