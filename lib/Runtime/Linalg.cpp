@@ -139,8 +139,12 @@ template <typename T> BlasRoutine gesvOf() {
 
 /// gesv on column-major copies; false when a matrix is singular.
 template <typename T> bool gesv(Lapack &lapack, int64_t n, int64_t nrhs, T *a, T *b) {
-  if (n == 0 || nrhs == 0)
+  if (n == 0)
     return true;
+  if (nrhs == 0) { // NumPy still reports a singular matrix: factorize it
+    std::vector<T> column(n);
+    return gesv(lapack, n, 1, a, column.data());
+  }
   bool wide = lapack.ilp64();
   FortranInt N(n), NRHS(nrhs), LD(std::max<int64_t>(n, 1)), info;
   FortranInts pivots(wide, n);

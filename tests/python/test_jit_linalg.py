@@ -304,6 +304,7 @@ def test_linalg_errors_are_numpys() -> None:
         assert type(got.value) is type(expected.value) and str(got.value) == str(expected.value)
 
     same_error("solve", np.zeros((3, 3)), np.ones(3))
+    same_error("solve", np.array([[[1]], [[0]]]), np.zeros((2, 1, 0)))  # no right-hand sides
     same_error("solve", np.ones((3, 3)), np.ones(2))
     same_error("solve", np.ones((3, 3)), np.ones((2, 2)))
     same_error("solve", np.ones((2, 3, 3)), np.ones((4, 3, 2)))
