@@ -77,36 +77,9 @@ Val FunctionEmitter::arrayElementwise(const SExpr &node, llvm::ArrayRef<Val> ope
   for (Val &input : inputs)
     if (input.type.kind == Type::Kind::Array)
       input.leaves[0] = broadcastTo(input, result, ndim, l);
-  // Whether the loop is one run (at most one axis of more than one
-  // element) that an operand walks backwards: NumPy's complex64 multiply
-  // then runs its plain C loop, and its SIMD loop (fused products)
-  // otherwise.
-  Value backwards = constInt(0, 1);
-  if (dtype == DType::Complex64 && ndim > 0) {
-    auto longer = [&](Value size) {
-      return builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::sgt, size, constInt(1));
-    };
-    Value runs = constInt(0);
-    for (Value size : sizes)
-      runs = builder.create<arith::AddIOp>(
-          l, runs, builder.create<arith::ExtUIOp>(l, builder.getI64Type(), longer(size)));
-    for (const Val &input : inputs) {
-      if (input.type.kind != Type::Kind::Array)
-        continue;
-      auto metadata = builder.create<mlir::memref::ExtractStridedMetadataOp>(l, input.leaves[0]);
-      for (int axis = 0; axis < input.type.ndim; ++axis) {
-        Value negative = builder.create<arith::AndIOp>(
-            l,
-            builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, metadata.getStrides()[axis],
-                                          constIndexValue(0)),
-            builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::sgt, metadata.getSizes()[axis],
-                                          constIndexValue(1)));
-        backwards = builder.create<arith::OrIOp>(l, backwards, negative);
-      }
-    }
-    Value oneRun = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::sle, runs, constInt(1));
-    backwards = builder.create<arith::AndIOp>(l, backwards, oneRun);
-  }
+  // NumPy's complex64 multiply runs its plain C loop (no fused products)
+  // when it gets a negative stride, which happens on its one-run path.
+  Value backwards = dtype == DType::Complex64 ? walksOneRunBackwards(inputs, l) : constInt(0, 1);
   forEachElement(result, ndim, [&](llvm::ArrayRef<Value> indices) {
     llvm::SmallVector<Val> elements;
     for (const Val &input : inputs)
@@ -126,6 +99,45 @@ Val FunctionEmitter::arrayElementwise(const SExpr &node, llvm::ArrayRef<Val> ope
   for (const Val &operand : operands)
     freeIfTemporary(operand);
   return {type, {result}};
+}
+
+Value FunctionEmitter::walksOneRunBackwards(llvm::ArrayRef<Val> operands, Location l) {
+  // An operand's elements form one run when its axes (those of more than
+  // one element, last first) coalesce: each stride is the run's stride
+  // times the elements before it; a broadcast axis (stride 0) breaks it.
+  Value allRuns = constInt(1, 1), anyBackwards = constInt(0, 1);
+  auto i64 = [&](Value index) {
+    return builder.create<arith::IndexCastOp>(l, builder.getI64Type(), index).getResult();
+  };
+  using P = arith::CmpIPredicate;
+  for (const Val &operand : operands) {
+    if (operand.type.kind != Type::Kind::Array)
+      continue;
+    auto metadata = builder.create<mlir::memref::ExtractStridedMetadataOp>(l, operand.leaves[0]);
+    Value run = constInt(0), span = constInt(1), coalesces = constInt(1, 1);
+    for (int axis = operand.type.ndim - 1; axis >= 0; --axis) {
+      Value size = i64(metadata.getSizes()[axis]), stride = i64(metadata.getStrides()[axis]);
+      Value longer = builder.create<arith::CmpIOp>(l, P::sgt, size, constInt(1));
+      Value first = builder.create<arith::AndIOp>(
+          l, longer, builder.create<arith::CmpIOp>(l, P::eq, run, constInt(0)));
+      Value continues = builder.create<arith::CmpIOp>(l, P::eq, stride,
+                                                      builder.create<arith::MulIOp>(l, run, span));
+      Value fits = builder.create<arith::AndIOp>(
+          l, builder.create<arith::OrIOp>(l, first, continues),
+          builder.create<arith::CmpIOp>(l, P::ne, stride, constInt(0)));
+      coalesces = builder.create<arith::AndIOp>(
+          l, coalesces,
+          builder.create<arith::OrIOp>(l, builder.create<arith::XOrIOp>(l, longer, constInt(1, 1)),
+                                       fits));
+      run = builder.create<arith::SelectOp>(l, first, stride, run);
+      span = builder.create<arith::SelectOp>(l, longer,
+                                             builder.create<arith::MulIOp>(l, span, size), span);
+    }
+    allRuns = builder.create<arith::AndIOp>(l, allRuns, coalesces);
+    anyBackwards = builder.create<arith::OrIOp>(
+        l, anyBackwards, builder.create<arith::CmpIOp>(l, P::slt, run, constInt(0)));
+  }
+  return builder.create<arith::AndIOp>(l, allRuns, anyBackwards);
 }
 
 std::string FunctionEmitter::shapePlaceholders(int ndim, int first) {

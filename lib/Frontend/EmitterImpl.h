@@ -251,6 +251,10 @@ private:
     llvm::SmallVector<Value> sizes;
   };
   GatherPlan planGather(const SExpr &subscript, const Val &array, Location l);
+  /// Whether NumPy would run `operands` (broadcast to the loop's shape)
+  /// on its one-run path with a negative stride: every array operand's
+  /// elements form one run, and one of them walks it backwards.
+  Value walksOneRunBackwards(llvm::ArrayRef<Val> operands, Location l);
   /// A view of `array` with axis k sliced by bounds[k] (start, stop, step;
   /// null parts are absent), the other axes whole.
   Val slicedAxes(const Val &array, llvm::ArrayRef<std::array<Value, 3>> bounds, Location l);
@@ -384,8 +388,8 @@ private:
   Value f64Out, i64Out, complexOutF64, complexOutF32;
   /// Emitting the element operation of a whole-array (ufunc) loop, whose
   /// complex products NumPy's SIMD loops fuse where the CPU has FMA: true,
-  /// with `ufuncBackwards` (an i1: an operand walks an axis backwards, where
-  /// NumPy's complex64 loop falls back to plain C) or null.
+  /// with `ufuncBackwards` (an i1: walksOneRunBackwards, where NumPy's
+  /// complex64 loop falls back to plain C) or null.
   bool inUfuncLoop = false;
   Value ufuncBackwards;
   /// Arrays this function owns a reference to and has not (yet) bound to a

@@ -493,27 +493,6 @@ template <typename T> RealOf<T> squaredMagnitude(T e, bool fused) {
   }
 }
 
-/// Whether NumPy's SIMD loop computes x.conj() * x: where the CPU has FMA,
-/// except for complex64 walked backwards in one run (a single axis of more
-/// than one element, with a negative stride), which NumPy's loop gets
-/// unflipped and leaves to plain C. (With more axes its iterator turns
-/// them around: the conjugate mirrors x's layout.)
-template <typename T> bool fusesSquares(const Operand<T> &x) {
-  if (!plait::hostHasFMA())
-    return false;
-  if constexpr (std::is_same_v<T, ComplexF>) {
-    int64_t runs = 0;
-    bool backwards = false;
-    for (int64_t axis = 0; axis < x.ndim; ++axis)
-      if (x.dim(axis) > 1) {
-        ++runs;
-        backwards = x.stride(axis) < 0;
-      }
-    return !(runs == 1 && backwards);
-  }
-  return true;
-}
-
 /// Whether np.abs(x) runs its loop with a negative stride: when x's
 /// elements form one run (the ufunc's trivial path) walked backwards. Other
 /// layouts go through the iterator, which turns negative strides around.
@@ -529,6 +508,18 @@ template <typename T> bool absWalksBackwards(const Operand<T> &x) {
     span *= x.dim(axis);
   }
   return run < 0;
+}
+
+/// Whether NumPy's SIMD loop computes x.conj() * x: where the CPU has FMA,
+/// except for complex64 whose elements form one run walked backwards (the
+/// conjugate mirrors x's layout), which NumPy's one-run path hands to its
+/// plain C loop with the negative stride.
+template <typename T> bool fusesSquares(const Operand<T> &x) {
+  if (!plait::hostHasFMA())
+    return false;
+  if constexpr (std::is_same_v<T, ComplexF>)
+    return !absWalksBackwards(x);
+  return true;
 }
 
 /// The elements as NumPy's ravel(order='K') lists them: the axes by

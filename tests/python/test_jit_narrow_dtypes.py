@@ -75,13 +75,18 @@ def test_complex64_arithmetic_in_float32_parts(a: np.ndarray, b: np.ndarray) -> 
             np.testing.assert_array_equal(got[index], want[index])
             assert got[index].dtype == np.complex64
         assert_close_complex(got[2], want[2])
-        # NumPy's complex64 SIMD loop fuses products, except for an operand
-        # walked backwards, which its plain C loop takes.
+        # NumPy's complex64 SIMD loop fuses products, except on its one-run
+        # path with an operand walked backwards (1-D, or a full reversal),
+        # which its plain C loop takes.
         for x, y in ((a[::-1], b), (a[::-2], b[::2]), (a, b[::-1])):
             assert_close_complex(jit.arithmetic(x, y), py.arithmetic(x, y))
         square = np.outer(a, b)
         for x in (square, square.T, square[::-1], square[:, ::-1]):
             assert_close_complex(jit.arithmetic(x, x.T), py.arithmetic(x, x.T))
+        reversed_square = square[::-1, ::-1]  # one run, walked backwards
+        for x, y in ((reversed_square, square), (square, reversed_square), (reversed_square, reversed_square)):
+            assert_close_complex(jit.arithmetic(x, y), py.arithmetic(x, y))
+        assert_close_complex(jit.norm(reversed_square), py.norm(reversed_square))
         assert_close_complex(jit.with_python_scalars(a), py.with_python_scalars(a))
         assert_close_complex(jit.with_numpy_scalars(a), py.with_numpy_scalars(a))
         for i, j in [(0, 1), (2, 4)]:
