@@ -18,6 +18,9 @@
 
 namespace plait::runtime::blas {
 
+using plait::Accumulator;
+using plait::AccumulatorOf;
+using plait::Half;
 using plait::runtime::BlasLibrary;
 using plait::runtime::BlasRoutine;
 
@@ -26,11 +29,6 @@ template <typename R> struct ComplexOf {
 };
 using Complex = ComplexOf<double>;
 using ComplexF = ComplexOf<float>;
-
-/// A float16, held as its bits; products compute in float.
-struct Half {
-  uint16_t bits;
-};
 
 // CBLAS's enumerations.
 enum : int { kRowMajor = 101, kColMajor = 102, kNoTrans = 111, kTrans = 112, kUpper = 121 };
@@ -73,18 +71,7 @@ template <typename T> const BlasLibrary *blasFor() {
 }
 
 // Arithmetic as NumPy's C loops do it (integers wrap; float16 sums in
-// float and rounds once at the end).
-template <typename T> struct Accumulator {
-  using type = T;
-  static type load(T x) { return x; }
-  static T store(type sum) { return sum; }
-};
-template <> struct Accumulator<Half> {
-  using type = float;
-  static float load(Half x) { return plait::halfToFloat(x.bits); }
-  static Half store(float sum) { return {plait::halfFromFloat(sum)}; }
-};
-template <typename T> using AccumulatorOf = typename Accumulator<T>::type;
+// float and rounds once at the end: Accumulator).
 
 template <typename T> T multiplyAdd(T sum, T x, T y) { return sum + x * y; }
 template <> inline int64_t multiplyAdd(int64_t sum, int64_t x, int64_t y) {

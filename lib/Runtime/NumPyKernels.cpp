@@ -21,26 +21,14 @@ namespace {
 
 constexpr int64_t kBlockSize = 128;
 
-/// An element as the type NumPy's loops compute in: float16 (held as its
-/// bits) in float, the others as themselves.
-template <typename Storage, typename Acc> Acc load(const Storage *at) {
-  if constexpr (std::is_same_v<Storage, uint16_t>)
-    return plait::halfToFloat(*at);
-  else
-    return static_cast<Acc>(*at);
-}
+using plait::Accumulator;
+using plait::AccumulatorOf;
+using plait::Half;
 
-/// A total back in the array's type (float16 rounds to nearest even).
-template <typename Storage, typename Acc> Acc roundToStorage(Acc value) {
-  if constexpr (std::is_same_v<Storage, uint16_t>)
-    return plait::halfToFloat(plait::halfFromFloat(value));
-  else
-    return value;
-}
-
-template <typename Storage, typename Acc = Storage>
-Acc pairwiseSum(const Storage *a, int64_t n, int64_t stride) {
-  auto at = [&](int64_t i) { return load<Storage, Acc>(a + i * stride); };
+/// In the type NumPy's loop adds in (float for float16).
+template <typename T> AccumulatorOf<T> pairwiseSum(const T *a, int64_t n, int64_t stride) {
+  using Acc = AccumulatorOf<T>;
+  auto at = [&](int64_t i) { return Accumulator<T>::load(a[i * stride]); };
   if (n < 8) {
     // NumPy starts from -0.0 so that a sum of -0.0s keeps its sign.
     Acc result = static_cast<Acc>(-0.0);
@@ -63,8 +51,7 @@ Acc pairwiseSum(const Storage *a, int64_t n, int64_t stride) {
   }
   int64_t half = n / 2;
   half -= half % 8;
-  return pairwiseSum<Storage, Acc>(a, half, stride) +
-         pairwiseSum<Storage, Acc>(a + half * stride, n - half, stride);
+  return pairwiseSum(a, half, stride) + pairwiseSum(a + half * stride, n - half, stride);
 }
 
 /// NumPy's divmod of floats: the remainder has the divisor's sign, the
@@ -180,7 +167,7 @@ extern "C" double plait_rt_pairwise_sum_f32(int64_t data, int64_t n, int64_t str
 }
 
 extern "C" double plait_rt_pairwise_sum_f16(int64_t data, int64_t n, int64_t stride) {
-  return pairwiseSum<uint16_t, float>(reinterpret_cast<const uint16_t *>(data), n, stride);
+  return pairwiseSum(reinterpret_cast<const Half *>(data), n, stride);
 }
 
 namespace {
@@ -197,7 +184,7 @@ namespace {
 /// the inner loop and rounds the total to float16 after it, as NumPy's HALF
 /// loops do; `CastToAcc` sums float16 as dtype=float32 does (the elements
 /// are cast, so the iterator always buffers).
-template <typename T, bool Product, typename Acc = T, bool CastToAcc = false>
+template <typename T, bool Product, bool CastToAcc = false>
 double reductionOf(int64_t data, int64_t ndim, int64_t dimsAddress, int64_t stridesAddress,
                    int64_t reducedMask) {
   constexpr int64_t bufferSize = 8192; // NumPy's default (np.getbufsize())
@@ -252,27 +239,27 @@ double reductionOf(int64_t data, int64_t ndim, int64_t dimsAddress, int64_t stri
     }
   };
   // The total is rounded to the output's type after each inner loop.
+  using Acc = AccumulatorOf<T>;
   using Out = std::conditional_t<CastToAcc, Acc, T>;
-  auto round = [](Acc value) { return roundToStorage<Out, Acc>(value); };
+  auto round = [](Acc value) { return Accumulator<Out>::load(Accumulator<Out>::store(value)); };
   std::vector<T> buffer;
   Acc total = Product ? 1 : 0;
   auto addBuffer = [&] {
-    total =
-        round(total + pairwiseSum<T, Acc>(buffer.data(), static_cast<int64_t>(buffer.size()), 1));
+    total = round(total + pairwiseSum(buffer.data(), static_cast<int64_t>(buffer.size()), 1));
     buffer.clear();
   };
   forEach(outer, base, [&](const T *start) {
     if (Product) {
       if (merged.empty()) {
-        total = round(total * load<T, Acc>(start));
+        total = round(total * Accumulator<T>::load(*start));
       } else {
-        forEach(merged, start, [&](const T *element) { total *= load<T, Acc>(element); });
+        forEach(merged, start, [&](const T *element) { total *= Accumulator<T>::load(*element); });
         total = round(total);
       }
     } else if (merged.empty()) {
-      total = round(total + load<T, Acc>(start));
+      total = round(total + Accumulator<T>::load(*start));
     } else if (merged.size() == 1 && !CastToAcc) {
-      total = round(total + pairwiseSum<T, Acc>(start, merged[0].size, merged[0].stride));
+      total = round(total + pairwiseSum(start, merged[0].size, merged[0].stride));
     } else {
       forEach(merged, start, [&](const T *element) {
         buffer.push_back(*element);
@@ -309,17 +296,17 @@ extern "C" double plait_rt_reduction_prod_f32(int64_t data, int64_t ndim, int64_
 
 extern "C" double plait_rt_reduction_sum_f16(int64_t data, int64_t ndim, int64_t dims,
                                              int64_t strides, int64_t reducedMask) {
-  return reductionOf<uint16_t, false, float>(data, ndim, dims, strides, reducedMask);
+  return reductionOf<Half, false>(data, ndim, dims, strides, reducedMask);
 }
 
 extern "C" double plait_rt_reduction_prod_f16(int64_t data, int64_t ndim, int64_t dims,
                                               int64_t strides, int64_t reducedMask) {
-  return reductionOf<uint16_t, true, float>(data, ndim, dims, strides, reducedMask);
+  return reductionOf<Half, true>(data, ndim, dims, strides, reducedMask);
 }
 
 extern "C" double plait_rt_reduction_sum_f16_as_f32(int64_t data, int64_t ndim, int64_t dims,
                                                     int64_t strides, int64_t reducedMask) {
-  return reductionOf<uint16_t, false, float, true>(data, ndim, dims, strides, reducedMask);
+  return reductionOf<Half, false, true>(data, ndim, dims, strides, reducedMask);
 }
 
 //===----------------------------------------------------------------------===//

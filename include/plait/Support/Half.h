@@ -28,6 +28,25 @@ inline uint16_t halfFromFloat(float value) {
   return bits;
 }
 
+/// A float16 array element, held as its bits.
+struct Half {
+  uint16_t bits;
+};
+
+/// The type NumPy's C loops compute with elements of T in: float for
+/// float16 (loaded exactly, stored rounded to nearest even), T otherwise.
+template <typename T> struct Accumulator {
+  using type = T;
+  static type load(T x) { return x; }
+  static T store(type value) { return value; }
+};
+template <> struct Accumulator<Half> {
+  using type = float;
+  static float load(Half x) { return halfToFloat(x.bits); }
+  static Half store(float value) { return {halfFromFloat(value)}; }
+};
+template <typename T> using AccumulatorOf = typename Accumulator<T>::type;
+
 } // namespace plait
 
 #endif // PLAIT_SUPPORT_HALF_H
