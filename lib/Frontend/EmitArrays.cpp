@@ -270,15 +270,10 @@ Val FunctionEmitter::emitView(const SExpr &subscript) {
       ++axis;
       continue;
     }
-    // CPython's PySlice_Unpack + PySlice_AdjustIndices, in the dialect.
-    auto slice = builder.create<dialect::SliceOp>(
-        l, builder.getI64Type(), builder.getI64Type(), builder.getI64Type(), size,
-        given[k].start.value_or(Value()), given[k].stop.value_or(Value()),
-        given[k].step.value_or(Value()));
-    Value first = slice.getFirst(), length = slice.getCount(), step = slice.getIncrement();
-    offset = add(offset, mul(first, stride));
-    sizes.push_back(builder.create<arith::IndexCastOp>(l, builder.getIndexType(), length).getResult());
-    strides.push_back(builder.create<arith::IndexCastOp>(l, builder.getIndexType(), mul(stride, step)).getResult());
+    appendSlicedAxis(size, stride,
+                     {given[k].start.value_or(Value()), given[k].stop.value_or(Value()),
+                      given[k].step.value_or(Value())},
+                     offset, sizes, strides, l);
     ++axis;
   }
   Value view = builder.create<mlir::memref::ReinterpretCastOp>(
@@ -683,16 +678,33 @@ Val FunctionEmitter::maskRead(const SExpr &subscript) {
   return {type, {out}};
 }
 
+void FunctionEmitter::appendSlicedAxis(Value size, Value stride, const std::array<Value, 3> &bounds,
+                                       Value &offset,
+                                       llvm::SmallVectorImpl<mlir::OpFoldResult> &sizes,
+                                       llvm::SmallVectorImpl<mlir::OpFoldResult> &strides,
+                                       Location l) {
+  // CPython's PySlice_Unpack + PySlice_AdjustIndices, in the dialect.
+  auto slice =
+      builder.create<dialect::SliceOp>(l, builder.getI64Type(), builder.getI64Type(),
+                                       builder.getI64Type(), size, bounds[0], bounds[1], bounds[2]);
+  offset = builder.create<arith::AddIOp>(
+      l, offset, builder.create<arith::MulIOp>(l, slice.getFirst(), stride));
+  sizes.push_back(
+      builder.create<arith::IndexCastOp>(l, builder.getIndexType(), slice.getCount()).getResult());
+  strides.push_back(builder
+                        .create<arith::IndexCastOp>(
+                            l, builder.getIndexType(),
+                            builder.create<arith::MulIOp>(l, stride, slice.getIncrement()))
+                        .getResult());
+}
+
 Val FunctionEmitter::slicedAxes(const Val &array, llvm::ArrayRef<std::array<Value, 3>> bounds,
                                 Location l) {
   // Each axis k with bounds[k] (start, stop, step, any null) becomes that
-  // slice of itself (CPython's slice adjustment, in the dialect); the
-  // others stay whole. A view: it shares the array's memory.
+  // slice of itself; the others stay whole. A view: it shares the array's
+  // memory.
   auto i64 = [&](Value index) {
     return builder.create<arith::IndexCastOp>(l, builder.getI64Type(), index).getResult();
-  };
-  auto index = [&](Value v) {
-    return builder.create<arith::IndexCastOp>(l, builder.getIndexType(), v).getResult();
   };
   auto metadata = builder.create<mlir::memref::ExtractStridedMetadataOp>(l, array.leaves[0]);
   Value offset = i64(metadata.getOffset());
@@ -705,18 +717,14 @@ Val FunctionEmitter::slicedAxes(const Val &array, llvm::ArrayRef<std::array<Valu
       strides.push_back(metadata.getStrides()[axis]);
       continue;
     }
-    Value stride = i64(metadata.getStrides()[axis]);
-    auto slice = builder.create<dialect::SliceOp>(
-        l, builder.getI64Type(), builder.getI64Type(), builder.getI64Type(),
-        i64(metadata.getSizes()[axis]), (*given)[0], (*given)[1], (*given)[2]);
-    offset = builder.create<arith::AddIOp>(
-        l, offset, builder.create<arith::MulIOp>(l, slice.getFirst(), stride));
-    sizes.push_back(index(slice.getCount()));
-    strides.push_back(index(builder.create<arith::MulIOp>(l, stride, slice.getIncrement())));
+    appendSlicedAxis(i64(metadata.getSizes()[axis]), i64(metadata.getStrides()[axis]), *given,
+                     offset, sizes, strides, l);
   }
   Type type = Type::array(array.type.dtype, array.type.ndim);
   Value view = builder.create<mlir::memref::ReinterpretCastOp>(
-      l, module.memrefType(type), metadata.getBaseBuffer(), mlir::OpFoldResult(index(offset)),
+      l, module.memrefType(type), metadata.getBaseBuffer(),
+      mlir::OpFoldResult(
+          builder.create<arith::IndexCastOp>(l, builder.getIndexType(), offset).getResult()),
       sizes, strides);
   return {type, {view}};
 }

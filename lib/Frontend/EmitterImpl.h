@@ -255,6 +255,12 @@ private:
   /// on its one-run path with a negative stride: every array operand's
   /// elements form one run, and one of them walks it backwards.
   Value walksOneRunBackwards(llvm::ArrayRef<Val> operands, Location l);
+  /// Slices one axis (`size` and `stride` as i64) by start, stop and step
+  /// (null parts absent), as CPython adjusts them: adds the first element's
+  /// offset to `offset` and appends the sliced size and stride.
+  void appendSlicedAxis(Value size, Value stride, const std::array<Value, 3> &bounds, Value &offset,
+                        llvm::SmallVectorImpl<mlir::OpFoldResult> &sizes,
+                        llvm::SmallVectorImpl<mlir::OpFoldResult> &strides, Location l);
   /// A view of `array` with axis k sliced by bounds[k] (start, stop, step;
   /// null parts are absent), the other axes whole.
   Val slicedAxes(const Val &array, llvm::ArrayRef<std::array<Value, 3>> bounds, Location l);
