@@ -522,14 +522,21 @@ template <typename T> bool fusesSquares(const Operand<T> &x) {
   return true;
 }
 
-/// The elements as NumPy's ravel(order='K') lists them: the axes by
-/// decreasing |stride| (C order breaking ties), each in index order.
-template <typename T> std::vector<T> inMemoryOrder(const Operand<T> &x) {
+/// x's axes in memory order (NumPy's K order): by decreasing |stride|, C
+/// order breaking ties.
+template <typename T> std::vector<int64_t> axesInMemoryOrder(const Operand<T> &x) {
   std::vector<int64_t> axes(x.ndim);
   std::iota(axes.begin(), axes.end(), 0);
   std::stable_sort(axes.begin(), axes.end(), [&](int64_t p, int64_t q) {
     return std::abs(x.stride(p)) > std::abs(x.stride(q));
   });
+  return axes;
+}
+
+/// The elements as NumPy's ravel(order='K') lists them: the axes in memory
+/// order, each in index order.
+template <typename T> std::vector<T> inMemoryOrder(const Operand<T> &x) {
+  std::vector<int64_t> axes = axesInMemoryOrder(x);
   std::vector<int64_t> sizes, strides, ones(axes.size(), 0);
   for (int64_t axis : axes) {
     sizes.push_back(x.dim(axis));
@@ -647,12 +654,7 @@ int32_t normAxes(const Operand<T> &x, int64_t row, int64_t column, int64_t ord, 
       sizes.push_back(x.dim(a));
       strides.push_back(x.stride(a));
     }
-  // x's memory order: axes by decreasing |stride|, C order breaking ties.
-  std::vector<int64_t> order(x.ndim);
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](int64_t p, int64_t q) {
-    return std::abs(x.stride(p)) > std::abs(x.stride(q));
-  });
+  std::vector<int64_t> order = axesInMemoryOrder(x);
   int64_t innermost = -1;
   for (auto a = order.rbegin(); a != order.rend(); ++a)
     if (x.dim(*a) > 1) {
@@ -819,6 +821,21 @@ template <typename T> int32_t norm(const Operand<T> &x, int64_t ord, double p, R
   }
 }
 
+/// Calls `compute` with a value of the element type a norm's `kind`
+/// stands for (float64, float32, complex128, complex64).
+template <typename F> int32_t withNormKind(int64_t kind, F &&compute) {
+  switch (kind) {
+  case PLAIT_LINALG_C128:
+    return compute(Complex{});
+  case PLAIT_LINALG_C64:
+    return compute(ComplexF{});
+  case PLAIT_LINALG_F32:
+    return compute(float{});
+  default:
+    return compute(double{});
+  }
+}
+
 } // namespace
 
 extern "C" {
@@ -883,56 +900,30 @@ int32_t plait_rt_linalg_lstsq(int64_t kind, int64_t a, int64_t aDims, int64_t aS
 
 int32_t plait_rt_linalg_norm(int64_t kind, int64_t x, int64_t ndim, int64_t dims, int64_t strides,
                              int64_t ord, double p, int64_t out) {
-  switch (kind) {
-  case PLAIT_LINALG_C128:
-    return norm(operandOf<Complex>(x, ndim, dims, strides), ord, p,
-                reinterpret_cast<double *>(out));
-  case PLAIT_LINALG_C64:
-    return norm(operandOf<ComplexF>(x, ndim, dims, strides), ord, p,
-                reinterpret_cast<float *>(out));
-  case PLAIT_LINALG_F32:
-    return norm(operandOf<float>(x, ndim, dims, strides), ord, p, reinterpret_cast<float *>(out));
-  default:
-    return norm(operandOf<double>(x, ndim, dims, strides), ord, p, reinterpret_cast<double *>(out));
-  }
+  return withNormKind(kind, [&](auto element) {
+    using T = decltype(element);
+    return norm(operandOf<T>(x, ndim, dims, strides), ord, p, reinterpret_cast<RealOf<T> *>(out));
+  });
 }
 
 int32_t plait_rt_linalg_norm_axes(int64_t kind, int64_t x, int64_t ndim, int64_t dims,
                                   int64_t strides, int64_t row, int64_t column, int64_t ord,
                                   int64_t out) {
-  switch (kind) {
-  case PLAIT_LINALG_C128:
-    return normAxes(operandOf<Complex>(x, ndim, dims, strides), row, column, ord,
-                    reinterpret_cast<double *>(out));
-  case PLAIT_LINALG_C64:
-    return normAxes(operandOf<ComplexF>(x, ndim, dims, strides), row, column, ord,
-                    reinterpret_cast<float *>(out));
-  case PLAIT_LINALG_F32:
-    return normAxes(operandOf<float>(x, ndim, dims, strides), row, column, ord,
-                    reinterpret_cast<float *>(out));
-  default:
-    return normAxes(operandOf<double>(x, ndim, dims, strides), row, column, ord,
-                    reinterpret_cast<double *>(out));
-  }
+  return withNormKind(kind, [&](auto element) {
+    using T = decltype(element);
+    return normAxes(operandOf<T>(x, ndim, dims, strides), row, column, ord,
+                    reinterpret_cast<RealOf<T> *>(out));
+  });
 }
 
 int32_t plait_rt_linalg_norm_axis(int64_t kind, int64_t x, int64_t ndim, int64_t dims,
                                   int64_t strides, int64_t axis, int64_t ord, double p,
                                   int64_t out) {
-  switch (kind) {
-  case PLAIT_LINALG_C128:
-    return normAlong(operandOf<Complex>(x, ndim, dims, strides), axis, ord, p,
-                     reinterpret_cast<double *>(out));
-  case PLAIT_LINALG_C64:
-    return normAlong(operandOf<ComplexF>(x, ndim, dims, strides), axis, ord, p,
-                     reinterpret_cast<float *>(out));
-  case PLAIT_LINALG_F32:
-    return normAlong(operandOf<float>(x, ndim, dims, strides), axis, ord, p,
-                     reinterpret_cast<float *>(out));
-  default:
-    return normAlong(operandOf<double>(x, ndim, dims, strides), axis, ord, p,
-                     reinterpret_cast<double *>(out));
-  }
+  return withNormKind(kind, [&](auto element) {
+    using T = decltype(element);
+    return normAlong(operandOf<T>(x, ndim, dims, strides), axis, ord, p,
+                     reinterpret_cast<RealOf<T> *>(out));
+  });
 }
 
 } // extern "C"
