@@ -105,33 +105,5 @@ def in_place(a, b):
     a *= 2
 
 
-def product(a, b):
-    return a @ b
-
-
-def dot(a, b):
-    return np.dot(a, b)
-
-
-def solve(a, b):
-    return np.linalg.solve(a, b)
-
-
-def inverse(a):
-    return np.linalg.inv(a)
-
-
-def determinant(a):
-    return np.linalg.det(a)
-
-
-def eigh(a):
-    return np.linalg.eigh(a)
-
-
-def norm(a):
-    return np.linalg.norm(a)
-
-
 def promoted(a, b):
     return a + b
