@@ -724,11 +724,19 @@ Type Typer::gatherType(Specialization &spec, const SExpr &subscript, const Type 
   return Type::array(array.dtype, 1 + slices + (array.ndim - indexed), true);
 }
 
+namespace {
+/// Whether writes through `node` reach its base: a subscript, or a view
+/// attribute (a.T, z.real, z.imag).
+bool writesThrough(const SExpr &node) {
+  return ast::is(node, ast::NodeKind::Subscript) ||
+         (ast::is(node, ast::NodeKind::Attribute) &&
+          (ast::attr(node) == "T" || ast::attr(node) == "real" || ast::attr(node) == "imag"));
+}
+} // namespace
+
 bool Typer::writesRealImag(Specialization &spec, const SExpr &target) {
   const SExpr *node = &target;
-  while (ast::is(*node, ast::NodeKind::Subscript) ||
-         (ast::is(*node, ast::NodeKind::Attribute) &&
-          (ast::attr(*node) == "T" || ast::attr(*node) == "real" || ast::attr(*node) == "imag"))) {
+  while (writesThrough(*node)) {
     const SExpr &base = ast::value(*node);
     if (ast::is(*node, ast::NodeKind::Attribute) && ast::attr(*node) == "imag") {
       Type t = exprType(spec, base);
@@ -742,10 +750,7 @@ bool Typer::writesRealImag(Specialization &spec, const SExpr &target) {
 
 std::string Typer::viewRoot(const Specialization &spec, const SExpr &expr) const {
   const SExpr *node = &expr;
-  // Subscripts, and views written through: a.T, z.real, z.imag.
-  while (ast::is(*node, ast::NodeKind::Subscript) ||
-         (ast::is(*node, ast::NodeKind::Attribute) &&
-          (ast::attr(*node) == "T" || ast::attr(*node) == "real" || ast::attr(*node) == "imag")))
+  while (writesThrough(*node))
     node = &ast::value(*node);
   if (!ast::is(*node, ast::NodeKind::Name))
     return "";
@@ -774,9 +779,8 @@ std::set<std::string> Typer::aliasRoots(const Specialization &spec, const SExpr 
     roots = aliasRoots(spec, ast::body(expr));
     std::set<std::string> other = aliasRoots(spec, ast::orelse(expr));
     roots.insert(other.begin(), other.end());
-  } else if (kind == ast::NodeKind::Attribute &&
-             (ast::attr(expr) == "T" || ast::attr(expr) == "real" || ast::attr(expr) == "imag")) {
-    roots = aliasRoots(spec, ast::value(expr)); // a view
+  } else if (writesThrough(expr)) { // a.T, z.real, z.imag: views
+    roots = aliasRoots(spec, ast::value(expr));
   } else if (kind == ast::NodeKind::Call && spec.arrayMethods.count(&expr)) {
     const std::string &method = spec.arrayMethods.at(&expr);
     if (method == "transpose" || method == "reshape" || method == "ravel" || method == "conj" ||
