@@ -9,6 +9,12 @@ namespace plait::frontend::detail {
 
 Val FunctionEmitter::emitCall(const SExpr &node) {
   const SExpr &callee = ast::func(node);
+  // Calls typing resolved to jitted code: plait.overload implementations
+  // and ufunc loops first (they may stand for NumPy functions or methods).
+  if (spec.ufuncCalls.count(&node))
+    return emitUfuncCall(node);
+  if (spec.jitCalls.count(&node))
+    return emitJitCall(node);
   auto method = spec.arrayMethods.find(&node);
   if (method != spec.arrayMethods.end())
     return emitNumpy(node, method->second);
@@ -28,8 +34,8 @@ Val FunctionEmitter::emitCall(const SExpr &node) {
     binding = typer.resolve(spec, ast::id(callee));
     if (binding.kind == NameBinding::Kind::MathFunction)
       mathName = binding.name;
-    if (binding.kind == NameBinding::Kind::Jit)
-      return emitJitCall(node);
+    if (binding.kind == NameBinding::Kind::Libm)
+      return emitLibmCall(node, binding.name);
     if (binding.kind == NameBinding::Kind::Rendezvous) {
       std::vector<Value> args;
       const Type kinds[] = {Type::integer(), Type::integer(), Type::floating()};
@@ -308,28 +314,33 @@ Val FunctionEmitter::emitJitCall(const SExpr &node) {
   // what typing resolved.
   const Specialization::JitCall &target = spec.jitCallOf(node);
   const Specialization &callee = *target.callee;
-  llvm::SmallVector<Value> operands = {
-      builder.create<arith::AddIOp>(loc(node), depth, constInt(1))};
   std::vector<Val> values;
-  for (size_t i = 0; i < target.arguments.size(); ++i) {
-    const SExpr *arg = target.arguments[i];
+  for (const SExpr *arg : target.arguments) {
     bool isDefault = false;
     for (const SExpr &d : callee.source->defaults)
       isDefault |= &d == arg;
     values.push_back(isDefault ? constant(*arg, Typer::constantType(*arg)) : emitExpr(*arg));
-    Val passed = convert(values.back(), callee.arguments[i]);
+  }
+  Val result = callSpecialization(callee, values, loc(node));
+  // The callee borrowed the arguments (it retains what it keeps).
+  for (const Val &value : values)
+    freeIfTemporary(value);
+  return result;
+}
+
+Val FunctionEmitter::callSpecialization(const Specialization &callee, llvm::ArrayRef<Val> arguments,
+                                        Location l) {
+  llvm::SmallVector<Value> operands = {builder.create<arith::AddIOp>(l, depth, constInt(1))};
+  for (size_t i = 0; i < arguments.size(); ++i) {
+    Val passed = convert(arguments[i], callee.arguments[i]);
     operands.append(passed.leaves.begin(), passed.leaves.end());
   }
   llvm::SmallVector<mlir::Type> results = {builder.getI32Type()};
   leafTypes(callee.result, results);
-  auto call = builder.create<mlir::func::CallOp>(loc(node), callee.symbol, results,
-                                                 operands);
+  auto call = builder.create<mlir::func::CallOp>(l, callee.symbol, results, operands);
   // Propagate the callee's error: codes are shared by the whole module.
-  builder.create<dialect::CheckStatusOp>(loc(node), call.getResult(0));
-  // The callee borrowed the arguments (it retains what it keeps) and gives
-  // a reference to each array it returns.
-  for (const Val &value : values)
-    freeIfTemporary(value);
+  builder.create<dialect::CheckStatusOp>(l, call.getResult(0));
+  // The callee gives a reference to each array it returns.
   Val result{callee.result, {}};
   for (unsigned i = 1; i < call.getNumResults(); ++i) {
     result.leaves.push_back(call.getResult(i));

@@ -200,6 +200,14 @@ private:
                std::vector<Val> args);
   Val emitBuiltin(const SExpr &node, const std::string &name);
   Val emitJitCall(const SExpr &node);
+  /// Calls a jitted specialisation with `arguments` (converted to its
+  /// parameters' types); its error propagates.
+  Val callSpecialization(const Specialization &callee, llvm::ArrayRef<Val> arguments, Location l);
+  /// A plait.overload ufunc: the scalar kernel over NumPy's broadcast of
+  /// the operands, in the loop's dtypes (EmitOverloads.cpp).
+  Val emitUfuncCall(const SExpr &node);
+  /// plait.numpy's libm intrinsics, with IEEE results.
+  Val emitLibmCall(const SExpr &node, const std::string &name);
   Val callRuntime(const char *name, std::vector<Value> args, const Type &resultType,
                   std::initializer_list<std::pair<int32_t, PyError>> codes);
   Val callRuntimeFloat(const char *name, std::vector<Value> args,

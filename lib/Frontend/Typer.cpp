@@ -172,6 +172,12 @@ NameBinding Typer::resolve(const Specialization &spec,
   } else if (head == "NumPyFunction") {
     binding.kind = NameBinding::Kind::NumPyFunction;
     binding.name = value.items.at(1).text;
+  } else if (head == "Overload") {
+    binding.kind = NameBinding::Kind::Overload;
+    binding.name = value.items.at(1).text;
+  } else if (head == "Libm") {
+    binding.kind = NameBinding::Kind::Libm;
+    binding.name = value.items.at(1).text;
   } else if (head == "DType") {
     binding.kind = NameBinding::Kind::DTypeValue;
     binding.name = value.items.at(1).text;
@@ -192,21 +198,16 @@ Specialization &Typer::specialize(int functionId,
   for (Specialization &spec : specs)
     if (spec.source->id == functionId && spec.arguments == arguments)
       return spec;
-  auto fn = program.functions.find(functionId);
-  if (fn == program.functions.end())
-    throw std::invalid_argument("snapshot lacks function " +
-                                std::to_string(functionId));
   Specialization spec;
-  spec.source = &fn->second;
+  spec.source = &functionSource(functionId);
   spec.arguments = arguments;
   spec.index = static_cast<int>(specs.size());
-  spec.symbol = "plait_" + std::to_string(uniqueId) + "_" + fn->second.name +
-                "_" + std::to_string(spec.index);
+  spec.symbol = "plait_" + std::to_string(uniqueId) + "_" + spec.source->name + "_" +
+                std::to_string(spec.index);
   if (arguments.size() != spec.source->params.size()) {
-    std::string message = fn->second.name + "() takes " +
-                          std::to_string(spec.source->params.size()) +
-                          " arguments but " + std::to_string(arguments.size()) +
-                          " were given";
+    std::string message = spec.source->name + "() takes " +
+                          std::to_string(spec.source->params.size()) + " arguments but " +
+                          std::to_string(arguments.size()) + " were given";
     if (callSite && caller)
       fail(CompileError::Kind::Typing, *caller->source, *callSite, message);
     throw CompileError(CompileError::Kind::Typing, message);

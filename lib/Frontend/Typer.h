@@ -31,6 +31,8 @@ struct NameBinding {
     NumPyLinalg,   // the numpy.linalg module
     NumPyFunction, // a function imported from numpy
     DTypeValue,    // a NumPy scalar type (np.float32 bound to a global)
+    Overload,      // an object plait.overload implements (name: its key)
+    Libm,          // plait.numpy's IEEE libm intrinsics (name: the C function)
     Unsupported,   // bound to something compiled code cannot use
     Undefined
   };
@@ -82,6 +84,15 @@ struct Specialization {
     std::vector<const SExpr *> arguments; // defaults filled in
   };
   std::unordered_map<const SExpr *, JitCall> jitCalls;
+  /// Elementwise calls of plait.overload ufuncs: the scalar kernel, the
+  /// loop's dtypes NumPy resolved, and the operands.
+  struct UfuncCall {
+    Specialization *kernel = nullptr;
+    std::vector<DType> inputs;
+    DType output = DType::Float64;
+    std::vector<const SExpr *> operands;
+  };
+  std::unordered_map<const SExpr *, UfuncCall> ufuncCalls;
   /// How each reduction call (np.sum, a.std, np.cumsum, ...) reduces.
   struct Reduction {
     /// The axes reduced, sorted (every axis for axis=None).
@@ -193,6 +204,29 @@ private:
   /// The arguments of a call to a jitted function, defaults filled in.
   std::vector<const SExpr *> callArguments(Specialization &caller, const SExpr &call,
                                            const FunctionSource &callee);
+  /// The same for `positional` arguments (a method's receiver first) and
+  /// the call's keywords.
+  std::vector<const SExpr *> callArguments(Specialization &caller, const SExpr &call,
+                                           const std::vector<const SExpr *> &positional,
+                                           const FunctionSource &callee);
+  /// A call of a jitted function with `actual` arguments (defaults filled
+  /// in): its callee specialised, recorded for the emitter.
+  Type jitCallType(Specialization &spec, const SExpr &call, int functionId,
+                   const std::vector<const SExpr *> &actual);
+
+  //--- plait.overload (TyperOverloads.cpp) -------------------------------//
+  /// The overload key a call's target has ("numpy.clip", "ndarray.flip",
+  /// a global's key), or "" when plait.overload does not implement it.
+  std::string overloadTarget(const Specialization &spec, const SExpr &call) const;
+  /// A call of an overloaded target with `positional` arguments (an array
+  /// method's receiver first): resolved by the options' resolver per
+  /// argument types, then typed as a jitted call or a ufunc loop.
+  Type overloadCallType(Specialization &spec, const SExpr &call, const std::string &target,
+                        const std::vector<const SExpr *> &positional);
+  /// plait.numpy's libm intrinsics: IEEE results, no exceptions.
+  Type libmCallType(Specialization &spec, const SExpr &call, const std::string &name);
+  /// The function `id` of the snapshot or of an overload's implementation.
+  const FunctionSource &functionSource(int id) const;
 
   //--- NumPy, subscripts and aliases (TyperNumPy.cpp) --------------------//
   Type numpyCallType(Specialization &spec, const SExpr &call, const std::string &name);
@@ -240,6 +274,10 @@ private:
   void addAliases(Specialization &spec, const std::string &name, const std::set<std::string> &roots);
 
   const Program &program;
+  /// Functions the overload resolver sent (std::map: stable addresses).
+  std::map<int, FunctionSource> overloadFunctions;
+  /// Resolutions by target and argument types, asked once per compilation.
+  std::map<std::string, OverloadResolution> resolutions;
   const CompileOptions &options;
   uint64_t uniqueId;
   std::deque<Specialization> specs; // stable addresses

@@ -11,9 +11,14 @@ namespace plait::frontend {
 std::vector<const SExpr *> Typer::callArguments(Specialization &caller,
                                                 const SExpr &call,
                                                 const FunctionSource &callee) {
+  return callArguments(caller, call, ast::args(call).rest(), callee);
+}
+
+std::vector<const SExpr *> Typer::callArguments(Specialization &caller, const SExpr &call,
+                                                const std::vector<const SExpr *> &positional,
+                                                const FunctionSource &callee) {
   size_t n = callee.params.size();
   std::vector<const SExpr *> args(n, nullptr);
-  std::vector<const SExpr *> positional = ast::args(call).rest();
   if (positional.size() > n)
     fail(CompileError::Kind::Typing, *caller.source, call,
          callee.name + "() takes " + std::to_string(n) +
@@ -51,6 +56,37 @@ std::vector<const SExpr *> Typer::callArguments(Specialization &caller,
   return args;
 }
 
+Type Typer::jitCallType(Specialization &spec, const SExpr &call, int functionId,
+                        const std::vector<const SExpr *> &actual) {
+  spec.callsJit = true;
+  const FunctionSource &target = functionSource(functionId);
+  std::vector<Type> types;
+  for (const SExpr *arg : actual) {
+    // Defaults are constants of the callee, typed without an environment.
+    bool isDefault = false;
+    for (const SExpr &d : target.defaults)
+      isDefault |= &d == arg;
+    Type t = isDefault ? constantType(*arg) : exprType(spec, *arg);
+    if (t.kind == Type::Kind::Bottom)
+      return Type::bottom();
+    if (t.kind == Type::Kind::Bool)
+      t = Type::boolean();
+    types.push_back(t);
+  }
+  Specialization &callee = specialize(functionId, types, &call, &spec);
+  spec.jitCalls[&call] = {&callee, actual};
+  // A callee that may fall off its end returns None there (a conflict
+  // with its other returns is reported once typing is done).
+  Type result = callee.result;
+  if (!alwaysReturns(ast::body(callee.source->definition)))
+    unify(callee.result, Type::none(), result);
+  for (size_t i = 0; i < actual.size(); ++i)
+    if (types[i].kind == Type::Kind::Array)
+      for (const std::string &root : aliasRoots(spec, *actual[i]))
+        spec.arraysPassed.emplace(root, &callee, i);
+  return result;
+}
+
 Type Typer::callType(Specialization &spec, const SExpr &call) {
   const FunctionSource &fn = *spec.source;
   const SExpr &callee = ast::func(call);
@@ -73,6 +109,10 @@ Type Typer::callType(Specialization &spec, const SExpr &call) {
       fail(CompileError::Kind::Typing, fn, *args[i],
            name + "() does not accept " + t.str());
   };
+
+  std::string overloaded = overloadTarget(spec, call);
+  if (!overloaded.empty())
+    return overloadCallType(spec, call, overloaded, args);
 
   // math.<name>(...) and functions imported from math.
   std::string mathName;
@@ -112,6 +152,12 @@ Type Typer::callType(Specialization &spec, const SExpr &call) {
     Type receiver = moduleBase ? Type::bottom() : exprType(spec, base);
     if (!moduleBase && receiver.kind == Type::Kind::Bottom)
       return receiver; // typed in a later round
+    if (receiver.kind == Type::Kind::Array &&
+        options.overloaded.count("ndarray." + ast::attr(callee))) {
+      std::vector<const SExpr *> positional = {&base};
+      positional.insert(positional.end(), args.begin(), args.end());
+      return overloadCallType(spec, call, "ndarray." + ast::attr(callee), positional);
+    }
     if (receiver.kind == Type::Kind::Array) {
       // a.sum(axis=0) is np.sum(a, axis=0): the array comes first.
       // (Each method is the NumPy function of its name.)
@@ -148,36 +194,13 @@ Type Typer::callType(Specialization &spec, const SExpr &call) {
          "calling this expression is not supported");
   const std::string &name = ast::id(callee);
   switch (binding.kind) {
-  case NameBinding::Kind::Jit: {
-    spec.callsJit = true;
-    const FunctionSource &target = program.functions.at(binding.functionId);
-    std::vector<const SExpr *> actual = callArguments(spec, call, target);
-    std::vector<Type> types;
-    for (const SExpr *arg : actual) {
-      // Defaults are constants of the callee, typed without an environment.
-      bool isDefault = false;
-      for (const SExpr &d : target.defaults)
-        isDefault |= &d == arg;
-      Type t = isDefault ? constantType(*arg) : exprType(spec, *arg);
-      if (t.kind == Type::Kind::Bottom)
-        return Type::bottom();
-      if (t.kind == Type::Kind::Bool)
-        t = Type::boolean();
-      types.push_back(t);
-    }
-    Specialization &callee = specialize(binding.functionId, types, &call, &spec);
-    spec.jitCalls[&call] = {&callee, actual};
-    // A callee that may fall off its end returns None there (a conflict
-    // with its other returns is reported once typing is done).
-    Type result = callee.result;
-    if (!alwaysReturns(ast::body(callee.source->definition)))
-      unify(callee.result, Type::none(), result);
-    for (size_t i = 0; i < actual.size(); ++i)
-      if (types[i].kind == Type::Kind::Array)
-        for (const std::string &root : aliasRoots(spec, *actual[i]))
-          spec.arraysPassed.emplace(root, &callee, i);
-    return result;
-  }
+  case NameBinding::Kind::Jit:
+    return jitCallType(spec, call, binding.functionId,
+                       callArguments(spec, call, functionSource(binding.functionId)));
+  case NameBinding::Kind::Overload:
+    return overloadCallType(spec, call, binding.name, args);
+  case NameBinding::Kind::Libm:
+    return libmCallType(spec, call, binding.name);
   case NameBinding::Kind::Builtin:
     break;
   case NameBinding::Kind::Rendezvous: {

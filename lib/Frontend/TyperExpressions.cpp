@@ -155,14 +155,27 @@ Type Typer::computeType(Specialization &spec, const SExpr &expr) {
     case NameBinding::Kind::Undefined:
       fail(CompileError::Kind::Typing, fn, expr,
            "name '" + sourceName(name) + "' is not defined");
+    case NameBinding::Kind::DTypeValue: { // np.float32 imported by name
+      DType dtype;
+      if (dtypeFromName(binding.name, dtype))
+        return Type::dtypeValue(dtype);
+      break;
+    }
+    case NameBinding::Kind::Builtin: { // dtype=float, dtype=int
+      DType dtype;
+      if ((name == "float" || name == "int" || name == "bool" || name == "complex") &&
+          dtypeFromName(name, dtype))
+        return Type::dtypeValue(dtype);
+      break;
+    }
     case NameBinding::Kind::Unsupported:
       fail(CompileError::Kind::Unsupported, fn, expr,
            "global '" + name + "' is a " + binding.name +
                ", which compiled code cannot use");
     default:
-      fail(CompileError::Kind::Unsupported, fn, expr,
-           "'" + name + "' can only be called here");
+      break;
     }
+    fail(CompileError::Kind::Unsupported, fn, expr, "'" + name + "' can only be called here");
   }
   if (kind == ast::NodeKind::Attribute) {
     const SExpr &base = ast::value(expr);
@@ -187,8 +200,15 @@ Type Typer::computeType(Specialization &spec, const SExpr &expr) {
                  ast::attr(expr) + "'");
       return array.elements[field - fields.begin()];
     }
+    DType named;
+    if (moduleBase && ast::is(base, ast::NodeKind::Name) &&
+        resolve(spec, ast::id(base)).kind == NameBinding::Kind::NumPy &&
+        dtypeFromName(ast::attr(expr), named))
+      return Type::dtypeValue(named); // np.float32 as a value
     if (array.kind == Type::Kind::Array) {
       const std::string &attr = ast::attr(expr);
+      if (attr == "dtype")
+        return Type::dtypeValue(array.dtype);
       if (attr == "shape")
         return Type::tuple(std::vector<Type>(array.ndim, Type::integer()));
       if (attr == "ndim" || attr == "size" || attr == "itemsize" || attr == "nbytes")

@@ -83,6 +83,13 @@ DType Typer::dtypeOf(Specialization &spec, const SExpr &node) {
     }
     if (binding.kind == NameBinding::Kind::DTypeValue && dtypeFromName(binding.name, dtype))
       return dtype;
+    if (binding.kind == NameBinding::Kind::Local) { // a dtype passed or assigned
+      Type t = exprType(spec, node);
+      if (t.kind == Type::Kind::DType)
+        return t.dtype;
+      if (t.kind == Type::Kind::Bottom)
+        return DType::Float64; // typed in a later round
+    }
   }
   fail(CompileError::Kind::Unsupported, fn, node,
        "unsupported dtype: use float64, float32, int64, int32, int16, int8, "
@@ -789,9 +796,15 @@ std::set<std::string> Typer::aliasRoots(const Specialization &spec, const SExpr 
   } else if (kind == ast::NodeKind::Call && numpyFunction(spec, ast::func(expr)) == "reshape" &&
              !ast::args(expr).rest().empty()) {
     roots = aliasRoots(spec, *ast::args(expr).rest()[0]); // a view when it can be
+  } else if (kind == ast::NodeKind::Call && spec.jitCalls.count(&expr)) {
+    // A jitted callee (an overload's implementation too) may return (a
+    // view of) any array passed to it.
+    for (const SExpr *arg : spec.jitCalls.at(&expr).arguments) {
+      std::set<std::string> more = aliasRoots(spec, *arg);
+      roots.insert(more.begin(), more.end());
+    }
   } else if (kind == ast::NodeKind::Call && ast::is(ast::func(expr), ast::NodeKind::Name) &&
              resolve(spec, ast::id(ast::func(expr))).kind == NameBinding::Kind::Jit) {
-    // A jitted callee may return (a view of) any array passed to it.
     for (const SExpr *arg : ast::args(expr).rest()) {
       std::set<std::string> more = aliasRoots(spec, *arg);
       roots.insert(more.begin(), more.end());

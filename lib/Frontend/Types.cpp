@@ -62,6 +62,8 @@ std::string Type::str() const {
     return "complex";
   case Kind::NumPy:
     return std::string("numpy.") + dtypeName(dtype);
+  case Kind::DType:
+    return std::string("dtype[") + dtypeName(dtype) + "]";
   case Kind::Tuple: {
     std::string s = std::string(named ? named->name : "tuple") + "[";
     for (size_t i = 0; i < elements.size(); ++i)
@@ -73,7 +75,7 @@ std::string Type::str() const {
 }
 
 size_t Type::numLeaves() const {
-  if (kind == Kind::None || kind == Kind::Bottom)
+  if (kind == Kind::None || kind == Kind::Bottom || kind == Kind::DType)
     return 0; // an array is one leaf: its memref
   if (isComplex())
     return 2; // real and imaginary parts

@@ -14,7 +14,9 @@
 #include "plait/Frontend/DType.h"
 #include "plait/Frontend/SExpr.h"
 
+#include <functional>
 #include <map>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -43,12 +45,14 @@ struct Type {
   /// (np.float32, np.int8, np.bool_, ...: what array elements load as),
   /// computed with NumPy's rules (its width, wrapping, IEEE results).
   /// Complex is Python's complex (two float leaves, as numpy.complex128).
-  enum class Kind { Bottom, None, Bool, Int, Float, Tuple, Array, NumPy, Complex };
+  /// DType is a dtype as a value (np.float32, a.dtype, float passed as
+  /// dtype=): known when compiling, so it has no leaves.
+  enum class Kind { Bottom, None, Bool, Int, Float, Tuple, Array, NumPy, Complex, DType };
   Kind kind = Kind::Bottom;
   std::vector<Type> elements; // Tuple
   /// Tuple: the named tuple class it is an instance of, or null.
   const NamedTupleClass *named = nullptr;
-  DType dtype = DType::Float64; // Array, NumPy
+  DType dtype = DType::Float64; // Array, NumPy, DType
   int ndim = 0;                 // Array
   /// Array: C-contiguous, so the innermost stride is the constant 1 (the
   /// code vectorises); otherwise any strides.
@@ -100,6 +104,12 @@ struct Type {
     t.dtype = dtype;
     return t;
   }
+  static Type dtypeValue(DType dtype) {
+    Type t;
+    t.kind = Kind::DType;
+    t.dtype = dtype;
+    return t;
+  }
   /// The scalar type elements of an array are loaded as (a NumPy scalar).
   Type elementType() const { return numpy(dtype); }
   /// A real number: Python's bool, int or float, or a real NumPy scalar.
@@ -127,11 +137,11 @@ struct Type {
     return kind == other.kind && elements == other.elements && named == other.named &&
            (kind != Kind::Array || (dtype == other.dtype && ndim == other.ndim &&
                                     contiguous == other.contiguous && fortran == other.fortran)) &&
-           (kind != Kind::NumPy || dtype == other.dtype);
+           ((kind != Kind::NumPy && kind != Kind::DType) || dtype == other.dtype);
   }
   bool operator!=(const Type &other) const { return !(*this == other); }
   /// Python's spelling: "int", "float", "bool", "None", "tuple[int, float]",
-  /// "numpy.float32" for a NumPy scalar,
+  /// "numpy.float32" for a NumPy scalar, "dtype[float32]" for a dtype,
   /// "float64[:, :]" for a 2-D float64 array, "float64[:, ::1]" if
   /// C-contiguous, "float64[::1, :]" if Fortran-contiguous (the spelling of
   /// signatures).
@@ -188,6 +198,28 @@ struct Program {
 /// Parses "(Program (Function ...) ...)"; throws std::invalid_argument.
 Program parseProgram(const std::string &snapshot);
 
+/// A call of a function implemented with plait.overload, as typing found it.
+struct OverloadRequest {
+  /// "numpy.clip", "ndarray.flip" (an array method: the array comes first),
+  /// or the key of a global bound to an overloaded object.
+  std::string target;
+  std::vector<Type> positional;
+  std::vector<std::pair<std::string, Type>> keywords;
+};
+
+/// What the call is: a call of a jitted implementation (its functions come
+/// with it, as a snapshot), or an elementwise loop (a ufunc) over NumPy's
+/// broadcast of the operands that calls a scalar kernel on the loop's
+/// dtypes (NumPy resolved them) and stores its result as `loopOutput`.
+struct OverloadResolution {
+  enum class Kind { Function, Ufunc };
+  Kind kind = Kind::Function;
+  int functionId = 0;
+  std::string program; // "(Program (Function ...) ...)": functions not sent yet
+  std::vector<DType> loopInputs;
+  DType loopOutput = DType::Float64;
+};
+
 struct CompileOptions {
   /// int64 overflow raises OverflowError when true, wraps when false.
   bool checkOverflow = true;
@@ -200,6 +232,12 @@ struct CompileOptions {
   /// interpreter); defaults are CPython 3.11's.
   std::map<std::string, std::string> messages;
   std::string message(const std::string &key) const;
+  /// The targets plait.overload implements ("numpy.clip", "ndarray.flip").
+  std::set<std::string> overloaded;
+  /// Resolves an overloaded call (the bindings ask Python, re-attached);
+  /// throws CompileError (without a location) when there is no
+  /// implementation for the types.
+  std::function<OverloadResolution(const OverloadRequest &)> resolveOverload;
 };
 
 /// A compile-time error with the location, source line and caret.

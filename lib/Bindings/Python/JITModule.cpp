@@ -52,6 +52,54 @@ nb::dict statsDict(const dispatch::DispatchStats &stats, bool processWide) {
   return dict;
 }
 
+/// Asks Python how a call of a plait.overload target compiles (typing runs
+/// detached; this re-attaches for the call): resolver(target, positional
+/// type names, [(keyword, type name)]) returns ("function", id, program) or
+/// ("ufunc", kernel id, program, [loop input dtypes], loop output dtype).
+/// Its TypingError or UnsupportedError becomes the compilation's error,
+/// located at the call by the typer.
+frontend::OverloadResolution resolveOverload(PyObject *resolver,
+                                             const frontend::OverloadRequest &call) {
+  nb::gil_scoped_acquire attached;
+  try {
+    nb::list positional, keywords;
+    for (const Type &t : call.positional)
+      positional.append(t.str());
+    for (const auto &[name, t] : call.keywords)
+      keywords.append(nb::make_tuple(name, t.str()));
+    nb::tuple answer = nb::cast<nb::tuple>(nb::handle(resolver)(call.target, positional, keywords));
+    frontend::OverloadResolution resolution;
+    resolution.functionId = nb::cast<int>(answer[1]);
+    resolution.program = nb::cast<std::string>(answer[2]);
+    if (nb::cast<std::string>(answer[0]) == "ufunc") {
+      resolution.kind = frontend::OverloadResolution::Kind::Ufunc;
+      for (const std::string &name : nb::cast<std::vector<std::string>>(answer[3])) {
+        frontend::DType dtype;
+        if (!frontend::dtypeFromName(name, dtype))
+          throw frontend::CompileError(frontend::CompileError::Kind::Unsupported,
+                                       "ufunc loops of " + name + " are not supported");
+        resolution.loopInputs.push_back(dtype);
+      }
+      std::string output = nb::cast<std::string>(answer[3 + 1]);
+      if (!frontend::dtypeFromName(output, resolution.loopOutput))
+        throw frontend::CompileError(frontend::CompileError::Kind::Unsupported,
+                                     "ufunc loops of " + output + " are not supported");
+    }
+    return resolution;
+  } catch (nb::python_error &error) {
+    bool unsupported = error.matches(unsupportedErrorClass.load());
+    std::string message = nb::cast<std::string>(nb::str(error.value()));
+    if (!unsupported && !error.matches(typingErrorClass.load()))
+      message = nb::cast<std::string>(nb::str(error.type().attr("__name__"))) + ": " + message;
+    throw frontend::CompileError(unsupported ? frontend::CompileError::Kind::Unsupported
+                                             : frontend::CompileError::Kind::Typing,
+                                 message);
+  } catch (const nb::cast_error &) {
+    throw frontend::CompileError(frontend::CompileError::Kind::Typing,
+                                 "a plait.overload resolver returned a malformed answer");
+  }
+}
+
 } // namespace
 
 namespace plait::python {
@@ -97,9 +145,16 @@ void populateJIT(nb::module_ &m) {
       "compile",
       [](const std::string &snapshot, int entry, const std::vector<std::string> &types,
          bool checkOverflow, bool fastmath, int64_t recursionLimit,
-         const std::map<std::string, std::string> &messages, unsigned optLevel,
-         bool boundsCheck) {
+         const std::map<std::string, std::string> &messages, unsigned optLevel, bool boundsCheck,
+         const std::vector<std::string> &overloaded, nb::object resolver) {
         jit::CompileRequest request;
+        if (!resolver.is_none()) {
+          request.options.overloaded.insert(overloaded.begin(), overloaded.end());
+          request.options.resolveOverload =
+              [resolver = resolver.ptr()](const frontend::OverloadRequest &call) {
+                return resolveOverload(resolver, call);
+              };
+        }
         request.snapshot = snapshot;
         request.entryFunction = entry;
         for (const std::string &name : types) {
@@ -123,11 +178,11 @@ void populateJIT(nb::module_ &m) {
           throw nb::python_error();
         }
       },
-      nb::arg("snapshot"), nb::arg("entry"), nb::arg("types"),
-      nb::arg("check_overflow") = true, nb::arg("fastmath") = false,
-      nb::arg("recursion_limit") = 1000,
-      nb::arg("messages") = std::map<std::string, std::string>(),
-      nb::arg("opt_level") = 2, nb::arg("boundscheck") = true);
+      nb::arg("snapshot"), nb::arg("entry"), nb::arg("types"), nb::arg("check_overflow") = true,
+      nb::arg("fastmath") = false, nb::arg("recursion_limit") = 1000,
+      nb::arg("messages") = std::map<std::string, std::string>(), nb::arg("opt_level") = 2,
+      nb::arg("boundscheck") = true, nb::arg("overloaded") = std::vector<std::string>(),
+      nb::arg("resolver") = nb::none());
 
   // Dispatch keys (DispatchKey.h) are spelt in one place, for Python too.
   m.def("_signature_key", [](const std::vector<std::string> &typeNames) {

@@ -1,0 +1,52 @@
+//===- EmitOverloads.cpp - ufunc loops and libm intrinsics ----------------===//
+//
+// The code of plait.overload's native forms: a ufunc is NumPy's broadcast
+// loop over its operands calling the scalar kernel on each element, in the
+// loop's dtypes; the libm intrinsics the kernels use are the C library's
+// functions with IEEE results (NumPy raises no Python exceptions there).
+//
+//===----------------------------------------------------------------------===//
+#include "EmitterImpl.h"
+
+namespace plait::frontend::detail {
+
+Val FunctionEmitter::emitUfuncCall(const SExpr &node) {
+  const Specialization::UfuncCall &ufunc = spec.ufuncCalls.at(&node);
+  Location l = loc(node);
+  Type type = spec.typeOf(node);
+  auto apply = [&](llvm::ArrayRef<Val> elements) {
+    std::vector<Val> arguments;
+    // Python numbers are weak (NEP 50): an int must fit the loop's type.
+    for (size_t i = 0; i < elements.size(); ++i)
+      arguments.push_back(weakToNumPy(elements[i], ufunc.inputs[i]));
+    return castNumPy(callSpecialization(*ufunc.kernel, arguments, l), ufunc.output);
+  };
+  std::vector<Val> operands;
+  bool anyArray = false;
+  for (const SExpr *operand : ufunc.operands) {
+    operands.push_back(emitExpr(*operand));
+    anyArray |= operands.back().type.kind == Type::Kind::Array;
+  }
+  if (!anyArray)
+    return apply(operands);
+  return arrayElementwise(node, operands, type.dtype, type.ndim, apply);
+}
+
+Val FunctionEmitter::emitLibmCall(const SExpr &node, const std::string &name) {
+  Type type = spec.typeOf(node);
+  std::vector<Value> arguments;
+  for (const SExpr *arg : ast::args(node).rest()) {
+    Val value = emitExpr(*arg);
+    arguments.push_back(value.type.isNumPy() ? castNumPy(value, DType::Float64).leaves[0]
+                                             : convert(value, Type::floating()).leaves[0]);
+  }
+  Val computed{Type::numpy(DType::Float64), {callLibm(name.c_str(), arguments)}};
+  if (!type.isNumPy())
+    return {type, computed.leaves};
+  // float16 rounds through float32, as NumPy's half loops compute.
+  if (type.dtype == DType::Float16)
+    computed = castNumPy(computed, DType::Float32);
+  return castNumPy(computed, type.dtype);
+}
+
+} // namespace plait::frontend::detail

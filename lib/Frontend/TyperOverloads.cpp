@@ -1,0 +1,156 @@
+//===- TyperOverloads.cpp - calls of targets plait.overload implements ----===//
+//
+// A call of an overloaded target (np.clip, a.flip(), a user's function) is
+// typed per argument types by asking the options' resolver, which runs the
+// Python overload's type-level function: it answers with a jitted
+// implementation (typed and emitted as any jitted callee, then inlined) or
+// with a ufunc loop over a scalar kernel. Resolutions are asked once per
+// compilation and argument types.
+//
+//===----------------------------------------------------------------------===//
+#include "Typer.h"
+
+#include <algorithm>
+#include <map>
+
+namespace plait::frontend {
+
+const FunctionSource &Typer::functionSource(int id) const {
+  auto fn = program.functions.find(id);
+  if (fn != program.functions.end())
+    return fn->second;
+  auto added = overloadFunctions.find(id);
+  if (added != overloadFunctions.end())
+    return added->second;
+  throw std::invalid_argument("snapshot lacks function " + std::to_string(id));
+}
+
+std::string Typer::overloadTarget(const Specialization &spec, const SExpr &call) const {
+  if (options.overloaded.empty())
+    return "";
+  auto known = [&](const std::string &key) {
+    return options.overloaded.count(key) ? key : std::string();
+  };
+  const SExpr &callee = ast::func(call);
+  if (ast::is(callee, ast::NodeKind::Name)) {
+    NameBinding binding = resolve(spec, ast::id(callee));
+    if (binding.kind == NameBinding::Kind::MathFunction)
+      return known("math." + binding.name);
+  } else if (ast::is(callee, ast::NodeKind::Attribute) &&
+             ast::is(ast::value(callee), ast::NodeKind::Name) &&
+             resolve(spec, ast::id(ast::value(callee))).kind == NameBinding::Kind::Math) {
+    return known("math." + ast::attr(callee));
+  }
+  std::string numpyName = numpyFunction(spec, callee);
+  return numpyName.empty() ? "" : known("numpy." + numpyName);
+}
+
+Type Typer::overloadCallType(Specialization &spec, const SExpr &call, const std::string &target,
+                             const std::vector<const SExpr *> &positional) {
+  const FunctionSource &fn = *spec.source;
+  OverloadRequest request;
+  request.target = target;
+  std::string key = target + "(";
+  for (const SExpr *arg : positional) {
+    if (ast::is(*arg, ast::NodeKind::Starred))
+      fail(CompileError::Kind::Unsupported, fn, *arg, "*args in calls is not supported");
+    Type t = exprType(spec, *arg);
+    if (t.kind == Type::Kind::Bottom)
+      return t; // typed in a later round
+    request.positional.push_back(t);
+    key += t.str() + ", ";
+  }
+  for (const SExpr *keyword : ast::keywords(call).rest()) {
+    const std::string &name = keyword->items.at(1).text;
+    if (name == "**")
+      fail(CompileError::Kind::Unsupported, fn, call, "**kwargs in calls is not supported");
+    Type t = exprType(spec, keyword->items.at(2));
+    if (t.kind == Type::Kind::Bottom)
+      return t;
+    request.keywords.emplace_back(name, t);
+    key += name + "=" + t.str() + ", ";
+  }
+  auto found = resolutions.find(key);
+  if (found == resolutions.end()) {
+    if (!options.resolveOverload)
+      fail(CompileError::Kind::Unsupported, fn, call,
+           "this compilation cannot resolve plait.overload implementations");
+    OverloadResolution resolution;
+    try {
+      resolution = options.resolveOverload(request);
+    } catch (const CompileError &error) {
+      fail(error.kind, fn, call, error.what());
+    }
+    if (!resolution.program.empty())
+      for (auto &[id, source] : parseProgram(resolution.program).functions)
+        if (!program.functions.count(id))
+          overloadFunctions.emplace(id, std::move(source));
+    found = resolutions.emplace(key, std::move(resolution)).first;
+  }
+  const OverloadResolution &resolution = found->second;
+  if (resolution.kind == OverloadResolution::Kind::Function)
+    return jitCallType(
+        spec, call, resolution.functionId,
+        callArguments(spec, call, positional, functionSource(resolution.functionId)));
+
+  // A ufunc: NumPy's broadcasting of the operands, the kernel per element.
+  if (!request.keywords.empty() || positional.size() != resolution.loopInputs.size())
+    fail(CompileError::Kind::Unsupported, fn, call,
+         "this ufunc call takes its " + std::to_string(resolution.loopInputs.size()) +
+             " operands as positional arguments only");
+  std::vector<Type> kernelArguments;
+  for (DType dtype : resolution.loopInputs)
+    kernelArguments.push_back(Type::numpy(dtype));
+  Specialization &kernel = specialize(resolution.functionId, kernelArguments, &call, &spec);
+  spec.callsJit = true;
+  spec.ufuncCalls[&call] = {&kernel, resolution.loopInputs, resolution.loopOutput, positional};
+  int ndim = 0;
+  bool anyArray = false;
+  for (const Type &t : request.positional)
+    if (t.kind == Type::Kind::Array) {
+      anyArray = true;
+      ndim = std::max(ndim, t.ndim);
+    } else if (!t.isNumber()) {
+      fail(CompileError::Kind::Typing, fn, call,
+           "a ufunc's operands are arrays and numbers, not " + t.str());
+    }
+  if (!anyArray)
+    return Type::numpy(resolution.loopOutput);
+  spec.loops = true;
+  return Type::newArray(resolution.loopOutput, ndim, request.positional);
+}
+
+Type Typer::libmCallType(Specialization &spec, const SExpr &call, const std::string &name) {
+  const FunctionSource &fn = *spec.source;
+  if (ast::keywords(call).items.size() > 1)
+    fail(CompileError::Kind::Unsupported, fn, call, name + "() takes no keyword arguments");
+  // The C functions of NumPy's float loops (npy_math), by arity.
+  static const std::map<std::string, size_t> arities = {
+      {"sin", 1},      {"cos", 1},      {"tan", 1},   {"asin", 1},  {"acos", 1},  {"atan", 1},
+      {"sinh", 1},     {"cosh", 1},     {"tanh", 1},  {"asinh", 1}, {"acosh", 1}, {"atanh", 1},
+      {"exp", 1},      {"exp2", 1},     {"expm1", 1}, {"log", 1},   {"log2", 1},  {"log10", 1},
+      {"log1p", 1},    {"cbrt", 1},     {"sqrt", 1},  {"floor", 1}, {"ceil", 1},  {"trunc", 1},
+      {"rint", 1},     {"fabs", 1},     {"atan2", 2}, {"hypot", 2}, {"pow", 2},   {"fmod", 2},
+      {"copysign", 2}, {"nextafter", 2}};
+  auto arity = arities.find(name);
+  if (arity == arities.end())
+    fail(CompileError::Kind::Unsupported, fn, call, "no libm intrinsic named " + name);
+  if (ast::args(call).rest().size() != arity->second)
+    fail(CompileError::Kind::Typing, fn, call,
+         name + "() takes " + std::to_string(arity->second) + " arguments");
+  std::optional<DType> numpyFloat;
+  for (const SExpr *arg : ast::args(call).rest()) {
+    Type t = exprType(spec, *arg);
+    if (t.kind == Type::Kind::Bottom)
+      return t;
+    if (!t.isNumeric())
+      fail(CompileError::Kind::Typing, fn, *arg, name + "() of " + t.str());
+    if (t.isNumPy()) {
+      DType dtype = isFloatDType(t.dtype) ? t.dtype : DType::Float64;
+      numpyFloat = numpyFloat ? promoteDTypes(*numpyFloat, dtype) : dtype;
+    }
+  }
+  return numpyFloat ? Type::numpy(*numpyFloat) : Type::floating();
+}
+
+} // namespace plait::frontend
