@@ -1,21 +1,28 @@
 """plait: a JIT compiler for Python on MLIR and LLVM, built for many threads.
 
   plait.jit -- @plait.jit compiles numeric functions to native code
+  plait.overload -- implement functions (NumPy's, your own) for compiled code
   plait.ir, plait.passmanager, plait.execution_engine -- MLIR from Python
   plait.testing -- deterministic concurrency hooks for tests
 """
 
 from .errors import CompileError, TypingError, UnsupportedError
 from ._jit import Dispatcher, blas_library, jit, stats
+from ._overload import UfuncLoop, overload, overload_method
+from . import types
 
 __version__ = "0.1.0"
 __all__ = [
     "CompileError",
     "Dispatcher",
     "TypingError",
+    "UfuncLoop",
     "UnsupportedError",
     "blas_library",
     "jit",
+    "overload",
+    "overload_method",
     "stats",
+    "types",
     "__version__",
 ]

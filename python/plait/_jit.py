@@ -19,7 +19,7 @@ import weakref
 from types import FunctionType
 from typing import Any, Callable, Optional, Sequence, Union, overload
 
-from . import _messages
+from . import _messages, _overload
 from ._core import jit as _native
 from ._snapshot import Snapshotter
 from .errors import CompileError, TypingError, UnsupportedError
@@ -146,6 +146,7 @@ class Dispatcher(_native.DispatcherBase):
 
     def _build(self, types: list[str]) -> Any:
         """Snapshot (GIL held), compile (detached), and record the guard."""
+        _overload.load_numpy_library()
         snapshotter = Snapshotter(lambda value: isinstance(value, Dispatcher), _implicit_dispatcher)
         snapshotter.add(self)
         start = time.perf_counter()
@@ -160,6 +161,8 @@ class Dispatcher(_native.DispatcherBase):
                 messages=_MESSAGES,
                 opt_level=self._options["opt_level"],
                 boundscheck=self._options["boundscheck"],
+                overloaded=_overload.overloaded_keys(),
+                resolver=_overload.Resolver(snapshotter, _implicit_dispatcher),
             )
         finally:
             _native._record(self, "compile", time.perf_counter() - start)

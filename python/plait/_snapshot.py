@@ -14,6 +14,7 @@ import textwrap
 from types import FunctionType, ModuleType
 from typing import Any, Callable
 
+from . import _overload
 from ._core import jit as _native
 from ._versions import rename_versions
 from .errors import CompileError
@@ -171,6 +172,11 @@ class Snapshotter:
             return f"(Jit {value._plait_id})"
         if getattr(value, "_plait_runtime", None) == "rendezvous":
             return "(Rendezvous)"
+        overloaded = _overload.key_of_object(value)
+        if overloaded is not None:
+            return f"(Overload {_string(overloaded)})"
+        if getattr(value, "_plait_libm", None):
+            return f"(Libm {value._plait_libm})"
         if isinstance(value, ModuleType):
             return f"(Module {value.__name__.replace('.', '_')})"
         name = getattr(value, "__name__", None)
