@@ -1,0 +1,43 @@
+"""Helpers of plait.numpy's type-level functions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .. import types
+from ..errors import TypingError, UnsupportedError
+
+
+def absent(t: Any) -> bool:
+    """An argument left out (the type-level default None) or passed as None."""
+    return t is None or isinstance(t, types.NoneType)
+
+
+def dtype_class(t: Any, default: Any) -> Any:
+    """The NumPy scalar type a dtype= argument names (default when absent)."""
+    if absent(t):
+        return default
+    if isinstance(t, types.DType):
+        return t.dtype.type
+    raise TypingError(f"dtype= takes a dtype such as np.float32, float or a.dtype, not {t}")
+
+
+def need_array(name: str, t: Any, ndims: tuple[int, ...] = ()) -> types.Array:
+    if not isinstance(t, types.Array):
+        raise UnsupportedError(f"np.{name}() of {t} is not supported yet (arrays are)")
+    if ndims and t.ndim not in ndims:
+        shown = " or ".join(f"{n}-D" for n in ndims)
+        raise UnsupportedError(f"np.{name}() of a {t.ndim}-D array is not supported yet ({shown} arrays are)")
+    return t
+
+
+def need_integral(name: str, what: str, t: Any) -> None:
+    if not types.is_integral(t):
+        raise TypingError(f"np.{name}(): {what} must be an integer, not {t}")
+
+
+def result_dtype(*operands: Any) -> Any:
+    """NumPy's result type of array and number operands (NEP 50)."""
+    return np.result_type(*[types.operand_dtype(t) for t in operands])

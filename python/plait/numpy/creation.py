@@ -1,0 +1,108 @@
+"""Array creation: np.eye, np.identity, np.linspace."""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import numpy as np
+
+from .. import types
+from .._overload import overload
+from ..errors import UnsupportedError
+from ._util import absent, dtype_class, need_integral
+
+
+def _eye_fill(rows, cols, k, dt):
+    out = np.zeros((rows, cols), dt)
+    first = 0 if k >= 0 else -k
+    last = min(rows, cols - k)
+    for i in range(first, last):
+        out[i, i + k] = 1
+    return out
+
+
+@overload(np.eye, family="creation")
+def _eye(N, M=None, k=None, dtype=None, order=None):
+    need_integral("eye", "N", N)
+    if not absent(order):
+        raise UnsupportedError("np.eye() with order= is not supported yet")
+    dt = dtype_class(dtype, np.float64)
+    if absent(M):
+
+        def eye_square(N, M=None, k=0, dtype=None, order=None):
+            return _eye_fill(N, N, k, dt)
+
+        return eye_square
+    need_integral("eye", "M", M)
+
+    def eye(N, M=None, k=0, dtype=None, order=None):
+        return _eye_fill(N, M, k, dt)
+
+    return eye
+
+
+@overload(np.identity, family="creation")
+def _identity(n, dtype=None):
+    need_integral("identity", "n", n)
+    dt = dtype_class(dtype, np.float64)
+
+    def identity(n, dtype=None):
+        return _eye_fill(n, n, 0, dt)
+
+    return identity
+
+
+def _linspace_fill(start, stop, num, endpoint):
+    # NumPy's steps: arange(num) * step + start, or (i / div) * delta where
+    # the step underflows to 0; the last sample is stop itself.
+    div = num - 1 if endpoint else num
+    y = np.empty(num)
+    delta = float(stop) - float(start)
+    first = float(start)
+    if div > 0:
+        step = delta / div
+        if step == 0:
+            for i in range(num):
+                y[i] = i / div * delta + first
+        else:
+            for i in range(num):
+                y[i] = i * step + first
+    else:
+        for i in range(num):
+            y[i] = i * delta + first
+    if endpoint and num > 1:
+        y[num - 1] = stop
+    return y
+
+
+@overload(np.linspace, family="creation")
+def _linspace(start, stop, num=None, endpoint=None, retstep=None, dtype=None, axis=None):
+    for name, t in (("start", start), ("stop", stop)):
+        if not isinstance(t, (types.Boolean, types.Integer, types.Float)) and not (
+            isinstance(t, types.NumPyScalar) and t.dtype == np.float64
+        ):
+            raise UnsupportedError(f"np.linspace() with {name} of {t} is not supported yet (Python numbers are)")
+    if not absent(num):
+        need_integral("linspace", "num", num)
+    if not absent(retstep) or not absent(axis):
+        raise UnsupportedError("np.linspace() with retstep= or axis= is not supported yet")
+    dt = dtype_class(dtype, np.float64)
+    if np.dtype(dt).kind == "f" and np.dtype(dt) != np.float64:
+
+        def linspace_cast(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0):
+            return _linspace_fill(start, stop, num, endpoint).astype(dt)
+
+        return linspace_cast
+    if np.dtype(dt).kind in "iu":
+
+        def linspace_int(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0):
+            return np.floor(_linspace_fill(start, stop, num, endpoint)).astype(dt)
+
+        return linspace_int
+    if np.dtype(dt) != np.float64:
+        raise UnsupportedError(f"np.linspace() with dtype={np.dtype(dt).name} is not supported yet")
+
+    def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0):
+        return _linspace_fill(start, stop, num, endpoint)
+
+    return linspace

@@ -1,0 +1,397 @@
+"""NumPy's ufuncs: scalar kernels in NumPy's loop dtypes, broadcast by the
+compiler (plait.UfuncLoop). NumPy itself resolves the loop
+(ufunc.resolve_dtypes, with Python numbers weak as NEP 50 says), so the
+result dtypes are NumPy's by construction."""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Callable, Optional
+
+import numpy as np
+
+from .. import types
+from .._overload import UfuncLoop, overload
+from ..errors import TypingError, UnsupportedError
+from ._libm import acos as c_acos, acosh as c_acosh, asin as c_asin, asinh as c_asinh, atan2 as c_atan2, atanh as c_atanh, cbrt as c_cbrt, ceil as c_ceil, copysign as c_copysign, cosh as c_cosh, exp2 as c_exp2, expm1 as c_expm1, fabs as c_fabs, floor as c_floor, fmod as c_fmod, hypot as c_hypot, log10 as c_log10, log1p as c_log1p, log2 as c_log2, nextafter as c_nextafter, pow as c_pow, rint as c_rint, sinh as c_sinh, tanh as c_tanh, trunc as c_trunc
+
+_INF = math.inf
+_DEGREES = 180.0 / math.pi
+_RADIANS = math.pi / 180.0
+
+
+def _loop(ufunc: Any, kernels: dict[str, Callable[..., Any]], args: tuple[types.Type, ...], kwargs: dict[str, Any]) -> Optional[UfuncLoop]:
+    name = ufunc.__name__
+    if kwargs:
+        raise UnsupportedError(f"np.{name}() with {', '.join(kwargs)}= is not supported yet")
+    if len(args) != ufunc.nin:
+        raise TypingError(f"{name}() takes {ufunc.nin} positional arguments but {len(args)} were given")
+    dtypes = [types.operand_dtype(a) for a in args]
+    for arg, dtype in zip(args, dtypes):
+        if dtype is None:
+            raise TypingError(f"np.{name}() of {arg} is not supported (arrays and numbers are)")
+    try:
+        resolved = ufunc.resolve_dtypes(tuple(dtypes) + (None,) * ufunc.nout)
+    except TypeError as error:  # numpy's UFuncTypeError: no loop for the types
+        raise TypingError(str(error)) from None
+    inputs, output = resolved[: ufunc.nin], resolved[ufunc.nin]
+    kernel = kernels.get(inputs[0].kind) or kernels.get("*")
+    if kernel is None:
+        raise UnsupportedError(f"np.{name}() of {inputs[0].name} values is not supported yet")
+    return UfuncLoop(kernel, inputs, output)
+
+
+def _register(ufunc: Any, family: str = "ufuncs", **kernels: Callable[..., Any]) -> None:
+    by_kind = {}
+    for kinds, kernel in kernels.items():
+        for kind in kinds if kinds != "any" else "*":
+            by_kind[kind] = kernel
+
+    def typer(*args: types.Type, **kwargs: Any) -> Optional[UfuncLoop]:
+        return _loop(ufunc, by_kind, args, kwargs)
+
+    overload(ufunc, family=family)(typer)
+
+
+# -- kernels (each runs on one element, in the loop's dtypes) --------------
+def _add(x, y):
+    return x + y
+
+
+def _subtract(x, y):
+    return x - y
+
+
+def _multiply(x, y):
+    return x * y
+
+
+def _divide(x, y):
+    return x / y
+
+
+def _floor_divide(x, y):
+    return x // y
+
+
+def _remainder(x, y):
+    return x % y
+
+
+def _power(x, y):
+    return x**y
+
+
+def _negative(x):
+    return -x
+
+
+def _positive(x):
+    return +x
+
+
+def _square(x):
+    return x * x
+
+
+def _reciprocal(x):
+    return 1.0 / x
+
+
+def _maximum(x, y):
+    # NaN propagates (either side), as NumPy's maximum does.
+    return x if x >= y or x != x else y
+
+
+def _minimum(x, y):
+    return x if x <= y or x != x else y
+
+
+def _fmax(x, y):
+    # NaN is ignored unless both are NaN.
+    return x if x >= y or y != y else y
+
+
+def _fmin(x, y):
+    return x if x <= y or y != y else y
+
+
+def _isnan(x):
+    return x != x
+
+
+def _isinf(x):
+    return x == _INF or x == -_INF
+
+
+def _isfinite(x):
+    return x == x and x != _INF and x != -_INF
+
+
+def _never(x):
+    return False
+
+
+def _always(x):
+    return True
+
+
+def _signbit(x):
+    return c_copysign(1.0, x) < 0.0
+
+
+def _sign_float(x):
+    if x > 0:
+        return 1.0
+    if x < 0:
+        return -1.0
+    return float(x)  # zero (NumPy gives +0.0 or -0.0 as x) or NaN
+
+
+def _sign_int(x):
+    if x > 0:
+        return 1
+    if x < 0:
+        return -1
+    return 0
+
+
+def _logical_and(x, y):
+    return bool(x) and bool(y)
+
+
+def _logical_or(x, y):
+    return bool(x) or bool(y)
+
+
+def _logical_xor(x, y):
+    return bool(x) != bool(y)
+
+
+def _logical_not(x):
+    return not x
+
+
+def _bitwise_and(x, y):
+    return x & y
+
+
+def _bitwise_or(x, y):
+    return x | y
+
+
+def _bitwise_xor(x, y):
+    return x ^ y
+
+
+def _invert(x):
+    return ~x
+
+
+def _invert_bool(x):
+    return not x
+
+
+def _greater(x, y):
+    return x > y
+
+
+def _greater_equal(x, y):
+    return x >= y
+
+
+def _less(x, y):
+    return x < y
+
+
+def _less_equal(x, y):
+    return x <= y
+
+
+def _equal(x, y):
+    return x == y
+
+
+def _not_equal(x, y):
+    return x != y
+
+
+def _deg2rad(x):
+    return x * _RADIANS
+
+
+def _rad2deg(x):
+    return x * _DEGREES
+
+
+def _identity(x):
+    return x
+
+
+def _sinh(x):
+    return c_sinh(x)
+
+
+def _cosh(x):
+    return c_cosh(x)
+
+
+def _tanh(x):
+    return c_tanh(x)
+
+
+def _arcsin(x):
+    return c_asin(x)
+
+
+def _arccos(x):
+    return c_acos(x)
+
+
+def _arcsinh(x):
+    return c_asinh(x)
+
+
+def _arccosh(x):
+    return c_acosh(x)
+
+
+def _arctanh(x):
+    return c_atanh(x)
+
+
+def _exp2(x):
+    return c_exp2(x)
+
+
+def _expm1(x):
+    return c_expm1(x)
+
+
+def _log2(x):
+    return c_log2(x)
+
+
+def _log10(x):
+    return c_log10(x)
+
+
+def _log1p(x):
+    return c_log1p(x)
+
+
+def _cbrt(x):
+    return c_cbrt(x)
+
+
+def _floor(x):
+    return c_floor(x)
+
+
+def _ceil(x):
+    return c_ceil(x)
+
+
+def _trunc(x):
+    return c_trunc(x)
+
+
+def _rint(x):
+    return c_rint(x)
+
+
+def _fabs(x):
+    return c_fabs(x)
+
+
+def _arctan2(y, x):
+    return c_atan2(y, x)
+
+
+def _hypot(x, y):
+    return c_hypot(x, y)
+
+
+def _fmod(x, y):
+    return c_fmod(x, y)
+
+
+def _copysign(x, y):
+    return c_copysign(x, y)
+
+
+def _nextafter(x, y):
+    return c_nextafter(x, y)
+
+
+def _float_power(x, y):
+    return c_pow(x, y)
+
+
+_NUMBERS = "biufc"
+_REALS = "biuf"
+_INTS = "biu"
+
+_register(np.add, **{_NUMBERS: _add})
+_register(np.subtract, **{"iufc": _subtract})
+_register(np.multiply, **{_NUMBERS: _multiply})
+_register(np.divide, **{"fc": _divide})
+_register(np.floor_divide, **{"iuf": _floor_divide})
+_register(np.remainder, **{"iuf": _remainder})
+_register(np.power, **{"iufc": _power})
+_register(np.float_power, **{"f": _float_power})
+_register(np.negative, **{"iufc": _negative})
+_register(np.positive, **{"iufc": _positive})
+_register(np.square, **{_NUMBERS: _square})
+_register(np.reciprocal, **{"f": _reciprocal})
+_register(np.maximum, **{_REALS: _maximum})
+_register(np.minimum, **{_REALS: _minimum})
+_register(np.fmax, **{_REALS: _fmax})
+_register(np.fmin, **{_REALS: _fmin})
+_register(np.isnan, **{"f": _isnan, "biu": _never})
+_register(np.isinf, **{"f": _isinf, "biu": _never})
+_register(np.isfinite, **{"f": _isfinite, "biu": _always})
+_register(np.signbit, **{"f": _signbit})
+_register(np.sign, **{"f": _sign_float, "iu": _sign_int})
+_register(np.logical_and, family="logic", **{"b": _logical_and})
+_register(np.logical_or, family="logic", **{"b": _logical_or})
+_register(np.logical_xor, family="logic", **{"b": _logical_xor})
+_register(np.logical_not, family="logic", **{"b": _logical_not})
+_register(np.bitwise_and, family="logic", **{_INTS: _bitwise_and})
+_register(np.bitwise_or, family="logic", **{_INTS: _bitwise_or})
+_register(np.bitwise_xor, family="logic", **{_INTS: _bitwise_xor})
+_register(np.invert, family="logic", **{"iu": _invert, "b": _invert_bool})
+_register(np.greater, family="logic", **{_REALS: _greater})
+_register(np.greater_equal, family="logic", **{_REALS: _greater_equal})
+_register(np.less, family="logic", **{_REALS: _less})
+_register(np.less_equal, family="logic", **{_REALS: _less_equal})
+_register(np.equal, family="logic", **{_NUMBERS: _equal})
+_register(np.not_equal, family="logic", **{_NUMBERS: _not_equal})
+_register(np.deg2rad, **{"f": _deg2rad})
+_register(np.radians, **{"f": _deg2rad})
+_register(np.rad2deg, **{"f": _rad2deg})
+_register(np.degrees, **{"f": _rad2deg})
+_register(np.sinh, **{"f": _sinh})
+_register(np.cosh, **{"f": _cosh})
+_register(np.tanh, **{"f": _tanh})
+_register(np.arcsin, **{"f": _arcsin})
+_register(np.arccos, **{"f": _arccos})
+_register(np.arcsinh, **{"f": _arcsinh})
+_register(np.arccosh, **{"f": _arccosh})
+_register(np.arctanh, **{"f": _arctanh})
+_register(np.exp2, **{"f": _exp2})
+_register(np.expm1, **{"f": _expm1})
+_register(np.log2, **{"f": _log2})
+_register(np.log10, **{"f": _log10})
+_register(np.log1p, **{"f": _log1p})
+_register(np.cbrt, **{"f": _cbrt})
+_register(np.floor, **{"f": _floor, "biu": _identity})
+_register(np.ceil, **{"f": _ceil, "biu": _identity})
+_register(np.trunc, **{"f": _trunc, "biu": _identity})
+_register(np.rint, **{"f": _rint})
+_register(np.fabs, **{"f": _fabs})
+_register(np.arctan2, **{"f": _arctan2})
+_register(np.hypot, **{"f": _hypot})
+_register(np.fmod, **{"f": _fmod})
+_register(np.copysign, **{"f": _copysign})
+_register(np.nextafter, **{"f": _nextafter})
