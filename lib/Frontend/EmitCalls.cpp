@@ -34,8 +34,8 @@ Val FunctionEmitter::emitCall(const SExpr &node) {
     binding = typer.resolve(spec, ast::id(callee));
     if (binding.kind == NameBinding::Kind::MathFunction)
       mathName = binding.name;
-    if (binding.kind == NameBinding::Kind::Libm)
-      return emitLibmCall(node, binding.name);
+    if (binding.kind == NameBinding::Kind::Intrinsic)
+      return emitIntrinsicCall(node, binding.name);
     if (binding.kind == NameBinding::Kind::Rendezvous) {
       std::vector<Value> args;
       const Type kinds[] = {Type::integer(), Type::integer(), Type::floating()};
@@ -165,6 +165,8 @@ Val FunctionEmitter::emitMath(const SExpr &node, const std::string &name,
 Val FunctionEmitter::emitBuiltin(const SExpr &node, const std::string &name) {
   Location l = loc(node);
   Type type = spec.typeOf(node);
+  if (name == "abs" && type.kind == Type::Kind::Array) // ndarray.__abs__ is np.abs
+    return emitElementwise(node, "abs");
   std::vector<Val> args;
   for (const SExpr *arg : ast::args(node).rest())
     args.push_back(emitExpr(*arg));

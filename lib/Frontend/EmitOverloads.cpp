@@ -3,7 +3,8 @@
 // The code of plait.overload's native forms: a ufunc is NumPy's broadcast
 // loop over its operands calling the scalar kernel on each element, in the
 // loop's dtypes; the libm intrinsics the kernels use are the C library's
-// functions with IEEE results (NumPy raises no Python exceptions there).
+// functions with IEEE results (NumPy raises no Python exceptions there);
+// raise_if raises an implementation's error with NumPy's message.
 //
 //===----------------------------------------------------------------------===//
 #include "EmitterImpl.h"
@@ -32,8 +33,17 @@ Val FunctionEmitter::emitUfuncCall(const SExpr &node) {
   return arrayElementwise(node, operands, type.dtype, type.ndim, apply);
 }
 
-Val FunctionEmitter::emitLibmCall(const SExpr &node, const std::string &name) {
+Val FunctionEmitter::emitIntrinsicCall(const SExpr &node, const std::string &name) {
   Type type = spec.typeOf(node);
+  if (name == "raise_if") { // (condition, "Class", "message {0}", ints...)
+    std::vector<const SExpr *> args = ast::args(node).rest();
+    Value failed = truth(emitExpr(*args[0]));
+    llvm::SmallVector<Value> values;
+    for (size_t i = 3; i < args.size(); ++i)
+      values.push_back(convert(emitExpr(*args[i]), Type::integer()).leaves[0]);
+    checkWithArgs(failed, PyError(ast::value(*args[1]).text, ast::value(*args[2]).text), values);
+    return {type, {}};
+  }
   std::vector<Value> arguments;
   for (const SExpr *arg : ast::args(node).rest()) {
     Val value = emitExpr(*arg);

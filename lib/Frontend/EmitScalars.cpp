@@ -102,6 +102,8 @@ Val FunctionEmitter::emitExpr(const SExpr &expr) {
                                    : std::nan("");
     return {type, {constFloat(value)}};
   }
+  if (kind == ast::NodeKind::BinOp && spec.ufuncCalls.count(&expr))
+    return emitUfuncCall(expr); // NumPy's complex a ** b: np.power's loop
   if (kind == ast::NodeKind::BinOp) {
     // Left before right, as CPython evaluates them (C++ leaves the order of
     // function arguments unspecified).

@@ -206,8 +206,8 @@ private:
   /// A plait.overload ufunc: the scalar kernel over NumPy's broadcast of
   /// the operands, in the loop's dtypes (EmitOverloads.cpp).
   Val emitUfuncCall(const SExpr &node);
-  /// plait.numpy's libm intrinsics, with IEEE results.
-  Val emitLibmCall(const SExpr &node, const std::string &name);
+  /// plait.numpy's intrinsics: libm functions with IEEE results, raise_if.
+  Val emitIntrinsicCall(const SExpr &node, const std::string &name);
   Val callRuntime(const char *name, std::vector<Value> args, const Type &resultType,
                   std::initializer_list<std::pair<int32_t, PyError>> codes);
   Val callRuntimeFloat(const char *name, std::vector<Value> args,

@@ -175,8 +175,8 @@ NameBinding Typer::resolve(const Specialization &spec,
   } else if (head == "Overload") {
     binding.kind = NameBinding::Kind::Overload;
     binding.name = value.items.at(1).text;
-  } else if (head == "Libm") {
-    binding.kind = NameBinding::Kind::Libm;
+  } else if (head == "Intrinsic") {
+    binding.kind = NameBinding::Kind::Intrinsic;
     binding.name = value.items.at(1).text;
   } else if (head == "DType") {
     binding.kind = NameBinding::Kind::DTypeValue;

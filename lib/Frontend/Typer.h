@@ -32,7 +32,7 @@ struct NameBinding {
     NumPyFunction, // a function imported from numpy
     DTypeValue,    // a NumPy scalar type (np.float32 bound to a global)
     Overload,      // an object plait.overload implements (name: its key)
-    Libm,          // plait.numpy's IEEE libm intrinsics (name: the C function)
+    Intrinsic,     // plait.numpy's intrinsics: libm functions, raise_if
     Unsupported,   // bound to something compiled code cannot use
     Undefined
   };
@@ -223,8 +223,10 @@ private:
   /// argument types, then typed as a jitted call or a ufunc loop.
   Type overloadCallType(Specialization &spec, const SExpr &call, const std::string &target,
                         const std::vector<const SExpr *> &positional);
-  /// plait.numpy's libm intrinsics: IEEE results, no exceptions.
-  Type libmCallType(Specialization &spec, const SExpr &call, const std::string &name);
+  /// plait.numpy's intrinsics: the C library's math functions (IEEE
+  /// results, no exceptions) and raise_if(condition, "Class", "message
+  /// {0}", ints...), which raises when the condition holds.
+  Type intrinsicCallType(Specialization &spec, const SExpr &call, const std::string &name);
   /// The function `id` of the snapshot or of an overload's implementation.
   const FunctionSource &functionSource(int id) const;
 
@@ -246,7 +248,8 @@ private:
   /// A dtype designator: np.float64, float, int, bool, "int32", a global
   /// bound to a NumPy type. Fails with a TypingError otherwise.
   DType dtypeOf(Specialization &spec, const SExpr &node);
-  /// The number of dimensions a shape argument (int or tuple of ints) gives.
+  /// The number of dimensions a shape argument (int or tuple of ints) gives;
+  /// 0 while its type is not known yet.
   int shapeRank(Specialization &spec, const SExpr &node);
   /// How a reduction call (np.sum(a, axis=(0, 1), keepdims=True), a.std(0,
   /// ddof=1), ...) reduces an array of `ndim` axes: its arguments bound to

@@ -199,8 +199,8 @@ Type Typer::callType(Specialization &spec, const SExpr &call) {
                        callArguments(spec, call, functionSource(binding.functionId)));
   case NameBinding::Kind::Overload:
     return overloadCallType(spec, call, binding.name, args);
-  case NameBinding::Kind::Libm:
-    return libmCallType(spec, call, binding.name);
+  case NameBinding::Kind::Intrinsic:
+    return intrinsicCallType(spec, call, binding.name);
   case NameBinding::Kind::Builtin:
     break;
   case NameBinding::Kind::Rendezvous: {
@@ -226,6 +226,8 @@ Type Typer::callType(Specialization &spec, const SExpr &call) {
   if (name == "abs") {
     needArgs(name, 1, 1);
     Type t = argType(0);
+    if (t.kind == Type::Kind::Array) // ndarray.__abs__ is np.abs
+      return numpyCallType(spec, call, "abs");
     if (t.isComplex())
       return t.isNumPy() ? Type::numpy(complexPartDType(t.dtype)) : Type::floating();
     needNumeric(name, t, 0);

@@ -252,9 +252,20 @@ Type Typer::computeType(Specialization &spec, const SExpr &expr) {
     fail(CompileError::Kind::Unsupported, fn, expr,
          "attribute access is not supported (except .real and .imag of complex numbers)");
   }
-  if (kind == ast::NodeKind::BinOp)
-    return binaryType(spec, expr, ast::op(expr), exprType(spec, ast::left(expr)),
-                      exprType(spec, ast::right(expr)));
+  if (kind == ast::NodeKind::BinOp) {
+    Type left = exprType(spec, ast::left(expr)), right = exprType(spec, ast::right(expr));
+    // ** of NumPy's complex numbers is np.power's loop (plait.numpy's).
+    auto numpyComplex = [](const Type &t) {
+      return t.kind == Type::Kind::Array ? isComplexDType(t.dtype) : t.isComplex() && t.isNumPy();
+    };
+    bool numpyOperands = left.kind == Type::Kind::Array || right.kind == Type::Kind::Array ||
+                         left.isNumPy() || right.isNumPy();
+    if (ast::op(expr) == ast::Operator::Pow && numpyOperands &&
+        (numpyComplex(left) || numpyComplex(right) || left.isComplex() || right.isComplex()) &&
+        options.overloaded.count("numpy.power"))
+      return overloadCallType(spec, expr, "numpy.power", {&ast::left(expr), &ast::right(expr)});
+    return binaryType(spec, expr, ast::op(expr), left, right);
+  }
   if (kind == ast::NodeKind::UnaryOp) {
     ast::Operator op = ast::op(expr);
     int64_t negated;

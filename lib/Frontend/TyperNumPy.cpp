@@ -283,6 +283,8 @@ DType Typer::reductionDType(Specialization &spec, const SExpr &call, const std::
 
 int Typer::shapeRank(Specialization &spec, const SExpr &node) {
   Type t = exprType(spec, node);
+  if (t.kind == Type::Kind::Bottom)
+    return 0; // typed in a later round (a jitted callee's result's shape)
   if (t.isIntegral())
     return 1;
   if (t.kind == Type::Kind::Tuple && !t.elements.empty() && t.elements.size() <= 8) {
@@ -353,12 +355,16 @@ Type Typer::numpyCallType(Specialization &spec, const SExpr &call, const std::st
     takeDtype(1);
     arity(1, 1);
     int rank = shapeRank(spec, *args[0]);
+    if (rank == 0)
+      return Type::bottom();
     return Type::array(dtypeNode ? dtypeOf(spec, *dtypeNode) : DType::Float64, rank, true);
   }
   if (name == "full") {
     takeDtype(2);
     arity(2, 2);
     int rank = shapeRank(spec, *args[0]);
+    if (rank == 0)
+      return Type::bottom();
     Type fill = exprType(spec, *args[1]);
     if (fill.kind != Type::Kind::Bottom && !fill.isNumber())
       fail(CompileError::Kind::Typing, fn, *args[1], "np.full() needs a number to fill with");
@@ -486,7 +492,10 @@ Type Typer::numpyCallType(Specialization &spec, const SExpr &call, const std::st
     for (size_t i = 1; i < args.size(); ++i) {
       if (args.size() > 2 && !exprType(spec, *args[i]).isIntegral())
         fail(CompileError::Kind::Typing, fn, *args[i], "reshape() sizes are ints");
-      ndim += args.size() > 2 ? 1 : shapeRank(spec, *args[i]);
+      int rank = args.size() > 2 ? 1 : shapeRank(spec, *args[i]);
+      if (rank == 0)
+        return Type::bottom();
+      ndim += rank;
     }
     spec.loops = true;
     // A C-contiguous array's reshape is C-contiguous; others may be views

@@ -60,7 +60,9 @@ Type Typer::overloadCallType(Specialization &spec, const SExpr &call, const std:
     request.positional.push_back(t);
     key += t.str() + ", ";
   }
-  for (const SExpr *keyword : ast::keywords(call).rest()) {
+  // `call` is a call, or an operator NumPy computes with a ufunc (a ** b).
+  bool isCall = ast::is(call, ast::NodeKind::Call);
+  for (const SExpr *keyword : isCall ? ast::keywords(call).rest() : std::vector<const SExpr *>()) {
     const std::string &name = keyword->items.at(1).text;
     if (name == "**")
       fail(CompileError::Kind::Unsupported, fn, call, "**kwargs in calls is not supported");
@@ -88,6 +90,9 @@ Type Typer::overloadCallType(Specialization &spec, const SExpr &call, const std:
     found = resolutions.emplace(key, std::move(resolution)).first;
   }
   const OverloadResolution &resolution = found->second;
+  if (resolution.kind == OverloadResolution::Kind::Function && !isCall)
+    fail(CompileError::Kind::Unsupported, fn, call,
+         "this operator's implementation is not an elementwise loop");
   if (resolution.kind == OverloadResolution::Kind::Function)
     return jitCallType(
         spec, call, resolution.functionId,
@@ -120,10 +125,29 @@ Type Typer::overloadCallType(Specialization &spec, const SExpr &call, const std:
   return Type::newArray(resolution.loopOutput, ndim, request.positional);
 }
 
-Type Typer::libmCallType(Specialization &spec, const SExpr &call, const std::string &name) {
+Type Typer::intrinsicCallType(Specialization &spec, const SExpr &call, const std::string &name) {
   const FunctionSource &fn = *spec.source;
   if (ast::keywords(call).items.size() > 1)
     fail(CompileError::Kind::Unsupported, fn, call, name + "() takes no keyword arguments");
+  std::vector<const SExpr *> args = ast::args(call).rest();
+  if (name == "raise_if") {
+    auto isString = [](const SExpr *node) {
+      return ast::is(*node, ast::NodeKind::Const) && ast::value(*node).kind == SExpr::Kind::String;
+    };
+    if (args.size() < 3 || !isString(args[1]) || !isString(args[2]))
+      fail(CompileError::Kind::Typing, fn, call,
+           "raise_if() takes a condition, an exception class name and a message (constant "
+           "strings), then the ints the message's {0}, {1}... show");
+    Type condition = exprType(spec, *args[0]);
+    if (condition.kind != Type::Kind::Bottom && !condition.isNumeric())
+      fail(CompileError::Kind::Typing, fn, *args[0], "raise_if()'s condition is a bool");
+    for (size_t i = 3; i < args.size(); ++i) {
+      Type value = exprType(spec, *args[i]);
+      if (value.kind != Type::Kind::Bottom && !value.isIntegral())
+        fail(CompileError::Kind::Typing, fn, *args[i], "raise_if() shows ints only");
+    }
+    return Type::none();
+  }
   // The C functions of NumPy's float loops (npy_math), by arity.
   static const std::map<std::string, size_t> arities = {
       {"sin", 1},      {"cos", 1},      {"tan", 1},   {"asin", 1},  {"acos", 1},  {"atan", 1},

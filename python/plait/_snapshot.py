@@ -175,8 +175,9 @@ class Snapshotter:
         overloaded = _overload.key_of_object(value)
         if overloaded is not None:
             return f"(Overload {_string(overloaded)})"
-        if getattr(value, "_plait_libm", None):
-            return f"(Libm {value._plait_libm})"
+        intrinsic = getattr(value, "_plait_intrinsic", None)
+        if isinstance(intrinsic, str):
+            return f"(Intrinsic {intrinsic})"
         if isinstance(value, ModuleType):
             return f"(Module {value.__name__.replace('.', '_')})"
         name = getattr(value, "__name__", None)

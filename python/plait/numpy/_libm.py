@@ -26,7 +26,7 @@ def _intrinsic(name: str) -> Callable[..., Any]:
         return getattr(numpy, _C_TO_NUMPY.get(name, name))(*(numpy.float64(a) for a in args))
 
     interpreted.__name__ = name
-    interpreted._plait_libm = name  # type: ignore[attr-defined]
+    interpreted._plait_intrinsic = name  # type: ignore[attr-defined]
     return interpreted
 
 

@@ -9,6 +9,7 @@ import numpy as np
 from .. import types
 from .._overload import overload
 from ..errors import UnsupportedError
+from ._errors import raise_if
 from ._util import absent, dtype_class, need_integral
 
 
@@ -55,6 +56,7 @@ def _identity(n, dtype=None):
 def _linspace_fill(start, stop, num, endpoint):
     # NumPy's steps: arange(num) * step + start, or (i / div) * delta where
     # the step underflows to 0; the last sample is stop itself.
+    raise_if(num < 0, "ValueError", "Number of samples, {0}, must be non-negative.", num)
     div = num - 1 if endpoint else num
     y = np.empty(num)
     delta = float(stop) - float(start)

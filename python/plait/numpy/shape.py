@@ -10,6 +10,7 @@ import numpy as np
 from .. import types
 from .._overload import overload
 from ..errors import TypingError, UnsupportedError
+from ._errors import raise_if
 from ._util import absent, need_array, need_integral
 
 
@@ -25,7 +26,13 @@ def _flip3(m, axis=None):
     return m[::-1, ::-1, ::-1]
 
 
+def _flip_axis1(m, axis=None):
+    raise_if(axis < -1 or axis > 0, "numpy.exceptions.AxisError", "axis {0} is out of bounds for array of dimension 1", axis)
+    return m[::-1]
+
+
 def _flip_axis2(m, axis=None):
+    raise_if(axis < -2 or axis > 1, "numpy.exceptions.AxisError", "axis {0} is out of bounds for array of dimension 2", axis)
     if axis == 0 or axis == -2:
         return m[::-1, :]
     return m[:, ::-1]
@@ -38,7 +45,7 @@ def _flip(m, axis=None):
         return (_flip1, _flip2, _flip3)[m.ndim - 1]
     need_integral("flip", "axis", axis)
     if m.ndim == 1:
-        return _flip1
+        return _flip_axis1
     if m.ndim == 2:
         return _flip_axis2
     raise UnsupportedError("np.flip() of a 3-D array along one axis is not supported yet")

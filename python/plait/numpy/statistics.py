@@ -73,9 +73,11 @@ def _cov_rows(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, awei
     x = m.astype(np.float64)
     mean = np.mean(x, axis=1)
     x -= mean.reshape((x.shape[0], 1))
-    fact = x.shape[1] - 1
+    # NumPy warns and divides by 0 (inf, nan) when there are no degrees
+    # of freedom left.
+    fact = max(x.shape[1] - 1, 0)
     c = np.dot(x, x.T)
-    c *= 1.0 / fact
+    c *= np.float64(1.0) / fact
     return c
 
 

@@ -13,9 +13,10 @@ import numpy as np
 from .. import types
 from .._overload import UfuncLoop, overload
 from ..errors import TypingError, UnsupportedError
-from ._libm import acos as c_acos, acosh as c_acosh, asin as c_asin, asinh as c_asinh, atan2 as c_atan2, atanh as c_atanh, cbrt as c_cbrt, ceil as c_ceil, copysign as c_copysign, cosh as c_cosh, exp2 as c_exp2, expm1 as c_expm1, fabs as c_fabs, floor as c_floor, fmod as c_fmod, hypot as c_hypot, log10 as c_log10, log1p as c_log1p, log2 as c_log2, nextafter as c_nextafter, pow as c_pow, rint as c_rint, sinh as c_sinh, tanh as c_tanh, trunc as c_trunc
+from ._libm import acos as c_acos, acosh as c_acosh, asin as c_asin, asinh as c_asinh, atan2 as c_atan2, atanh as c_atanh, cbrt as c_cbrt, ceil as c_ceil, copysign as c_copysign, cosh as c_cosh, exp2 as c_exp2, expm1 as c_expm1, fabs as c_fabs, floor as c_floor, fmod as c_fmod, hypot as c_hypot, log10 as c_log10, log1p as c_log1p, log2 as c_log2, nextafter as c_nextafter, pow as c_pow, rint as c_rint, sinh as c_sinh, tanh as c_tanh, trunc as c_trunc, cos as c_cos, exp as c_exp, log as c_log, sin as c_sin
 
 _INF = math.inf
+_NAN = math.nan
 _DEGREES = 180.0 / math.pi
 _RADIANS = math.pi / 180.0
 
@@ -80,6 +81,49 @@ def _remainder(x, y):
 
 def _power(x, y):
     return x**y
+
+
+def _power_complex(x, y):
+    # NumPy's complex power (npy_cpow): exact products for small integral
+    # real exponents, exp(y * log(x)) otherwise.
+    br = y.real
+    bi = y.imag
+    if br == 0.0 and bi == 0.0:
+        return 1.0 + 0j
+    if x.real == 0.0 and x.imag == 0.0:
+        if br > 0.0 and bi == 0.0:
+            return 0j
+        return complex(_NAN, _NAN)
+    if bi == 0.0 and br > -100.0 and br < 100.0 and c_floor(br) == br:
+        n = int(br)
+        if n == 1:
+            return 1.0 * x
+        if n == 2:
+            return x * x
+        if n == 3:
+            return x * (x * x)
+        if n < 0:
+            n = -n
+        product = 1.0 + 0j
+        p = x
+        mask = 1
+        while True:
+            if n & mask:
+                product = product * p
+            mask = mask << 1
+            if n < mask:
+                break
+            p = p * p
+        if br < 0.0:
+            return 1.0 / product
+        return product
+    # cpow(x, y) = cexp(y * clog(x)), as the C library computes it.
+    log_abs = c_log(c_hypot(x.real, x.imag))
+    angle = c_atan2(x.imag, x.real)
+    zr = br * log_abs - bi * angle
+    zi = br * angle + bi * log_abs
+    scale = c_exp(zr)
+    return complex(scale * c_cos(zi), scale * c_sin(zi))
 
 
 def _negative(x):
@@ -338,7 +382,7 @@ _register(np.multiply, **{_NUMBERS: _multiply})
 _register(np.divide, **{"fc": _divide})
 _register(np.floor_divide, **{"iuf": _floor_divide})
 _register(np.remainder, **{"iuf": _remainder})
-_register(np.power, **{"iufc": _power})
+_register(np.power, **{"iuf": _power, "c": _power_complex})
 _register(np.float_power, **{"f": _float_power})
 _register(np.negative, **{"iufc": _negative})
 _register(np.positive, **{"iufc": _positive})

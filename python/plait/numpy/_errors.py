@@ -1,0 +1,24 @@
+"""Raising NumPy's errors from plait.numpy's implementations."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def raise_if(condition: Any, exception: str, message: str, *values: int) -> None:
+    """Raises `exception` (a builtin's name, or module.Class) with `message`,
+    whose {0}, {1}... show `values` (ints), when `condition` holds. In
+    compiled code the class and message must be constant strings."""
+    if not condition:
+        return
+    module, _, name = exception.rpartition(".")
+    import builtins
+    import importlib
+
+    cls = getattr(importlib.import_module(module) if module else builtins, name)
+    for index, value in enumerate(values):
+        message = message.replace("{" + str(index) + "}", str(int(value)))
+    raise cls(message)
+
+
+raise_if._plait_intrinsic = "raise_if"  # type: ignore[attr-defined]
