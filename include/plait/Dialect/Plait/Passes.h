@@ -19,6 +19,7 @@ class OpPassManager;
 
 namespace plait::dialect {
 
+std::unique_ptr<mlir::Pass> createHoistAllocasPass();
 std::unique_ptr<mlir::Pass> createVersionLoopsPass();
 std::unique_ptr<mlir::Pass> createDropOverflowChecksPass();
 std::unique_ptr<mlir::Pass> createUnsignedRemainderPass();

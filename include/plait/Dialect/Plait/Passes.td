@@ -20,6 +20,21 @@ def VersionLoops : Pass<"plait-version-loops", "::mlir::func::FuncOp"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def HoistAllocas : Pass<"plait-hoist-allocas", "::mlir::func::FuncOp"> {
+  let summary = "Fixed-size stack slots move to the function's entry block";
+  let description = [{
+    The slots of a function's variables are `memref.alloca`s of fixed size in
+    its entry block. Inlining a call made inside a loop leaves the callee's
+    slots inside the loop, where each iteration would take new stack space
+    (LLVM's own inliner moves such allocas to the entry; MLIR 16's does
+    not): a loop of many calls then overflows the stack. Each iteration
+    initialises what it reads, so one slot per alloca, allocated once at
+    entry, keeps the semantics.
+  }];
+  let constructor = "::plait::dialect::createHoistAllocasPass()";
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def DropOverflowChecks : Pass<"plait-drop-overflow-checks", "::mlir::func::FuncOp"> {
   let summary = "Int arithmetic that cannot overflow no longer checks";
   let description = [{

@@ -20,8 +20,10 @@ namespace plait::dialect {
 #include "plait/Dialect/Plait/Passes.h.inc"
 
 void buildOptimizePipeline(mlir::OpPassManager &pm) {
-  // Versioning first: it sees the checks as emitted; range analysis then
-  // removes what it can prove in both copies, and in loops not versioned.
+  // Inlined callees' slots first (before versioning copies loops); then
+  // versioning: it sees the checks as emitted; range analysis then removes
+  // what it can prove in both copies, and in loops not versioned.
+  pm.addNestedPass<mlir::func::FuncOp>(createHoistAllocasPass());
   pm.addNestedPass<mlir::func::FuncOp>(createVersionLoopsPass());
   pm.addNestedPass<mlir::func::FuncOp>(createDropOverflowChecksPass());
   pm.addNestedPass<mlir::func::FuncOp>(createUnsignedRemainderPass());
