@@ -9,6 +9,7 @@ import numpy as np
 from .. import types
 from .._overload import UfuncLoop, overload, overload_method
 from ..errors import TypingError, UnsupportedError
+from ._errors import raise_if
 from ._util import absent, need_array, result_dtype
 
 
@@ -89,3 +90,89 @@ def _cov(m, y=None, rowvar=None, bias=None, ddof=None, fweights=None, aweights=N
     if m.dtype.kind not in "biuf":
         raise UnsupportedError(f"np.cov() of {m.dtype.name} values is not supported yet")
     return _cov_rows
+
+
+_HISTOGRAM_BLOCK = 65536  # NumPy's: counts are added up block by block
+
+
+def _histogram_range(a):
+    if a.size == 0:
+        return 0.0, 1.0
+    first = float(a.min())
+    last = float(a.max())
+    raise_if(
+        not (first - first == 0.0 and last - last == 0.0),
+        "ValueError",
+        "autodetected range of [nan, nan] is not finite",
+    )
+    if first == last:
+        first -= 0.5
+        last += 0.5
+    return first, last
+
+
+def _histogram_bin(x, first, last, edges, bins):
+    # NumPy's uniform-bin fast path: the index computed from the value, then
+    # corrected against the edges themselves.
+    index = int((x - first) / (last - first) * bins)
+    if index == bins:
+        index -= 1
+    if x < edges[index]:
+        index -= 1
+    if x >= edges[index + 1] and index != bins - 1:
+        index += 1
+    return index
+
+
+def _histogram_counts(a, bins=10, range=None, density=None, weights=None):
+    return _count_into_bins(a, bins)
+
+
+def _count_into_bins(a, bins):
+    raise_if(bins < 1, "ValueError", "`bins` must be positive, when an integer")
+    first, last = _histogram_range(a)
+    edges = np.linspace(first, last, bins + 1)
+    counts = np.zeros(bins, np.int64)
+    for i in range(a.size):
+        x = float(a[i])
+        if x >= first and x <= last:
+            counts[_histogram_bin(x, first, last, edges, bins)] += 1
+    return counts, edges
+
+
+def _histogram_weighted(a, bins=10, range=None, density=None, weights=None):
+    return _sum_into_bins(a, bins, weights)
+
+
+def _sum_into_bins(a, bins, weights):
+    raise_if(bins < 1, "ValueError", "`bins` must be positive, when an integer")
+    raise_if(weights.shape[0] != a.shape[0], "ValueError", "weights should have the same shape as a.")
+    first, last = _histogram_range(a)
+    edges = np.linspace(first, last, bins + 1)
+    sums = np.zeros(bins)
+    block = np.zeros(bins)
+    for start in range(0, a.size, _HISTOGRAM_BLOCK):
+        block[:] = 0.0
+        for i in range(start, min(start + _HISTOGRAM_BLOCK, a.size)):
+            x = float(a[i])
+            if x >= first and x <= last:
+                block[_histogram_bin(x, first, last, edges, bins)] += weights[i]
+        sums += block
+    return sums, edges
+
+
+@overload(np.histogram, family="statistics")
+def _histogram(a, bins=None, range=None, density=None, weights=None):
+    a = need_array("histogram", a, (1,))
+    if a.dtype.kind not in "iuf" or (a.dtype.kind == "f" and a.dtype != np.float64):
+        raise UnsupportedError(f"np.histogram() of {a.dtype.name} values is not supported yet")
+    if not absent(bins) and not types.is_integral(bins):
+        raise UnsupportedError("np.histogram() with bins other than a number of bins is not supported yet")
+    if not absent(range) or not absent(density):
+        raise UnsupportedError("np.histogram() with range= or density= is not supported yet")
+    if absent(weights):
+        return _histogram_counts
+    weights = need_array("histogram", weights, (1,))
+    if weights.dtype != np.float64:
+        raise UnsupportedError(f"np.histogram() with {weights.dtype.name} weights is not supported yet")
+    return _histogram_weighted
