@@ -40,6 +40,12 @@ std::string Typer::overloadTarget(const Specialization &spec, const SExpr &call)
              ast::is(ast::value(callee), ast::NodeKind::Name) &&
              resolve(spec, ast::id(ast::value(callee))).kind == NameBinding::Kind::Math) {
     return known("math." + ast::attr(callee));
+  } else if (ast::is(callee, ast::NodeKind::Attribute) &&
+             ast::is(ast::value(callee), ast::NodeKind::Attribute)) {
+    // A ufunc's method: np.add.outer(a, b).
+    std::string ufunc = numpyFunction(spec, ast::value(callee));
+    if (!ufunc.empty())
+      return known("numpy." + ufunc + "." + ast::attr(callee));
   }
   std::string numpyName = numpyFunction(spec, callee);
   return numpyName.empty() ? "" : known("numpy." + numpyName);

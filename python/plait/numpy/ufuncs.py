@@ -52,6 +52,26 @@ def _register(ufunc: Any, family: str = "ufuncs", **kernels: Callable[..., Any])
         return _loop(ufunc, by_kind, args, kwargs)
 
     overload(ufunc, family=family)(typer)
+    if ufunc.nin == 2:
+        overload(ufunc.outer, family=family)(_outer_typer(ufunc))
+
+
+def _outer_typer(ufunc: Any) -> Callable[..., Any]:
+    """ufunc.outer(A, B): the ufunc of every pair, shape A.shape + B.shape."""
+
+    def typer(A: types.Type, B: types.Type, **kwargs: Any) -> Callable[..., Any]:
+        if kwargs:
+            raise UnsupportedError(f"np.{ufunc.__name__}.outer() with {', '.join(kwargs)}= is not supported yet")
+        for operand in (A, B):
+            if not isinstance(operand, types.Array) or operand.ndim != 1:
+                raise UnsupportedError(f"np.{ufunc.__name__}.outer() of {operand} is not supported yet (1-D arrays are)")
+
+        def outer(A, B):
+            return ufunc(A[:, None], B[None, :])
+
+        return outer
+
+    return typer
 
 
 # -- kernels (each runs on one element, in the loop's dtypes) --------------
