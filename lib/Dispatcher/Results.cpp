@@ -374,13 +374,28 @@ PyObject *raiseRunError(const jit::Executor &executor, int32_t status) {
     PyErr_Clear();
     cls = Py_NewRef(PyExc_RuntimeError);
   }
-  // Messages with {0}..{23} take the values the code recorded on this thread.
+  // Messages with {0}..{23} take the values the code recorded on this thread
+  // (ints; {k!f}: a float's bits, shown as Python shows the float).
   std::string message = site.message;
   std::array<int64_t, kMaxErrorArguments> values = lastErrorArguments();
   for (size_t k = 0; k < values.size(); ++k) {
     std::string placeholder = "{" + std::to_string(k) + "}";
     for (size_t at; (at = message.find(placeholder)) != std::string::npos;)
       message.replace(at, placeholder.size(), std::to_string(values[k]));
+    std::string floatPlaceholder = "{" + std::to_string(k) + "!f}";
+    if (message.find(floatPlaceholder) == std::string::npos)
+      continue;
+    double value;
+    std::memcpy(&value, &values[k], sizeof value);
+    PyObject *number = PyFloat_FromDouble(value);
+    PyObject *shown = number ? PyObject_Repr(number) : nullptr;
+    const char *text = shown ? PyUnicode_AsUTF8(shown) : nullptr;
+    std::string formatted = text ? text : "?";
+    Py_XDECREF(shown);
+    Py_XDECREF(number);
+    PyErr_Clear();
+    for (size_t at; (at = message.find(floatPlaceholder)) != std::string::npos;)
+      message.replace(at, floatPlaceholder.size(), formatted);
   }
   PyErr_SetString(cls, message.c_str());
   Py_DECREF(cls);

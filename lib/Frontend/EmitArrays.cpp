@@ -17,7 +17,8 @@ Val FunctionEmitter::arrayElementwise(const SExpr &node, llvm::ArrayRef<Val> ope
     inputTypes.push_back(operand.type);
   // NumPy's broadcasting: trailing axes line up; each result axis takes the
   // size that is not 1; any other mismatch is a ValueError naming every
-  // operand's shape (an in-place target's too, as the ufunc's `out`).
+  // operand's shape in order, "()" for a scalar (an in-place target's too,
+  // as the ufunc's `out`).
   Location l = loc(node);
   using P = arith::CmpIPredicate;
   llvm::SmallVector<Val> shaped;
@@ -30,9 +31,17 @@ Val FunctionEmitter::arrayElementwise(const SExpr &node, llvm::ArrayRef<Val> ope
   }
   std::string shapes;
   llvm::SmallVector<Value> dims;
-  for (const Val &operand : shaped) {
+  for (const Val &operand : operands) {
+    if (operand.type.kind != Type::Kind::Array) {
+      shapes += "() ";
+      continue;
+    }
     shapes += shapePlaceholders(operand.type.ndim, static_cast<int>(dims.size())) + " ";
     appendDimensions(operand.leaves[0], operand.type.ndim, dims);
+  }
+  if (out) {
+    shapes += shapePlaceholders(out->type.ndim, static_cast<int>(dims.size())) + " ";
+    appendDimensions(out->leaves[0], out->type.ndim, dims);
   }
   PyError mismatch = PyError("ValueError", formatMessage("operands_broadcast", {{"shapes", shapes}}));
   llvm::SmallVector<Value> sizes;

@@ -17,9 +17,11 @@ Val FunctionEmitter::emitUfuncCall(const SExpr &node) {
   Type type = spec.typeOf(node);
   auto apply = [&](llvm::ArrayRef<Val> elements) {
     std::vector<Val> arguments;
-    // Python numbers are weak (NEP 50): an int must fit the loop's type.
+    // Python numbers are weak (NEP 50): an int must fit the loop's type
+    // (np.where casts it as C does).
     for (size_t i = 0; i < elements.size(); ++i)
-      arguments.push_back(weakToNumPy(elements[i], ufunc.inputs[i]));
+      arguments.push_back(ufunc.checkPythonInts ? weakToNumPy(elements[i], ufunc.inputs[i])
+                                                : castNumPy(elements[i], ufunc.inputs[i]));
     return castNumPy(callSpecialization(*ufunc.kernel, arguments, l), ufunc.output);
   };
   std::vector<Val> operands;
@@ -39,18 +41,31 @@ Val FunctionEmitter::emitIntrinsicCall(const SExpr &node, const std::string &nam
     std::vector<const SExpr *> args = ast::args(node).rest();
     Value failed = truth(emitExpr(*args[0]));
     llvm::SmallVector<Value> values;
-    for (size_t i = 3; i < args.size(); ++i)
-      values.push_back(convert(emitExpr(*args[i]), Type::integer()).leaves[0]);
+    for (size_t i = 3; i < args.size(); ++i) {
+      // Floats travel as their bits (the message shows them with {k!f}).
+      Val value = emitExpr(*args[i]);
+      if (value.type.isFloating()) {
+        Value bits = castNumPy(value, DType::Float64).leaves[0];
+        values.push_back(builder.create<arith::BitcastOp>(loc(node), builder.getI64Type(), bits));
+      } else {
+        values.push_back(convert(value, Type::integer()).leaves[0]);
+      }
+    }
     checkWithArgs(failed, PyError(ast::value(*args[1]).text, ast::value(*args[2]).text), values);
     return {type, {}};
   }
+  // Computed in double, or in float by a "<name>f" function.
+  bool single = false;
+  libmArity(name, single);
+  DType computes = single ? DType::Float32 : DType::Float64;
   std::vector<Value> arguments;
   for (const SExpr *arg : ast::args(node).rest()) {
     Val value = emitExpr(*arg);
-    arguments.push_back(value.type.isNumPy() ? castNumPy(value, DType::Float64).leaves[0]
-                                             : convert(value, Type::floating()).leaves[0]);
+    arguments.push_back(value.type.isNumPy() || computes == DType::Float32
+                            ? castNumPy(value, computes).leaves[0]
+                            : convert(value, Type::floating()).leaves[0]);
   }
-  Val computed{Type::numpy(DType::Float64), {callLibm(name.c_str(), arguments)}};
+  Val computed{Type::numpy(computes), {callLibm(name.c_str(), arguments)}};
   if (!type.isNumPy())
     return {type, computed.leaves};
   // float16 rounds through float32, as NumPy's half loops compute.

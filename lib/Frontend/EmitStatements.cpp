@@ -56,6 +56,7 @@ void FunctionEmitter::emit(const std::string &symbol) {
   func.setPrivate();
   entry = func.addEntryBlock();
   builder.setInsertionPointToEnd(entry);
+  inUfuncLoop = spec.ufuncKernel; // a kernel's body is its loop's element operation
   Block *body = newBlock();
 
   // Parameters the function never assigns are their arguments' values;

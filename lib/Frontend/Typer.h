@@ -60,6 +60,9 @@ struct Specialization {
   SourceLocation resultOrigin;
   bool callsJit = false;
   bool loops = false;
+  /// The scalar kernel of a ufunc loop whose complex products NumPy's SIMD
+  /// loops fuse (OverloadResolution::simdProducts).
+  bool ufuncKernel = false;
   /// Array parameters the body writes to (element assignment).
   std::set<std::string> writes;
   /// Writes (assignment targets, fill() calls) into the .imag of a real
@@ -91,6 +94,7 @@ struct Specialization {
     std::vector<DType> inputs;
     DType output = DType::Float64;
     std::vector<const SExpr *> operands;
+    bool checkPythonInts = true; // OverloadResolution::checkPythonInts
   };
   std::unordered_map<const SExpr *, UfuncCall> ufuncCalls;
   /// How each reduction call (np.sum, a.std, np.cumsum, ...) reduces.
@@ -301,6 +305,9 @@ struct MathFunctionInfo {
 };
 const MathFunctionInfo *lookupMathFunction(const std::string &name);
 bool isSupportedBuiltin(const std::string &name);
+/// The number of arguments of plait.numpy's libm intrinsic `name` (0: no
+/// such intrinsic); `single` for a "<name>f" float version.
+size_t libmArity(const std::string &name, bool &single);
 bool alwaysReturns(const SExpr &body);
 /// -N for an integer constant N (its negation fits int64 even where N does
 /// not: -9223372036854775808).

@@ -161,13 +161,16 @@ Type Typer::computeType(Specialization &spec, const SExpr &expr) {
         return Type::dtypeValue(dtype);
       break;
     }
-    case NameBinding::Kind::Builtin: { // dtype=float, dtype=int
-      DType dtype;
-      if ((name == "float" || name == "int" || name == "bool" || name == "complex") &&
-          dtypeFromName(name, dtype))
-        return Type::dtypeValue(dtype);
+    case NameBinding::Kind::Builtin: // dtype=float, dtype=int: NumPy's defaults
+      if (binding.name == "float")
+        return Type::dtypeValue(DType::Float64);
+      if (binding.name == "int")
+        return Type::dtypeValue(DType::Int64);
+      if (binding.name == "bool")
+        return Type::dtypeValue(DType::Bool);
+      if (binding.name == "complex")
+        return Type::dtypeValue(DType::Complex128);
       break;
-    }
     case NameBinding::Kind::Unsupported:
       fail(CompileError::Kind::Unsupported, fn, expr,
            "global '" + name + "' is a " + binding.name +
@@ -260,9 +263,17 @@ Type Typer::computeType(Specialization &spec, const SExpr &expr) {
     };
     bool numpyOperands = left.kind == Type::Kind::Array || right.kind == Type::Kind::Array ||
                          left.isNumPy() || right.isNumPy();
-    if (ast::op(expr) == ast::Operator::Pow && numpyOperands &&
-        (numpyComplex(left) || numpyComplex(right) || left.isComplex() || right.isComplex()) &&
-        options.overloaded.count("numpy.power"))
+    bool complexPower =
+        ast::op(expr) == ast::Operator::Pow && numpyOperands &&
+        (numpyComplex(left) || numpyComplex(right) || left.isComplex() || right.isComplex());
+    // An array ** 2 (the int literal) is np.square, as NumPy's
+    // fast_scalar_power makes it.
+    const SExpr &exponent = ast::right(expr);
+    if (complexPower && left.kind == Type::Kind::Array && ast::is(exponent, ast::NodeKind::Const) &&
+        ast::value(exponent).kind == SExpr::Kind::Integer && ast::value(exponent).text == "2" &&
+        options.overloaded.count("numpy.square"))
+      return overloadCallType(spec, expr, "numpy.square", {&ast::left(expr)});
+    if (complexPower && options.overloaded.count("numpy.power"))
       return overloadCallType(spec, expr, "numpy.power", {&ast::left(expr), &ast::right(expr)});
     return binaryType(spec, expr, ast::op(expr), left, right);
   }

@@ -15,6 +15,25 @@
 
 namespace plait::frontend {
 
+size_t libmArity(const std::string &name, bool &single) {
+  // The C functions of NumPy's float loops (npy_math), by arity.
+  static const std::map<std::string, size_t> arities = {
+      {"sin", 1},      {"cos", 1},      {"tan", 1},   {"asin", 1},  {"acos", 1},  {"atan", 1},
+      {"sinh", 1},     {"cosh", 1},     {"tanh", 1},  {"asinh", 1}, {"acosh", 1}, {"atanh", 1},
+      {"exp", 1},      {"exp2", 1},     {"expm1", 1}, {"log", 1},   {"log2", 1},  {"log10", 1},
+      {"log1p", 1},    {"cbrt", 1},     {"sqrt", 1},  {"floor", 1}, {"ceil", 1},  {"trunc", 1},
+      {"rint", 1},     {"fabs", 1},     {"atan2", 2}, {"hypot", 2}, {"pow", 2},   {"fmod", 2},
+      {"copysign", 2}, {"nextafter", 2}};
+  auto found = arities.find(name);
+  single = false;
+  if (found == arities.end() && name.size() > 1 && name.back() == 'f') {
+    // "<name>f": the C library's float version, computing in float32.
+    found = arities.find(name.substr(0, name.size() - 1));
+    single = found != arities.end();
+  }
+  return found == arities.end() ? 0 : found->second;
+}
+
 const FunctionSource &Typer::functionSource(int id) const {
   auto fn = program.functions.find(id);
   if (fn != program.functions.end())
@@ -113,8 +132,10 @@ Type Typer::overloadCallType(Specialization &spec, const SExpr &call, const std:
   for (DType dtype : resolution.loopInputs)
     kernelArguments.push_back(Type::numpy(dtype));
   Specialization &kernel = specialize(resolution.functionId, kernelArguments, &call, &spec);
+  kernel.ufuncKernel = resolution.simdProducts;
   spec.callsJit = true;
-  spec.ufuncCalls[&call] = {&kernel, resolution.loopInputs, resolution.loopOutput, positional};
+  spec.ufuncCalls[&call] = {&kernel, resolution.loopInputs, resolution.loopOutput, positional,
+                            resolution.checkPythonInts};
   int ndim = 0;
   bool anyArray = false;
   for (const Type &t : request.positional)
@@ -143,31 +164,24 @@ Type Typer::intrinsicCallType(Specialization &spec, const SExpr &call, const std
     if (args.size() < 3 || !isString(args[1]) || !isString(args[2]))
       fail(CompileError::Kind::Typing, fn, call,
            "raise_if() takes a condition, an exception class name and a message (constant "
-           "strings), then the ints the message's {0}, {1}... show");
+           "strings), then the numbers the message's {0}, {1}... ({0!f}: a float) show");
     Type condition = exprType(spec, *args[0]);
     if (condition.kind != Type::Kind::Bottom && !condition.isNumeric())
       fail(CompileError::Kind::Typing, fn, *args[0], "raise_if()'s condition is a bool");
     for (size_t i = 3; i < args.size(); ++i) {
       Type value = exprType(spec, *args[i]);
-      if (value.kind != Type::Kind::Bottom && !value.isIntegral())
-        fail(CompileError::Kind::Typing, fn, *args[i], "raise_if() shows ints only");
+      if (value.kind != Type::Kind::Bottom && !value.isNumeric())
+        fail(CompileError::Kind::Typing, fn, *args[i], "raise_if() shows ints and floats");
     }
     return Type::none();
   }
-  // The C functions of NumPy's float loops (npy_math), by arity.
-  static const std::map<std::string, size_t> arities = {
-      {"sin", 1},      {"cos", 1},      {"tan", 1},   {"asin", 1},  {"acos", 1},  {"atan", 1},
-      {"sinh", 1},     {"cosh", 1},     {"tanh", 1},  {"asinh", 1}, {"acosh", 1}, {"atanh", 1},
-      {"exp", 1},      {"exp2", 1},     {"expm1", 1}, {"log", 1},   {"log2", 1},  {"log10", 1},
-      {"log1p", 1},    {"cbrt", 1},     {"sqrt", 1},  {"floor", 1}, {"ceil", 1},  {"trunc", 1},
-      {"rint", 1},     {"fabs", 1},     {"atan2", 2}, {"hypot", 2}, {"pow", 2},   {"fmod", 2},
-      {"copysign", 2}, {"nextafter", 2}};
-  auto arity = arities.find(name);
-  if (arity == arities.end())
+  bool single = false;
+  size_t arity = libmArity(name, single);
+  if (arity == 0)
     fail(CompileError::Kind::Unsupported, fn, call, "no libm intrinsic named " + name);
-  if (ast::args(call).rest().size() != arity->second)
+  if (ast::args(call).rest().size() != arity)
     fail(CompileError::Kind::Typing, fn, call,
-         name + "() takes " + std::to_string(arity->second) + " arguments");
+         name + "() takes " + std::to_string(arity) + " arguments");
   std::optional<DType> numpyFloat;
   for (const SExpr *arg : ast::args(call).rest()) {
     Type t = exprType(spec, *arg);
@@ -180,6 +194,8 @@ Type Typer::intrinsicCallType(Specialization &spec, const SExpr &call, const std
       numpyFloat = numpyFloat ? promoteDTypes(*numpyFloat, dtype) : dtype;
     }
   }
+  if (single)
+    return Type::numpy(DType::Float32);
   return numpyFloat ? Type::numpy(*numpyFloat) : Type::floating();
 }
 

@@ -38,10 +38,23 @@ class UfuncLoop:
     each element cast to `inputs` (dtypes) and stores its result as
     `output`."""
 
-    def __init__(self, kernel: FunctionType, inputs: Sequence[Any], output: Any) -> None:
+    def __init__(
+        self,
+        kernel: FunctionType,
+        inputs: Sequence[Any],
+        output: Any,
+        simd_products: bool = True,
+        check_python_ints: bool = True,
+    ) -> None:
         import numpy
 
         self.kernel = kernel
+        #: A Python int operand must fit its loop dtype (NEP 50's
+        #: OverflowError); False where NumPy casts it as C does (np.where).
+        self.check_python_ints = bool(check_python_ints)
+        #: Complex products fused (FMA) as NumPy's SIMD loops compute them;
+        #: False for loops NumPy runs in plain C (np.power's).
+        self.simd_products = bool(simd_products)
         self.inputs = [numpy.dtype(d).name for d in inputs]
         self.output = numpy.dtype(output).name
 
@@ -191,7 +204,8 @@ class Resolver:
         found = resolve(key, positional, keywords)
         if isinstance(found, UfuncLoop):
             ident, program = self._compiled(found.kernel)
-            return ("ufunc", ident, program, found.inputs, found.output)
+            return ("ufunc", ident, program, found.inputs, found.output, found.simd_products,
+                    found.check_python_ints)
         ident, program = self._compiled(found)
         return ("function", ident, program)
 

@@ -218,6 +218,13 @@ struct OverloadResolution {
   std::string program; // "(Program (Function ...) ...)": functions not sent yet
   std::vector<DType> loopInputs;
   DType loopOutput = DType::Float64;
+  /// The kernel's complex products are fused where the CPU has FMA, as
+  /// NumPy's SIMD loops compute them (np.multiply, np.square); false for
+  /// loops NumPy runs in plain C (np.power).
+  bool simdProducts = true;
+  /// A Python int operand must fit the loop's dtype (NEP 50: OverflowError);
+  /// false where NumPy casts it as C does (np.where).
+  bool checkPythonInts = true;
 };
 
 struct CompileOptions {

@@ -55,7 +55,8 @@ nb::dict statsDict(const dispatch::DispatchStats &stats, bool processWide) {
 /// Asks Python how a call of a plait.overload target compiles (typing runs
 /// detached; this re-attaches for the call): resolver(target, positional
 /// type names, [(keyword, type name)]) returns ("function", id, program) or
-/// ("ufunc", kernel id, program, [loop input dtypes], loop output dtype).
+/// ("ufunc", kernel id, program, [loop input dtypes], loop output dtype,
+/// simd products, check Python ints).
 /// Its TypingError or UnsupportedError becomes the compilation's error,
 /// located at the call by the typer.
 frontend::OverloadResolution resolveOverload(PyObject *resolver,
@@ -80,6 +81,8 @@ frontend::OverloadResolution resolveOverload(PyObject *resolver,
                                        "ufunc loops of " + name + " are not supported");
         resolution.loopInputs.push_back(dtype);
       }
+      resolution.simdProducts = nb::cast<bool>(answer[5]);
+      resolution.checkPythonInts = nb::cast<bool>(answer[6]);
       std::string output = nb::cast<std::string>(answer[3 + 1]);
       if (!frontend::dtypeFromName(output, resolution.loopOutput))
         throw frontend::CompileError(frontend::CompileError::Kind::Unsupported,

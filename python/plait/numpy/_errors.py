@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 
-def raise_if(condition: Any, exception: str, message: str, *values: int) -> None:
+def raise_if(condition: Any, exception: str, message: str, *values: Any) -> None:
     """Raises `exception` (a builtin's name, or module.Class) with `message`,
-    whose {0}, {1}... show `values` (ints), when `condition` holds. In
-    compiled code the class and message must be constant strings."""
+    whose {0}, {1}... show `values` (ints; {k!f} shows a float as Python
+    does), when `condition` holds. In compiled code the class and message
+    must be constant strings."""
     if not condition:
         return
     module, _, name = exception.rpartition(".")
@@ -17,6 +18,7 @@ def raise_if(condition: Any, exception: str, message: str, *values: int) -> None
 
     cls = getattr(importlib.import_module(module) if module else builtins, name)
     for index, value in enumerate(values):
+        message = message.replace("{" + str(index) + "!f}", repr(float(value)))
         message = message.replace("{" + str(index) + "}", str(int(value)))
     raise cls(message)
 

@@ -40,3 +40,12 @@ cbrt, sqrt, fabs = _intrinsic("cbrt"), _intrinsic("sqrt"), _intrinsic("fabs")
 floor, ceil, trunc, rint = _intrinsic("floor"), _intrinsic("ceil"), _intrinsic("trunc"), _intrinsic("rint")
 atan2, hypot, pow, fmod = _intrinsic("atan2"), _intrinsic("hypot"), _intrinsic("pow"), _intrinsic("fmod")
 copysign, nextafter = _intrinsic("copysign"), _intrinsic("nextafter")
+
+
+def nextafterf(x: Any, y: Any) -> Any:
+    import numpy
+
+    return numpy.nextafter(numpy.float32(x), numpy.float32(y))
+
+
+nextafterf._plait_intrinsic = "nextafterf"  # type: ignore[attr-defined]

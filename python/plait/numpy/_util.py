@@ -40,4 +40,6 @@ def need_integral(name: str, what: str, t: Any) -> None:
 
 def result_dtype(*operands: Any) -> Any:
     """NumPy's result type of array and number operands (NEP 50)."""
-    return np.result_type(*[types.operand_dtype(t) for t in operands])
+    # np.result_type takes a Python number's value as weak, its type not.
+    weak = {int: 0, float: 0.0, complex: 0j}
+    return np.result_type(*[weak.get(d, d) for d in (types.operand_dtype(t) for t in operands)])

@@ -85,21 +85,43 @@ def _tril_typer(m, k=None):
     return _tril
 
 
-def _join_vectors(a, b, dt):
+# Joins of two arrays; `index` is b's place in the caller's tuple (a holds
+# the ones before it, whose other axes match the first's).
+def _join_vectors(a, b, dt, index):
     out = np.empty(a.shape[0] + b.shape[0], dt)
     out[: a.shape[0]] = a
     out[a.shape[0] :] = b
     return out
 
 
-def _join_rows(a, b, dt):
+def _join_rows(a, b, dt, index):
+    raise_if(
+        a.shape[1] != b.shape[1],
+        "ValueError",
+        "all the input array dimensions except for the concatenation axis must match exactly, but along"
+        " dimension {0}, the array at index 0 has size {1} and the array at index {2} has size {3}",
+        1,
+        a.shape[1],
+        index,
+        b.shape[1],
+    )
     out = np.empty((a.shape[0] + b.shape[0], a.shape[1]), dt)
-    out[: a.shape[0]] = a  # a shape mismatch raises NumPy's broadcast error
+    out[: a.shape[0]] = a
     out[a.shape[0] :] = b
     return out
 
 
-def _join_columns(a, b, dt):
+def _join_columns(a, b, dt, index):
+    raise_if(
+        a.shape[0] != b.shape[0],
+        "ValueError",
+        "all the input array dimensions except for the concatenation axis must match exactly, but along"
+        " dimension {0}, the array at index 0 has size {1} and the array at index {2} has size {3}",
+        0,
+        a.shape[0],
+        index,
+        b.shape[0],
+    )
     out = np.empty((a.shape[0], a.shape[1] + b.shape[1]), dt)
     out[:, : a.shape[1]] = a
     out[:, a.shape[1] :] = b
@@ -130,17 +152,18 @@ def _join_of(name: str, tup: Any, along: str) -> Any:
     if count == 2:
 
         def join(arrays):
-            return pairwise(arrays[0], arrays[1], dt)
+            return pairwise(arrays[0], arrays[1], dt, 1)
 
     elif count == 3:
 
         def join(arrays):
-            return pairwise(pairwise(arrays[0], arrays[1], dt), arrays[2], dt)
+            return pairwise(pairwise(arrays[0], arrays[1], dt, 1), arrays[2], dt, 2)
 
     else:
 
         def join(arrays):
-            return pairwise(pairwise(pairwise(arrays[0], arrays[1], dt), arrays[2], dt), arrays[3], dt)
+            first = pairwise(pairwise(arrays[0], arrays[1], dt, 1), arrays[2], dt, 2)
+            return pairwise(first, arrays[3], dt, 3)
 
     return join
 

@@ -14,9 +14,20 @@ from ._util import absent, need_array, result_dtype
 
 
 def _clip_kernel(x, lo, hi):
-    # NumPy's _NPY_CLIP: max then min, a NaN x (or bound) propagating.
+    # NumPy's clip of array bounds: max then min, equal values giving the
+    # bound (its SIMD loop's order), a NaN x or bound propagating.
     v = x if x != x or x > lo else lo
     return v if v != v or v < hi else hi
+
+
+def _clip_scalar_bounds(x, lo, hi):
+    # Its loop for scalar bounds keeps x when equal to a bound.
+    v = x if x != x or x >= lo else lo
+    return v if v != v or v <= hi else hi
+
+
+def _clip_copy(a, a_min=None, a_max=None, out=None):
+    return a.copy()
 
 
 def _clip_below(a, a_min=None, a_max=None, out=None):
@@ -29,9 +40,12 @@ def _clip_above(a, a_min=None, a_max=None, out=None):
 
 def _clip_typer(a, a_min=None, a_max=None, out=None, **kwargs):
     if not absent(out) or kwargs:
-        raise UnsupportedError("np.clip() with out= or ufunc keywords is not supported yet")
+        raise UnsupportedError("np.clip() with out=, min=, max= or ufunc keywords is not supported yet")
+    for name, bound in (("a_min", a_min), ("a_max", a_max)):
+        if bound is None:  # not passed (None passed is types.none)
+            raise TypingError(f"clip() missing 1 required positional argument: '{name}'")
     if absent(a_min) and absent(a_max):
-        raise TypingError("One of max or min must be given")
+        return _clip_copy
     if absent(a_min):
         return _clip_above
     if absent(a_max):
@@ -45,7 +59,8 @@ def _clip_typer(a, a_min=None, a_max=None, out=None, **kwargs):
         raise TypingError(str(error)) from None
     if resolved[0].kind not in "biuf":
         raise UnsupportedError(f"np.clip() of {resolved[0].name} values is not supported yet")
-    return UfuncLoop(_clip_kernel, resolved[:3], resolved[3])
+    scalar_bounds = not isinstance(a_min, types.Array) and not isinstance(a_max, types.Array)
+    return UfuncLoop(_clip_scalar_bounds if scalar_bounds else _clip_kernel, resolved[:3], resolved[3])
 
 
 overload(np.clip, family="selection")(_clip_typer)
@@ -65,8 +80,10 @@ def _where(condition, x=None, y=None):
     for t in (condition, x, y):
         if types.operand_dtype(t) is None:
             raise UnsupportedError(f"np.where() of {t} is not supported (arrays and numbers are)")
+    if not any(isinstance(t, types.Array) for t in (condition, x, y)):
+        raise UnsupportedError("np.where() of three scalars makes a 0-d array, which plait does not support yet")
     dt = result_dtype(x, y)
-    return UfuncLoop(_where_kernel, [np.bool_, dt, dt], dt)
+    return UfuncLoop(_where_kernel, [np.bool_, dt, dt], dt, check_python_ints=False)
 
 
 def _cov_rows(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=None, dtype=None):
@@ -103,12 +120,26 @@ def _histogram_range(a):
     raise_if(
         not (first - first == 0.0 and last - last == 0.0),
         "ValueError",
-        "autodetected range of [nan, nan] is not finite",
+        "autodetected range of [{0!f}, {1!f}] is not finite",
+        first,
+        last,
     )
     if first == last:
         first -= 0.5
         last += 0.5
     return first, last
+
+
+def _histogram_edges(first, last, bins):
+    edges = np.linspace(first, last, bins + 1)
+    for i in range(bins):
+        raise_if(
+            edges[i] >= edges[i + 1],
+            "ValueError",
+            "Too many bins for data range. Cannot create {0} finite-sized bins.",
+            bins,
+        )
+    return edges
 
 
 def _histogram_bin(x, first, last, edges, bins):
@@ -131,7 +162,7 @@ def _histogram_counts(a, bins=10, range=None, density=None, weights=None):
 def _count_into_bins(a, bins):
     raise_if(bins < 1, "ValueError", "`bins` must be positive, when an integer")
     first, last = _histogram_range(a)
-    edges = np.linspace(first, last, bins + 1)
+    edges = _histogram_edges(first, last, bins)
     counts = np.zeros(bins, np.int64)
     for i in range(a.size):
         x = float(a[i])
@@ -148,7 +179,7 @@ def _sum_into_bins(a, bins, weights):
     raise_if(bins < 1, "ValueError", "`bins` must be positive, when an integer")
     raise_if(weights.shape[0] != a.shape[0], "ValueError", "weights should have the same shape as a.")
     first, last = _histogram_range(a)
-    edges = np.linspace(first, last, bins + 1)
+    edges = _histogram_edges(first, last, bins)
     sums = np.zeros(bins)
     block = np.zeros(bins)
     for start in range(0, a.size, _HISTOGRAM_BLOCK):

@@ -13,7 +13,7 @@ import numpy as np
 from .. import types
 from .._overload import UfuncLoop, overload
 from ..errors import TypingError, UnsupportedError
-from ._libm import acos as c_acos, acosh as c_acosh, asin as c_asin, asinh as c_asinh, atan2 as c_atan2, atanh as c_atanh, cbrt as c_cbrt, ceil as c_ceil, copysign as c_copysign, cosh as c_cosh, exp2 as c_exp2, expm1 as c_expm1, fabs as c_fabs, floor as c_floor, fmod as c_fmod, hypot as c_hypot, log10 as c_log10, log1p as c_log1p, log2 as c_log2, nextafter as c_nextafter, pow as c_pow, rint as c_rint, sinh as c_sinh, tanh as c_tanh, trunc as c_trunc, cos as c_cos, exp as c_exp, log as c_log, sin as c_sin
+from ._libm import acos as c_acos, acosh as c_acosh, asin as c_asin, asinh as c_asinh, atan2 as c_atan2, atanh as c_atanh, cbrt as c_cbrt, ceil as c_ceil, copysign as c_copysign, cosh as c_cosh, exp2 as c_exp2, expm1 as c_expm1, fabs as c_fabs, floor as c_floor, fmod as c_fmod, hypot as c_hypot, log10 as c_log10, log1p as c_log1p, log2 as c_log2, nextafter as c_nextafter, pow as c_pow, rint as c_rint, sinh as c_sinh, tanh as c_tanh, trunc as c_trunc, cos as c_cos, exp as c_exp, log as c_log, sin as c_sin, nextafterf as c_nextafterf
 
 _INF = math.inf
 _NAN = math.nan
@@ -31,21 +31,34 @@ def _loop(ufunc: Any, kernels: dict[str, Callable[..., Any]], args: tuple[types.
     for arg, dtype in zip(args, dtypes):
         if dtype is None:
             raise TypingError(f"np.{name}() of {arg} is not supported (arrays and numbers are)")
+    if ufunc in _COMPARISONS and int in dtypes and all(
+        d in (int, bool) or (isinstance(d, np.dtype) and d.kind in "bi") or d == np.dtype(np.uint8)
+        or d == np.dtype(np.uint16) or d == np.dtype(np.uint32) for d in dtypes
+    ):
+        # NumPy 2 compares a Python int with any int type by value, even out
+        # of the type's range (np.int8(0) < 128): int64 holds both exactly.
+        dtypes = [np.dtype(np.int64)] * len(dtypes)
+    if all(isinstance(d, type) for d in dtypes):
+        # Only Python numbers: NumPy converts them to arrays first (int64,
+        # float64, complex128), so none of them is weak.
+        dtypes = [np.dtype(d) for d in dtypes]
     try:
         resolved = ufunc.resolve_dtypes(tuple(dtypes) + (None,) * ufunc.nout)
     except TypeError as error:  # numpy's UFuncTypeError: no loop for the types
         raise TypingError(str(error)) from None
     inputs, output = resolved[: ufunc.nin], resolved[ufunc.nin]
-    kernel = kernels.get(inputs[0].kind) or kernels.get("*")
+    kernel = kernels.get(inputs[0].name) or kernels.get(inputs[0].kind) or kernels.get("*")
     if kernel is None:
         raise UnsupportedError(f"np.{name}() of {inputs[0].name} values is not supported yet")
-    return UfuncLoop(kernel, inputs, output)
+    return UfuncLoop(kernel, inputs, output, simd_products=kernel not in _PLAIN_C_LOOPS)
 
 
 def _register(ufunc: Any, family: str = "ufuncs", **kernels: Callable[..., Any]) -> None:
+    """kernels: by the loop's first input dtype, as kind letters ("iu": every
+    int loop) or one dtype's name ("float64", which takes precedence)."""
     by_kind = {}
     for kinds, kernel in kernels.items():
-        for kind in kinds if kinds != "any" else "*":
+        for kind in [kinds] if kinds in _DTYPE_NAMES else kinds:
             by_kind[kind] = kernel
 
     def typer(*args: types.Type, **kwargs: Any) -> Optional[UfuncLoop]:
@@ -171,6 +184,16 @@ def _minimum(x, y):
     return x if x <= y or x != x else y
 
 
+# NumPy's float64 and float32 maximum and minimum run SIMD loops that give
+# the second operand when the two are equal (maximum(0.0, -0.0) is -0.0).
+def _maximum_simd(x, y):
+    return x if x > y or x != x else y
+
+
+def _minimum_simd(x, y):
+    return x if x < y or x != x else y
+
+
 def _fmax(x, y):
     # NaN is ignored unless both are NaN.
     return x if x >= y or y != y else y
@@ -209,7 +232,9 @@ def _sign_float(x):
         return 1.0
     if x < 0:
         return -1.0
-    return float(x)  # zero (NumPy gives +0.0 or -0.0 as x) or NaN
+    if x == 0:
+        return 0.0  # +0.0 for -0.0 too
+    return float(x)  # NaN
 
 
 def _sign_int(x):
@@ -286,6 +311,16 @@ def _deg2rad(x):
 
 def _rad2deg(x):
     return x * _DEGREES
+
+
+# float32 and float16 loops multiply in float32 by a float32 constant made
+# as npy_math makes it (NPY_PIf / 180.0f, 180.0f / NPY_PIf).
+def _deg2rad_single(x):
+    return np.float32(x) * (np.float32(math.pi) / np.float32(180.0))
+
+
+def _rad2deg_single(x):
+    return np.float32(x) * (np.float32(180.0) / np.float32(math.pi))
 
 
 def _identity(x):
@@ -380,6 +415,20 @@ def _fmod(x, y):
     return c_fmod(x, y)
 
 
+def _fmod_int(x, y):
+    # C's truncated remainder; NumPy gives 0 for a zero divisor.
+    if y == 0:
+        return x - x
+    r = x % y
+    if r != 0 and (r < 0) != (x < 0):
+        r = r - y
+    return r
+
+
+def _nextafter_single(x, y):
+    return c_nextafterf(x, y)
+
+
 def _copysign(x, y):
     return c_copysign(x, y)
 
@@ -392,6 +441,7 @@ def _float_power(x, y):
     return c_pow(x, y)
 
 
+_DTYPE_NAMES = {"float16", "float32", "float64"}
 _NUMBERS = "biufc"
 _REALS = "biuf"
 _INTS = "biu"
@@ -408,8 +458,8 @@ _register(np.negative, **{"iufc": _negative})
 _register(np.positive, **{"iufc": _positive})
 _register(np.square, **{_NUMBERS: _square})
 _register(np.reciprocal, **{"f": _reciprocal})
-_register(np.maximum, **{_REALS: _maximum})
-_register(np.minimum, **{_REALS: _minimum})
+_register(np.maximum, **{"float64": _maximum_simd, "float32": _maximum_simd, _REALS: _maximum})
+_register(np.minimum, **{"float64": _minimum_simd, "float32": _minimum_simd, _REALS: _minimum})
 _register(np.fmax, **{_REALS: _fmax})
 _register(np.fmin, **{_REALS: _fmin})
 _register(np.isnan, **{"f": _isnan, "biu": _never})
@@ -417,10 +467,10 @@ _register(np.isinf, **{"f": _isinf, "biu": _never})
 _register(np.isfinite, **{"f": _isfinite, "biu": _always})
 _register(np.signbit, **{"f": _signbit})
 _register(np.sign, **{"f": _sign_float, "iu": _sign_int})
-_register(np.logical_and, family="logic", **{"b": _logical_and})
-_register(np.logical_or, family="logic", **{"b": _logical_or})
-_register(np.logical_xor, family="logic", **{"b": _logical_xor})
-_register(np.logical_not, family="logic", **{"b": _logical_not})
+_register(np.logical_and, family="logic", **{_NUMBERS: _logical_and})
+_register(np.logical_or, family="logic", **{_NUMBERS: _logical_or})
+_register(np.logical_xor, family="logic", **{_NUMBERS: _logical_xor})
+_register(np.logical_not, family="logic", **{_NUMBERS: _logical_not})
 _register(np.bitwise_and, family="logic", **{_INTS: _bitwise_and})
 _register(np.bitwise_or, family="logic", **{_INTS: _bitwise_or})
 _register(np.bitwise_xor, family="logic", **{_INTS: _bitwise_xor})
@@ -431,10 +481,10 @@ _register(np.less, family="logic", **{_REALS: _less})
 _register(np.less_equal, family="logic", **{_REALS: _less_equal})
 _register(np.equal, family="logic", **{_NUMBERS: _equal})
 _register(np.not_equal, family="logic", **{_NUMBERS: _not_equal})
-_register(np.deg2rad, **{"f": _deg2rad})
-_register(np.radians, **{"f": _deg2rad})
-_register(np.rad2deg, **{"f": _rad2deg})
-_register(np.degrees, **{"f": _rad2deg})
+_register(np.deg2rad, **{"float64": _deg2rad, "f": _deg2rad_single})
+_register(np.radians, **{"float64": _deg2rad, "f": _deg2rad_single})
+_register(np.rad2deg, **{"float64": _rad2deg, "f": _rad2deg_single})
+_register(np.degrees, **{"float64": _rad2deg, "f": _rad2deg_single})
 _register(np.sinh, **{"f": _sinh})
 _register(np.cosh, **{"f": _cosh})
 _register(np.tanh, **{"f": _tanh})
@@ -456,6 +506,10 @@ _register(np.rint, **{"f": _rint})
 _register(np.fabs, **{"f": _fabs})
 _register(np.arctan2, **{"f": _arctan2})
 _register(np.hypot, **{"f": _hypot})
-_register(np.fmod, **{"f": _fmod})
+_register(np.fmod, **{"f": _fmod, "biu": _fmod_int})
 _register(np.copysign, **{"f": _copysign})
-_register(np.nextafter, **{"f": _nextafter})
+# (float16's nextafter steps in half precision: not supported yet.)
+_register(np.nextafter, **{"float64": _nextafter, "float32": _nextafter_single})
+#: Kernels of loops NumPy runs in plain C: complex products not fused.
+_PLAIN_C_LOOPS = (_power_complex,)
+_COMPARISONS = (np.greater, np.greater_equal, np.less, np.less_equal, np.equal, np.not_equal)

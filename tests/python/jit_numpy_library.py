@@ -1,0 +1,321 @@
+"""Functions calling NumPy through plait.numpy (the plait.overload
+library), run interpreted and compiled by test_numpy_library.py."""
+
+import numpy as np
+
+# -- ufuncs, one function each (compiled code cannot take a ufunc as a value) --
+def u_negative(x):
+    return np.negative(x)
+
+def u_positive(x):
+    return np.positive(x)
+
+def u_square(x):
+    return np.square(x)
+
+def u_isnan(x):
+    return np.isnan(x)
+
+def u_isinf(x):
+    return np.isinf(x)
+
+def u_isfinite(x):
+    return np.isfinite(x)
+
+def u_signbit(x):
+    return np.signbit(x)
+
+def u_sign(x):
+    return np.sign(x)
+
+def u_logical_not(x):
+    return np.logical_not(x)
+
+def u_invert(x):
+    return np.invert(x)
+
+def u_floor(x):
+    return np.floor(x)
+
+def u_ceil(x):
+    return np.ceil(x)
+
+def u_trunc(x):
+    return np.trunc(x)
+
+def u_rint(x):
+    return np.rint(x)
+
+def u_fabs(x):
+    return np.fabs(x)
+
+def u_reciprocal(x):
+    return np.reciprocal(x)
+
+def u_deg2rad(x):
+    return np.deg2rad(x)
+
+def u_rad2deg(x):
+    return np.rad2deg(x)
+
+def u_radians(x):
+    return np.radians(x)
+
+def u_degrees(x):
+    return np.degrees(x)
+
+def u_sinh(x):
+    return np.sinh(x)
+
+def u_cosh(x):
+    return np.cosh(x)
+
+def u_tanh(x):
+    return np.tanh(x)
+
+def u_arcsin(x):
+    return np.arcsin(x)
+
+def u_arccos(x):
+    return np.arccos(x)
+
+def u_arcsinh(x):
+    return np.arcsinh(x)
+
+def u_arccosh(x):
+    return np.arccosh(x)
+
+def u_arctanh(x):
+    return np.arctanh(x)
+
+def u_exp2(x):
+    return np.exp2(x)
+
+def u_expm1(x):
+    return np.expm1(x)
+
+def u_log2(x):
+    return np.log2(x)
+
+def u_log10(x):
+    return np.log10(x)
+
+def u_log1p(x):
+    return np.log1p(x)
+
+def u_cbrt(x):
+    return np.cbrt(x)
+
+def b_add(x, y):
+    return np.add(x, y)
+
+def b_subtract(x, y):
+    return np.subtract(x, y)
+
+def b_multiply(x, y):
+    return np.multiply(x, y)
+
+def b_divide(x, y):
+    return np.divide(x, y)
+
+def b_floor_divide(x, y):
+    return np.floor_divide(x, y)
+
+def b_remainder(x, y):
+    return np.remainder(x, y)
+
+def b_maximum(x, y):
+    return np.maximum(x, y)
+
+def b_minimum(x, y):
+    return np.minimum(x, y)
+
+def b_fmax(x, y):
+    return np.fmax(x, y)
+
+def b_fmin(x, y):
+    return np.fmin(x, y)
+
+def b_logical_and(x, y):
+    return np.logical_and(x, y)
+
+def b_logical_or(x, y):
+    return np.logical_or(x, y)
+
+def b_logical_xor(x, y):
+    return np.logical_xor(x, y)
+
+def b_bitwise_and(x, y):
+    return np.bitwise_and(x, y)
+
+def b_bitwise_or(x, y):
+    return np.bitwise_or(x, y)
+
+def b_bitwise_xor(x, y):
+    return np.bitwise_xor(x, y)
+
+def b_greater(x, y):
+    return np.greater(x, y)
+
+def b_greater_equal(x, y):
+    return np.greater_equal(x, y)
+
+def b_less(x, y):
+    return np.less(x, y)
+
+def b_less_equal(x, y):
+    return np.less_equal(x, y)
+
+def b_equal(x, y):
+    return np.equal(x, y)
+
+def b_not_equal(x, y):
+    return np.not_equal(x, y)
+
+def b_copysign(x, y):
+    return np.copysign(x, y)
+
+def b_nextafter(x, y):
+    return np.nextafter(x, y)
+
+def b_fmod(x, y):
+    return np.fmod(x, y)
+
+def b_arctan2(x, y):
+    return np.arctan2(x, y)
+
+def b_hypot(x, y):
+    return np.hypot(x, y)
+
+def b_power(x, y):
+    return np.power(x, y)
+
+def b_float_power(x, y):
+    return np.float_power(x, y)
+
+UNARY_EXACT = ['negative', 'positive', 'square', 'isnan', 'isinf', 'isfinite', 'signbit', 'sign', 'logical_not', 'invert', 'floor', 'ceil', 'trunc', 'rint', 'fabs', 'reciprocal', 'deg2rad', 'rad2deg', 'radians', 'degrees']
+UNARY_CLOSE = ['sinh', 'cosh', 'tanh', 'arcsin', 'arccos', 'arcsinh', 'arccosh', 'arctanh', 'exp2', 'expm1', 'log2', 'log10', 'log1p', 'cbrt']
+BINARY_EXACT = ['add', 'subtract', 'multiply', 'divide', 'floor_divide', 'remainder', 'maximum', 'minimum', 'fmax', 'fmin', 'logical_and', 'logical_or', 'logical_xor', 'bitwise_and', 'bitwise_or', 'bitwise_xor', 'greater', 'greater_equal', 'less', 'less_equal', 'equal', 'not_equal', 'copysign', 'nextafter', 'fmod']
+BINARY_CLOSE = ['arctan2', 'hypot', 'power', 'float_power']
+
+
+def outer_add(a, b):
+    return np.add.outer(a, b)
+
+
+def outer_minimum(a, b):
+    return np.minimum.outer(a, b)
+
+
+def complex_power(z, e):
+    return np.power(z, e), z ** e, z ** 2
+
+
+def clip3(a, lo, hi):
+    return np.clip(a, lo, hi)
+
+
+def clip_method(a, lo, hi):
+    return a.clip(lo, hi)
+
+
+def clip_below(a, lo):
+    return np.clip(a, lo, None)
+
+
+def clip_above(a, hi):
+    return np.clip(a, a_max=hi)
+
+
+def where3(c, x, y):
+    return np.where(c, x, y)
+
+
+def where_mask(a, limit):
+    return np.where(a > limit, a, 0.0)
+
+
+def eye(n, m, k):
+    return np.eye(n, m, k)
+
+
+def eye_square(n, k):
+    return np.eye(n, k=k)
+
+
+def eye_typed(n):
+    return np.eye(n, dtype=np.float32), np.eye(n, dtype=int), np.identity(n, dtype=np.int8)
+
+
+def eye_like(a):
+    return np.eye(a.shape[0], dtype=a.dtype)
+
+
+def identity(n):
+    return np.identity(n)
+
+
+def linspace(start, stop, num):
+    return np.linspace(start, stop, num)
+
+
+def linspace_open(start, stop, num):
+    return np.linspace(start, stop, num, endpoint=False)
+
+
+def linspace_typed(start, stop, num):
+    return np.linspace(start, stop, num, dtype=np.float32), np.linspace(start, stop, num, dtype=np.int64)
+
+
+def flip(a):
+    return np.flip(a)
+
+
+def flip_axis(a, axis):
+    return np.flip(a, axis)
+
+
+def flip_write(a):
+    b = np.flip(a)
+    b[0] = -1.0
+    return a
+
+
+def triu(a, k):
+    return np.triu(a, k)
+
+
+def tril(a, k):
+    return np.tril(a, k=k)
+
+
+def triu_default(a):
+    return np.triu(a), np.tril(a)
+
+
+def hstack2(a, b):
+    return np.hstack((a, b))
+
+
+def hstack3(a, b, c):
+    return np.hstack((a, b, c))
+
+
+def vstack2(a, b):
+    return np.vstack((a, b))
+
+
+def concatenate3(a, b, c):
+    return np.concatenate((a, b, c))
+
+
+def cov(m):
+    return np.cov(m)
+
+
+def histogram(a, bins):
+    return np.histogram(a, bins)
+
+
+def histogram_weighted(a, bins, w):
+    return np.histogram(a, bins, weights=w)

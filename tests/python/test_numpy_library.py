@@ -1,0 +1,365 @@
+"""plait.numpy (NumPy's functions written on plait.overload), differentially
+against NumPy itself: the same function interpreted and compiled on
+hypothesis-generated dtypes, shapes and values must give the same values,
+dtypes and shapes, or the same exception. Where NumPy finds no loop for the
+types (a TypeError when called), compilation raises plait.TypingError with
+NumPy's message. The transcendental ufuncs run the C library's functions,
+which NumPy's SIMD loops do not match bit for bit: those are compared to a
+few units in the last place (docs/design/numpy-library.md)."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+import jit_numpy_library as py
+import plait
+from jit_support import assert_same, assert_same_effects, jitted_copies, quiet
+
+SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+jit = jitted_copies(py)
+
+DTYPES = [np.bool_, np.int8, np.uint8, np.int32, np.int64, np.float32, np.float64]
+EDGES = [0, 1, -1, 2, 3, 7, 100, -128, 127, 255]
+FLOAT_EDGES = [0.0, -0.0, 0.5, -0.5, 1.0, -1.0, 2.5, 1e30, -1e30, np.inf, -np.inf, np.nan]
+
+
+def arrays_of(dtype: Any, shape: Any) -> st.SearchStrategy[np.ndarray]:
+    dtype = np.dtype(dtype)
+    if dtype.kind == "f":
+        info = np.finfo(dtype)
+        elements = st.one_of(
+            st.sampled_from([dtype.type(v) for v in FLOAT_EDGES]),
+            st.floats(float(info.min), float(info.max), width=dtype.itemsize * 8),
+        )
+    elif dtype.kind == "b":
+        elements = st.booleans()
+    else:
+        info = np.iinfo(dtype)
+        elements = st.one_of(
+            st.sampled_from([v for v in EDGES if info.min <= v <= info.max]),
+            st.integers(int(info.min), int(info.max)),
+        )
+    return hnp.arrays(dtype, shape, elements=elements)
+
+
+def operand(draw: Any, dtype: Any, shape: Any) -> Any:
+    """An array of `shape`, or (when shape is ()) a Python or NumPy scalar."""
+    if shape != ():
+        return draw(arrays_of(dtype, shape))
+    value = draw(arrays_of(dtype, ()))[()]
+    kind = draw(st.sampled_from(["numpy", "python"]))
+    return value if kind == "numpy" else value.item()
+
+
+#: Loops plait.numpy refuses (UnsupportedError naming the dtype), by the
+#: loop's dtype: NumPy's integer reciprocal converts 1.0 / 0 to the
+#: platform's integer; float16's nextafter steps in half precision.
+REFUSED = {"u_reciprocal": ("int8", "uint8", "int32", "int64"), "b_nextafter": ("float16",)}
+UFUNCS = {"u_reciprocal": np.reciprocal, "b_nextafter": np.nextafter}
+
+
+def refused(name: str, *args: Any) -> bool:
+    if name not in REFUSED:
+        return False
+    with quiet():
+        loop = UFUNCS[name](*args).dtype.name
+    if loop in REFUSED[name]:
+        with pytest.raises(plait.UnsupportedError, match="values is not supported yet"):
+            getattr(jit, name)(*args)
+        return True
+    return False
+
+
+def compare(name: str, *args: Any) -> None:
+    """Equal values, dtypes, shapes and exceptions; a NumPy TypeError (no
+    loop for the types) is plait's TypingError with NumPy's message."""
+    if refused(name, *args):
+        return
+    with quiet():
+        try:
+            getattr(py, name)(*args)
+        except TypeError as error:
+            with pytest.raises(plait.TypingError) as raised:
+                getattr(jit, name)(*args)
+            assert str(error) in str(raised.value)
+            return
+        except Exception:  # noqa: BLE001 - assert_same compares it
+            pass
+        assert_same(getattr(py, name), getattr(jit, name), *args)
+
+
+def close(name: str, *args: Any) -> None:
+    """As compare, values to 4 units in the last place of their dtype."""
+    with quiet():
+        try:
+            want = getattr(py, name)(*args)
+        except TypeError as error:
+            with pytest.raises(plait.TypingError) as raised:
+                getattr(jit, name)(*args)
+            assert str(error) in str(raised.value)
+            return
+        got = getattr(jit, name)(*args)
+    assert type(got) is type(want)
+    assert np.asarray(got).dtype == np.asarray(want).dtype and np.shape(got) == np.shape(want)
+    np.testing.assert_array_max_ulp(np.asarray(got), np.asarray(want), maxulp=4)
+
+
+@st.composite
+def unary_case(draw: Any) -> tuple[Any, ...]:
+    dtype = draw(st.sampled_from(DTYPES))
+    shape = draw(st.sampled_from([(), (5,), (2, 3)]))
+    return (operand(draw, dtype, shape),)
+
+
+@st.composite
+def binary_case(draw: Any) -> tuple[Any, ...]:
+    shapes = draw(hnp.mutually_broadcastable_shapes(num_shapes=2, max_dims=3, max_side=3))
+    left = operand(draw, draw(st.sampled_from(DTYPES)), shapes.input_shapes[0])
+    right = operand(draw, draw(st.sampled_from(DTYPES)), shapes.input_shapes[1])
+    return left, right
+
+
+@pytest.mark.parametrize("name", py.UNARY_EXACT)
+@given(case=unary_case())
+@SETTINGS
+def test_unary_ufuncs_match_numpy_exactly(name: str, case: tuple[Any, ...]) -> None:
+    compare(f"u_{name}", *case)
+
+
+#: NumPy's fmax and fmin give either zero for 0.0 against -0.0, by the loop
+#: taken (SIMD or scalar, by length): their zeros compare equal here.
+ZERO_SIGN_FREE = ("fmax", "fmin")
+
+
+def compare_values(name: str, *args: Any) -> None:
+    """As compare, 0.0 and -0.0 equal."""
+    with quiet():
+        try:
+            want = getattr(py, name)(*args)
+        except Exception:  # noqa: BLE001 - compare checks the exception
+            compare(name, *args)
+            return
+        got = getattr(jit, name)(*args)
+    assert type(got) is type(want)
+    assert np.asarray(got).dtype == np.asarray(want).dtype and np.shape(got) == np.shape(want)
+    np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("name", py.BINARY_EXACT)
+@given(case=binary_case())
+@SETTINGS
+def test_binary_ufuncs_broadcast_and_match_numpy_exactly(name: str, case: tuple[Any, ...]) -> None:
+    if name in ZERO_SIGN_FREE:
+        compare_values(f"b_{name}", *case)
+    else:
+        compare(f"b_{name}", *case)
+
+
+@pytest.mark.parametrize("name", py.UNARY_CLOSE)
+@given(case=unary_case())
+@SETTINGS
+def test_transcendental_ufuncs_match_numpy_to_a_few_ulp(name: str, case: tuple[Any, ...]) -> None:
+    close(f"u_{name}", *case)
+
+
+@pytest.mark.parametrize("name", py.BINARY_CLOSE)
+@given(case=binary_case())
+@SETTINGS
+def test_binary_transcendental_ufuncs_match_numpy_to_a_few_ulp(name: str, case: tuple[Any, ...]) -> None:
+    left, right = case
+    if name == "power" and any(np.asarray(v).dtype.kind in "biu" for v in case):
+        # Integer powers are exact (NumPy's loop multiplies).
+        compare(f"b_{name}", left, right)
+        return
+    close(f"b_{name}", left, right)
+
+
+def test_ufunc_edge_values() -> None:
+    x = np.array([0.0, -0.0, 1.0, -1.0, np.inf, -np.inf, np.nan, 1e-310])
+    y = np.array([-0.0, 0.0, np.nan, 2.0, np.inf, 1.0, 0.0, -1e-310])
+    for name in ("maximum", "minimum", "fmax", "fmin", "copysign", "nextafter", "fmod", "remainder",
+                 "floor_divide", "divide"):
+        check = compare_values if name in ZERO_SIGN_FREE else compare
+        check(f"b_{name}", x, y)
+        check(f"b_{name}", x.astype(np.float16), y.astype(np.float16))
+        check(f"b_{name}", x.astype(np.float32), y.astype(np.float32))
+    for name in ("sign", "signbit", "isnan", "isinf", "isfinite", "rint", "floor", "ceil", "trunc"):
+        compare(f"u_{name}", x)
+    # Integer edges: NumPy wraps, and integer ** negative raises.
+    ints = np.array([0, 1, -1, 127, -128], dtype=np.int8)
+    compare("b_power", ints, np.int8(3))
+    compare("b_power", np.int64(2), np.int64(-1))
+    compare("b_floor_divide", ints, np.int8(0))
+    compare("b_remainder", ints, np.int8(-3))
+
+
+def test_ufuncs_of_python_scalars_are_weak() -> None:
+    # NEP 50: a Python int or float takes the array's dtype.
+    a = np.array([1, 2, 300], dtype=np.int16)
+    compare("b_maximum", a, 5)
+    compare("b_maximum", np.array([1.5], dtype=np.float32), 2.25)
+    # A Python int beyond the dtype raises NumPy's OverflowError.
+    compare("b_maximum", np.array([1], dtype=np.int8), 1000)
+    compare("b_maximum", 2, 3.5)
+
+
+def test_ufunc_errors_name_the_call() -> None:
+    with pytest.raises(plait.TypingError, match="ufunc 'bitwise_and' not supported for the input types"):
+        jit.b_bitwise_and(np.ones(2), np.ones(2))
+    # Loops plait.numpy does not have yet are refused where the call is.
+    with pytest.raises(plait.UnsupportedError, match=r"jit_numpy_library.py:\d+:\d+: np.maximum\(\) of complex128"):
+        jit.b_maximum(np.ones(2, dtype=complex), 1.0)
+
+
+@given(n=st.integers(3, 6), e=st.sampled_from([0.0, 1.0, 2.0, 3.0, 5.0, -1.0, -2.0, -7.0, 0.5, -1.5, 2.25, 100.0]))
+@SETTINGS
+def test_complex_power_follows_numpy(n: int, e: float) -> None:
+    rng = np.random.default_rng(n)
+    z = rng.normal(size=n) + 1j * rng.normal(size=n)
+    z[0] = 0
+    with quiet():
+        got, want = jit.complex_power(z, e), py.complex_power(z, e)
+    for g, w in zip(got, want):
+        assert g.dtype == w.dtype and g.shape == w.shape
+        if float(e).is_integer() and abs(e) < 100:
+            np.testing.assert_array_equal(g, w)  # exact products, as NumPy's
+        else:
+            np.testing.assert_allclose(g, w, rtol=1e-13, equal_nan=True)
+
+
+@given(a=st.integers(1, 6), b=st.integers(1, 6), dtype=st.sampled_from(DTYPES))
+@SETTINGS
+def test_outer(a: int, b: int, dtype: Any) -> None:
+    x = np.arange(a).astype(dtype)
+    y = (np.arange(b) * 3 - 4).astype(dtype)
+    compare("outer_add", x, y)
+    compare("outer_minimum", x, y)
+
+
+@st.composite
+def clip_case(draw: Any) -> tuple[Any, ...]:
+    dtype = draw(st.sampled_from([np.int8, np.int32, np.int64, np.float32, np.float64]))
+    a = draw(arrays_of(dtype, draw(st.sampled_from([(4,), (2, 3)]))))
+    lo = draw(st.one_of(st.integers(-5, 5), st.floats(-5, 5), st.sampled_from([np.nan, np.float32(1.5)])))
+    hi = draw(st.one_of(st.integers(-5, 5), st.floats(-5, 5), st.sampled_from([np.int8(3)])))
+    return a, lo, hi
+
+
+@given(case=clip_case())
+@SETTINGS
+def test_clip(case: tuple[Any, ...]) -> None:
+    a, lo, hi = case
+    compare("clip3", a, lo, hi)
+    compare("clip_method", a, lo, hi)
+    compare("clip_below", a, lo)
+    compare("clip_above", a, hi)
+
+
+@given(case=binary_case(), mask=st.lists(st.booleans(), min_size=1, max_size=3))
+@SETTINGS
+def test_where(case: tuple[Any, ...], mask: list[bool]) -> None:
+    x, y = case
+    compare("where3", np.array(mask), x, y)
+    if isinstance(x, np.ndarray) or isinstance(y, np.ndarray):
+        compare("where3", True, x, y)
+    else:  # NumPy returns a 0-d array
+        with pytest.raises(plait.UnsupportedError, match="0-d array"):
+            jit.where3(True, x, y)
+    compare("where_mask", np.array([1.0, 5.0, np.nan]), 2)
+
+
+@given(n=st.integers(0, 6), m=st.integers(0, 6), k=st.integers(-7, 7))
+@SETTINGS
+def test_eye_and_identity(n: int, m: int, k: int) -> None:
+    compare("eye", n, m, k)
+    compare("eye_square", n, k)
+    compare("eye_typed", n)
+    compare("identity", n)
+    compare("eye_like", np.ones((n, 2), dtype=np.complex64))
+    compare("eye", -1, m, k)  # NumPy's "negative dimensions are not allowed"
+
+
+@given(
+    start=st.one_of(st.integers(-10, 10), st.floats(-1e3, 1e3), st.sampled_from([0.0, 1e-320])),
+    stop=st.one_of(st.integers(-10, 10), st.floats(-1e3, 1e3), st.sampled_from([0.0, np.inf])),
+    num=st.integers(-1, 12),
+)
+@SETTINGS
+def test_linspace(start: Any, stop: Any, num: int) -> None:
+    compare("linspace", start, stop, num)
+    compare("linspace_open", start, stop, num)
+    if np.isfinite(stop):
+        compare("linspace_typed", start, stop, num)
+
+
+@given(a=arrays_of(np.float64, st.sampled_from([(5,), (3, 4), (2, 2, 3)])), axis=st.integers(-3, 2))
+@SETTINGS
+def test_flip(a: np.ndarray, axis: int) -> None:
+    compare("flip", a)
+    if a.ndim < 3:
+        compare("flip_axis", a, axis)
+    if a.ndim == 1:
+        # A flip is a view: writes reach the array.
+        assert_same_effects(py.flip_write, jit.flip_write, a)
+
+
+@given(a=arrays_of(np.int32, st.sampled_from([(3, 3), (2, 5), (5, 2), (0, 3)])), k=st.integers(-6, 6))
+@SETTINGS
+def test_triu_tril(a: np.ndarray, k: int) -> None:
+    compare("triu", a, k)
+    compare("tril", a, k)
+    compare("triu_default", a)
+    compare("triu", np.asfortranarray(a.astype(np.float32)), k)
+
+
+@given(n=st.integers(0, 4), m=st.integers(0, 4), dtype=st.sampled_from([np.int8, np.float32, np.float64]))
+@SETTINGS
+def test_stacking(n: int, m: int, dtype: Any) -> None:
+    a, b = np.arange(n, dtype=dtype), np.arange(m, dtype=np.float64) * 0.5
+    compare("hstack2", a, b)
+    compare("hstack3", a, b, a)
+    compare("concatenate3", a, b, a)
+    x, y = np.ones((2, n), dtype=dtype), np.zeros((2, m))
+    compare("hstack2", x, y)
+    compare("vstack2", np.ones((n, 3), dtype=dtype), np.zeros((m, 3)))
+    compare("hstack2", np.ones((3, n)), np.ones((2, m)))  # NumPy's shape error
+
+
+@given(m=arrays_of(np.float64, st.sampled_from([(2, 5), (3, 2), (4, 1), (1, 4)])))
+@SETTINGS
+def test_cov(m: np.ndarray) -> None:
+    assume(np.all(np.isfinite(m)) and np.all(np.abs(m) < 1e150))
+    with quiet():
+        want = np.cov(m)
+        got = jit.cov(m)
+    if want.ndim == 0:  # one variable: NumPy squeezes to a 0-d array
+        np.testing.assert_allclose(got[0, 0], want, rtol=1e-12, equal_nan=True)
+        return
+    assert got.dtype == want.dtype and got.shape == want.shape
+    np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-300, equal_nan=True)
+
+
+@given(
+    a=st.one_of(arrays_of(np.float64, st.integers(0, 40)), arrays_of(np.int32, st.integers(0, 40))),
+    bins=st.integers(-1, 12),
+)
+@SETTINGS
+def test_histogram(a: np.ndarray, bins: int) -> None:
+    assume(a.dtype.kind != "f" or np.all(np.abs(a[np.isfinite(a)]) < 1e300))
+    compare("histogram", a, bins)
+    compare("histogram_weighted", a, bins, np.linspace(-1.0, 2.0, a.size))
+
+
+def test_histogram_sums_block_by_block() -> None:
+    # More than one of NumPy's 65536-element blocks: the weighted sums are
+    # added block by block, as NumPy adds them.
+    rng = np.random.default_rng(3)
+    a, w = rng.random(150_000) * 10, rng.random(150_000)
+    compare("histogram_weighted", a, 37, w)
+    compare("histogram", a, 37)
