@@ -559,11 +559,38 @@ Type Typer::numpyCallType(Specialization &spec, const SExpr &call, const std::st
     return Type::numpy(elementwiseFloat(dtype));
   }
   fail(CompileError::Kind::Unsupported, fn, ast::func(call),
-       "np." + name +
-           "() is not supported yet (supported: empty, zeros, ones, "
-           "full, empty_like, zeros_like, ones_like, arange, sum, prod, min, max, "
-           "mean, std, var, argmin, argmax, any, all, cumsum, cumprod, dot, sqrt, exp, log, sin, "
-           "cos, tan, arctan, abs)");
+       "np." + name + "() is not supported yet (plait.numpy.supported() lists what is)");
+}
+
+const std::vector<std::string> &nativeNumPyFunctions() {
+  // What numpyCallType and linalgCallType implement (the NumPy scalar
+  // types' constructors aside); the rest is plait.numpy's.
+  static const std::vector<std::string> names = {"empty",        "zeros",
+                                                 "ones",         "full",
+                                                 "empty_like",   "zeros_like",
+                                                 "ones_like",    "arange",
+                                                 "sum",          "prod",
+                                                 "mean",         "std",
+                                                 "var",          "min",
+                                                 "max",          "amin",
+                                                 "amax",         "argmin",
+                                                 "argmax",       "any",
+                                                 "all",          "cumsum",
+                                                 "cumprod",      "copy",
+                                                 "transpose",    "astype",
+                                                 "conj",         "conjugate",
+                                                 "ravel",        "reshape",
+                                                 "dot",          "matmul",
+                                                 "outer",        "sqrt",
+                                                 "exp",          "log",
+                                                 "sin",          "cos",
+                                                 "tan",          "arctan",
+                                                 "abs",          "absolute",
+                                                 "linalg.solve", "linalg.inv",
+                                                 "linalg.det",   "linalg.cholesky",
+                                                 "linalg.eigh",  "linalg.lstsq",
+                                                 "linalg.norm"};
+  return names;
 }
 
 bool indexesWithArray(const Specialization &spec, const SExpr &subscript) {

@@ -30,6 +30,9 @@ _objects: dict[int, tuple[Any, str]] = {}
 _resolved: dict[tuple[Any, ...], Any] = {}
 #: Targets with a documented implementation: key -> (display name, family).
 _documented: dict[str, tuple[str, str]] = {}
+#: Re-bound on every registration; compiled code that resolved overloads
+#: guards this read (as a global's), so a new registration recompiles it.
+_generation: dict[str, object] = {"registrations": object()}
 
 
 class UfuncLoop:
@@ -86,6 +89,7 @@ def _register(key: str, typer: Callable[..., Any], family: Optional[str], displa
     with _lock:
         _registry.setdefault(key, []).insert(0, typer)
         _resolved.clear()
+        _generation["registrations"] = object()
         if family is not None:
             _documented[key] = (display, family)
 
@@ -158,6 +162,7 @@ def resolve(key: str, positional: Sequence[str], keywords: Sequence[tuple[str, s
         if cache_key in _resolved:
             return _resolved[cache_key]
         typers = list(_registry.get(key, ()))
+        generation = _generation["registrations"]
     args = [types.parse(t) for t in positional]
     kwargs = {name: types.parse(t) for name, t in keywords}
     found = None
@@ -178,7 +183,9 @@ def resolve(key: str, positional: Sequence[str], keywords: Sequence[tuple[str, s
     if not isinstance(found, (FunctionType, UfuncLoop)):
         raise TypingError(f"the plait.overload of {_display(key)}() returned {type(found).__name__}, not a function")
     with _lock:
-        found = _resolved.setdefault(cache_key, found)
+        # (Not remembered if a registration came meanwhile: it may win.)
+        if _generation["registrations"] is generation:
+            found = _resolved.setdefault(cache_key, found)
     return found
 
 
@@ -190,6 +197,7 @@ class Resolver:
     def __init__(self, snapshotter: Any, implicit_dispatcher: Callable[[FunctionType], Any]) -> None:
         self.snapshotter = snapshotter
         self.implicit_dispatcher = implicit_dispatcher
+        self.guarded = False
 
     def _compiled(self, function: FunctionType) -> tuple[int, str]:
         dispatcher = self.implicit_dispatcher(function)
@@ -201,6 +209,9 @@ class Resolver:
         return dispatcher._plait_id, "(Program " + " ".join(added) + ")" if added else ""
 
     def __call__(self, key: str, positional: list[str], keywords: list[tuple[str, str]]) -> tuple[Any, ...]:
+        if not self.guarded:
+            self.guarded = True
+            self.snapshotter.guard_reads.append((_generation, "registrations", _generation["registrations"]))
         found = resolve(key, positional, keywords)
         if isinstance(found, UfuncLoop):
             ident, program = self._compiled(found.kernel)

@@ -137,3 +137,11 @@ def clip_for_threads(a):
 
 def tanh_for_threads(a):
     return np.tanh(a).sum()
+
+
+#: Bound by a test to a target it registers.
+GLOBAL_TARGET = None
+
+
+def uses_global_target(x):
+    return GLOBAL_TARGET(x)

@@ -7,6 +7,7 @@ resolver re-attaches to the interpreter from the detached compiler)."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -122,10 +123,44 @@ def test_types_parse_the_signature_spellings() -> None:
         types.parse("list[int]x")
 
 
-def test_the_documented_table_lists_plait_numpy() -> None:
-    import plait.numpy  # noqa: F401  (registers)
+def test_the_guide_lists_the_registry() -> None:
+    import plait.numpy
 
-    table = plait._overload.registry_table()
-    names = {name for _, name in table}
-    for name in ("np.clip", "np.linspace", "np.tanh", "np.add.outer", "ndarray.clip", "np.histogram"):
+    names = {name for names in plait.numpy.supported().values() for name in names}
+    for name in ("np.clip", "np.linspace", "np.tanh", "np.add.outer", "ndarray.clip", "np.histogram",
+                 "np.sum", "np.linalg.solve"):
         assert name in names
+    guide = Path(__file__).resolve().parents[2] / "docs" / "jit-guide.md"
+    assert plait.numpy.guide_table(str(guide)) == plait.numpy.api_table(), (
+        "docs/jit-guide.md's NumPy table is out of date: run "
+        "`PYTHONPATH=build/python python -m plait.numpy docs/jit-guide.md`"
+    )
+
+
+def test_a_new_registration_recompiles_its_callers() -> None:
+    def shout(x):
+        return x
+
+    @plait.overload(shout)
+    def _first(x):
+        def first(x):
+            return x + 1
+
+        return first
+
+    caller = plait.jit(py.uses_global_target)
+    py.GLOBAL_TARGET = shout
+    try:
+        assert caller(1) == 2
+
+        @plait.overload(shout)
+        def _second(x):
+            def second(x):
+                return x + 100
+
+            return second
+
+        assert caller(1) == 101  # the newest registration is tried first
+        assert caller.stats()["compilations"] == 2
+    finally:
+        py.GLOBAL_TARGET = None

@@ -175,6 +175,9 @@ Type complexResultType(const Type &left, const Type &right);
 /// The builtins compiled code may call (the snapshot tells them from
 /// other globals of the same name).
 const std::vector<std::string> &supportedBuiltins();
+/// The NumPy functions the compiler implements itself ("sum",
+/// "linalg.solve"); plait.numpy implements the others it supports.
+const std::vector<std::string> &nativeNumPyFunctions();
 
 /// One jitted Python function of the program.
 struct FunctionSource {

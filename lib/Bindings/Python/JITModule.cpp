@@ -211,6 +211,7 @@ void populateJIT(nb::module_ &m) {
     return fields;
   });
   m.def("supported_builtins", [] { return frontend::supportedBuiltins(); });
+  m.def("native_numpy_functions", [] { return frontend::nativeNumPyFunctions(); });
   // Looking for the library may dlopen: without the GIL.
   m.def(
       "blas_library", [] { return runtime::blasLibraryPath(); },
