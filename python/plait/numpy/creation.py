@@ -1,4 +1,5 @@
-"""Array creation: np.eye, np.identity, np.linspace."""
+"""Array creation: np.eye, np.identity, np.linspace, np.logspace,
+np.meshgrid."""
 
 from __future__ import annotations
 
@@ -108,3 +109,42 @@ def _linspace(start, stop, num=None, endpoint=None, retstep=None, dtype=None, ax
         return _linspace_fill(start, stop, num, endpoint)
 
     return linspace
+
+
+def _meshgrid_xy(x, y):
+    nx = x.shape[0]
+    ny = y.shape[0]
+    xs = np.empty((ny, nx), x.dtype)
+    ys = np.empty((ny, nx), y.dtype)
+    for i in range(ny):
+        xs[i, :] = x
+        for j in range(nx):
+            ys[i, j] = y[i]
+    return xs, ys
+
+
+@overload(np.meshgrid, family="creation")
+def _meshgrid(*xi, **kwargs):
+    if kwargs:
+        raise UnsupportedError("np.meshgrid() with keywords is not supported yet")
+    if len(xi) != 2 or not all(isinstance(t, types.Array) and t.ndim == 1 for t in xi):
+        raise UnsupportedError("np.meshgrid() of other than two 1-D arrays is not supported yet")
+
+    def meshgrid(x, y):
+        return _meshgrid_xy(x, y)
+
+    return meshgrid
+
+
+@overload(np.logspace, family="creation")
+def _logspace(start, stop, num=None, endpoint=None, base=None, dtype=None, axis=None):
+    if not absent(dtype) or not absent(axis):
+        raise UnsupportedError("np.logspace() with dtype= or axis= is not supported yet")
+    for name, t in (("start", start), ("stop", stop), ("base", base)):
+        if t is not None and not isinstance(t, (types.Boolean, types.Integer, types.Float)):
+            raise UnsupportedError(f"np.logspace() with {name} of {t} is not supported yet (Python numbers are)")
+
+    def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
+        return np.power(base, _linspace_fill(start, stop, num, endpoint))
+
+    return logspace

@@ -1,5 +1,6 @@
 """Shapes and joins: np.flip, np.triu, np.tril, np.hstack, np.vstack,
-np.concatenate."""
+np.concatenate, np.stack, np.roll, np.repeat, np.tile, np.expand_dims,
+np.diag."""
 
 from __future__ import annotations
 
@@ -213,3 +214,224 @@ def _concatenate(arrays, axis=None, out=None, dtype=None, casting=None):
         return join(arrays)
 
     return concatenate
+
+
+def _roll_flat(a, shift, axis=None):
+    flat = a.ravel()
+    n = flat.shape[0]
+    out = np.empty(n, a.dtype)
+    if n > 0:
+        s = shift % n
+        for i in range(n):
+            out[(i + s) % n] = flat[i]
+    return out.reshape(a.shape)
+
+
+def _roll_axis1(a, shift, axis=None):
+    raise_if(axis < -1 or axis > 0, "numpy.exceptions.AxisError", "axis {0} is out of bounds for array of dimension 1", axis)
+    return _roll_flat(a, shift)
+
+
+def _roll_axis2(a, shift, axis=None):
+    raise_if(axis < -2 or axis > 1, "numpy.exceptions.AxisError", "axis {0} is out of bounds for array of dimension 2", axis)
+    out = np.empty_like(a)
+    rows, cols = a.shape
+    if axis == 0 or axis == -2:
+        if rows > 0:
+            for i in range(rows):
+                out[(i + shift % rows) % rows, :] = a[i, :]
+    elif cols > 0:
+        for j in range(cols):
+            out[:, (j + shift % cols) % cols] = a[:, j]
+    return out
+
+
+@overload(np.roll, family="shape")
+def _roll(a, shift, axis=None):
+    a = need_array("roll", a)
+    need_integral("roll", "shift", shift)
+    if absent(axis):
+        return _roll_flat
+    need_integral("roll", "axis", axis)
+    if a.ndim == 1:
+        return _roll_axis1
+    if a.ndim == 2:
+        return _roll_axis2
+    raise UnsupportedError("np.roll() along an axis of a 3-D array is not supported yet")
+
+
+def _repeat_flat(a, repeats, axis=None):
+    raise_if(repeats < 0, "ValueError", "repeats may not contain negative values.")
+    flat = a.ravel()
+    out = np.empty(flat.shape[0] * repeats, a.dtype)
+    for i in range(flat.shape[0]):
+        for k in range(repeats):
+            out[i * repeats + k] = flat[i]
+    return out
+
+
+@overload(np.repeat, family="shape")
+def _repeat(a, repeats, axis=None):
+    a = need_array("repeat", a)
+    if not types.is_integral(repeats):
+        raise UnsupportedError("np.repeat() with repeats other than an int is not supported yet")
+    if not absent(axis) and a.ndim != 1:
+        raise UnsupportedError("np.repeat() along an axis is not supported yet (of 1-D arrays and flattened)")
+    return _repeat_flat
+
+
+def _tile_vector(A, reps):
+    raise_if(reps < 0 and A.shape[0] > 0, "ValueError", "repeats may not contain negative values.")
+    n = A.shape[0]
+    out = np.empty(n * max(reps, 0), A.dtype)
+    for r in range(max(reps, 0)):
+        out[r * n : (r + 1) * n] = A
+    return out
+
+
+def _tile_matrix(A, rows, cols):
+    raise_if((rows < 0 or cols < 0) and A.size > 0, "ValueError", "repeats may not contain negative values.")
+    n, m = A.shape
+    out = np.empty((n * max(rows, 0), m * max(cols, 0)), A.dtype)
+    for r in range(max(rows, 0)):
+        for c in range(max(cols, 0)):
+            out[r * n : (r + 1) * n, c * m : (c + 1) * m] = A
+    return out
+
+
+def _tile1(A, reps):
+    return _tile_vector(A, reps)
+
+
+def _tile2(A, reps):
+    return _tile_matrix(A, 1, reps)
+
+
+def _tile1_pair(A, reps):
+    return _tile_matrix(A.reshape((1, A.shape[0])), reps[0], reps[1])
+
+
+def _tile2_pair(A, reps):
+    return _tile_matrix(A, reps[0], reps[1])
+
+
+@overload(np.tile, family="shape")
+def _tile(A, reps):
+    A = need_array("tile", A, (1, 2))
+    if types.is_integral(reps):
+        return _tile1 if A.ndim == 1 else _tile2
+    if isinstance(reps, types.Tuple) and len(reps) == 2 and all(types.is_integral(t) for t in reps.elements):
+        return _tile1_pair if A.ndim == 1 else _tile2_pair
+    raise UnsupportedError(f"np.tile() with reps {reps} is not supported yet (an int or two ints)")
+
+
+def _stack_check(first, other):
+    # (1-D arrays.)
+    raise_if(first.shape[0] != other.shape[0], "ValueError", "all input arrays must have the same shape")
+
+
+def _expand_dims_axis1(a, axis):
+    raise_if(axis < -2 or axis > 1, "numpy.exceptions.AxisError", "axis {0} is out of bounds for array of dimension 2", axis)
+    if axis == 0 or axis == -2:
+        return a[None, :]
+    return a[:, None]
+
+
+def _expand_dims_axis2(a, axis):
+    raise_if(axis < -3 or axis > 2, "numpy.exceptions.AxisError", "axis {0} is out of bounds for array of dimension 3", axis)
+    if axis == 0 or axis == -3:
+        return a[None, :, :]
+    if axis == 1 or axis == -2:
+        return a[:, None, :]
+    return a[:, :, None]
+
+
+@overload(np.expand_dims, family="shape")
+def _expand_dims(a, axis):
+    a = need_array("expand_dims", a, (1, 2))
+    need_integral("expand_dims", "axis", axis)
+    return _expand_dims_axis1 if a.ndim == 1 else _expand_dims_axis2
+
+
+@overload(np.stack, family="shape")
+def _stack(arrays, axis=None, out=None, dtype=None, casting=None):
+    if not absent(out) or not absent(dtype) or not absent(casting):
+        raise UnsupportedError("np.stack() with out=, dtype= or casting= is not supported yet")
+    if not absent(axis):
+        raise UnsupportedError("np.stack() with axis= is not supported yet (the default axis 0 is)")
+    joined = _tuple_of_arrays("stack", arrays)
+    if joined[0].ndim != 1:
+        raise UnsupportedError("np.stack() of arrays that are not 1-D is not supported yet")
+    dt = np.result_type(*[a.dtype for a in joined]).type
+    count = len(joined)
+
+    if count == 2:
+
+        def stack(arrays, axis=0, out=None, dtype=None, casting=None):
+            n = arrays[0].shape[0]
+            _stack_check(arrays[0], arrays[1])
+            result = np.empty((2, n), dt)
+            result[0, :] = arrays[0]
+            result[1, :] = arrays[1]
+            return result
+
+    elif count == 3:
+
+        def stack(arrays, axis=0, out=None, dtype=None, casting=None):
+            n = arrays[0].shape[0]
+            _stack_check(arrays[0], arrays[1])
+            _stack_check(arrays[0], arrays[2])
+            result = np.empty((3, n), dt)
+            result[0, :] = arrays[0]
+            result[1, :] = arrays[1]
+            result[2, :] = arrays[2]
+            return result
+
+    else:
+
+        def stack(arrays, axis=0, out=None, dtype=None, casting=None):
+            n = arrays[0].shape[0]
+            _stack_check(arrays[0], arrays[1])
+            _stack_check(arrays[0], arrays[2])
+            _stack_check(arrays[0], arrays[3])
+            result = np.empty((4, n), dt)
+            result[0, :] = arrays[0]
+            result[1, :] = arrays[1]
+            result[2, :] = arrays[2]
+            result[3, :] = arrays[3]
+            return result
+
+    return stack
+
+
+def _diag_of_vector(v, k=0):
+    n = v.shape[0] + abs(k)
+    out = np.zeros((n, n), v.dtype)
+    for i in range(v.shape[0]):
+        if k >= 0:
+            out[i, i + k] = v[i]
+        else:
+            out[i - k, i] = v[i]
+    return out
+
+
+def _diag_of_matrix(v, k=0):
+    rows, cols = v.shape
+    if k >= 0:
+        n = max(min(rows, cols - k), 0)
+    else:
+        n = max(min(rows + k, cols), 0)
+    out = np.empty(n, v.dtype)
+    for i in range(n):
+        out[i] = v[i, i + k] if k >= 0 else v[i - k, i]
+    return out
+
+
+@overload(np.diag, family="shape")
+def _diag(v, k=None):
+    v = need_array("diag", v)
+    if v.ndim not in (1, 2):
+        raise TypingError("Input must be 1- or 2-d.")
+    if not absent(k):
+        need_integral("diag", "k", k)
+    return _diag_of_vector if v.ndim == 1 else _diag_of_matrix

@@ -1,4 +1,6 @@
-"""Selection and statistics: np.clip, np.where, np.cov."""
+"""Selection and statistics: np.clip, np.where, np.isclose, np.allclose,
+np.cov, np.histogram, np.average, np.median, np.percentile, np.bincount,
+np.trace."""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ from .. import types
 from .._overload import UfuncLoop, overload, overload_method
 from ..errors import TypingError, UnsupportedError
 from ._errors import raise_if
-from ._util import absent, need_array, result_dtype
+from ._util import absent, need_array, need_integral, result_dtype
 
 
 def _clip_kernel(x, lo, hi):
@@ -207,3 +209,225 @@ def _histogram(a, bins=None, range=None, density=None, weights=None):
     if weights.dtype != np.float64:
         raise UnsupportedError(f"np.histogram() with {weights.dtype.name} weights is not supported yet")
     return _histogram_weighted
+
+
+def _average_weighted(a, axis=None, weights=None, returned=False, keepdims=False):
+    raise_if(weights.shape[0] != a.shape[0], "ValueError", "Length of weights not compatible with specified axis.")
+    scale = np.sum(weights)
+    raise_if(scale == 0.0, "ZeroDivisionError", "Weights sum to zero, can't be normalized")
+    return np.sum(np.multiply(a, weights)) / scale
+
+
+def _average(a, axis=None, weights=None, returned=False, keepdims=False):
+    return np.mean(a)
+
+
+@overload(np.average, family="statistics")
+def _average_typer(a, axis=None, weights=None, returned=None, keepdims=None):
+    a = need_array("average", a)
+    if not absent(axis) or not absent(returned) or not absent(keepdims):
+        raise UnsupportedError("np.average() with axis=, returned= or keepdims= is not supported yet")
+    if absent(weights):
+        return _average
+    weights = need_array("average", weights, (1,))
+    if a.ndim != 1:
+        raise UnsupportedError("np.average() with weights of a 2-D array is not supported yet")
+    if a.dtype.kind not in "biuf" or weights.dtype.kind not in "biuf":
+        raise UnsupportedError("np.average() of complex values is not supported yet")
+    dt = np.result_type(a.dtype, weights.dtype, np.float64).type
+
+    def average(a, axis=None, weights=None, returned=False, keepdims=False):
+        return _average_weighted(a.astype(dt), None, weights.astype(dt))
+
+    return average
+
+
+def _sorted_flat(a):
+    return np.sort(a.ravel())
+
+
+def _median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
+    values = _sorted_flat(a)
+    n = values.shape[0]
+    if n == 0:
+        return np.mean(values)
+    if values[n - 1] != values[n - 1]:  # a NaN sorts last: the median is NaN
+        return np.mean(values[n - 1 :])
+    if n % 2 == 1:
+        return np.mean(values[n // 2 : n // 2 + 1])
+    return np.mean(values[n // 2 - 1 : n // 2 + 1])
+
+
+@overload(np.median, family="statistics")
+def _median_typer(a, axis=None, out=None, overwrite_input=None, keepdims=None):
+    a = need_array("median", a)
+    if a.dtype.kind not in "biuf":
+        raise UnsupportedError(f"np.median() of {a.dtype.name} values is not supported yet")
+    if not all(absent(t) for t in (axis, out, overwrite_input, keepdims)):
+        raise UnsupportedError("np.median() with keywords is not supported yet")
+    return _median
+
+
+def _percentile_of_sorted(values, q):
+    # NumPy's 'linear' method: the virtual index (n - 1) * (q / 100), its
+    # neighbours (both the last element from n - 1 on), and _lerp's two
+    # formulas either side of t = 0.5, in the array's own arithmetic.
+    n = values.shape[0]
+    quantile = q / 100.0
+    raise_if(not (quantile >= 0.0 and quantile <= 1.0), "ValueError", "Percentiles must be in the range [0, 100]")
+    raise_if(n == 0, "IndexError", "index -1 is out of bounds for axis 0 with size 0")
+    virtual = (n - 1) * quantile
+    below = int(np.floor(virtual))
+    above = below + 1
+    if virtual >= n - 1:
+        below = -1
+        above = -1
+    t = virtual - below
+    lower = values[below]
+    upper = values[above]
+    difference = upper - lower
+    if t >= 0.5:
+        result = upper - difference * (1.0 - t)
+    else:
+        result = lower + difference * t
+    if values[n - 1] != values[n - 1]:  # a NaN sorts last: the result is NaN
+        return np.float64(values[n - 1])
+    return np.float64(result)
+
+
+def _percentile(a, q, axis=None, out=None, overwrite_input=False, method=None, keepdims=False,
+                weights=None, interpolation=None):
+    return _percentile_of_sorted(_sorted_flat(a), float(q))
+
+
+@overload(np.percentile, family="statistics")
+def _percentile_typer(a, q, axis=None, out=None, overwrite_input=None, method=None, keepdims=None,
+                      weights=None, interpolation=None):
+    a = need_array("percentile", a)
+    if a.dtype.kind not in "biu" and a.dtype != np.float64:
+        raise UnsupportedError(f"np.percentile() of {a.dtype.name} values is not supported yet")
+    if not types.is_number(q) or isinstance(q, types.Complex):
+        raise UnsupportedError("np.percentile() of several q is not supported yet (one number is)")
+    if not all(absent(t) for t in (axis, out, overwrite_input, method, keepdims, weights, interpolation)):
+        raise UnsupportedError("np.percentile() with keywords is not supported yet")
+    return _percentile
+
+
+def _bincount_values(x, minlength):
+    raise_if(minlength < 0, "ValueError", "'minlength' must not be negative")
+    size = minlength
+    for i in range(x.shape[0]):
+        raise_if(x[i] < 0, "ValueError", "'list' argument must have no negative elements")
+        size = max(size, int(x[i]) + 1)
+    return size
+
+
+def _bincount(x, weights=None, minlength=0):
+    counts = np.zeros(_bincount_values(x, minlength), np.int64)
+    for i in range(x.shape[0]):
+        counts[x[i]] += 1
+    return counts
+
+
+def _bincount_weighted(x, weights=None, minlength=0):
+    raise_if(weights.shape[0] != x.shape[0], "ValueError", "The weights and list don't have the same length.")
+    sums = np.zeros(_bincount_values(x, minlength))
+    for i in range(x.shape[0]):
+        sums[x[i]] += weights[i]
+    return sums
+
+
+@overload(np.bincount, family="statistics")
+def _bincount_typer(x, weights=None, minlength=None):
+    x = need_array("bincount", x, (1,))
+    if x.dtype.kind not in "biu":
+        raise TypingError("Cannot cast array data from dtype('float64') to dtype('int64') according to the rule 'safe'"
+                          if x.dtype == np.float64 else f"np.bincount() of {x.dtype.name} values")
+    if not absent(minlength):
+        need_integral("bincount", "minlength", minlength)
+    if absent(weights):
+        return _bincount
+    need_array("bincount", weights, (1,))
+    return _bincount_weighted
+
+
+def _trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
+    rows, cols = a.shape
+    if offset >= 0:
+        n = max(min(rows, cols - offset), 0)
+    else:
+        n = max(min(rows + offset, cols), 0)
+    diagonal = np.empty(n, a.dtype)
+    for i in range(n):
+        diagonal[i] = a[i, i + offset] if offset >= 0 else a[i - offset, i]
+    return np.sum(diagonal)
+
+
+@overload(np.trace, family="statistics")
+def _trace_typer(a, offset=None, axis1=None, axis2=None, dtype=None, out=None):
+    need_array("trace", a, (2,))
+    if not all(absent(t) for t in (axis1, axis2, dtype, out)):
+        raise UnsupportedError("np.trace() with axis1=, axis2=, dtype= or out= is not supported yet")
+    if not absent(offset):
+        need_integral("trace", "offset", offset)
+    return _trace
+
+
+def _isclose_kernel(x, y, rtol, atol, equal_nan):
+    # NumPy 2's isclose: |x - y| <= atol + rtol * |y| for finite y, or
+    # x == y (infinities), or both NaN with equal_nan.
+    finite = y == y and y - y == 0
+    close = (abs(x - y) <= atol + rtol * abs(y) and finite) or x == y
+    return close or (equal_nan and x != x and y != y)
+
+
+def _isclose_elements(a, b, rtol, atol, equal_nan):
+    """Interpreted: numpy.isclose."""
+    return np.isclose(a, b, rtol, atol, equal_nan)
+
+
+@overload(_isclose_elements)
+def _isclose_loop(a, b, rtol, atol, equal_nan):
+    for t in (a, b):
+        if types.operand_dtype(t) is None or isinstance(t, types.Complex) or (
+            isinstance(t, (types.Array, types.NumPyScalar)) and t.dtype.kind == "c"
+        ):
+            raise UnsupportedError(f"np.isclose() of {t} is not supported yet (real arrays and numbers are)")
+    weak = {int: 0, float: 0.0}
+    y_dtype = np.result_type(weak.get(types.operand_dtype(b), types.operand_dtype(b)), 1.0)
+    x_dtype = np.result_type(weak.get(types.operand_dtype(a), types.operand_dtype(a)), y_dtype)
+    return UfuncLoop(_isclose_kernel, [x_dtype, y_dtype, y_dtype, y_dtype, np.bool_], np.bool_, check_python_ints=False)
+
+
+def _isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+    return _isclose_elements(a, b, rtol, atol, equal_nan)
+
+
+def _allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+    return bool(np.all(_isclose_elements(a, b, rtol, atol, equal_nan)))
+
+
+def _allclose_scalars(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+    return bool(_isclose_elements(a, b, rtol, atol, equal_nan))
+
+
+def _close_arguments(name: str, rtol: Any, atol: Any, equal_nan: Any) -> None:
+    for what, t in (("rtol", rtol), ("atol", atol)):
+        if not absent(t) and not (types.is_number(t) and not isinstance(t, types.Complex)):
+            raise UnsupportedError(f"np.{name}() with {what} of {t} is not supported yet (a number is)")
+    if not absent(equal_nan) and not isinstance(equal_nan, (types.Boolean, types.Integer)):
+        raise UnsupportedError(f"np.{name}() with equal_nan of {equal_nan} is not supported yet")
+
+
+@overload(np.isclose, family="selection")
+def _isclose_typer(a, b, rtol=None, atol=None, equal_nan=None):
+    _close_arguments("isclose", rtol, atol, equal_nan)
+    return _isclose
+
+
+@overload(np.allclose, family="selection")
+def _allclose_typer(a, b, rtol=None, atol=None, equal_nan=None):
+    _close_arguments("allclose", rtol, atol, equal_nan)
+    if isinstance(a, types.Array) or isinstance(b, types.Array):
+        return _allclose
+    return _allclose_scalars
