@@ -319,3 +319,103 @@ def histogram(a, bins):
 
 def histogram_weighted(a, bins, w):
     return np.histogram(a, bins, weights=w)
+
+
+def sort_all(a):
+    return np.sort(a), np.argsort(a), np.sort(a, axis=None), np.argsort(a, axis=None)
+
+
+def sort_axis(a, axis):
+    return np.sort(a, axis), np.argsort(a, axis=axis)
+
+
+def unique(a):
+    return np.unique(a)
+
+
+def searchsorted(a, v):
+    return np.searchsorted(a, v)
+
+
+def nonzeros(a):
+    return np.nonzero(a), np.flatnonzero(a), np.count_nonzero(a)
+
+
+def roll(a, shift):
+    return np.roll(a, shift)
+
+
+def roll_axis(a, shift, axis):
+    return np.roll(a, shift, axis=axis)
+
+
+def repeat(a, n):
+    return np.repeat(a, n)
+
+
+def tile(a, n):
+    return np.tile(a, n)
+
+
+def tile2(a, rows, cols):
+    return np.tile(a, (rows, cols))
+
+
+def expand_dims(a, axis):
+    return np.expand_dims(a, axis)
+
+
+def stack2(a, b):
+    return np.stack((a, b))
+
+
+def stack3(a, b, c):
+    return np.stack((a, b, c))
+
+
+def diag(v, k):
+    return np.diag(v, k)
+
+
+def trace(a, offset):
+    return np.trace(a, offset)
+
+
+def average(a):
+    return np.average(a)
+
+
+def average_weighted(a, w):
+    return np.average(a, weights=w)
+
+
+def median(a):
+    return np.median(a)
+
+
+def percentile(a, q):
+    return np.percentile(a, q)
+
+
+def bincount(x, minlength):
+    return np.bincount(x, minlength=minlength)
+
+
+def bincount_weighted(x, w):
+    return np.bincount(x, weights=w)
+
+
+def isclose(a, b):
+    return np.isclose(a, b), np.isclose(a, b, rtol=0.01, atol=0.5), np.isclose(a, b, equal_nan=True)
+
+
+def allclose(a, b):
+    return np.allclose(a, b), np.allclose(a, b, 0.01, 0.5, True)
+
+
+def meshgrid(x, y):
+    return np.meshgrid(x, y)
+
+
+def logspace(start, stop, num):
+    return np.logspace(start, stop, num)

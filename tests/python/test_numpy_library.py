@@ -363,3 +363,152 @@ def test_histogram_sums_block_by_block() -> None:
     a, w = rng.random(150_000) * 10, rng.random(150_000)
     compare("histogram_weighted", a, 37, w)
     compare("histogram", a, 37)
+
+
+def sortable(shape: Any) -> st.SearchStrategy[np.ndarray]:
+    """Values with ties and NaNs, without -0.0 (NumPy's SIMD sorts order
+    0.0 and -0.0 arbitrarily)."""
+    values = st.sampled_from([0.0, 1.0, -1.0, 2.5, 2.5, 7.0, -3.0, np.inf, -np.inf, np.nan])
+    return st.one_of(
+        hnp.arrays(np.float64, shape, elements=values),
+        hnp.arrays(np.int32, shape, elements=st.integers(-3, 3)),
+    )
+
+
+@given(a=sortable(st.integers(0, 12)))
+@SETTINGS
+def test_sort_argsort_unique_of_vectors(a: np.ndarray) -> None:
+    with quiet():
+        got, want = jit.sort_all(a), py.sort_all(a)
+    assert_same(lambda: want[0], lambda: got[0])
+    assert_same(lambda: want[2], lambda: got[2])
+    # Ties: plait's argsort is stable, as NumPy's kind='stable'.
+    np.testing.assert_array_equal(got[1], np.argsort(a, kind="stable"))
+    np.testing.assert_array_equal(got[3], np.argsort(a, axis=None, kind="stable"))
+    compare("unique", a)
+    compare("unique", a.reshape(1, -1))
+
+
+@given(a=sortable(st.tuples(st.integers(0, 4), st.integers(0, 4))), axis=st.integers(-3, 2))
+@SETTINGS
+def test_sort_along_axes(a: np.ndarray, axis: int) -> None:
+    try:
+        want = (np.sort(a, axis), np.argsort(a, axis=axis, kind="stable"))
+    except np.exceptions.AxisError as error:
+        with pytest.raises(np.exceptions.AxisError, match=str(error)):
+            jit.sort_axis(a, axis)
+        return
+    got = jit.sort_axis(a, axis)
+    for g, w in zip(got, want):
+        assert g.dtype == w.dtype
+        np.testing.assert_array_equal(g, w)
+
+
+@given(a=sortable(st.integers(0, 10)), v=st.one_of(sortable(st.integers(0, 4)), st.sampled_from([0.0, 2.5, np.nan, -7])))
+@SETTINGS
+def test_searchsorted(a: np.ndarray, v: Any) -> None:
+    compare("searchsorted", np.sort(a), v)
+
+
+@given(a=hnp.arrays(np.int8, hnp.array_shapes(min_dims=1, max_dims=2, min_side=0, max_side=4), elements=st.integers(0, 2)),
+       dtype=st.sampled_from([np.bool_, np.int8, np.float64]))
+@SETTINGS
+def test_nonzero(a: np.ndarray, dtype: Any) -> None:
+    compare("nonzeros", a.astype(dtype))
+
+
+@given(a=arrays_of(np.float32, st.sampled_from([(0,), (5,), (2, 3), (3, 0)])), shift=st.integers(-7, 7), axis=st.integers(-3, 2))
+@SETTINGS
+def test_roll(a: np.ndarray, shift: int, axis: int) -> None:
+    compare("roll", a, shift)
+    compare("roll", np.asfortranarray(a), shift)
+    compare("roll_axis", a, shift, axis)
+
+
+@given(a=arrays_of(np.int16, st.sampled_from([(0,), (4,), (2, 3)])), n=st.integers(-2, 3), m=st.integers(0, 3))
+@SETTINGS
+def test_repeat_and_tile(a: np.ndarray, n: int, m: int) -> None:
+    compare("repeat", a, n)
+    compare("tile", a, n)
+    compare("tile2", a, m, abs(n))  # (NumPy's errors for a negative pair vary by shape)
+
+
+@given(a=arrays_of(np.float64, st.sampled_from([(3,), (2, 3)])), axis=st.integers(-4, 3))
+@SETTINGS
+def test_expand_dims(a: np.ndarray, axis: int) -> None:
+    compare("expand_dims", a, axis)
+
+
+@given(n=st.integers(0, 4), m=st.integers(0, 4))
+@SETTINGS
+def test_stack(n: int, m: int) -> None:
+    a, b = np.arange(n, dtype=np.int8), np.arange(m) * 0.5
+    compare("stack2", a, b)
+    compare("stack3", a, a + 1, a)
+
+
+@given(v=arrays_of(np.int64, st.sampled_from([(0,), (3,), (2, 4), (4, 2)])), k=st.integers(-5, 5))
+@SETTINGS
+def test_diag_and_trace(v: np.ndarray, k: int) -> None:
+    compare("diag", v, k)
+    if v.ndim == 2:
+        compare("trace", v, k)
+        compare("trace", v.astype(np.float32), k)
+
+
+finite = st.floats(-1e6, 1e6)
+
+
+@given(
+    a=st.one_of(hnp.arrays(np.float64, st.integers(0, 9), elements=finite),
+                hnp.arrays(np.int32, st.integers(0, 9), elements=st.integers(-100, 100))),
+    data=st.data(),
+)
+@SETTINGS
+def test_average_median_percentile(a: np.ndarray, data: Any) -> None:
+    compare("average", a)
+    compare("median", a)
+    w = data.draw(hnp.arrays(np.float64, a.shape[0], elements=st.sampled_from([0.0, 0.5, 1.0, 3.0])))
+    compare("average_weighted", a, w)
+    q = data.draw(st.one_of(st.floats(0, 100), st.sampled_from([0, 50, 100, -1.0, 100.5])))
+    compare("percentile", a, q)
+    compare("median", np.append(a, np.nan))
+
+
+@given(x=hnp.arrays(np.int64, st.integers(0, 8), elements=st.integers(-1, 6)), minlength=st.integers(-1, 9))
+@SETTINGS
+def test_bincount(x: np.ndarray, minlength: int) -> None:
+    compare("bincount", x, minlength)
+    if x.shape[0] == 0:
+        # NumPy returns int zeros for no values, weights or not; the
+        # result's dtype is fixed when compiling: float64 with weights.
+        got = jit.bincount_weighted(x, np.ones(0))
+        assert got.dtype == np.float64 and got.shape == (0,)
+        return
+    compare("bincount_weighted", x, np.linspace(0.0, 1.0, x.shape[0]))
+    compare("bincount_weighted", x, np.ones(x.shape[0] + 1))
+
+
+close_values = st.sampled_from([0.0, 1.0, 1.0 + 1e-9, 1.001, -1.0, 1e10, 1e10 + 1, np.inf, -np.inf, np.nan, 5e-9])
+
+
+@given(a=hnp.arrays(st.sampled_from([np.float64, np.float32]), 4, elements=close_values),
+       b=st.one_of(hnp.arrays(np.float64, 4, elements=close_values), close_values, st.integers(-2, 2)))
+@SETTINGS
+def test_isclose_allclose(a: np.ndarray, b: Any) -> None:
+    compare("isclose", a, b)
+    compare("allclose", a, b)
+    compare("isclose", 1.0, b)
+
+
+@given(x=arrays_of(np.float64, st.integers(0, 4)), y=arrays_of(np.int8, st.integers(0, 4)))
+@SETTINGS
+def test_meshgrid(x: np.ndarray, y: np.ndarray) -> None:
+    compare("meshgrid", x, y)
+
+
+@given(start=st.floats(-3, 3), stop=st.floats(-3, 3), num=st.integers(0, 9))
+@SETTINGS
+def test_logspace(start: float, stop: float, num: int) -> None:
+    # np.power's SIMD loop against the C library's pow: to a few ulp.
+    close("logspace", start, stop, num)

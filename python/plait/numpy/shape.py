@@ -261,9 +261,9 @@ def _roll(a, shift, axis=None):
 
 
 def _repeat_flat(a, repeats, axis=None):
-    raise_if(repeats < 0, "ValueError", "repeats may not contain negative values.")
     flat = a.ravel()
-    out = np.empty(flat.shape[0] * repeats, a.dtype)
+    raise_if(repeats < 0 and flat.shape[0] > 0, "ValueError", "negative dimensions are not allowed")
+    out = np.empty(flat.shape[0] * max(repeats, 0), a.dtype)
     for i in range(flat.shape[0]):
         for k in range(repeats):
             out[i * repeats + k] = flat[i]
@@ -281,7 +281,7 @@ def _repeat(a, repeats, axis=None):
 
 
 def _tile_vector(A, reps):
-    raise_if(reps < 0 and A.shape[0] > 0, "ValueError", "repeats may not contain negative values.")
+    raise_if(reps < 0 and A.shape[0] > 0, "ValueError", "negative dimensions are not allowed")
     n = A.shape[0]
     out = np.empty(n * max(reps, 0), A.dtype)
     for r in range(max(reps, 0)):
@@ -290,7 +290,7 @@ def _tile_vector(A, reps):
 
 
 def _tile_matrix(A, rows, cols):
-    raise_if((rows < 0 or cols < 0) and A.size > 0, "ValueError", "repeats may not contain negative values.")
+    raise_if((rows < 0 or cols < 0) and A.size > 0, "ValueError", "negative dimensions are not allowed")
     n, m = A.shape
     out = np.empty((n * max(rows, 0), m * max(cols, 0)), A.dtype)
     for r in range(max(rows, 0)):

@@ -199,13 +199,16 @@ def _searchsorted(a, v, side=None, sorter=None):
     raise UnsupportedError(f"np.searchsorted() of {v} is not supported yet")
 
 
-def _count_nonzero(a, axis=None, keepdims=False):
+def _nonzero_count(flat):
     count = 0
-    flat = a.ravel()
     for i in range(flat.shape[0]):
         if flat[i] != 0:
             count += 1
     return count
+
+
+def _count_nonzero(a, axis=None, keepdims=False):
+    return np.int64(_nonzero_count(a.ravel()))
 
 
 @overload(np.count_nonzero, family="sorting")
@@ -218,7 +221,7 @@ def _count_nonzero_typer(a, axis=None, keepdims=None):
 
 def _flatnonzero(a):
     flat = a.ravel()
-    out = np.empty(_count_nonzero(flat), np.int64)
+    out = np.empty(_nonzero_count(flat), np.int64)
     k = 0
     for i in range(flat.shape[0]):
         if flat[i] != 0:

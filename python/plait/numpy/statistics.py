@@ -330,8 +330,9 @@ def _bincount(x, weights=None, minlength=0):
 
 
 def _bincount_weighted(x, weights=None, minlength=0):
+    size = _bincount_values(x, minlength)  # (its errors come first, as NumPy's)
     raise_if(weights.shape[0] != x.shape[0], "ValueError", "The weights and list don't have the same length.")
-    sums = np.zeros(_bincount_values(x, minlength))
+    sums = np.zeros(size)
     for i in range(x.shape[0]):
         sums[x[i]] += weights[i]
     return sums
