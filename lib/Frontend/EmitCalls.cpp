@@ -321,7 +321,11 @@ Val FunctionEmitter::emitJitCall(const SExpr &node) {
     bool isDefault = false;
     for (const SExpr &d : callee.source->defaults)
       isDefault |= &d == arg;
-    values.push_back(isDefault ? constant(*arg, Typer::constantType(*arg)) : emitExpr(*arg));
+    Type defaultType = isDefault ? Typer::constantType(*arg) : Type();
+    if (isDefault && defaultType.kind == Type::Kind::String)
+      values.push_back({defaultType, {}}); // known when compiling: no leaves
+    else
+      values.push_back(isDefault ? constant(*arg, defaultType) : emitExpr(*arg));
   }
   Val result = callSpecialization(callee, values, loc(node));
   // The callee borrowed the arguments (it retains what it keeps).

@@ -26,10 +26,16 @@ Val FunctionEmitter::emitUfuncCall(const SExpr &node) {
   };
   std::vector<Val> operands;
   bool anyArray = false;
-  for (const SExpr *operand : ufunc.operands) {
-    operands.push_back(emitExpr(*operand));
+  for (size_t i = 0; i < ufunc.operands.size(); ++i) {
+    operands.push_back(emitExpr(*ufunc.operands[i]));
     anyArray |= operands.back().type.kind == Type::Kind::Array;
   }
+  // Scalars convert once, before the loop (NumPy checks a Python int's
+  // range then, for empty arrays too).
+  for (size_t i = 0; i < operands.size(); ++i)
+    if (anyArray && operands[i].type.kind != Type::Kind::Array)
+      operands[i] = ufunc.checkPythonInts ? weakToNumPy(operands[i], ufunc.inputs[i])
+                                          : castNumPy(operands[i], ufunc.inputs[i]);
   if (!anyArray)
     return apply(operands);
   return arrayElementwise(node, operands, type.dtype, type.ndim, apply);

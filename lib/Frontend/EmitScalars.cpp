@@ -12,8 +12,8 @@ namespace plait::frontend::detail {
 Val FunctionEmitter::emitExpr(const SExpr &expr) {
   ast::NodeKind kind = ast::kindOf(expr);
   Type type = spec.typeOf(expr);
-  if (type.kind == Type::Kind::DType) // known when compiling: no leaves
-    return {type, {}};
+  if (type.kind == Type::Kind::DType || type.kind == Type::Kind::String)
+    return {type, {}}; // known when compiling: no leaves
   if (kind == ast::NodeKind::Const)
     return constant(ast::value(expr), type);
   if (kind == ast::NodeKind::Name) {

@@ -414,14 +414,15 @@ EmittedModule emitModule(mlir::ModuleOp module, const Program &program,
   }
   Typer typer(program, options, uniqueId);
   Specialization &entry = typer.run(entryFunction, argumentTypes);
-  std::function<bool(const Type &)> holdsDType = [&](const Type &t) {
-    return t.kind == Type::Kind::DType ||
-           std::any_of(t.elements.begin(), t.elements.end(), holdsDType);
+  std::function<bool(const Type &)> holdsConstant = [&](const Type &t) {
+    return t.kind == Type::Kind::DType || t.kind == Type::Kind::String ||
+           std::any_of(t.elements.begin(), t.elements.end(), holdsConstant);
   };
-  if (holdsDType(entry.result))
+  if (holdsConstant(entry.result))
     throw CompileError(CompileError::Kind::Unsupported,
-                       entry.source->name + "() returns a dtype, which compiled code cannot "
-                                            "return (return an array or number made with it)");
+                       entry.source->name +
+                           "() returns a dtype or a string, which compiled code "
+                           "cannot return (return an array or number made with it)");
   ModuleEmitter emitter(module, typer, options);
   OpBuilder b(module.getContext());
 

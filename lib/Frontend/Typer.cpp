@@ -102,6 +102,8 @@ Type Typer::constantType(const SExpr &value) {
     return Type::boolean();
   case SExpr::Kind::None:
     return Type::none();
+  case SExpr::Kind::String: // a default of a plait.overload implementation
+    return Type::stringConstant(value.text);
   case SExpr::Kind::List:
     if (value.head() == "Complex")
       return Type::complex();

@@ -216,7 +216,10 @@ private:
   /// A call of a jitted function with `actual` arguments (defaults filled
   /// in): its callee specialised, recorded for the emitter.
   Type jitCallType(Specialization &spec, const SExpr &call, int functionId,
-                   const std::vector<const SExpr *> &actual);
+                   const std::vector<const SExpr *> &actual, bool constantStrings = false);
+  /// An argument's type; string constants are Type::stringConstant for
+  /// `constantStrings` (arguments of plait.overload implementations).
+  Type argumentType(Specialization &spec, const SExpr &arg, bool constantStrings);
 
   //--- plait.overload (TyperOverloads.cpp) -------------------------------//
   /// The overload key a call's target has ("numpy.clip", "ndarray.flip",
@@ -227,6 +230,9 @@ private:
   /// argument types, then typed as a jitted call or a ufunc loop.
   Type overloadCallType(Specialization &spec, const SExpr &call, const std::string &target,
                         const std::vector<const SExpr *> &positional);
+  /// An argument's value in Python's literal syntax when it is a constant
+  /// (a literal, -1, a tuple of constants, a global bound to one), else "".
+  std::string literalOf(const Specialization &spec, const SExpr &node) const;
   /// plait.numpy's intrinsics: the C library's math functions (IEEE
   /// results, no exceptions) and raise_if(condition, "Class", "message
   /// {0}", ints...), which raises when the condition holds.

@@ -56,8 +56,18 @@ std::vector<const SExpr *> Typer::callArguments(Specialization &caller, const SE
   return args;
 }
 
+Type Typer::argumentType(Specialization &spec, const SExpr &arg, bool constantStrings) {
+  if (constantStrings && ast::is(arg, ast::NodeKind::Const) &&
+      ast::value(arg).kind == SExpr::Kind::String) {
+    Type t = Type::stringConstant(ast::value(arg).text);
+    spec.types[&arg] = t; // (the emitter reads every argument's type)
+    return t;
+  }
+  return exprType(spec, arg);
+}
+
 Type Typer::jitCallType(Specialization &spec, const SExpr &call, int functionId,
-                        const std::vector<const SExpr *> &actual) {
+                        const std::vector<const SExpr *> &actual, bool constantStrings) {
   spec.callsJit = true;
   const FunctionSource &target = functionSource(functionId);
   std::vector<Type> types;
@@ -66,7 +76,7 @@ Type Typer::jitCallType(Specialization &spec, const SExpr &call, int functionId,
     bool isDefault = false;
     for (const SExpr &d : target.defaults)
       isDefault |= &d == arg;
-    Type t = isDefault ? constantType(*arg) : exprType(spec, *arg);
+    Type t = isDefault ? constantType(*arg) : argumentType(spec, *arg, constantStrings);
     if (t.kind == Type::Kind::Bottom)
       return Type::bottom();
     if (t.kind == Type::Kind::Bool)

@@ -173,8 +173,14 @@ Specialization::Reduction Typer::reductionOf(Specialization &spec, const SExpr &
     if (parameter == "a" || parameter == "axis")
       continue;
     if (parameter == "keepdims") {
+      // A constant, or a global (or closure value) bound to one.
       SExpr::Kind kind =
           ast::is(*node, ast::NodeKind::Const) ? ast::value(*node).kind : SExpr::Kind::List;
+      if (ast::is(*node, ast::NodeKind::Name)) {
+        NameBinding binding = resolve(spec, ast::id(*node));
+        if (binding.kind == NameBinding::Kind::Constant)
+          kind = binding.value->kind;
+      }
       if (kind != SExpr::Kind::True && kind != SExpr::Kind::False)
         fail(CompileError::Kind::Unsupported, fn, *node, "keepdims must be True or False");
       reduction.keepdims = kind == SExpr::Kind::True;
@@ -194,7 +200,16 @@ Specialization::Reduction Typer::reductionOf(Specialization &spec, const SExpr &
   // The axes: None, an int constant (negative counts from the end) or, for
   // the reductions that take several, a tuple of them.
   auto found = bound.find("axis");
-  if (found == bound.end() || isNoneConstant(*found->second)) {
+  // A global (or a plait.overload implementation's closure value) bound to
+  // a constant axis is that constant.
+  const SExpr *atom = nullptr;
+  if (found != bound.end() && ast::is(*found->second, ast::NodeKind::Name)) {
+    NameBinding binding = resolve(spec, ast::id(*found->second));
+    if (binding.kind == NameBinding::Kind::Constant)
+      atom = binding.value;
+  }
+  if (found == bound.end() || isNoneConstant(*found->second) ||
+      (atom && atom->kind == SExpr::Kind::None)) {
     for (int axis = 0; axis < ndim; ++axis)
       reduction.axes.push_back(axis);
     return reduction;
@@ -202,6 +217,27 @@ Specialization::Reduction Typer::reductionOf(Specialization &spec, const SExpr &
   reduction.axisNone = false;
   const SExpr &axisNode = *found->second;
   bool single = name == "argmin" || name == "argmax" || name == "cumsum" || name == "cumprod";
+  if (atom) {
+    std::vector<const SExpr *> values = {atom};
+    if (ast::is(*atom, ast::NodeKind::Tuple) && !single)
+      values = atom->rest();
+    for (const SExpr *value : values) {
+      if (value->kind != SExpr::Kind::Integer)
+        fail(CompileError::Kind::Unsupported, fn, axisNode,
+             "axis must be an integer constant or a tuple of them");
+      long long axis = std::strtoll(value->text.c_str(), nullptr, 10);
+      if (axis < -ndim || axis >= ndim)
+        fail(CompileError::Kind::Typing, fn, axisNode,
+             "axis " + std::to_string(axis) + " is out of bounds for array of dimension " +
+                 std::to_string(ndim));
+      int normalised = static_cast<int>(axis < 0 ? axis + ndim : axis);
+      if (reduction.reduces(normalised))
+        fail(CompileError::Kind::Typing, fn, axisNode, "duplicate value in 'axis'");
+      reduction.axes.push_back(normalised);
+    }
+    std::sort(reduction.axes.begin(), reduction.axes.end());
+    return reduction;
+  }
   std::vector<const SExpr *> items = {&axisNode};
   if (ast::is(axisNode, ast::NodeKind::Tuple)) {
     if (single)

@@ -11,6 +11,8 @@
 #include "Typer.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <map>
 
 namespace plait::frontend {
@@ -79,11 +81,12 @@ Type Typer::overloadCallType(Specialization &spec, const SExpr &call, const std:
   for (const SExpr *arg : positional) {
     if (ast::is(*arg, ast::NodeKind::Starred))
       fail(CompileError::Kind::Unsupported, fn, *arg, "*args in calls is not supported");
-    Type t = exprType(spec, *arg);
+    Type t = argumentType(spec, *arg, /*constantStrings=*/true);
     if (t.kind == Type::Kind::Bottom)
       return t; // typed in a later round
     request.positional.push_back(t);
-    key += t.str() + ", ";
+    request.literals.push_back(literalOf(spec, *arg));
+    key += t.str() + "=" + request.literals.back() + ", ";
   }
   // `call` is a call, or an operator NumPy computes with a ufunc (a ** b).
   bool isCall = ast::is(call, ast::NodeKind::Call);
@@ -91,11 +94,12 @@ Type Typer::overloadCallType(Specialization &spec, const SExpr &call, const std:
     const std::string &name = keyword->items.at(1).text;
     if (name == "**")
       fail(CompileError::Kind::Unsupported, fn, call, "**kwargs in calls is not supported");
-    Type t = exprType(spec, keyword->items.at(2));
+    Type t = argumentType(spec, keyword->items.at(2), /*constantStrings=*/true);
     if (t.kind == Type::Kind::Bottom)
       return t;
     request.keywords.emplace_back(name, t);
-    key += name + "=" + t.str() + ", ";
+    request.literals.push_back(literalOf(spec, keyword->items.at(2)));
+    key += name + ":" + t.str() + "=" + request.literals.back() + ", ";
   }
   auto found = resolutions.find(key);
   if (found == resolutions.end()) {
@@ -119,9 +123,9 @@ Type Typer::overloadCallType(Specialization &spec, const SExpr &call, const std:
     fail(CompileError::Kind::Unsupported, fn, call,
          "this operator's implementation is not an elementwise loop");
   if (resolution.kind == OverloadResolution::Kind::Function)
-    return jitCallType(
-        spec, call, resolution.functionId,
-        callArguments(spec, call, positional, functionSource(resolution.functionId)));
+    return jitCallType(spec, call, resolution.functionId,
+                       callArguments(spec, call, positional, functionSource(resolution.functionId)),
+                       /*constantStrings=*/true);
 
   // A ufunc: NumPy's broadcasting of the operands, the kernel per element.
   if (!request.keywords.empty() || positional.size() != resolution.loopInputs.size())
@@ -150,6 +154,82 @@ Type Typer::overloadCallType(Specialization &spec, const SExpr &call, const std:
     return Type::numpy(resolution.loopOutput);
   spec.loops = true;
   return Type::newArray(resolution.loopOutput, ndim, request.positional);
+}
+
+namespace {
+
+/// A constant atom in Python's literal syntax ("" for one without any).
+std::string literalOfAtom(const SExpr &atom) {
+  switch (atom.kind) {
+  case SExpr::Kind::Integer:
+    return atom.text;
+  case SExpr::Kind::Float: {
+    if (std::isnan(atom.floating))
+      return "";
+    if (std::isinf(atom.floating))
+      return atom.floating > 0 ? "1e999" : "-1e999";
+    char text[40];
+    std::snprintf(text, sizeof text, "%.17g", atom.floating);
+    std::string shown = text;
+    // (A float always shows as one: 1.0, not 1.)
+    if (shown.find_first_of(".e") == std::string::npos)
+      shown += ".0";
+    return shown;
+  }
+  case SExpr::Kind::True:
+    return "True";
+  case SExpr::Kind::False:
+    return "False";
+  case SExpr::Kind::None:
+    return "None";
+  case SExpr::Kind::String:
+    return pythonStringLiteral(atom.text);
+  case SExpr::Kind::List:
+    if (ast::is(atom, ast::NodeKind::Tuple)) {
+      std::string shown = "(";
+      for (const SExpr *element : atom.rest()) {
+        std::string item = literalOfAtom(*element);
+        if (item.empty())
+          return "";
+        shown += item + ", ";
+      }
+      return shown + ")";
+    }
+    return "";
+  default:
+    return "";
+  }
+}
+
+} // namespace
+
+std::string Typer::literalOf(const Specialization &spec, const SExpr &node) const {
+  if (ast::is(node, ast::NodeKind::Const))
+    return literalOfAtom(ast::value(node));
+  int64_t negated;
+  if (negatedIntConstant(node, negated))
+    return std::to_string(negated);
+  if (ast::is(node, ast::NodeKind::UnaryOp) && ast::op(node) == ast::Operator::USub &&
+      ast::is(ast::operand(node), ast::NodeKind::Const) &&
+      ast::value(ast::operand(node)).kind == SExpr::Kind::Float) {
+    std::string shown = literalOfAtom(ast::value(ast::operand(node)));
+    return shown.empty() ? "" : "-" + shown;
+  }
+  if (ast::is(node, ast::NodeKind::Name)) {
+    NameBinding binding = resolve(spec, ast::id(node));
+    return binding.kind == NameBinding::Kind::Constant ? literalOfAtom(*binding.value) : "";
+  }
+  if (ast::is(node, ast::NodeKind::Tuple)) {
+    std::string shown = "(";
+    for (const SExpr *element : ast::elts(node)) {
+      std::string item = literalOf(spec, *element);
+      if (item.empty())
+        return "";
+      shown += item + ", ";
+    }
+    return shown + ")";
+  }
+  return "";
 }
 
 Type Typer::intrinsicCallType(Specialization &spec, const SExpr &call, const std::string &name) {

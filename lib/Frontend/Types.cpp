@@ -37,6 +37,24 @@ Type numpyCommonType(const Type &a, const Type &b) {
   return Type::numpy(np);
 }
 
+std::string pythonStringLiteral(const std::string &text) {
+  std::string quoted = "'";
+  for (unsigned char c : text) {
+    if (c == '\\' || c == '\'') {
+      quoted += '\\';
+      quoted += static_cast<char>(c);
+    } else if (c < 0x20 || c == 0x7f) {
+      static const char digits[] = "0123456789abcdef";
+      quoted += "\\x";
+      quoted += digits[c >> 4];
+      quoted += digits[c & 15];
+    } else {
+      quoted += static_cast<char>(c);
+    }
+  }
+  return quoted + "'";
+}
+
 std::string Type::str() const {
   switch (kind) {
   case Kind::Array: {
@@ -64,6 +82,8 @@ std::string Type::str() const {
     return std::string("numpy.") + dtypeName(dtype);
   case Kind::DType:
     return std::string("dtype[") + dtypeName(dtype) + "]";
+  case Kind::String:
+    return "str[" + pythonStringLiteral(text) + "]";
   case Kind::Tuple: {
     std::string s = std::string(named ? named->name : "tuple") + "[";
     for (size_t i = 0; i < elements.size(); ++i)
@@ -75,7 +95,7 @@ std::string Type::str() const {
 }
 
 size_t Type::numLeaves() const {
-  if (kind == Kind::None || kind == Kind::Bottom || kind == Kind::DType)
+  if (kind == Kind::None || kind == Kind::Bottom || kind == Kind::DType || kind == Kind::String)
     return 0; // an array is one leaf: its memref
   if (isComplex())
     return 2; // real and imaginary parts

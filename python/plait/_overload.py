@@ -154,17 +154,30 @@ def _display(key: str) -> str:
     return "np." + name[len("numpy.") :] if name.startswith("numpy.") else name
 
 
-def resolve(key: str, positional: Sequence[str], keywords: Sequence[tuple[str, str]]) -> Any:
-    """Runs the type-level functions of `key` on the argument types; returns
-    the first implementation (a function or a UfuncLoop)."""
-    cache_key = (key, tuple(positional), tuple(keywords))
+def resolve(
+    key: str,
+    positional: Sequence[str],
+    keywords: Sequence[tuple[str, str]],
+    literals: Sequence[Optional[str]] = (),
+) -> Any:
+    """Runs the type-level functions of `key` on the argument types (with
+    the literal values of constant arguments: `literals`, per positional
+    then keyword argument); returns the first implementation (a function
+    or a UfuncLoop)."""
+    cache_key = (key, tuple(positional), tuple(keywords), tuple(literals))
     with _lock:
         if cache_key in _resolved:
             return _resolved[cache_key]
         typers = list(_registry.get(key, ()))
         generation = _generation["registrations"]
-    args = [types.parse(t) for t in positional]
-    kwargs = {name: types.parse(t) for name, t in keywords}
+    marks = list(literals) + [None] * (len(positional) + len(keywords) - len(literals))
+
+    def typed(text: str, literal: Optional[str]) -> types.Type:
+        parsed = types.parse(text)
+        return types.with_literal(parsed, literal) if literal is not None and not parsed.has_literal else parsed
+
+    args = [typed(t, marks[i]) for i, t in enumerate(positional)]
+    kwargs = {name: typed(t, marks[len(positional) + i]) for i, (name, t) in enumerate(keywords)}
     found = None
     for typer in typers:
         try:
@@ -208,11 +221,17 @@ class Resolver:
         added = [text for ident, text in self.snapshotter.functions.items() if ident not in before]
         return dispatcher._plait_id, "(Program " + " ".join(added) + ")" if added else ""
 
-    def __call__(self, key: str, positional: list[str], keywords: list[tuple[str, str]]) -> tuple[Any, ...]:
+    def __call__(
+        self,
+        key: str,
+        positional: list[str],
+        keywords: list[tuple[str, str]],
+        literals: Sequence[Optional[str]] = (),
+    ) -> tuple[Any, ...]:
         if not self.guarded:
             self.guarded = True
             self.snapshotter.guard_reads.append((_generation, "registrations", _generation["registrations"]))
-        found = resolve(key, positional, keywords)
+        found = resolve(key, positional, keywords, literals)
         if isinstance(found, UfuncLoop):
             ident, program = self._compiled(found.kernel)
             return ("ufunc", ident, program, found.inputs, found.output, found.simd_products,

@@ -244,7 +244,11 @@ class Snapshotter:
             else:
                 continue  # undefined: reported with its location by the compiler
             globals_.append(f"(G {name} {self.classify(value)})")
-        defaults = " ".join(_atom(v) if _is_constant(v) else "(Unsupported 0 0 0 0 \"default\")" for v in fn.__defaults__ or ())
+        # (A string default is a constant of plait.overload implementations.)
+        defaults = " ".join(
+            _atom(v) if _is_constant(v) or isinstance(v, str) else "(Unsupported 0 0 0 0 \"default\")"
+            for v in fn.__defaults__ or ()
+        )
         source_lines = " ".join(
             f"(L {line_offset + i + 1} {_string(text.rstrip(chr(10)))})" for i, text in enumerate(lines)
         )

@@ -2,12 +2,20 @@
 
 A type-level function (see plait.overload) is called with one of these per
 argument: Python's ``bool``, ``int``, ``float``, ``complex`` and ``None``,
-NumPy scalars, arrays (dtype, number of axes, layout) and tuples. Types
-compare equal by value and print as signatures spell them
-(``float64[:, ::1]``).
+NumPy scalars, arrays (dtype, number of axes, layout), tuples, dtypes and
+string constants. Types compare equal by value (their literal values
+aside) and print as signatures spell them (``float64[:, ::1]``).
+
+An argument written as a constant (``axis=1``, ``(0, 1)``, ``None``,
+``'left'``, a global bound to one) carries its value as the type's
+``literal_value`` (``NO_LITERAL`` otherwise), as Numba's literal types do:
+the type-level function may build its implementation around it.
 """
 
 from __future__ import annotations
+
+import ast
+import copy
 
 import re
 from typing import Any, Optional
@@ -21,6 +29,9 @@ __all__ = [
     "NoneType",
     "NumPyScalar",
     "DType",
+    "String",
+    "NO_LITERAL",
+    "with_literal",
     "Array",
     "Tuple",
     "boolean",
@@ -35,10 +46,25 @@ __all__ = [
 ]
 
 
+class _NoLiteral:
+    def __repr__(self) -> str:
+        return "NO_LITERAL"
+
+
+#: literal_value of an argument that is not a constant.
+NO_LITERAL: Any = _NoLiteral()
+
+
 class Type:
     """A type of compiled code; compares and hashes by its spelling."""
 
     name: str = "?"
+    #: The argument's value when the call wrote a constant, else NO_LITERAL.
+    literal_value: Any = NO_LITERAL
+
+    @property
+    def has_literal(self) -> bool:
+        return self.literal_value is not NO_LITERAL
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Type) and str(self) == str(other)
@@ -101,6 +127,16 @@ class DType(Type):
 
         self.dtype = numpy.dtype(dtype)
         self.name = f"dtype[{self.dtype.name}]"
+
+
+class String(Type):
+    """A string constant passed to an implementation (side='left'): its
+    value is its literal_value; implementations receive it as a constant
+    they cannot compute with."""
+
+    def __init__(self, value: str) -> None:
+        self.literal_value = value
+        self.name = f"str[{value!r}]"
 
 
 class Array(Type):
@@ -179,6 +215,8 @@ def parse(text: str) -> Type:
     head, inner = match.groups()
     if head == "dtype":
         return DType(inner)
+    if head == "str":
+        return String(ast.literal_eval(inner))
     items = _split_top(inner)
     if head == "tuple" or head[0].isupper():
         return Tuple([parse(item) for item in items], head)
@@ -188,6 +226,13 @@ def parse(text: str) -> Type:
     elif len(items) > 1 and items[0] == "::1":
         layout = "F"
     return Array(head, len(items), layout)
+
+
+def with_literal(t: Type, literal: str) -> Type:
+    """A copy of `t` whose literal_value is `literal` (Python's syntax)."""
+    marked = copy.copy(t)
+    marked.literal_value = ast.literal_eval(literal)
+    return marked
 
 
 def is_number(t: Type) -> bool:

@@ -46,8 +46,9 @@ struct Type {
   /// computed with NumPy's rules (its width, wrapping, IEEE results).
   /// Complex is Python's complex (two float leaves, as numpy.complex128).
   /// DType is a dtype as a value (np.float32, a.dtype, float passed as
-  /// dtype=): known when compiling, so it has no leaves.
-  enum class Kind { Bottom, None, Bool, Int, Float, Tuple, Array, NumPy, Complex, DType };
+  /// dtype=), String a string constant passed to a plait.overload
+  /// implementation (side="left"): known when compiling, so no leaves.
+  enum class Kind { Bottom, None, Bool, Int, Float, Tuple, Array, NumPy, Complex, DType, String };
   Kind kind = Kind::Bottom;
   std::vector<Type> elements; // Tuple
   /// Tuple: the named tuple class it is an instance of, or null.
@@ -59,6 +60,8 @@ struct Type {
   bool contiguous = false;
   /// Array (2-D and up): Fortran-contiguous, the first axis has stride 1.
   bool fortran = false;
+  /// String: the constant.
+  std::string text;
 
   static Type bottom() { return {}; }
   static Type none() { return {Kind::None, {}}; }
@@ -104,6 +107,12 @@ struct Type {
     t.dtype = dtype;
     return t;
   }
+  static Type stringConstant(std::string text) {
+    Type t;
+    t.kind = Kind::String;
+    t.text = std::move(text);
+    return t;
+  }
   static Type dtypeValue(DType dtype) {
     Type t;
     t.kind = Kind::DType;
@@ -137,11 +146,13 @@ struct Type {
     return kind == other.kind && elements == other.elements && named == other.named &&
            (kind != Kind::Array || (dtype == other.dtype && ndim == other.ndim &&
                                     contiguous == other.contiguous && fortran == other.fortran)) &&
-           ((kind != Kind::NumPy && kind != Kind::DType) || dtype == other.dtype);
+           ((kind != Kind::NumPy && kind != Kind::DType) || dtype == other.dtype) &&
+           (kind != Kind::String || text == other.text);
   }
   bool operator!=(const Type &other) const { return !(*this == other); }
   /// Python's spelling: "int", "float", "bool", "None", "tuple[int, float]",
   /// "numpy.float32" for a NumPy scalar, "dtype[float32]" for a dtype,
+  /// "str['left']" for a string constant (Python's repr inside),
   /// "float64[:, :]" for a 2-D float64 array, "float64[:, ::1]" if
   /// C-contiguous, "float64[::1, :]" if Fortran-contiguous (the spelling of
   /// signatures).
@@ -158,6 +169,9 @@ struct Type {
     return false;
   }
 };
+
+/// `text` as a Python string literal ('it\'s'), UTF-8 bytes kept as they are.
+std::string pythonStringLiteral(const std::string &text);
 
 /// The type NumPy computes `a op b` in when one side is a NumPy scalar
 /// (NEP 50: Python's bool, int and float are "weak" and take the NumPy
@@ -208,6 +222,10 @@ struct OverloadRequest {
   std::string target;
   std::vector<Type> positional;
   std::vector<std::pair<std::string, Type>> keywords;
+  /// Per argument (positional ones, then keywords): its value in Python's
+  /// literal syntax when it is a constant (axis=1, (0, 1), None, 'left'),
+  /// else "" (type-level functions read it as the type's literal_value).
+  std::vector<std::string> literals;
 };
 
 /// What the call is: a call of a jitted implementation (its functions come

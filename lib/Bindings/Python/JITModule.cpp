@@ -54,7 +54,8 @@ nb::dict statsDict(const dispatch::DispatchStats &stats, bool processWide) {
 
 /// Asks Python how a call of a plait.overload target compiles (typing runs
 /// detached; this re-attaches for the call): resolver(target, positional
-/// type names, [(keyword, type name)]) returns ("function", id, program) or
+/// type names, [(keyword, type name)], literals: per argument its value in
+/// Python's syntax or None) returns ("function", id, program) or
 /// ("ufunc", kernel id, program, [loop input dtypes], loop output dtype,
 /// simd products, check Python ints).
 /// Its TypingError or UnsupportedError becomes the compilation's error,
@@ -63,12 +64,15 @@ frontend::OverloadResolution resolveOverload(PyObject *resolver,
                                              const frontend::OverloadRequest &call) {
   nb::gil_scoped_acquire attached;
   try {
-    nb::list positional, keywords;
+    nb::list positional, keywords, literals;
     for (const Type &t : call.positional)
       positional.append(t.str());
     for (const auto &[name, t] : call.keywords)
       keywords.append(nb::make_tuple(name, t.str()));
-    nb::tuple answer = nb::cast<nb::tuple>(nb::handle(resolver)(call.target, positional, keywords));
+    for (const std::string &literal : call.literals)
+      literals.append(literal.empty() ? nb::none() : nb::object(nb::str(literal.c_str())));
+    nb::tuple answer =
+        nb::cast<nb::tuple>(nb::handle(resolver)(call.target, positional, keywords, literals));
     frontend::OverloadResolution resolution;
     resolution.functionId = nb::cast<int>(answer[1]);
     resolution.program = nb::cast<std::string>(answer[2]);

@@ -38,6 +38,28 @@ def need_integral(name: str, what: str, t: Any) -> None:
         raise TypingError(f"np.{name}(): {what} must be an integer, not {t}")
 
 
+def literal_axis(name: str, axis: Any, ndim: int) -> Any:
+    """The axis a constant axis= names (None for None), normalised, with
+    NumPy's AxisError; UnsupportedError for an axis that is no constant."""
+    if absent(axis):
+        return None
+    if not axis.has_literal or not isinstance(axis.literal_value, int) or isinstance(axis.literal_value, bool):
+        raise UnsupportedError(f"np.{name}() takes axis= as an int constant here")
+    value = axis.literal_value
+    if not -ndim <= value < ndim:
+        raise TypingError(f"axis {value} is out of bounds for array of dimension {ndim}")
+    return value % ndim
+
+
+def literal_flag(name: str, what: str, t: Any) -> bool:
+    """The value of a constant bool argument (False when absent)."""
+    if absent(t):
+        return False
+    if not t.has_literal or not isinstance(t.literal_value, (bool, int)):
+        raise UnsupportedError(f"np.{name}() takes {what}= as a constant here")
+    return bool(t.literal_value)
+
+
 def result_dtype(*operands: Any) -> Any:
     """NumPy's result type of array and number operands (NEP 50)."""
     # np.result_type takes a Python number's value as weak, its type not.

@@ -12,7 +12,7 @@ import numpy as np
 
 from .. import types
 from .._overload import overload
-from ..errors import UnsupportedError
+from ..errors import TypingError, UnsupportedError
 from ._errors import raise_if
 from ._util import absent, need_array, need_integral
 
@@ -175,6 +175,18 @@ def _search_left(a, x):
     return low
 
 
+def _search_right(a, x):
+    low = 0
+    high = a.shape[0]
+    while low < high:
+        middle = (low + high) // 2
+        if _before(x, a[middle]):
+            high = middle
+        else:
+            low = middle + 1
+    return low
+
+
 def _searchsorted_scalar(a, v, side=None, sorter=None):
     return np.int64(_search_left(a, v))
 
@@ -186,16 +198,34 @@ def _searchsorted_vector(a, v, side=None, sorter=None):
     return out
 
 
+def _searchsorted_scalar_right(a, v, side=None, sorter=None):
+    return np.int64(_search_right(a, v))
+
+
+def _searchsorted_vector_right(a, v, side=None, sorter=None):
+    out = np.empty(v.shape[0], np.int64)
+    for i in range(v.shape[0]):
+        out[i] = _search_right(a, v[i])
+    return out
+
+
 @overload(np.searchsorted, family="sorting")
 def _searchsorted(a, v, side=None, sorter=None):
     a = need_array("searchsorted", a, (1,))
-    if not absent(side) or not absent(sorter):
-        raise UnsupportedError("np.searchsorted() with side= or sorter= is not supported yet")
+    if not absent(sorter):
+        raise UnsupportedError("np.searchsorted() with sorter= is not supported yet")
+    right = False
+    if not absent(side):
+        if not isinstance(side, types.String):
+            raise UnsupportedError("np.searchsorted() takes side= as a constant string here")
+        if side.literal_value not in ("left", "right"):
+            raise TypingError(f"side must be 'left' or 'right' (got {side.literal_value!r})")
+        right = side.literal_value == "right"
     if isinstance(v, types.Array):
         need_array("searchsorted", v, (1,))
-        return _searchsorted_vector
+        return _searchsorted_vector_right if right else _searchsorted_vector
     if types.is_number(v) and not isinstance(v, types.Complex):
-        return _searchsorted_scalar
+        return _searchsorted_scalar_right if right else _searchsorted_scalar
     raise UnsupportedError(f"np.searchsorted() of {v} is not supported yet")
 
 

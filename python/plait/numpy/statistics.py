@@ -12,7 +12,7 @@ from .. import types
 from .._overload import UfuncLoop, overload, overload_method
 from ..errors import TypingError, UnsupportedError
 from ._errors import raise_if
-from ._util import absent, need_array, need_integral, result_dtype
+from ._util import absent, literal_axis, literal_flag, need_array, need_integral, result_dtype
 
 
 def _clip_kernel(x, lo, hi):
@@ -225,10 +225,20 @@ def _average(a, axis=None, weights=None, returned=False, keepdims=False):
 @overload(np.average, family="statistics")
 def _average_typer(a, axis=None, weights=None, returned=None, keepdims=None):
     a = need_array("average", a)
-    if not absent(axis) or not absent(returned) or not absent(keepdims):
-        raise UnsupportedError("np.average() with axis=, returned= or keepdims= is not supported yet")
+    if not absent(returned) and literal_flag("average", "returned", returned):
+        raise UnsupportedError("np.average() with returned=True is not supported yet")
+    along = literal_axis("average", axis, a.ndim)
+    keep = literal_flag("average", "keepdims", keepdims)
     if absent(weights):
-        return _average
+        if along is None and not keep:
+            return _average
+
+        def average_along(a, axis=None, weights=None, returned=False, keepdims=False):
+            return np.mean(a, axis=along, keepdims=keep)
+
+        return average_along
+    if along is not None or keep:
+        raise UnsupportedError("np.average() with weights and axis= or keepdims= is not supported yet")
     weights = need_array("average", weights, (1,))
     if a.ndim != 1:
         raise UnsupportedError("np.average() with weights of a 2-D array is not supported yet")
