@@ -11,7 +11,7 @@ namespace plait::frontend::detail {
 
 Val FunctionEmitter::arrayElementwise(const SExpr &node, llvm::ArrayRef<Val> operands, DType dtype,
                                       int ndim, const std::function<Val(llvm::ArrayRef<Val>)> &f,
-                                      const Val *out, const Type *orderOf) {
+                                      const Val *out, const Type *orderOf, const Val *mask) {
   std::vector<Type> inputTypes;
   for (const Val &operand : operands)
     inputTypes.push_back(operand.type);
@@ -29,6 +29,8 @@ Val FunctionEmitter::arrayElementwise(const SExpr &node, llvm::ArrayRef<Val> ope
     shaped.push_back(*out);
     ndim = std::max(ndim, out->type.ndim);
   }
+  if (mask && mask->type.kind == Type::Kind::Array) // after out, as in NumPy's message
+    shaped.push_back(*mask);
   std::string shapes;
   llvm::SmallVector<Value> dims;
   for (const Val &operand : operands) {
@@ -39,9 +41,13 @@ Val FunctionEmitter::arrayElementwise(const SExpr &node, llvm::ArrayRef<Val> ope
     shapes += shapePlaceholders(operand.type.ndim, static_cast<int>(dims.size())) + " ";
     appendDimensions(operand.leaves[0], operand.type.ndim, dims);
   }
-  if (out) {
-    shapes += shapePlaceholders(out->type.ndim, static_cast<int>(dims.size())) + " ";
-    appendDimensions(out->leaves[0], out->type.ndim, dims);
+  for (const Val *extra : {out, mask}) {
+    if (extra && extra->type.kind != Type::Kind::Array) {
+      shapes += "() ";
+    } else if (extra) {
+      shapes += shapePlaceholders(extra->type.ndim, static_cast<int>(dims.size())) + " ";
+      appendDimensions(extra->leaves[0], extra->type.ndim, dims);
+    }
   }
   PyError mismatch = PyError("ValueError", formatMessage("operands_broadcast", {{"shapes", shapes}}));
   llvm::SmallVector<Value> sizes;
@@ -75,8 +81,12 @@ Val FunctionEmitter::arrayElementwise(const SExpr &node, llvm::ArrayRef<Val> ope
     Value differs = constInt(0, 1);
     for (int axis = 0; axis < ndim; ++axis) {
       int from = axis - (ndim - out->type.ndim);
-      Value have = from < 0 ? constInt(1) : outDims[from];
-      differs = builder.create<arith::OrIOp>(l, differs, builder.create<arith::CmpIOp>(l, P::ne, have, sizes[axis]));
+      // An axis the target lacks: NumPy does not broadcast its output.
+      Value axisDiffers =
+          from < 0
+              ? constInt(1, 1)
+              : builder.create<arith::CmpIOp>(l, P::ne, outDims[from], sizes[axis]).getResult();
+      differs = builder.create<arith::OrIOp>(l, differs, axisDiffers);
     }
     checkWithArgs(differs, notBroadcastable, values);
   }

@@ -36,9 +36,48 @@ Val FunctionEmitter::emitUfuncCall(const SExpr &node) {
     if (anyArray && operands[i].type.kind != Type::Kind::Array)
       operands[i] = ufunc.checkPythonInts ? weakToNumPy(operands[i], ufunc.inputs[i])
                                           : castNumPy(operands[i], ufunc.inputs[i]);
-  if (!anyArray)
-    return apply(operands);
-  return arrayElementwise(node, operands, type.dtype, type.ndim, apply);
+  if (!ufunc.out) {
+    if (!anyArray)
+      return apply(operands);
+    return arrayElementwise(node, operands, type.dtype, type.ndim, apply);
+  }
+  // out=: the loop's result (its shape must be out's: NumPy does not
+  // broadcast out), cast into out where `where` holds (every element
+  // without it).
+  Val out = emitExpr(*ufunc.out);
+  Val where = ufunc.where ? emitExpr(*ufunc.where) : Val();
+  // A where= array broadcasts with the operands, as NumPy's does.
+  int ndim = 0; // the operands' broadcast (out must have its shape)
+  for (const Val &operand : operands)
+    if (operand.type.kind == Type::Kind::Array)
+      ndim = std::max(ndim, operand.type.ndim);
+  if (ufunc.where && where.type.kind == Type::Kind::Array)
+    ndim = std::max(ndim, where.type.ndim);
+  Val computed = arrayElementwise(node, operands, ufunc.output, ndim, apply, &out, nullptr,
+                                  ufunc.where ? &where : nullptr);
+  if (ndim > out.type.ndim) {
+    // (The loop has raised NumPy's error: out lacks axes of the result.)
+  } else if (!ufunc.where) {
+    copyElements(computed, out, l);
+  } else {
+    Value mask = where.type.kind == Type::Kind::Array
+                     ? broadcastTo(where, out.leaves[0], out.type.ndim, l)
+                     : Value();
+    forEachElement(out.leaves[0], out.type.ndim, [&](llvm::ArrayRef<Value> at) {
+      Value chosen = mask ? truth(fromStorage(builder.create<mlir::memref::LoadOp>(l, mask, at),
+                                              where.type.dtype, l))
+                          : truth(where);
+      Val element = fromStorage(builder.create<mlir::memref::LoadOp>(l, computed.leaves[0], at),
+                                computed.type.dtype, l);
+      Value fresh = storageOf(castNumPy(element, out.type.dtype), l);
+      Value kept = builder.create<mlir::memref::LoadOp>(l, out.leaves[0], at);
+      builder.create<mlir::memref::StoreOp>(
+          l, builder.create<arith::SelectOp>(l, chosen, fresh, kept), out.leaves[0], at);
+    });
+    freeIfTemporary(where);
+  }
+  freeIfTemporary(computed);
+  return out;
 }
 
 Val FunctionEmitter::emitIntrinsicCall(const SExpr &node, const std::string &name) {

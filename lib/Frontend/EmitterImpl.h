@@ -179,9 +179,11 @@ private:
   /// A new array of `dtype` with the operands' broadcast shape (`ndim`
   /// axes; scalars are used as they are), element i = f(elements i); in
   /// the operands' order (C unless all are Fortran), or `orderOf`'s.
+  /// `out`: an in-place target, whose shape the result must have; `mask`:
+  /// a where= array that broadcasts with the operands (f does not see it).
   Val arrayElementwise(const SExpr &node, llvm::ArrayRef<Val> operands, DType dtype, int ndim,
                        const std::function<Val(llvm::ArrayRef<Val>)> &f, const Val *out = nullptr,
-                       const Type *orderOf = nullptr);
+                       const Type *orderOf = nullptr, const Val *mask = nullptr);
   /// NumPy's spelling of a shape in messages, "({first},)" or
   /// "({first},{first+1})": placeholders for sizes recorded at run time.
   static std::string shapePlaceholders(int ndim, int first);

@@ -95,6 +95,8 @@ struct Specialization {
     DType output = DType::Float64;
     std::vector<const SExpr *> operands;
     bool checkPythonInts = true; // OverloadResolution::checkPythonInts
+    const SExpr *out = nullptr;  // out=: the array written and returned
+    const SExpr *where = nullptr; // where=: the elements written
   };
   std::unordered_map<const SExpr *, UfuncCall> ufuncCalls;
   /// How each reduction call (np.sum, a.std, np.cumsum, ...) reduces.

@@ -868,6 +868,9 @@ std::set<std::string> Typer::aliasRoots(const Specialization &spec, const SExpr 
   } else if (kind == ast::NodeKind::Call && numpyFunction(spec, ast::func(expr)) == "reshape" &&
              !ast::args(expr).rest().empty()) {
     roots = aliasRoots(spec, *ast::args(expr).rest()[0]); // a view when it can be
+  } else if (kind == ast::NodeKind::Call && spec.ufuncCalls.count(&expr) &&
+             spec.ufuncCalls.at(&expr).out) { // a ufunc returns its out= array
+    roots = aliasRoots(spec, *spec.ufuncCalls.at(&expr).out);
   } else if (kind == ast::NodeKind::Call && spec.jitCalls.count(&expr)) {
     // A jitted callee (an overload's implementation too) may return (a
     // view of) any array passed to it.

@@ -127,22 +127,50 @@ Type Typer::overloadCallType(Specialization &spec, const SExpr &call, const std:
                        callArguments(spec, call, positional, functionSource(resolution.functionId)),
                        /*constantStrings=*/true);
 
-  // A ufunc: NumPy's broadcasting of the operands, the kernel per element.
-  if (!request.keywords.empty() || positional.size() != resolution.loopInputs.size())
-    fail(CompileError::Kind::Unsupported, fn, call,
-         "this ufunc call takes its " + std::to_string(resolution.loopInputs.size()) +
-             " operands as positional arguments only");
+  // A ufunc: NumPy's broadcasting of the operands, the kernel per element;
+  // out= (or one more positional argument) receives the result, where=
+  // chooses the elements written.
+  size_t inputs = resolution.loopInputs.size();
+  const SExpr *out = nullptr, *where = nullptr;
+  for (const SExpr *keyword : isCall ? ast::keywords(call).rest() : std::vector<const SExpr *>()) {
+    const std::string &name = keyword->items.at(1).text;
+    if (name != "out" && name != "where")
+      fail(CompileError::Kind::Unsupported, fn, call,
+           "the ufunc keyword " + name + "= is not supported yet (out= and where= are)");
+    (name == "out" ? out : where) = &keyword->items.at(2);
+  }
+  std::vector<const SExpr *> operands = positional;
+  std::vector<Type> operandTypes = request.positional;
+  if (operands.size() == inputs + 1 && !out) {
+    out = operands.back();
+    operands.pop_back();
+    operandTypes.pop_back();
+  }
+  if (operands.size() != inputs)
+    fail(CompileError::Kind::Typing, fn, call,
+         "this ufunc takes " + std::to_string(inputs) + " operands (and out=), not " +
+             std::to_string(operands.size()));
+  Type outType = out ? exprType(spec, *out) : Type::bottom();
+  if (out && outType.kind != Type::Kind::Array)
+    fail(CompileError::Kind::Typing, fn, *out, "return arrays must be of ArrayType");
   std::vector<Type> kernelArguments;
   for (DType dtype : resolution.loopInputs)
     kernelArguments.push_back(Type::numpy(dtype));
   Specialization &kernel = specialize(resolution.functionId, kernelArguments, &call, &spec);
   kernel.ufuncKernel = resolution.simdProducts;
   spec.callsJit = true;
-  spec.ufuncCalls[&call] = {&kernel, resolution.loopInputs, resolution.loopOutput, positional,
-                            resolution.checkPythonInts};
+  spec.ufuncCalls[&call] = {&kernel,  resolution.loopInputs,      resolution.loopOutput,
+                            operands, resolution.checkPythonInts, out,
+                            where};
+  if (out) { // the result is `out` itself, written here
+    std::set<std::string> roots = aliasRoots(spec, *out);
+    spec.writes.insert(roots.begin(), roots.end());
+    spec.loops = true;
+    return outType;
+  }
   int ndim = 0;
   bool anyArray = false;
-  for (const Type &t : request.positional)
+  for (const Type &t : operandTypes)
     if (t.kind == Type::Kind::Array) {
       anyArray = true;
       ndim = std::max(ndim, t.ndim);
@@ -153,7 +181,7 @@ Type Typer::overloadCallType(Specialization &spec, const SExpr &call, const std:
   if (!anyArray)
     return Type::numpy(resolution.loopOutput);
   spec.loops = true;
-  return Type::newArray(resolution.loopOutput, ndim, request.positional);
+  return Type::newArray(resolution.loopOutput, ndim, operandTypes);
 }
 
 namespace {

@@ -419,3 +419,24 @@ def meshgrid(x, y):
 
 def logspace(start, stop, num):
     return np.logspace(start, stop, num)
+
+
+def add_out(a, b, c):
+    return np.add(a, b, out=c)
+
+
+def maximum_out_where(a, b, c, mask):
+    np.maximum(a, b, out=c, where=mask)
+    return c
+
+
+def multiply_positional_out(a, b, c):
+    return np.multiply(a, b, c)
+
+
+def average_axis(a):
+    return np.average(a, axis=0), np.average(a, axis=-1, keepdims=True)
+
+
+def searchsorted_right(a, v):
+    return np.searchsorted(a, v, side="right"), np.searchsorted(a, v, "left")

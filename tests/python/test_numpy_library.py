@@ -512,3 +512,70 @@ def test_meshgrid(x: np.ndarray, y: np.ndarray) -> None:
 def test_logspace(start: float, stop: float, num: int) -> None:
     # np.power's SIMD loop against the C library's pow: to a few ulp.
     close("logspace", start, stop, num)
+
+
+@given(case=binary_case(), out_dtype=st.sampled_from([np.int8, np.int64, np.float32, np.float64, np.bool_]),
+       data=st.data())
+@SETTINGS
+def test_ufunc_out_and_where(case: tuple[Any, ...], out_dtype: Any, data: Any) -> None:
+    a, b = case
+    shape = np.broadcast_shapes(np.shape(a), np.shape(b)) or (1,)  # (plait has no 0-d arrays)
+    c = data.draw(arrays_of(out_dtype, st.sampled_from([shape, shape, (7,)])))
+    # (A scalar where=True is NumPy's default, which its messages leave out;
+    # plait's name it as any scalar operand.)
+    mask = data.draw(st.one_of(st.just(False), hnp.arrays(np.bool_, st.sampled_from([shape, shape[-1:], (5,)]))))
+    # (NumPy's TypeError for an out it cannot cast to is a TypingError.)
+    assert_same_effects_or_typing(py.add_out, jit.add_out, a, b, c)
+    assert_same_effects_or_typing(py.maximum_out_where, jit.maximum_out_where, a, b, c, mask)
+    with quiet(), warnings_ignored():
+        assert_same_effects_or_typing(py.multiply_positional_out, jit.multiply_positional_out, a, b, c)
+
+
+def warnings_ignored() -> Any:
+    import warnings
+
+    context = warnings.catch_warnings()
+    context.__enter__()
+    warnings.simplefilter("ignore")
+    return _Exit(context)
+
+
+class _Exit:
+    def __init__(self, context: Any) -> None:
+        self.context = context
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: Any) -> None:
+        self.context.__exit__(*exc)
+
+
+def assert_same_effects_or_typing(reference: Callable[..., Any], compiled: Callable[..., Any], *args: Any) -> None:
+    with quiet():
+        try:
+            reference(*[a.copy() if isinstance(a, np.ndarray) else a for a in args])
+        except TypeError as error:
+            with pytest.raises(plait.TypingError) as raised:
+                compiled(*args)
+            assert str(error) in str(raised.value)
+            return
+        except Exception:  # noqa: BLE001 - compared below
+            pass
+        assert_same_effects(reference, compiled, *args)
+
+
+@given(a=arrays_of(np.float64, st.sampled_from([(3, 4), (1, 5), (0, 2)])))
+@SETTINGS
+def test_constant_axis_arguments(a: np.ndarray) -> None:
+    compare("average_axis", a)
+    compare("searchsorted_right", np.sort(a.ravel()), a.ravel()[:3])
+
+
+def test_a_non_constant_axis_is_refused_by_name() -> None:
+    with pytest.raises(plait.UnsupportedError, match=r"np.average\(\) takes axis= as an int constant here"):
+        plait.jit(py_average_of_axis)(np.ones((2, 2)), 0)
+
+
+def py_average_of_axis(a: Any, axis: int) -> Any:
+    return np.average(a, axis=axis)

@@ -234,7 +234,10 @@ def _average_typer(a, axis=None, weights=None, returned=None, keepdims=None):
             return _average
 
         def average_along(a, axis=None, weights=None, returned=False, keepdims=False):
-            return np.mean(a, axis=along, keepdims=keep)
+            result = np.mean(a, axis=along, keepdims=keep)
+            # NumPy divides a.size by the result's size (for `returned`).
+            raise_if(result.size == 0, "ZeroDivisionError", "division by zero")
+            return result
 
         return average_along
     if along is not None or keep:

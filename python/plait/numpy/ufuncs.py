@@ -23,10 +23,20 @@ _RADIANS = math.pi / 180.0
 
 def _loop(ufunc: Any, kernels: dict[str, Callable[..., Any]], args: tuple[types.Type, ...], kwargs: dict[str, Any]) -> Optional[UfuncLoop]:
     name = ufunc.__name__
+    kwargs = dict(kwargs)
+    out = kwargs.pop("out", None)
+    where = kwargs.pop("where", None)
     if kwargs:
-        raise UnsupportedError(f"np.{name}() with {', '.join(kwargs)}= is not supported yet")
+        raise UnsupportedError(f"np.{name}() with {', '.join(kwargs)}= is not supported yet (out= and where= are)")
+    if len(args) == ufunc.nin + 1 and out is None:  # out, positionally
+        args, out = args[: ufunc.nin], args[ufunc.nin]
     if len(args) != ufunc.nin:
-        raise TypingError(f"{name}() takes {ufunc.nin} positional arguments but {len(args)} were given")
+        raise TypingError(f"{name}() takes from {ufunc.nin} to {ufunc.nin + 1} positional arguments but {len(args)} were given")
+    if out is not None and not isinstance(out, types.Array):
+        raise TypingError("return arrays must be of ArrayType" if not isinstance(out, types.Tuple)
+                          else f"np.{name}() with a tuple out= is not supported yet (pass the array)")
+    if where is not None and types.operand_dtype(where) is None:
+        raise TypingError(f"np.{name}(): where= takes a boolean array or a bool, not {where}")
     dtypes = [types.operand_dtype(a) for a in args]
     for arg, dtype in zip(args, dtypes):
         if dtype is None:
@@ -43,7 +53,9 @@ def _loop(ufunc: Any, kernels: dict[str, Callable[..., Any]], args: tuple[types.
         # float64, complex128), so none of them is weak.
         dtypes = [np.dtype(d) for d in dtypes]
     try:
-        resolved = ufunc.resolve_dtypes(tuple(dtypes) + (None,) * ufunc.nout)
+        # With out=, NumPy picks the loop for it and checks the cast to it
+        # ('same_kind').
+        resolved = ufunc.resolve_dtypes(tuple(dtypes) + ((out.dtype,) if out is not None else (None,)))
     except TypeError as error:  # numpy's UFuncTypeError: no loop for the types
         raise TypingError(str(error)) from None
     inputs, output = resolved[: ufunc.nin], resolved[ufunc.nin]
