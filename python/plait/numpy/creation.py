@@ -9,7 +9,7 @@ import numpy as np
 
 from .. import types
 from .._overload import overload
-from ..errors import UnsupportedError
+from ..errors import TypingError, UnsupportedError
 from ._errors import raise_if
 from ._util import absent, dtype_class, need_integral
 
@@ -123,14 +123,33 @@ def _meshgrid_xy(x, y):
     return xs, ys
 
 
+def _meshgrid_ij(x, y):
+    ys, xs = _meshgrid_xy(y, x)
+    return xs, ys
+
+
 @overload(np.meshgrid, family="creation")
 def _meshgrid(*xi, **kwargs):
+    indexing = kwargs.pop("indexing", None)
     if kwargs:
-        raise UnsupportedError("np.meshgrid() with keywords is not supported yet")
+        raise UnsupportedError(f"np.meshgrid() with {', '.join(kwargs)}= is not supported yet (indexing= is)")
     if len(xi) != 2 or not all(isinstance(t, types.Array) and t.ndim == 1 for t in xi):
         raise UnsupportedError("np.meshgrid() of other than two 1-D arrays is not supported yet")
+    mode = "xy"
+    if indexing is not None:
+        if not isinstance(indexing, types.String):
+            raise UnsupportedError("np.meshgrid() takes indexing= as a constant string here")
+        mode = indexing.literal_value
+        if mode not in ("xy", "ij"):
+            raise TypingError("Valid values for `indexing` are 'xy' and 'ij'.")
+    if mode == "ij":
 
-    def meshgrid(x, y):
+        def meshgrid_ij(x, y, indexing="ij"):
+            return _meshgrid_ij(x, y)
+
+        return meshgrid_ij
+
+    def meshgrid(x, y, indexing="xy"):
         return _meshgrid_xy(x, y)
 
     return meshgrid
@@ -148,3 +167,51 @@ def _logspace(start, stop, num=None, endpoint=None, base=None, dtype=None, axis=
         return np.power(base, _linspace_fill(start, stop, num, endpoint))
 
     return logspace
+
+
+def _full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, device=None):
+    out = np.empty_like(a)
+    out.fill(fill_value)
+    return out
+
+
+@overload(np.full_like, family="creation")
+def _full_like_typer(a, fill_value, dtype=None, order=None, subok=None, shape=None, device=None):
+    if not isinstance(a, types.Array):
+        raise UnsupportedError(f"np.full_like() of {a} is not supported yet (arrays are)")
+    if not all(absent(t) for t in (dtype, order, subok, shape, device)):
+        raise UnsupportedError("np.full_like() with keywords is not supported yet")
+    if not types.is_number(fill_value):
+        raise UnsupportedError(f"np.full_like() with fill_value of {fill_value} is not supported yet")
+    return _full_like
+
+
+def _copy(a, order="K", subok=False):
+    return a.copy()
+
+
+def _asarray(a, dtype=None, order=None, device=None, copy=None, like=None):
+    return a
+
+
+@overload(np.copy, family="creation")
+def _copy_typer(a, order=None, subok=None):
+    if not isinstance(a, types.Array) or not absent(order) or not absent(subok):
+        raise UnsupportedError("np.copy() of other than an array (without keywords) is not supported yet")
+    return _copy
+
+
+@overload(np.asarray, family="creation")
+def _asarray_typer(a, dtype=None, order=None, device=None, copy=None, like=None):
+    if not isinstance(a, types.Array):
+        raise UnsupportedError(f"np.asarray() of {a} is not supported yet (arrays are: lists and tuples are not)")
+    if not all(absent(t) for t in (order, device, copy, like)):
+        raise UnsupportedError("np.asarray() with order=, device=, copy= or like= is not supported yet")
+    if absent(dtype) or (isinstance(dtype, types.DType) and dtype.dtype == a.dtype):
+        return _asarray
+    target = dtype_class(dtype, None)
+
+    def asarray_cast(a, dtype=None, order=None, device=None, copy=None, like=None):
+        return a.astype(target)
+
+    return asarray_cast

@@ -12,7 +12,7 @@ from .. import types
 from .._overload import overload
 from ..errors import TypingError, UnsupportedError
 from ._errors import raise_if
-from ._util import absent, need_array, need_integral
+from ._util import absent, literal_axis, need_array, need_integral
 
 
 def _flip1(m, axis=None):
@@ -203,12 +203,13 @@ def _vstack(tup, dtype=None, casting=None):
 def _concatenate(arrays, axis=None, out=None, dtype=None, casting=None):
     if not absent(out) or not absent(dtype) or not absent(casting):
         raise UnsupportedError("np.concatenate() with out=, dtype= or casting= is not supported yet")
-    if axis is not None:
-        raise UnsupportedError("np.concatenate() with axis= is not supported yet (the default axis 0 is)")
     joined = _tuple_of_arrays("concatenate", arrays)
     if joined[0].ndim > 2:
         raise UnsupportedError("np.concatenate() of 3-D arrays is not supported yet")
-    join = _join_of("concatenate", arrays, "vectors" if joined[0].ndim == 1 else "rows")
+    if isinstance(axis, types.NoneType):
+        raise UnsupportedError("np.concatenate() with axis=None (flattening) is not supported yet")
+    along = literal_axis("concatenate", axis, joined[0].ndim) or 0
+    join = _join_of("concatenate", arrays, "vectors" if joined[0].ndim == 1 else ("rows", "columns")[along])
 
     def concatenate(arrays, axis=0, out=None, dtype=None, casting=None):
         return join(arrays)
@@ -357,11 +358,16 @@ def _expand_dims(a, axis):
 def _stack(arrays, axis=None, out=None, dtype=None, casting=None):
     if not absent(out) or not absent(dtype) or not absent(casting):
         raise UnsupportedError("np.stack() with out=, dtype= or casting= is not supported yet")
-    if not absent(axis):
-        raise UnsupportedError("np.stack() with axis= is not supported yet (the default axis 0 is)")
     joined = _tuple_of_arrays("stack", arrays)
     if joined[0].ndim != 1:
         raise UnsupportedError("np.stack() of arrays that are not 1-D is not supported yet")
+    if literal_axis("stack", axis, 2) in (1,):
+        rows = _stack(arrays, None, out, dtype, casting)
+
+        def stack_columns(arrays, axis=0, out=None, dtype=None, casting=None):
+            return rows(arrays).T.copy()
+
+        return stack_columns
     dt = np.result_type(*[a.dtype for a in joined]).type
     count = len(joined)
 

@@ -14,7 +14,7 @@ from .. import types
 from .._overload import overload
 from ..errors import TypingError, UnsupportedError
 from ._errors import raise_if
-from ._util import absent, need_array, need_integral
+from ._util import absent, literal_axis, literal_flag, need_array, need_integral
 
 
 def _before(x, y):
@@ -97,7 +97,12 @@ def _sort_typer(name: str, a, axis, kind, order, stable):
     if not absent(order) or not absent(stable):
         raise UnsupportedError(f"np.{name}() with order= or stable= is not supported yet")
     if not absent(kind):
-        raise UnsupportedError(f"np.{name}() with kind= is not supported yet (its sort is stable)")
+        # Every kind sorts; plait's sort is stable (equal values keep their
+        # order, which NumPy's quicksort and heapsort leave unspecified).
+        if not isinstance(kind, (types.String, types.NoneType)):
+            raise UnsupportedError(f"np.{name}() takes kind= as a constant string here")
+        if isinstance(kind, types.String) and kind.literal_value not in ("quicksort", "mergesort", "heapsort", "stable"):
+            raise TypingError(f"sort kind must be one of 'quick', 'heap', or 'stable' (got {kind.literal_value!r})")
     if isinstance(axis, types.NoneType):
         return "flat"
     if axis is not None:
@@ -243,10 +248,18 @@ def _count_nonzero(a, axis=None, keepdims=False):
 
 @overload(np.count_nonzero, family="sorting")
 def _count_nonzero_typer(a, axis=None, keepdims=None):
-    need_array("count_nonzero", a)
-    if not absent(axis) or not absent(keepdims):
-        raise UnsupportedError("np.count_nonzero() with axis= or keepdims= is not supported yet")
-    return _count_nonzero
+    a = need_array("count_nonzero", a)
+    along = literal_axis("count_nonzero", axis, a.ndim)
+    keep = literal_flag("count_nonzero", "keepdims", keepdims)
+    if along is None and not keep:
+        return _count_nonzero
+    if along is None:
+        raise UnsupportedError("np.count_nonzero() with keepdims=True and no axis is not supported yet")
+
+    def count_nonzero_along(a, axis=None, keepdims=False):
+        return np.sum(a != 0, axis=along, keepdims=keep)
+
+    return count_nonzero_along
 
 
 def _flatnonzero(a):

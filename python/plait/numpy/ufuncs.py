@@ -525,3 +525,65 @@ _register(np.nextafter, **{"float64": _nextafter, "float32": _nextafter_single})
 #: Kernels of loops NumPy runs in plain C: complex products not fused.
 _PLAIN_C_LOOPS = (_power_complex,)
 _COMPARISONS = (np.greater, np.greater_equal, np.less, np.less_equal, np.equal, np.not_equal)
+
+
+# -- ufunc.reduce and ufunc.accumulate: the compiler's reductions ---------
+def _axis_value(name: str, axis: Any, default: Any) -> Any:
+    """A reduce's axis: `default` when left out, else the constant given."""
+    if axis is None:
+        return default
+    if not axis.has_literal:
+        raise UnsupportedError(f"{name}() takes axis= as a constant here")
+    value = axis.literal_value
+    if value is not None and not isinstance(value, (int, tuple)):
+        raise TypingError(f"{name}(): axis must be an integer, a tuple of integers or None")
+    return value
+
+
+def _reduce_typer(ufunc: Any, reduction: Any) -> Callable[..., Any]:
+    name = f"np.{ufunc.__name__}.reduce"
+
+    def typer(array: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: Any = None,
+              initial: Any = None, where: Any = None) -> Callable[..., Any]:
+        if not isinstance(array, types.Array):
+            raise UnsupportedError(f"{name}() of {array} is not supported yet (arrays are)")
+        if any(t is not None for t in (dtype, out, initial, where)):
+            raise UnsupportedError(f"{name}() with dtype=, out=, initial= or where= is not supported yet")
+        along = _axis_value(name, axis, 0)
+        keep = bool(keepdims.literal_value) if keepdims is not None and keepdims.has_literal else False
+        if keepdims is not None and not keepdims.has_literal:
+            raise UnsupportedError(f"{name}() takes keepdims= as a constant here")
+
+        def reduce(array, axis=0, dtype=None, out=None, keepdims=False, initial=None, where=True):
+            return reduction(array, axis=along, keepdims=keep)
+
+        return reduce
+
+    return typer
+
+
+def _accumulate_typer(ufunc: Any, accumulation: Any) -> Callable[..., Any]:
+    name = f"np.{ufunc.__name__}.accumulate"
+
+    def typer(array: Any, axis: Any = None, dtype: Any = None, out: Any = None) -> Callable[..., Any]:
+        if not isinstance(array, types.Array):
+            raise UnsupportedError(f"{name}() of {array} is not supported yet (arrays are)")
+        if dtype is not None or out is not None:
+            raise UnsupportedError(f"{name}() with dtype= or out= is not supported yet")
+        along = _axis_value(name, axis, 0)
+        if not isinstance(along, int):
+            raise TypingError(f"{name}(): axis must be an integer")
+
+        def accumulate(array, axis=0, dtype=None, out=None):
+            return accumulation(array, axis=along)
+
+        return accumulate
+
+    return typer
+
+
+for _ufunc, _reduction in ((np.add, np.sum), (np.multiply, np.prod), (np.maximum, np.max),
+                           (np.minimum, np.min), (np.logical_and, np.all), (np.logical_or, np.any)):
+    overload(_ufunc.reduce, family="ufuncs")(_reduce_typer(_ufunc, _reduction))
+overload(np.add.accumulate, family="ufuncs")(_accumulate_typer(np.add, np.cumsum))
+overload(np.multiply.accumulate, family="ufuncs")(_accumulate_typer(np.multiply, np.cumprod))
