@@ -100,6 +100,19 @@ Val FunctionEmitter::emitIntrinsicCall(const SExpr &node, const std::string &nam
     return {type, {}};
   }
   // Computed in double, or in float by a "<name>f" function.
+  if (name.rfind("random_", 0) == 0) { // the runtime's per-thread legacy streams
+    std::vector<Value> arguments;
+    for (const SExpr *arg : ast::args(node).rest())
+      arguments.push_back(convert(emitExpr(*arg), Type::integer()).leaves[0]);
+    std::string runtime = "plait_rt_" + name;
+    if (name == "random_seed") {
+      callRuntime(runtime.c_str(), arguments, Type::integer(),
+                  {{1, PyError("ValueError", "Seed must be between 0 and 2**32 - 1")}});
+      return {type, {}};
+    }
+    return callRuntime(runtime.c_str(), arguments, type,
+                       {{1, PyError("ValueError", "low >= high")}});
+  }
   bool single = false;
   libmArity(name, single);
   DType computes = single ? DType::Float32 : DType::Float64;

@@ -283,6 +283,23 @@ Type Typer::intrinsicCallType(Specialization &spec, const SExpr &call, const std
     }
     return Type::none();
   }
+  // NumPy's legacy random streams (the runtime's per-thread state).
+  static const std::map<std::string, std::pair<size_t, Type::Kind>> random = {
+      {"random_seed", {1, Type::Kind::None}},     {"random_double", {0, Type::Kind::Float}},
+      {"random_gauss", {0, Type::Kind::Float}},   {"random_integer", {2, Type::Kind::Int}},
+      {"random_interval", {1, Type::Kind::Int}}};
+  auto draw = random.find(name);
+  if (draw != random.end()) {
+    if (args.size() != draw->second.first)
+      fail(CompileError::Kind::Typing, fn, call,
+           name + "() takes " + std::to_string(draw->second.first) + " arguments");
+    for (const SExpr *arg : args) {
+      Type t = exprType(spec, *arg);
+      if (t.kind != Type::Kind::Bottom && !t.isIntegral())
+        fail(CompileError::Kind::Typing, fn, *arg, name + "() takes ints");
+    }
+    return Type{draw->second.second, {}};
+  }
   bool single = false;
   size_t arity = libmArity(name, single);
   if (arity == 0)

@@ -71,6 +71,8 @@ def _key_of_target(target: Any) -> str:
     owner = getattr(target, "__self__", None)  # np.add.outer: a ufunc's method
     if numpy is not None and isinstance(owner, numpy.ufunc) and getattr(numpy, owner.__name__, None) is owner:
         return f"numpy.{owner.__name__}.{name}"
+    if numpy is not None and name and getattr(numpy.random, name, None) is target:
+        return f"numpy.random.{name}"
     if numpy is not None and name:
         if getattr(numpy, name, None) is target:
             return f"numpy.{name}"
