@@ -440,3 +440,59 @@ def average_axis(a):
 
 def searchsorted_right(a, v):
     return np.searchsorted(a, v, side="right"), np.searchsorted(a, v, "left")
+
+
+def concatenate_axis1(a, b):
+    return np.concatenate((a, b), axis=1), np.concatenate((a, a), 0)
+
+
+def stack_axis1(a, b):
+    return np.stack((a, b), axis=1), np.stack((a, b), -1)
+
+
+def meshgrid_ij(x, y):
+    return np.meshgrid(x, y, indexing="ij")
+
+
+def reduce_family(a):
+    return (np.add.reduce(a), np.multiply.reduce(a, axis=None), np.maximum.reduce(a, axis=-1),
+            np.minimum.reduce(a, 0, keepdims=True), np.logical_and.reduce(a > 0, axis=(0, 1)),
+            np.logical_or.reduce(a > 3), np.add.accumulate(a), np.multiply.accumulate(a, 1))
+
+
+def count_nonzero_axis(a):
+    return np.count_nonzero(a, axis=0), np.count_nonzero(a, axis=-1, keepdims=True)
+
+
+def sort_kinds(a):
+    return np.sort(a, kind="mergesort"), np.argsort(a, kind="stable")
+
+
+def full_copy_asarray(a):
+    return np.full_like(a, 7), np.copy(a), np.asarray(a), np.asarray(a, dtype=np.float32)
+
+
+def random_draws(seed, n):
+    np.random.seed(seed)
+    return (np.random.rand(n), np.random.randn(2, n), np.random.random(3), np.random.rand(), np.random.randn(),
+            np.random.randint(0, 10, size=n), np.random.randint(5), np.random.randint(-3, 2**40, size=(2, 2)),
+            np.random.uniform(-1.0, 2.0, size=n), np.random.normal(3.0, 0.5), np.random.normal(size=(2, 3)),
+            np.random.choice(7, size=4), np.random.choice(np.arange(5.0) * 2), np.random.choice(9, 3, False),
+            np.random.permutation(6), np.random.standard_normal(2), np.random.random_sample(),
+            np.random.uniform(), np.random.choice(np.arange(4), size=n, replace=False))
+
+
+def random_shuffle(seed, x):
+    np.random.seed(seed)
+    np.random.shuffle(x)
+    return x
+
+
+def random_seed_only(seed):
+    np.random.seed(seed)
+    return np.random.rand()
+
+
+def random_randint(low, high, n):
+    np.random.seed(0)
+    return np.random.randint(low, high, size=n)

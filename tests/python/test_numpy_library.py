@@ -18,8 +18,11 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import jit_numpy_library as py
+import jit_random_threads
 import plait
+from conftest import run_in_threads
 from jit_support import assert_same, assert_same_effects, jitted_copies, quiet
+from plait.testing import unique_barrier_id
 
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 jit = jitted_copies(py)
@@ -579,3 +582,61 @@ def test_a_non_constant_axis_is_refused_by_name() -> None:
 
 def py_average_of_axis(a: Any, axis: int) -> Any:
     return np.average(a, axis=axis)
+
+
+@given(a=arrays_of(np.float64, st.sampled_from([(2, 3), (3, 1), (0, 2)])), b=arrays_of(np.float64, st.sampled_from([(2, 2), (3, 1), (1, 2)])))
+@SETTINGS
+def test_joins_along_constant_axes(a: np.ndarray, b: np.ndarray) -> None:
+    compare("concatenate_axis1", a, b)
+    compare("stack_axis1", a[0] if a.shape[0] else np.zeros(2), b[0] if b.shape[0] else np.zeros(2))
+
+
+@given(x=arrays_of(np.float32, st.integers(0, 4)), y=arrays_of(np.int16, st.integers(0, 4)))
+@SETTINGS
+def test_meshgrid_ij(x: np.ndarray, y: np.ndarray) -> None:
+    compare("meshgrid_ij", x, y)
+
+
+@given(a=st.one_of(arrays_of(np.int8, st.sampled_from([(2, 3), (1, 4)])), arrays_of(np.float64, st.sampled_from([(2, 3), (3, 1)]))))
+@SETTINGS
+def test_ufunc_reduce_and_accumulate(a: np.ndarray) -> None:
+    compare("reduce_family", a)
+    compare("count_nonzero_axis", a)
+    compare("full_copy_asarray", a)
+
+
+@given(a=sortable(st.integers(0, 9)))
+@SETTINGS
+def test_sort_kinds(a: np.ndarray) -> None:
+    got, want = jit.sort_kinds(a), py.sort_kinds(a)
+    np.testing.assert_array_equal(got[0], want[0])
+    np.testing.assert_array_equal(got[1], want[1])  # both stable
+
+
+@given(seed=st.one_of(st.integers(0, 2**32 - 1), st.sampled_from([0, 1, 2**32 - 1])), n=st.integers(0, 6))
+@settings(max_examples=25, deadline=None)
+def test_random_streams_are_numpys_after_a_seed(seed: int, n: int) -> None:
+    compare("random_draws", seed, n)
+    assert_same_effects(py.random_shuffle, jit.random_shuffle, seed, np.arange(n + 3) * 1.5)
+    assert_same_effects(py.random_shuffle, jit.random_shuffle, seed, np.arange(12).reshape(4, 3))
+
+
+def test_random_errors_are_numpys() -> None:
+    compare("random_seed_only", -1)
+    compare("random_seed_only", 2**32)
+    compare("random_randint", 5, 5, 3)
+    compare("random_randint", 0, 0, 3)
+    compare("random_draws", 3, 0)
+
+
+def test_random_state_is_per_thread() -> None:
+    # Both threads seed, draw, meet inside compiled code, and draw again:
+    # with a shared state the second draws would mix the two streams.
+    barrier = unique_barrier_id()
+    seeds = [11, 12345]
+    draws = plait.jit(jit_random_threads.seeded_draws_around_a_rendezvous)
+    results = run_in_threads(2, lambda i: draws(seeds[i], barrier))
+    for seed, (first, second) in zip(seeds, results):
+        np.random.seed(seed)
+        np.testing.assert_array_equal(first, np.random.rand(3))
+        np.testing.assert_array_equal(second, np.random.rand(3))
