@@ -112,6 +112,34 @@ bool dtypeFromName(const std::string &name, DType &dtype) {
   return false;
 }
 
+bool dtypeFromString(const std::string &text, DType &dtype) {
+  if (dtypeFromName(text, dtype))
+    return true;
+  // NumPy's type codes ('f4', 'i8', ...) and characters ('d', 'f', ...),
+  // in native byte order ('<' on the machines plait runs on, or '=').
+  std::string code = text;
+  if (!code.empty() && (code[0] == '<' || code[0] == '='))
+    code = code.substr(1);
+  static const std::pair<const char *, DType> codes[] = {
+      {"float", DType::Float64}, {"int", DType::Int64},    {"f2", DType::Float16},
+      {"f4", DType::Float32},    {"f8", DType::Float64},   {"i1", DType::Int8},
+      {"i2", DType::Int16},      {"i4", DType::Int32},     {"i8", DType::Int64},
+      {"u1", DType::UInt8},      {"u2", DType::UInt16},    {"u4", DType::UInt32},
+      {"u8", DType::UInt64},     {"c8", DType::Complex64}, {"c16", DType::Complex128},
+      {"b1", DType::Bool},       {"?", DType::Bool},       {"e", DType::Float16},
+      {"f", DType::Float32},     {"d", DType::Float64},    {"b", DType::Int8},
+      {"h", DType::Int16},       {"i", DType::Int32},      {"l", DType::Int64},
+      {"q", DType::Int64},       {"B", DType::UInt8},      {"H", DType::UInt16},
+      {"I", DType::UInt32},      {"L", DType::UInt64},     {"Q", DType::UInt64},
+      {"F", DType::Complex64},   {"D", DType::Complex128}};
+  for (const auto &[spelling, value] : codes)
+    if (code == spelling) {
+      dtype = value;
+      return true;
+    }
+  return false;
+}
+
 DType promoteDTypes(DType a, DType b) {
   if (a == b)
     return a;

@@ -166,7 +166,7 @@ Val FunctionEmitter::emitBuiltin(const SExpr &node, const std::string &name) {
   Location l = loc(node);
   Type type = spec.typeOf(node);
   if (name == "abs" && type.kind == Type::Kind::Array) // ndarray.__abs__ is np.abs
-    return emitElementwise(node, "abs");
+    return emitAbsolute(node);
   std::vector<Val> args;
   for (const SExpr *arg : ast::args(node).rest())
     args.push_back(emitExpr(*arg));
@@ -177,7 +177,7 @@ Val FunctionEmitter::emitBuiltin(const SExpr &node, const std::string &name) {
             {callLibm(args[0].type.dtype == DType::Complex64 ? "hypotf" : "hypot",
                       {args[0].leaves[0], args[0].leaves[1]})}};
   if (name == "abs" && args[0].type.isNumPy())
-    return applyElementwise("abs", args[0], l);
+    return absoluteOf(args[0], l);
   if (name == "complex") {
     if (args.empty())
       return {type, {constFloat(0.0), constFloat(0.0)}};
@@ -435,9 +435,8 @@ Val FunctionEmitter::emitNumpy(const SExpr &node, const std::string &name) {
     freeIfTemporary(array);
     return copy;
   }
-  if (name == "sqrt" || name == "exp" || name == "log" || name == "sin" || name == "cos" ||
-      name == "tan" || name == "arctan" || name == "abs" || name == "absolute")
-    return emitElementwise(node, name);
+  if (name == "abs" || name == "absolute")
+    return emitAbsolute(node);
   Type type = spec.typeOf(node);
   Location l = loc(node);
   std::vector<const SExpr *> args = ast::args(node).rest();

@@ -123,7 +123,11 @@ Val FunctionEmitter::emitIntrinsicCall(const SExpr &node, const std::string &nam
                             ? castNumPy(value, computes).leaves[0]
                             : convert(value, Type::floating()).leaves[0]);
   }
-  Val computed{Type::numpy(computes), {callLibm(name.c_str(), arguments)}};
+  // sqrt is exactly rounded everywhere: LLVM's intrinsic (it vectorises).
+  Value result = name == "sqrt"
+                     ? builder.create<mlir::math::SqrtOp>(loc(node), arguments[0]).getResult()
+                     : callLibm(name.c_str(), arguments);
+  Val computed{Type::numpy(computes), {result}};
   if (!type.isNumPy())
     return {type, computed.leaves};
   // float16 rounds through float32, as NumPy's half loops compute.

@@ -462,46 +462,35 @@ Val FunctionEmitter::complexReduction(const SExpr &node, const std::string &name
   return name == "mean" ? mean(total) : total;
 }
 
-Val FunctionEmitter::applyElementwise(const std::string &name, const Val &x, Location l) {
+Val FunctionEmitter::absoluteOf(const Val &x, Location l) {
   // Python numbers enter ufuncs as NumPy scalars: int64, float64, bool.
   DType dtype = x.type.isNumPy()                   ? x.type.dtype
                 : x.type.kind == Type::Kind::Float ? DType::Float64
                 : x.type.kind == Type::Kind::Bool  ? DType::Bool
                                                    : DType::Int64;
-  if (x.type.isComplex()) // np.abs only (the typer refuses the others)
+  if (x.type.isComplex())
     return {Type::numpy(x.type.isNumPy() ? complexPartDType(x.type.dtype) : DType::Float64),
             {complexAbs(x, /*checkOverflow=*/false)}};
   Val v = castNumPy(x, dtype);
-  if (name == "abs" || name == "absolute") {
-    if (isFloatDType(dtype))
-      return {v.type, {builder.create<mlir::math::AbsFOp>(l, v.leaves[0])}};
-    if (dtype == DType::Bool || isUnsignedDType(dtype))
-      return v;
-    // NumPy's integer abs wraps (abs(INT64_MIN) stays negative).
-    Value n = v.leaves[0];
-    Value zero = constOf(n.getType(), 0);
-    Value negative = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, n, zero);
-    return {v.type, {builder.create<arith::SelectOp>(l, negative, builder.create<arith::SubIOp>(l, zero, n), n)}};
-  }
-  // float32 results are computed in double and rounded once; float16 ones
-  // as NumPy computes them, in float32, then rounded to float16.
-  DType result = isFloatDType(dtype) ? dtype : promoteDTypes(dtype, DType::Float16);
-  Value f = castNumPy(v, DType::Float64).leaves[0];
-  // NumPy's ufuncs follow IEEE: no exceptions (sqrt(-1) is nan, log(0) -inf).
-  Value r = name == "sqrt" ? builder.create<mlir::math::SqrtOp>(l, f).getResult()
-                           : callLibm(name == "arctan" ? "atan" : name.c_str(), {f});
-  Val computed{Type::numpy(DType::Float64), {r}};
-  if (result == DType::Float16)
-    computed = castNumPy(computed, DType::Float32);
-  return castNumPy(computed, result);
+  if (isFloatDType(dtype))
+    return {v.type, {builder.create<mlir::math::AbsFOp>(l, v.leaves[0])}};
+  if (dtype == DType::Bool || isUnsignedDType(dtype))
+    return v;
+  // NumPy's integer abs wraps (abs(INT64_MIN) stays negative).
+  Value n = v.leaves[0];
+  Value zero = constOf(n.getType(), 0);
+  Value negative = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, n, zero);
+  return {
+      v.type,
+      {builder.create<arith::SelectOp>(l, negative, builder.create<arith::SubIOp>(l, zero, n), n)}};
 }
 
-Val FunctionEmitter::emitElementwise(const SExpr &node, const std::string &name) {
+Val FunctionEmitter::emitAbsolute(const SExpr &node) {
   Location l = loc(node);
   Type type = spec.typeOf(node);
   Val input = emitExpr(*typer.positionalArguments(spec, node).at(0));
   if (input.type.kind != Type::Kind::Array)
-    return applyElementwise(name, input, l);
+    return absoluteOf(input, l);
   llvm::SmallVector<Value> sizes;
   for (int axis = 0; axis < input.type.ndim; ++axis)
     sizes.push_back(dimension(input.leaves[0], axis));
@@ -509,8 +498,8 @@ Val FunctionEmitter::emitElementwise(const SExpr &node, const std::string &name)
   forEachElement(input.leaves[0], input.type.ndim, [&](llvm::ArrayRef<Value> indices) {
     Val x = fromStorage(builder.create<mlir::memref::LoadOp>(l, input.leaves[0], indices),
                         input.type.dtype, l);
-    builder.create<mlir::memref::StoreOp>(l, toStorage(applyElementwise(name, x, l), type.dtype, l),
-                                          out, indices);
+    builder.create<mlir::memref::StoreOp>(l, toStorage(absoluteOf(x, l), type.dtype, l), out,
+                                          indices);
   });
   freeIfTemporary(input);
   return {type, {out}};

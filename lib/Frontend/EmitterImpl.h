@@ -365,8 +365,9 @@ private:
                                            llvm::ArrayRef<Value> core, Location l);
   /// np.linalg.<name>(...).
   Val emitLinalg(const SExpr &node, const std::string &name);
-  Val emitElementwise(const SExpr &node, const std::string &name);
-  Val applyElementwise(const std::string &name, const Val &x, Location l);
+  /// np.abs of a scalar or an array (NumPy's algorithm for complex numbers).
+  Val emitAbsolute(const SExpr &node);
+  Val absoluteOf(const Val &x, Location l);
   /// Emits `body(k)` for k in [0, n).
   void countedLoop(Value n, const std::function<void(Value)> &body);
   Value dimension(Value memref, int64_t axis);

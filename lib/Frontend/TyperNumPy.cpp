@@ -61,7 +61,7 @@ DType Typer::dtypeOf(Specialization &spec, const SExpr &node) {
       dtypeFromName(ast::attr(node), dtype))
     return dtype;
   if (ast::is(node, ast::NodeKind::Const) && ast::value(node).kind == SExpr::Kind::String &&
-      dtypeFromName(ast::value(node).text, dtype))
+      dtypeFromString(ast::value(node).text, dtype))
     return dtype;
   if (ast::is(node, ast::NodeKind::Attribute) && ast::attr(node) == "dtype") {
     // dtype=a.dtype: the array's dtype, known when compiling.
@@ -559,28 +559,17 @@ Type Typer::numpyCallType(Specialization &spec, const SExpr &call, const std::st
     int ndim = a.ndim + b.ndim - 2;
     return ndim == 0 ? Type::numpy(dtype) : Type::array(dtype, ndim, true);
   }
-  if (name == "sqrt" || name == "exp" || name == "log" || name == "sin" ||
-      name == "cos" || name == "tan" || name == "arctan" || name == "abs" ||
-      name == "absolute") {
+  if (name == "abs" || name == "absolute") {
+    // (The other ufuncs are plait.numpy's; np.abs of complex numbers is
+    // NumPy's own algorithm, here.)
     arity(1, 1);
     Type t = exprType(spec, *args[0]);
     if (t.kind == Type::Kind::Bottom)
       return t;
-    bool isAbs = name == "abs" || name == "absolute";
-    // NumPy's loop for the inputs: the narrowest float that holds them.
-    auto elementwiseFloat = [&](DType dtype) {
-      if (isComplexDType(dtype))
-        fail(CompileError::Kind::Unsupported, fn, call,
-             "np." + name + "() of complex numbers is not supported (np.abs is)");
-      if (isFloatDType(dtype))
-        return dtype;
-      return promoteDTypes(dtype, DType::Float16);
-    };
     if (t.kind == Type::Kind::Array) {
       spec.loops = true;
-      if (isAbs) // |z| of complex128 is float64
-        return Type::newArray(complexPartDType(t.dtype), t.ndim, {t});
-      return Type::newArray(elementwiseFloat(t.dtype), t.ndim, {t});
+      // |z| of complex128 is float64
+      return Type::newArray(complexPartDType(t.dtype), t.ndim, {t});
     }
     if (!t.isNumber())
       fail(CompileError::Kind::Typing, fn, *args[0], "np." + name + "() of " + t.str());
@@ -590,9 +579,7 @@ Type Typer::numpyCallType(Specialization &spec, const SExpr &call, const std::st
                   : t.kind == Type::Kind::Float ? DType::Float64
                   : t.kind == Type::Kind::Bool  ? DType::Bool
                                                 : DType::Int64;
-    if (isAbs)
-      return Type::numpy(complexPartDType(dtype));
-    return Type::numpy(elementwiseFloat(dtype));
+    return Type::numpy(complexPartDType(dtype));
   }
   fail(CompileError::Kind::Unsupported, fn, ast::func(call),
        "np." + name + "() is not supported yet (plait.numpy.supported() lists what is)");
@@ -612,15 +599,11 @@ const std::vector<std::string> &nativeNumPyFunctions() {
                                                  "amax",         "argmin",
                                                  "argmax",       "any",
                                                  "all",          "cumsum",
-                                                 "cumprod",      "copy",
-                                                 "transpose",    "astype",
-                                                 "conj",         "conjugate",
-                                                 "ravel",        "reshape",
-                                                 "dot",          "matmul",
-                                                 "outer",        "sqrt",
-                                                 "exp",          "log",
-                                                 "sin",          "cos",
-                                                 "tan",          "arctan",
+                                                 "cumprod",      "transpose",
+                                                 "astype",       "conj",
+                                                 "conjugate",    "ravel",
+                                                 "reshape",      "dot",
+                                                 "matmul",       "outer",
                                                  "abs",          "absolute",
                                                  "linalg.solve", "linalg.inv",
                                                  "linalg.det",   "linalg.cholesky",

@@ -496,3 +496,23 @@ def random_seed_only(seed):
 def random_randint(low, high, n):
     np.random.seed(0)
     return np.random.randint(low, high, size=n)
+
+
+def corrcoef(m):
+    return np.corrcoef(m)
+
+
+def median_axes(a):
+    return np.median(a, axis=0), np.median(a, axis=-1)
+
+
+def indices(n, m):
+    return np.indices((n, m)), np.indices((n,)), np.indices((2, n, m))
+
+
+def swap_and_squeeze(a):
+    return np.swapaxes(a, 0, 1), np.swapaxes(a, 1, -1), np.squeeze(a[:1], axis=0), np.squeeze(a[None], 0)
+
+
+def squeeze_axis(a):
+    return np.squeeze(a, axis=1)

@@ -107,6 +107,9 @@ def close(name: str, *args: Any) -> None:
                 getattr(jit, name)(*args)
             assert str(error) in str(raised.value)
             return
+        except Exception:  # noqa: BLE001 - the same exception, compared
+            compare(name, *args)
+            return
         got = getattr(jit, name)(*args)
     assert type(got) is type(want)
     assert np.asarray(got).dtype == np.asarray(want).dtype and np.shape(got) == np.shape(want)
@@ -176,7 +179,12 @@ def test_transcendental_ufuncs_match_numpy_to_a_few_ulp(name: str, case: tuple[A
 @SETTINGS
 def test_binary_transcendental_ufuncs_match_numpy_to_a_few_ulp(name: str, case: tuple[Any, ...]) -> None:
     left, right = case
-    if name == "power" and any(np.asarray(v).dtype.kind in "biu" for v in case):
+    with quiet():
+        try:
+            integral = np.asarray(np.power(left, right)).dtype.kind in "biu"
+        except Exception:  # noqa: BLE001 - compare checks NumPy's error
+            integral = True
+    if name == "power" and integral:
         # Integer powers are exact (NumPy's loop multiplies).
         compare(f"b_{name}", left, right)
         return
@@ -640,3 +648,37 @@ def test_random_state_is_per_thread() -> None:
         np.random.seed(seed)
         np.testing.assert_array_equal(first, np.random.rand(3))
         np.testing.assert_array_equal(second, np.random.rand(3))
+
+
+@given(m=arrays_of(np.float64, st.sampled_from([(2, 5), (3, 4), (1, 3)])))
+@SETTINGS
+def test_corrcoef(m: np.ndarray) -> None:
+    assume(np.all(np.isfinite(m)) and np.all(np.abs(m) < 1e100))
+    with quiet():
+        want, got = np.corrcoef(m), jit.corrcoef(m)
+    if want.ndim == 0:  # one variable: NumPy squeezes to a 0-d array
+        np.testing.assert_allclose(got[0, 0], want, equal_nan=True)
+        return
+    assert got.dtype == want.dtype and got.shape == want.shape
+    np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-15, equal_nan=True)
+
+
+@given(a=st.one_of(arrays_of(np.float64, st.sampled_from([(3, 4), (1, 5), (4, 1)])),
+                   arrays_of(np.int16, st.sampled_from([(2, 3)]))))
+@SETTINGS
+def test_median_along_axes(a: np.ndarray) -> None:
+    assume(a.dtype.kind != "f" or np.all(np.abs(a[np.isfinite(a)]) < 1e300))
+    compare("median_axes", a)
+
+
+@given(n=st.integers(0, 3), m=st.integers(0, 3))
+@SETTINGS
+def test_indices(n: int, m: int) -> None:
+    compare("indices", n, m)
+
+
+@given(a=arrays_of(np.float32, st.sampled_from([(2, 3), (1, 1), (3, 1)])))
+@SETTINGS
+def test_swapaxes_and_squeeze(a: np.ndarray) -> None:
+    compare("swap_and_squeeze", a)
+    compare("squeeze_axis", a)  # NumPy's ValueError unless axis 1 has size 1

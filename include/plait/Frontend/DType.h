@@ -57,6 +57,8 @@ const DTypeInfo *dtypeOfNumPyTypeNum(int typeNum);
 const char *dtypeName(DType dtype);
 /// NumPy's names of the supported dtypes ("float32", "bool_", "double", ...).
 bool dtypeFromName(const std::string &name, DType &dtype);
+/// A dtype= string: a name, or NumPy's type codes ('f4', '<i8', 'd').
+bool dtypeFromString(const std::string &text, DType &dtype);
 bool isFloatDType(DType dtype);
 bool isUnsignedDType(DType dtype); // uint8, uint64 (not bool)
 bool isComplexDType(DType dtype);  // complex64, complex128

@@ -24,3 +24,14 @@ def raise_if(condition: Any, exception: str, message: str, *values: Any) -> None
 
 
 raise_if._plait_intrinsic = "raise_if"  # type: ignore[attr-defined]
+
+
+def check_axis(axis: int, ndim: int) -> None:
+    """NumPy's AxisError for an axis out of [-ndim, ndim) (compiled too)."""
+    raise_if(
+        axis < -ndim or axis >= ndim,
+        "numpy.exceptions.AxisError",
+        "axis {0} is out of bounds for array of dimension {1}",
+        axis,
+        ndim,
+    )

@@ -21,6 +21,11 @@ def dtype_class(t: Any, default: Any) -> Any:
         return default
     if isinstance(t, types.DType):
         return t.dtype.type
+    if isinstance(t, types.String):  # dtype='f4'
+        try:
+            return np.dtype(t.literal_value).type
+        except TypeError:
+            raise TypingError(f"data type {t.literal_value!r} not understood") from None
     raise TypingError(f"dtype= takes a dtype such as np.float32, float or a.dtype, not {t}")
 
 

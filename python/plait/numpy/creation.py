@@ -1,9 +1,7 @@
 """Array creation: np.eye, np.identity, np.linspace, np.logspace,
-np.meshgrid."""
+np.meshgrid, np.full_like, np.copy, np.asarray."""
 
 from __future__ import annotations
-
-from typing import Any, Optional
 
 import numpy as np
 
@@ -215,3 +213,40 @@ def _asarray_typer(a, dtype=None, order=None, device=None, copy=None, like=None)
         return a.astype(target)
 
     return asarray_cast
+
+
+def _indices1(dimensions, dtype=None, sparse=False):
+    return np.arange(dimensions[0]).reshape((1, dimensions[0]))
+
+
+def _indices2(dimensions, dtype=None, sparse=False):
+    rows, cols = dimensions
+    out = np.empty((2, rows, cols), np.int64)
+    for i in range(rows):
+        for j in range(cols):
+            out[0, i, j] = i
+            out[1, i, j] = j
+    return out
+
+
+def _indices3(dimensions, dtype=None, sparse=False):
+    n0, n1, n2 = dimensions
+    out = np.empty((3, n0, n1, n2), np.int64)
+    for i in range(n0):
+        for j in range(n1):
+            for k in range(n2):
+                out[0, i, j, k] = i
+                out[1, i, j, k] = j
+                out[2, i, j, k] = k
+    return out
+
+
+@overload(np.indices, family="creation")
+def _indices(dimensions, dtype=None, sparse=None):
+    if not isinstance(dimensions, types.Tuple) or not 1 <= len(dimensions) <= 3 or not all(
+        types.is_integral(t) for t in dimensions.elements
+    ):
+        raise UnsupportedError(f"np.indices() of {dimensions} is not supported yet (a tuple of 1 to 3 ints)")
+    if not absent(dtype) or not absent(sparse):
+        raise UnsupportedError("np.indices() with dtype= or sparse= is not supported yet")
+    return (_indices1, _indices2, _indices3)[len(dimensions) - 1]

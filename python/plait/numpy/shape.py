@@ -11,7 +11,7 @@ import numpy as np
 from .. import types
 from .._overload import overload
 from ..errors import TypingError, UnsupportedError
-from ._errors import raise_if
+from ._errors import check_axis, raise_if
 from ._util import absent, literal_axis, need_array, need_integral
 
 
@@ -28,12 +28,12 @@ def _flip3(m, axis=None):
 
 
 def _flip_axis1(m, axis=None):
-    raise_if(axis < -1 or axis > 0, "numpy.exceptions.AxisError", "axis {0} is out of bounds for array of dimension 1", axis)
+    check_axis(axis, 1)
     return m[::-1]
 
 
 def _flip_axis2(m, axis=None):
-    raise_if(axis < -2 or axis > 1, "numpy.exceptions.AxisError", "axis {0} is out of bounds for array of dimension 2", axis)
+    check_axis(axis, 2)
     if axis == 0 or axis == -2:
         return m[::-1, :]
     return m[:, ::-1]
@@ -95,17 +95,21 @@ def _join_vectors(a, b, dt, index):
     return out
 
 
-def _join_rows(a, b, dt, index):
+def _check_other_axis(dimension, first, other, index):
     raise_if(
-        a.shape[1] != b.shape[1],
+        first != other,
         "ValueError",
         "all the input array dimensions except for the concatenation axis must match exactly, but along"
         " dimension {0}, the array at index 0 has size {1} and the array at index {2} has size {3}",
-        1,
-        a.shape[1],
+        dimension,
+        first,
         index,
-        b.shape[1],
+        other,
     )
+
+
+def _join_rows(a, b, dt, index):
+    _check_other_axis(1, a.shape[1], b.shape[1], index)
     out = np.empty((a.shape[0] + b.shape[0], a.shape[1]), dt)
     out[: a.shape[0]] = a
     out[a.shape[0] :] = b
@@ -113,16 +117,7 @@ def _join_rows(a, b, dt, index):
 
 
 def _join_columns(a, b, dt, index):
-    raise_if(
-        a.shape[0] != b.shape[0],
-        "ValueError",
-        "all the input array dimensions except for the concatenation axis must match exactly, but along"
-        " dimension {0}, the array at index 0 has size {1} and the array at index {2} has size {3}",
-        0,
-        a.shape[0],
-        index,
-        b.shape[0],
-    )
+    _check_other_axis(0, a.shape[0], b.shape[0], index)
     out = np.empty((a.shape[0], a.shape[1] + b.shape[1]), dt)
     out[:, : a.shape[1]] = a
     out[:, a.shape[1] :] = b
@@ -229,12 +224,12 @@ def _roll_flat(a, shift, axis=None):
 
 
 def _roll_axis1(a, shift, axis=None):
-    raise_if(axis < -1 or axis > 0, "numpy.exceptions.AxisError", "axis {0} is out of bounds for array of dimension 1", axis)
+    check_axis(axis, 1)
     return _roll_flat(a, shift)
 
 
 def _roll_axis2(a, shift, axis=None):
-    raise_if(axis < -2 or axis > 1, "numpy.exceptions.AxisError", "axis {0} is out of bounds for array of dimension 2", axis)
+    check_axis(axis, 2)
     out = np.empty_like(a)
     rows, cols = a.shape
     if axis == 0 or axis == -2:
@@ -332,14 +327,14 @@ def _stack_check(first, other):
 
 
 def _expand_dims_axis1(a, axis):
-    raise_if(axis < -2 or axis > 1, "numpy.exceptions.AxisError", "axis {0} is out of bounds for array of dimension 2", axis)
+    check_axis(axis, 2)
     if axis == 0 or axis == -2:
         return a[None, :]
     return a[:, None]
 
 
 def _expand_dims_axis2(a, axis):
-    raise_if(axis < -3 or axis > 2, "numpy.exceptions.AxisError", "axis {0} is out of bounds for array of dimension 3", axis)
+    check_axis(axis, 3)
     if axis == 0 or axis == -3:
         return a[None, :, :]
     if axis == 1 or axis == -2:
@@ -421,7 +416,8 @@ def _diag_of_vector(v, k=0):
     return out
 
 
-def _diag_of_matrix(v, k=0):
+def _diagonal(v, k):
+    """A copy of the k-th diagonal of a matrix."""
     rows, cols = v.shape
     if k >= 0:
         n = max(min(rows, cols - k), 0)
@@ -433,6 +429,10 @@ def _diag_of_matrix(v, k=0):
     return out
 
 
+def _diag_of_matrix(v, k=0):
+    return _diagonal(v, k)
+
+
 @overload(np.diag, family="shape")
 def _diag(v, k=None):
     v = need_array("diag", v)
@@ -441,3 +441,65 @@ def _diag(v, k=None):
     if not absent(k):
         need_integral("diag", "k", k)
     return _diag_of_vector if v.ndim == 1 else _diag_of_matrix
+
+
+def _same_view(a, axis1, axis2):
+    return a[:, :]
+
+
+def _swapped(a, axis1, axis2):
+    return a.T
+
+
+@overload(np.swapaxes, family="shape")
+def _swapaxes(a, axis1, axis2):
+    a = need_array("swapaxes", a, (1, 2))
+    first = literal_axis("swapaxes", axis1, a.ndim)
+    second = literal_axis("swapaxes", axis2, a.ndim)
+    if first is None or second is None:
+        raise UnsupportedError("np.swapaxes() takes its axes as int constants here")
+    if a.ndim == 1:
+
+        def swap_vector(a, axis1, axis2):
+            return a[:]
+
+        return swap_vector
+    return _same_view if first == second else _swapped
+
+
+def _squeeze_check(size):
+    raise_if(size != 1, "ValueError", "cannot select an axis to squeeze out which has size not equal to one")
+
+
+@overload(np.squeeze, family="shape")
+def _squeeze(a, axis=None):
+    a = need_array("squeeze", a, (1, 2, 3))
+    if absent(axis):
+        raise UnsupportedError("np.squeeze() without axis= is not supported (its result's number of axes depends on the sizes)")
+    along = literal_axis("squeeze", axis, a.ndim)
+    if along is None:
+        raise UnsupportedError("np.squeeze() takes axis= as an int constant here")
+    if a.ndim == 1:
+        raise UnsupportedError("np.squeeze() of a 1-D array makes a 0-d array, which plait does not support yet")
+    if a.ndim == 2:
+
+        def squeeze2(a, axis=None):
+            if along == 0:
+                _squeeze_check(a.shape[0])
+                return a[0, :]
+            _squeeze_check(a.shape[1])
+            return a[:, 0]
+
+        return squeeze2
+
+    def squeeze3(a, axis=None):
+        if along == 0:
+            _squeeze_check(a.shape[0])
+            return a[0, :, :]
+        if along == 1:
+            _squeeze_check(a.shape[1])
+            return a[:, 0, :]
+        _squeeze_check(a.shape[2])
+        return a[:, :, 0]
+
+    return squeeze3

@@ -13,7 +13,7 @@ import numpy as np
 from .. import types
 from .._overload import overload
 from ..errors import TypingError, UnsupportedError
-from ._errors import raise_if
+from ._errors import check_axis, raise_if
 from ._util import absent, literal_axis, literal_flag, need_array, need_integral
 
 
@@ -74,12 +74,12 @@ def _sort_flat(a, axis=-1, kind=None, order=None, stable=None):
 
 
 def _sort_last_axis1(a, axis=-1, kind=None, order=None, stable=None):
-    raise_if(axis < -1 or axis > 0, "numpy.exceptions.AxisError", "axis {0} is out of bounds for array of dimension 1", axis)
+    check_axis(axis, 1)
     return _sorted_vector(a)
 
 
 def _sort_axis2(a, axis=-1, kind=None, order=None, stable=None):
-    raise_if(axis < -2 or axis > 1, "numpy.exceptions.AxisError", "axis {0} is out of bounds for array of dimension 2", axis)
+    check_axis(axis, 2)
     out = np.empty((a.shape[0], a.shape[1]), a.dtype)
     if axis == 1 or axis == -1:
         for i in range(a.shape[0]):
@@ -121,12 +121,12 @@ def _argsort_flat(a, axis=-1, kind=None, order=None, stable=None):
 
 
 def _argsort_axis1(a, axis=-1, kind=None, order=None, stable=None):
-    raise_if(axis < -1 or axis > 0, "numpy.exceptions.AxisError", "axis {0} is out of bounds for array of dimension 1", axis)
+    check_axis(axis, 1)
     return _argsort_vector(a)
 
 
 def _argsort_axis2(a, axis=-1, kind=None, order=None, stable=None):
-    raise_if(axis < -2 or axis > 1, "numpy.exceptions.AxisError", "axis {0} is out of bounds for array of dimension 2", axis)
+    check_axis(axis, 2)
     out = np.empty((a.shape[0], a.shape[1]), np.int64)
     if axis == 1 or axis == -1:
         for i in range(a.shape[0]):

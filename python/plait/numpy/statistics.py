@@ -12,6 +12,7 @@ from .. import types
 from .._overload import UfuncLoop, overload, overload_method
 from ..errors import TypingError, UnsupportedError
 from ._errors import raise_if
+from .shape import _diagonal
 from ._util import absent, literal_axis, literal_flag, need_array, need_integral, result_dtype
 
 
@@ -271,16 +272,6 @@ def _median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     return np.mean(values[n // 2 - 1 : n // 2 + 1])
 
 
-@overload(np.median, family="statistics")
-def _median_typer(a, axis=None, out=None, overwrite_input=None, keepdims=None):
-    a = need_array("median", a)
-    if a.dtype.kind not in "biuf":
-        raise UnsupportedError(f"np.median() of {a.dtype.name} values is not supported yet")
-    if not all(absent(t) for t in (axis, out, overwrite_input, keepdims)):
-        raise UnsupportedError("np.median() with keywords is not supported yet")
-    return _median
-
-
 def _percentile_of_sorted(values, q):
     # NumPy's 'linear' method: the virtual index (n - 1) * (q / 100), its
     # neighbours (both the last element from n - 1 on), and _lerp's two
@@ -288,8 +279,10 @@ def _percentile_of_sorted(values, q):
     n = values.shape[0]
     quantile = q / 100.0
     raise_if(not (quantile >= 0.0 and quantile <= 1.0), "ValueError", "Percentiles must be in the range [0, 100]")
-    raise_if(n == 0, "IndexError", "index -1 is out of bounds for axis 0 with size 0")
     virtual = (n - 1) * quantile
+    # (No values: NumPy indexes 0 below the first, -1 from the last on.)
+    raise_if(n == 0 and virtual < 0, "IndexError", "index 0 is out of bounds for axis 0 with size 0")
+    raise_if(n == 0, "IndexError", "index -1 is out of bounds for axis 0 with size 0")
     below = int(np.floor(virtual))
     above = below + 1
     if virtual >= n - 1:
@@ -366,15 +359,7 @@ def _bincount_typer(x, weights=None, minlength=None):
 
 
 def _trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
-    rows, cols = a.shape
-    if offset >= 0:
-        n = max(min(rows, cols - offset), 0)
-    else:
-        n = max(min(rows + offset, cols), 0)
-    diagonal = np.empty(n, a.dtype)
-    for i in range(n):
-        diagonal[i] = a[i, i + offset] if offset >= 0 else a[i - offset, i]
-    return np.sum(diagonal)
+    return np.sum(_diagonal(a, offset))
 
 
 @overload(np.trace, family="statistics")
@@ -445,3 +430,55 @@ def _allclose_typer(a, b, rtol=None, atol=None, equal_nan=None):
     if isinstance(a, types.Array) or isinstance(b, types.Array):
         return _allclose
     return _allclose_scalars
+
+
+def _corrcoef_rows(x, y=None, rowvar=True, bias=None, ddof=None, dtype=None):
+    # np.corrcoef's steps: the covariance, divided by the standard
+    # deviations of both variables, clipped to [-1, 1].
+    c = _cov_rows(x)
+    stddev = np.sqrt(_diagonal(c, 0))
+    c /= stddev.reshape((stddev.shape[0], 1))
+    c /= stddev.reshape((1, stddev.shape[0]))
+    return np.clip(c, -1, 1)
+
+
+@overload(np.corrcoef, family="statistics")
+def _corrcoef(x, y=None, rowvar=None, bias=None, ddof=None, dtype=None):
+    x = need_array("corrcoef", x, (2,))
+    if not all(absent(t) for t in (y, rowvar, bias, ddof, dtype)):
+        raise UnsupportedError("np.corrcoef() with keywords is not supported yet (of a 2-D array of variables in rows)")
+    if x.dtype.kind not in "biuf":
+        raise UnsupportedError(f"np.corrcoef() of {x.dtype.name} values is not supported yet")
+    return _corrcoef_rows
+
+
+def _reduced_along(name: str, a: Any, axis: Any, keepdims: Any) -> Any:
+    """The constant axis a median or percentile reduces a 2-D array along."""
+    along = literal_axis(name, axis, a.ndim)
+    if along is not None and a.ndim != 2:
+        raise UnsupportedError(f"np.{name}() along an axis of a {a.ndim}-D array is not supported yet (2-D)")
+    if literal_flag(name, "keepdims", keepdims):
+        raise UnsupportedError(f"np.{name}() with keepdims=True is not supported yet")
+    return along
+
+
+@overload(np.median, family="statistics")
+def _median_typer(a, axis=None, out=None, overwrite_input=None, keepdims=None):
+    a = need_array("median", a)
+    if a.dtype.kind not in "biuf":
+        raise UnsupportedError(f"np.median() of {a.dtype.name} values is not supported yet")
+    if not absent(out) or not absent(overwrite_input):
+        raise UnsupportedError("np.median() with out= or overwrite_input= is not supported yet")
+    along = _reduced_along("median", a, axis, keepdims)
+    if along is None:
+        return _median
+    dt = np.median(np.zeros((1, 1), a.dtype), axis=0).dtype.type  # NumPy's result dtype
+
+    def median_along(a, axis=None, out=None, overwrite_input=False, keepdims=False):
+        lines = a if along == 1 else a.T
+        result = np.empty(lines.shape[0], dt)
+        for i in range(lines.shape[0]):
+            result[i] = _median(lines[i, :])
+        return result
+
+    return median_along

@@ -13,7 +13,41 @@ import numpy as np
 from .. import types
 from .._overload import UfuncLoop, overload
 from ..errors import TypingError, UnsupportedError
-from ._libm import acos as c_acos, acosh as c_acosh, asin as c_asin, asinh as c_asinh, atan2 as c_atan2, atanh as c_atanh, cbrt as c_cbrt, ceil as c_ceil, copysign as c_copysign, cosh as c_cosh, exp2 as c_exp2, expm1 as c_expm1, fabs as c_fabs, floor as c_floor, fmod as c_fmod, hypot as c_hypot, log10 as c_log10, log1p as c_log1p, log2 as c_log2, nextafter as c_nextafter, pow as c_pow, rint as c_rint, sinh as c_sinh, tanh as c_tanh, trunc as c_trunc, cos as c_cos, exp as c_exp, log as c_log, sin as c_sin, nextafterf as c_nextafterf
+from ._libm import (
+    acos as c_acos,
+    acosh as c_acosh,
+    asin as c_asin,
+    asinh as c_asinh,
+    atan as c_atan,
+    atan2 as c_atan2,
+    atanh as c_atanh,
+    cbrt as c_cbrt,
+    ceil as c_ceil,
+    copysign as c_copysign,
+    cos as c_cos,
+    cosh as c_cosh,
+    exp as c_exp,
+    exp2 as c_exp2,
+    expm1 as c_expm1,
+    fabs as c_fabs,
+    floor as c_floor,
+    fmod as c_fmod,
+    hypot as c_hypot,
+    log as c_log,
+    log10 as c_log10,
+    log1p as c_log1p,
+    log2 as c_log2,
+    nextafter as c_nextafter,
+    nextafterf as c_nextafterf,
+    pow as c_pow,
+    rint as c_rint,
+    sin as c_sin,
+    sinh as c_sinh,
+    sqrt as c_sqrt,
+    tan as c_tan,
+    tanh as c_tanh,
+    trunc as c_trunc,
+)
 
 _INF = math.inf
 _NAN = math.nan
@@ -587,3 +621,42 @@ for _ufunc, _reduction in ((np.add, np.sum), (np.multiply, np.prod), (np.maximum
     overload(_ufunc.reduce, family="ufuncs")(_reduce_typer(_ufunc, _reduction))
 overload(np.add.accumulate, family="ufuncs")(_accumulate_typer(np.add, np.cumsum))
 overload(np.multiply.accumulate, family="ufuncs")(_accumulate_typer(np.multiply, np.cumprod))
+
+
+# The compiler's former elementwise functions, as ufuncs (out= and where=
+# too); np.abs stays the compiler's (NumPy's algorithm for complex |z|).
+def _sqrt(x):
+    return c_sqrt(x)
+
+
+def _exp(x):
+    return c_exp(x)
+
+
+def _log(x):
+    return c_log(x)
+
+
+def _sin(x):
+    return c_sin(x)
+
+
+def _cos(x):
+    return c_cos(x)
+
+
+def _tan(x):
+    return c_tan(x)
+
+
+def _arctan(x):
+    return c_atan(x)
+
+
+_register(np.sqrt, **{"f": _sqrt})
+_register(np.exp, **{"f": _exp})
+_register(np.log, **{"f": _log})
+_register(np.sin, **{"f": _sin})
+_register(np.cos, **{"f": _cos})
+_register(np.tan, **{"f": _tan})
+_register(np.arctan, **{"f": _arctan})
