@@ -11,7 +11,7 @@ PYTEST_ARGS ?=
 # Relative paths in ccache's hashes: clones in other folders (CI) hit the cache.
 export CCACHE_BASEDIR := $(CURDIR)
 
-.PHONY: all setup system-deps venv configure build demo test test-cpp test-lit test-sanitizers test-python test-fuzz test-free-threaded fuzz bench clean
+.PHONY: all setup system-deps venv configure build demo test test-cpp test-lit test-sanitizers test-python test-fuzz test-free-threaded fuzz bench bench-npbench clean
 
 all: build
 
@@ -104,6 +104,14 @@ bench: build
 	  PYTHONPATH=$(BUILD)/python $(VPY) bench/npbench.py --npbench $(NPBENCH_DIR) && \
 	  echo "Report: bench/results/npbench.md"; \
 	else echo "plait: NPBENCH_DIR (a checkout of spcl/npbench) not set: the npbench run is skipped"; fi
+
+# spcl/npbench's NumPy kernels under plait.jit and under Numba, side by side
+# (bench/results/npbench.md): make bench-npbench NPBENCH=<a checkout of spcl/npbench>
+bench-npbench: build
+	@if [ -z "$(NPBENCH)" ]; then echo "usage: make bench-npbench NPBENCH=<a checkout of spcl/npbench>"; exit 2; fi
+	$(VPY) -m pip install -q numba scipy || echo "plait: numba/scipy unavailable; Numba's column is skipped"
+	PYTHONPATH=$(BUILD)/python $(VPY) bench/npbench.py --npbench $(NPBENCH)
+	@echo "Report: bench/results/npbench.md"
 
 clean:
 	rm -rf $(BUILD)

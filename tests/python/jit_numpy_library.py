@@ -516,3 +516,7 @@ def swap_and_squeeze(a):
 
 def squeeze_axis(a):
     return np.squeeze(a, axis=1)
+
+
+def where_one(a):
+    return np.where(a > 1)

@@ -682,3 +682,9 @@ def test_indices(n: int, m: int) -> None:
 def test_swapaxes_and_squeeze(a: np.ndarray) -> None:
     compare("swap_and_squeeze", a)
     compare("squeeze_axis", a)  # NumPy's ValueError unless axis 1 has size 1
+
+
+@given(a=hnp.arrays(np.int8, hnp.array_shapes(min_dims=1, max_dims=2, min_side=0, max_side=4), elements=st.integers(0, 3)))
+@SETTINGS
+def test_where_of_one_argument_is_nonzero(a: np.ndarray) -> None:
+    compare("where_one", a)

@@ -70,6 +70,10 @@ overload(np.clip, family="selection")(_clip_typer)
 overload_method(np.ndarray, "clip", family="selection")(_clip_typer)
 
 
+def _where_nonzero(condition, x=None, y=None):
+    return np.nonzero(condition)
+
+
 def _where_kernel(condition, x, y):
     return x if condition else y
 
@@ -77,7 +81,9 @@ def _where_kernel(condition, x, y):
 @overload(np.where, family="selection")
 def _where(condition, x=None, y=None):
     if absent(x) and absent(y):
-        raise UnsupportedError("np.where() of one argument (np.nonzero) is not supported yet")
+        if not isinstance(condition, types.Array):
+            raise UnsupportedError("np.where() of one scalar argument (a 0-d np.nonzero) is not supported yet")
+        return _where_nonzero
     if absent(x) or absent(y):
         raise TypingError("either both or neither of x and y should be given")
     for t in (condition, x, y):
