@@ -520,3 +520,8 @@ def squeeze_axis(a):
 
 def where_one(a):
     return np.where(a > 1)
+
+
+def random_weighted_choice(seed, p, a):
+    np.random.seed(seed)
+    return np.random.choice(3, p=p), np.random.choice(3, 5, p=p), np.random.choice(a, p=p), np.random.choice(a, 4, True, p)

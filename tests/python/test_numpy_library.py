@@ -688,3 +688,13 @@ def test_swapaxes_and_squeeze(a: np.ndarray) -> None:
 @SETTINGS
 def test_where_of_one_argument_is_nonzero(a: np.ndarray) -> None:
     compare("where_one", a)
+
+
+@given(seed=st.integers(0, 2**32 - 1),
+       p=st.one_of(hnp.arrays(np.float64, 3, elements=st.sampled_from([0.0, 0.25, 0.5, 0.2, 0.3])),
+                   st.sampled_from([np.array([0.2, 0.3, 0.5]), np.array([0.5, np.nan, 0.5]), np.array([0.5, 0.5]),
+                                    np.array([1.5, -0.5, 0.0]), np.array([0.2, 0.3, 0.5], dtype=np.float32)])))
+@settings(max_examples=25, deadline=None)
+def test_random_choice_with_probabilities(seed: int, p: np.ndarray) -> None:
+    # NumPy's checks of p in its order and messages, then its draws.
+    compare("random_weighted_choice", seed, p, np.array([10.0, 20.0, 30.0]))

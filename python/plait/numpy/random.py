@@ -2,9 +2,9 @@
 one state per thread (the runtime's), seeded from the OS on a thread's first
 draw. After np.random.seed(s) in compiled code, the calling thread draws
 what NumPy draws after np.random.seed(s): seed, rand, randn, random,
-random_sample, standard_normal, randint, uniform, normal, choice (without
-p=), shuffle and permutation match NumPy's values bit for bit. The
-interpreter's np.random state is a different one (as in Numba)."""
+random_sample, standard_normal, randint, uniform, normal, choice (p= with
+replacement), shuffle and permutation match NumPy's values bit for bit.
+The interpreter's np.random state is a different one (as in Numba)."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from ..errors import TypingError, UnsupportedError
 from ._errors import raise_if
 from ._random import random_double, random_gauss, random_integer, random_interval, random_seed
 from ._util import absent, need_integral
+from .sorting import _search_right
 
 
 # -- filling arrays in C order, one draw per element ---------------------
@@ -323,10 +324,91 @@ def _choice_vector_array(a, size=None, replace=True, p=None):
     return out
 
 
+def _kahan_sum(p):
+    # NumPy's: the check that the probabilities sum to 1 uses it.
+    if p.shape[0] <= 0:
+        return 0.0
+    total = p[0]
+    carry = 0.0
+    for i in range(1, p.shape[0]):
+        y = p[i] - carry
+        t = total + y
+        carry = (t - total) - y
+        total = t
+    return total
+
+
+def _weighted_cdf(p, pop, atol):
+    """NumPy's checks of p, in its order, then the cumulative
+    distribution choice searches (normalised by its last value)."""
+    raise_if(p.shape[0] != pop, "ValueError", "'a' and 'p' must have same size")
+    total = _kahan_sum(p)
+    raise_if(total != total, "ValueError", "probabilities contain NaN")
+    for i in range(p.shape[0]):
+        raise_if(p[i] < 0, "ValueError", "probabilities are not non-negative")
+    raise_if(abs(total - 1.0) > atol, "ValueError", "probabilities do not sum to 1")
+    cdf = np.cumsum(p)
+    cdf /= cdf[cdf.shape[0] - 1]
+    return cdf
+
+
+def _weighted_choice_typer(a: Any, size: Any, replace: Any, p: Any) -> Callable[..., Any]:
+    if not isinstance(p, types.Array) or p.ndim != 1 or p.dtype.kind not in "biuf":
+        raise UnsupportedError(f"np.random.choice() with p of {p} is not supported yet (a 1-D array)")
+    if not absent(replace) and not (replace.has_literal and replace.literal_value is True):
+        raise UnsupportedError("np.random.choice() with p= and replace= other than True is not supported yet")
+    atol = float(np.sqrt(np.finfo(np.float64).eps))
+    if p.dtype.kind == "f":
+        atol = max(atol, float(np.sqrt(np.finfo(p.dtype).eps)))
+    rank = _size_rank("choice", size)
+    if types.is_integral(a):
+        if rank is None:
+
+            def choice_int(a, size=None, replace=True, p=None):
+                _population(a)
+                cdf = _weighted_cdf(p.astype(np.float64), a, atol)
+                return _search_right(cdf, random_double())
+
+            return choice_int
+
+        def choice_ints(a, size=None, replace=True, p=None):
+            raise_if(a <= 0 and size != 0, "ValueError", "a must be greater than 0 unless no samples are taken")
+            cdf = _weighted_cdf(p.astype(np.float64), a, atol)
+            out = np.empty(size, np.int64)
+            for i in range(size):
+                out[i] = _search_right(cdf, random_double())
+            return out
+
+        return choice_ints
+    if rank is None:
+
+        def choice_element(a, size=None, replace=True, p=None):
+            raise_if(a.shape[0] == 0, "ValueError", "a cannot be empty unless no samples are taken")
+            cdf = _weighted_cdf(p.astype(np.float64), a.shape[0], atol)
+            return a[_search_right(cdf, random_double())]
+
+        return choice_element
+
+    def choice_elements(a, size=None, replace=True, p=None):
+        raise_if(a.shape[0] == 0 and size != 0, "ValueError", "a cannot be empty unless no samples are taken")
+        cdf = _weighted_cdf(p.astype(np.float64), a.shape[0], atol)
+        out = np.empty(size, a.dtype)
+        for i in range(size):
+            out[i] = a[_search_right(cdf, random_double())]
+        return out
+
+    return choice_elements
+
+
 @overload(np.random.choice, family="random")
 def _choice_typer(a, size=None, replace=None, p=None):
     if not absent(p):
-        raise UnsupportedError("np.random.choice() with p= is not supported yet")
+        rank = _size_rank("choice", size)
+        if rank not in (None, 1) or (rank == 1 and not types.is_integral(size)):
+            raise UnsupportedError("np.random.choice() with a size other than an int is not supported yet")
+        if not (types.is_integral(a) or (isinstance(a, types.Array) and a.ndim == 1)):
+            raise UnsupportedError(f"np.random.choice() of {a} is not supported yet (an int or a 1-D array)")
+        return _weighted_choice_typer(a, size, replace, p)
     if not absent(replace) and not isinstance(replace, (types.Boolean, types.Integer)):
         raise TypingError(f"np.random.choice(): replace must be a bool, not {replace}")
     rank = _size_rank("choice", size)
