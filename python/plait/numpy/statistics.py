@@ -278,7 +278,7 @@ def _median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     return np.mean(values[n // 2 - 1 : n // 2 + 1])
 
 
-def _percentile_of_sorted(values, q):
+def _percentile_of_sorted(values, q, inexact):
     # NumPy's 'linear' method: the virtual index (n - 1) * (q / 100), its
     # neighbours (both the last element from n - 1 on), and _lerp's two
     # formulas either side of t = 0.5, in the array's own arithmetic.
@@ -286,8 +286,10 @@ def _percentile_of_sorted(values, q):
     quantile = q / 100.0
     raise_if(not (quantile >= 0.0 and quantile <= 1.0), "ValueError", "Percentiles must be in the range [0, 100]")
     virtual = (n - 1) * quantile
-    # (No values: NumPy indexes 0 below the first, -1 from the last on.)
-    raise_if(n == 0 and virtual < 0, "IndexError", "index 0 is out of bounds for axis 0 with size 0")
+    # (No values: NumPy first reads the last one for a NaN check of floats,
+    # else indexes 0 below the first and -1 from the last on.)
+    raise_if(n == 0 and virtual < 0 and not inexact, "IndexError",
+             "index 0 is out of bounds for axis 0 with size 0")
     raise_if(n == 0, "IndexError", "index -1 is out of bounds for axis 0 with size 0")
     below = int(np.floor(virtual))
     above = below + 1
@@ -309,7 +311,12 @@ def _percentile_of_sorted(values, q):
 
 def _percentile(a, q, axis=None, out=None, overwrite_input=False, method=None, keepdims=False,
                 weights=None, interpolation=None):
-    return _percentile_of_sorted(_sorted_flat(a), float(q))
+    return _percentile_of_sorted(_sorted_flat(a), float(q), False)
+
+
+def _percentile_inexact(a, q, axis=None, out=None, overwrite_input=False, method=None, keepdims=False,
+                        weights=None, interpolation=None):
+    return _percentile_of_sorted(_sorted_flat(a), float(q), True)
 
 
 @overload(np.percentile, family="statistics")
@@ -322,7 +329,7 @@ def _percentile_typer(a, q, axis=None, out=None, overwrite_input=None, method=No
         raise UnsupportedError("np.percentile() of several q is not supported yet (one number is)")
     if not all(absent(t) for t in (axis, out, overwrite_input, method, keepdims, weights, interpolation)):
         raise UnsupportedError("np.percentile() with keywords is not supported yet")
-    return _percentile
+    return _percentile_inexact if a.dtype.kind == "f" else _percentile
 
 
 def _bincount_values(x, minlength):
