@@ -15,13 +15,16 @@ Val FunctionEmitter::emitUfuncCall(const SExpr &node) {
   const Specialization::UfuncCall &ufunc = spec.ufuncCalls.at(&node);
   Location l = loc(node);
   Type type = spec.typeOf(node);
+  // An operand in its loop dtype. Python numbers are weak (NEP 50): an int
+  // must fit the loop's type (np.where casts it as C does).
+  auto toLoop = [&](const Val &value, size_t i) {
+    return ufunc.checkPythonInts ? weakToNumPy(value, ufunc.inputs[i])
+                                 : castNumPy(value, ufunc.inputs[i]);
+  };
   auto apply = [&](llvm::ArrayRef<Val> elements) {
     std::vector<Val> arguments;
-    // Python numbers are weak (NEP 50): an int must fit the loop's type
-    // (np.where casts it as C does).
     for (size_t i = 0; i < elements.size(); ++i)
-      arguments.push_back(ufunc.checkPythonInts ? weakToNumPy(elements[i], ufunc.inputs[i])
-                                                : castNumPy(elements[i], ufunc.inputs[i]));
+      arguments.push_back(toLoop(elements[i], i));
     return castNumPy(callSpecialization(*ufunc.kernel, arguments, l), ufunc.output);
   };
   std::vector<Val> operands;
@@ -34,8 +37,7 @@ Val FunctionEmitter::emitUfuncCall(const SExpr &node) {
   // range then, for empty arrays too).
   for (size_t i = 0; i < operands.size(); ++i)
     if (anyArray && operands[i].type.kind != Type::Kind::Array)
-      operands[i] = ufunc.checkPythonInts ? weakToNumPy(operands[i], ufunc.inputs[i])
-                                          : castNumPy(operands[i], ufunc.inputs[i]);
+      operands[i] = toLoop(operands[i], i);
   if (!ufunc.out) {
     if (!anyArray)
       return apply(operands);
@@ -99,7 +101,6 @@ Val FunctionEmitter::emitIntrinsicCall(const SExpr &node, const std::string &nam
     checkWithArgs(failed, PyError(ast::value(*args[1]).text, ast::value(*args[2]).text), values);
     return {type, {}};
   }
-  // Computed in double, or in float by a "<name>f" function.
   if (name.rfind("random_", 0) == 0) { // the runtime's per-thread legacy streams
     std::vector<Value> arguments;
     for (const SExpr *arg : ast::args(node).rest())
@@ -113,6 +114,7 @@ Val FunctionEmitter::emitIntrinsicCall(const SExpr &node, const std::string &nam
     return callRuntime(runtime.c_str(), arguments, type,
                        {{1, PyError("ValueError", "low >= high")}});
   }
+  // Computed in double, or in float by a "<name>f" function.
   bool single = false;
   libmArity(name, single);
   DType computes = single ? DType::Float32 : DType::Float64;

@@ -255,6 +255,16 @@ private:
   /// NumPy's error when out of bounds; `notConstant` when it is no constant.
   int constantAxis(Specialization &spec, const SExpr &node, int ndim,
                    const std::string &notConstant);
+  /// The int a constant axis (negative too) is, before any bounds check.
+  long long constantAxisValue(Specialization &spec, const SExpr &node,
+                              const std::string &notConstant);
+  /// `value` as an axis of `ndim` (negative counts from the end), with
+  /// NumPy's error at `node` when out of bounds.
+  int normalisedAxis(Specialization &spec, const SExpr &node, long long value, int ndim);
+  /// The constant atom a node is: a literal's, or that of a global (or a
+  /// plait.overload implementation's closure value) bound to a constant;
+  /// null otherwise.
+  const SExpr *constantAtom(const Specialization &spec, const SExpr &node) const;
   /// np.linalg.<name>(...) (TyperLinalg.cpp).
   Type linalgCallType(Specialization &spec, const SExpr &call, const std::string &name);
   /// A dtype designator: np.float64, float, int, bool, "int32", a global

@@ -174,13 +174,8 @@ Specialization::Reduction Typer::reductionOf(Specialization &spec, const SExpr &
       continue;
     if (parameter == "keepdims") {
       // A constant, or a global (or closure value) bound to one.
-      SExpr::Kind kind =
-          ast::is(*node, ast::NodeKind::Const) ? ast::value(*node).kind : SExpr::Kind::List;
-      if (ast::is(*node, ast::NodeKind::Name)) {
-        NameBinding binding = resolve(spec, ast::id(*node));
-        if (binding.kind == NameBinding::Kind::Constant)
-          kind = binding.value->kind;
-      }
+      const SExpr *atom = constantAtom(spec, *node);
+      SExpr::Kind kind = atom ? atom->kind : SExpr::Kind::List;
       if (kind != SExpr::Kind::True && kind != SExpr::Kind::False)
         fail(CompileError::Kind::Unsupported, fn, *node, "keepdims must be True or False");
       reduction.keepdims = kind == SExpr::Kind::True;
@@ -202,12 +197,9 @@ Specialization::Reduction Typer::reductionOf(Specialization &spec, const SExpr &
   auto found = bound.find("axis");
   // A global (or a plait.overload implementation's closure value) bound to
   // a constant axis is that constant.
-  const SExpr *atom = nullptr;
-  if (found != bound.end() && ast::is(*found->second, ast::NodeKind::Name)) {
-    NameBinding binding = resolve(spec, ast::id(*found->second));
-    if (binding.kind == NameBinding::Kind::Constant)
-      atom = binding.value;
-  }
+  const SExpr *atom = found != bound.end() && ast::is(*found->second, ast::NodeKind::Name)
+                          ? constantAtom(spec, *found->second)
+                          : nullptr;
   if (found == bound.end() || isNoneConstant(*found->second) ||
       (atom && atom->kind == SExpr::Kind::None)) {
     for (int axis = 0; axis < ndim; ++axis)
@@ -217,41 +209,35 @@ Specialization::Reduction Typer::reductionOf(Specialization &spec, const SExpr &
   reduction.axisNone = false;
   const SExpr &axisNode = *found->second;
   bool single = name == "argmin" || name == "argmax" || name == "cumsum" || name == "cumprod";
+  const std::string notConstant = "axis must be an integer constant or a tuple of them";
+  // The axes given, each with the node an error about it points at.
+  std::vector<std::pair<long long, const SExpr *>> given;
   if (atom) {
     std::vector<const SExpr *> values = {atom};
     if (ast::is(*atom, ast::NodeKind::Tuple) && !single)
       values = atom->rest();
     for (const SExpr *value : values) {
       if (value->kind != SExpr::Kind::Integer)
-        fail(CompileError::Kind::Unsupported, fn, axisNode,
-             "axis must be an integer constant or a tuple of them");
-      long long axis = std::strtoll(value->text.c_str(), nullptr, 10);
-      if (axis < -ndim || axis >= ndim)
-        fail(CompileError::Kind::Typing, fn, axisNode,
-             "axis " + std::to_string(axis) + " is out of bounds for array of dimension " +
-                 std::to_string(ndim));
-      int normalised = static_cast<int>(axis < 0 ? axis + ndim : axis);
-      if (reduction.reduces(normalised))
-        fail(CompileError::Kind::Typing, fn, axisNode, "duplicate value in 'axis'");
-      reduction.axes.push_back(normalised);
+        fail(CompileError::Kind::Unsupported, fn, axisNode, notConstant);
+      given.emplace_back(std::strtoll(value->text.c_str(), nullptr, 10), &axisNode);
     }
-    std::sort(reduction.axes.begin(), reduction.axes.end());
-    return reduction;
+  } else {
+    std::vector<const SExpr *> items = {&axisNode};
+    if (ast::is(axisNode, ast::NodeKind::Tuple)) {
+      if (single)
+        fail(CompileError::Kind::Typing, fn, axisNode,
+             "'tuple' object cannot be interpreted as an integer");
+      items = ast::elts(axisNode);
+      if (items.empty())
+        fail(CompileError::Kind::Unsupported, fn, axisNode, "axis=() is not supported");
+    }
+    for (const SExpr *item : items)
+      given.emplace_back(constantAxisValue(spec, *item, notConstant), item);
   }
-  std::vector<const SExpr *> items = {&axisNode};
-  if (ast::is(axisNode, ast::NodeKind::Tuple)) {
-    if (single)
-      fail(CompileError::Kind::Typing, fn, axisNode,
-           "'tuple' object cannot be interpreted as an integer");
-    items = ast::elts(axisNode);
-    if (items.empty())
-      fail(CompileError::Kind::Unsupported, fn, axisNode, "axis=() is not supported");
-  }
-  for (const SExpr *item : items) {
-    int axis =
-        constantAxis(spec, *item, ndim, "axis must be an integer constant or a tuple of them");
+  for (const auto &[value, where] : given) {
+    int axis = normalisedAxis(spec, *where, value, ndim);
     if (reduction.reduces(axis))
-      fail(CompileError::Kind::Typing, fn, *item, "duplicate value in 'axis'");
+      fail(CompileError::Kind::Typing, fn, *where, "duplicate value in 'axis'");
     reduction.axes.push_back(axis);
   }
   std::sort(reduction.axes.begin(), reduction.axes.end());
@@ -260,19 +246,34 @@ Specialization::Reduction Typer::reductionOf(Specialization &spec, const SExpr &
 
 int Typer::constantAxis(Specialization &spec, const SExpr &node, int ndim,
                         const std::string &notConstant) {
-  const FunctionSource &fn = *spec.source;
+  return normalisedAxis(spec, node, constantAxisValue(spec, node, notConstant), ndim);
+}
+
+long long Typer::constantAxisValue(Specialization &spec, const SExpr &node,
+                                   const std::string &notConstant) {
   bool negative = ast::is(node, ast::NodeKind::UnaryOp) && ast::op(node) == ast::Operator::USub;
   const SExpr &constant = negative ? ast::operand(node) : node;
   if (!ast::is(constant, ast::NodeKind::Const) || ast::value(constant).kind != SExpr::Kind::Integer)
-    fail(CompileError::Kind::Unsupported, fn, node, notConstant);
+    fail(CompileError::Kind::Unsupported, *spec.source, node, notConstant);
   long long value = std::strtoll(ast::value(constant).text.c_str(), nullptr, 10);
-  if (negative)
-    value = -value;
+  return negative ? -value : value;
+}
+
+int Typer::normalisedAxis(Specialization &spec, const SExpr &node, long long value, int ndim) {
   if (value < -ndim || value >= ndim)
-    fail(CompileError::Kind::Typing, fn, node,
+    fail(CompileError::Kind::Typing, *spec.source, node,
          "axis " + std::to_string(value) + " is out of bounds for array of dimension " +
              std::to_string(ndim));
   return static_cast<int>(value < 0 ? value + ndim : value);
+}
+
+const SExpr *Typer::constantAtom(const Specialization &spec, const SExpr &node) const {
+  if (ast::is(node, ast::NodeKind::Const))
+    return &ast::value(node);
+  if (!ast::is(node, ast::NodeKind::Name))
+    return nullptr;
+  NameBinding binding = resolve(spec, ast::id(node));
+  return binding.kind == NameBinding::Kind::Constant ? binding.value : nullptr;
 }
 
 DType Typer::reductionDType(Specialization &spec, const SExpr &call, const std::string &name,

@@ -232,20 +232,15 @@ std::string literalOfAtom(const SExpr &atom) {
 } // namespace
 
 std::string Typer::literalOf(const Specialization &spec, const SExpr &node) const {
-  if (ast::is(node, ast::NodeKind::Const))
-    return literalOfAtom(ast::value(node));
-  int64_t negated;
-  if (negatedIntConstant(node, negated))
-    return std::to_string(negated);
+  if (const SExpr *atom = constantAtom(spec, node))
+    return literalOfAtom(*atom);
   if (ast::is(node, ast::NodeKind::UnaryOp) && ast::op(node) == ast::Operator::USub &&
-      ast::is(ast::operand(node), ast::NodeKind::Const) &&
-      ast::value(ast::operand(node)).kind == SExpr::Kind::Float) {
-    std::string shown = literalOfAtom(ast::value(ast::operand(node)));
+      ast::is(ast::operand(node), ast::NodeKind::Const)) { // -1, -2.5
+    const SExpr &value = ast::value(ast::operand(node));
+    std::string shown = value.kind == SExpr::Kind::Integer || value.kind == SExpr::Kind::Float
+                            ? literalOfAtom(value)
+                            : "";
     return shown.empty() ? "" : "-" + shown;
-  }
-  if (ast::is(node, ast::NodeKind::Name)) {
-    NameBinding binding = resolve(spec, ast::id(node));
-    return binding.kind == NameBinding::Kind::Constant ? literalOfAtom(*binding.value) : "";
   }
   if (ast::is(node, ast::NodeKind::Tuple)) {
     std::string shown = "(";
@@ -304,11 +299,11 @@ Type Typer::intrinsicCallType(Specialization &spec, const SExpr &call, const std
   size_t arity = libmArity(name, single);
   if (arity == 0)
     fail(CompileError::Kind::Unsupported, fn, call, "no libm intrinsic named " + name);
-  if (ast::args(call).rest().size() != arity)
+  if (args.size() != arity)
     fail(CompileError::Kind::Typing, fn, call,
          name + "() takes " + std::to_string(arity) + " arguments");
   std::optional<DType> numpyFloat;
-  for (const SExpr *arg : ast::args(call).rest()) {
+  for (const SExpr *arg : args) {
     Type t = exprType(spec, *arg);
     if (t.kind == Type::Kind::Bottom)
       return t;

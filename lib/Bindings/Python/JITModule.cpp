@@ -77,20 +77,19 @@ frontend::OverloadResolution resolveOverload(PyObject *resolver,
     resolution.functionId = nb::cast<int>(answer[1]);
     resolution.program = nb::cast<std::string>(answer[2]);
     if (nb::cast<std::string>(answer[0]) == "ufunc") {
-      resolution.kind = frontend::OverloadResolution::Kind::Ufunc;
-      for (const std::string &name : nb::cast<std::vector<std::string>>(answer[3])) {
+      auto loopDType = [](const std::string &name) {
         frontend::DType dtype;
         if (!frontend::dtypeFromName(name, dtype))
           throw frontend::CompileError(frontend::CompileError::Kind::Unsupported,
                                        "ufunc loops of " + name + " are not supported");
-        resolution.loopInputs.push_back(dtype);
-      }
+        return dtype;
+      };
+      resolution.kind = frontend::OverloadResolution::Kind::Ufunc;
+      for (const std::string &name : nb::cast<std::vector<std::string>>(answer[3]))
+        resolution.loopInputs.push_back(loopDType(name));
+      resolution.loopOutput = loopDType(nb::cast<std::string>(answer[4]));
       resolution.simdProducts = nb::cast<bool>(answer[5]);
       resolution.checkPythonInts = nb::cast<bool>(answer[6]);
-      std::string output = nb::cast<std::string>(answer[3 + 1]);
-      if (!frontend::dtypeFromName(output, resolution.loopOutput))
-        throw frontend::CompileError(frontend::CompileError::Kind::Unsupported,
-                                     "ufunc loops of " + output + " are not supported");
     }
     return resolution;
   } catch (nb::python_error &error) {
