@@ -25,8 +25,8 @@ _registry: dict[str, list[Callable[..., Any]]] = {}
 #: id(target object) -> (target object, key): the objects the snapshot
 #: binds to (Overload key); the object is kept so that its id stays unique.
 _objects: dict[int, tuple[Any, str]] = {}
-#: (key, positional types, keyword types) -> resolution, so that every
-#: compilation of the same call shares one implementation function.
+#: (key, positional types, keyword types, literal values) -> resolution, so
+#: that every compilation of the same call shares one implementation.
 _resolved: dict[tuple[Any, ...], Any] = {}
 #: Targets with a documented implementation: key -> (display name, family).
 _documented: dict[str, tuple[str, str]] = {}
@@ -109,10 +109,9 @@ def overload(target: Any, *, family: Optional[str] = None) -> Callable[[Callable
     tried first. `family` lists the target in the documented API table.
     """
     key = _key_of_target(target)
-    display = key.split("#")[0].replace("numpy.", "np.", 1)
 
     def register(typer: Callable[..., Any]) -> Callable[..., Any]:
-        _register(key, typer, family, display)
+        _register(key, typer, family, _display(key))
         if not key.startswith(("numpy.", "math.")):
             with _lock:
                 _objects[id(target)] = (target, key)

@@ -70,20 +70,18 @@ def _tril(m, k=0):
     return out
 
 
-@overload(np.triu, family="shape")
-def _triu_typer(m, k=None):
-    need_array("triu", m, (2,))
-    if not absent(k):
-        need_integral("triu", "k", k)
-    return _triu
+def _triangle_typer(name: str, implementation: Any) -> Any:
+    def typer(m, k=None):
+        need_array(name, m, (2,))
+        if not absent(k):
+            need_integral(name, "k", k)
+        return implementation
+
+    return typer
 
 
-@overload(np.tril, family="shape")
-def _tril_typer(m, k=None):
-    need_array("tril", m, (2,))
-    if not absent(k):
-        need_integral("tril", "k", k)
-    return _tril
+overload(np.triu, family="shape")(_triangle_typer("triu", _triu))
+overload(np.tril, family="shape")(_triangle_typer("tril", _tril))
 
 
 # Joins of two arrays; `index` is b's place in the caller's tuple (a holds

@@ -10,6 +10,7 @@ import numpy as np
 
 from .. import types
 from .._overload import UfuncLoop, overload, overload_method
+from .ufuncs import ufunc_loop
 from ..errors import TypingError, UnsupportedError
 from ._errors import raise_if
 from .shape import _diagonal
@@ -53,17 +54,10 @@ def _clip_typer(a, a_min=None, a_max=None, out=None, **kwargs):
         return _clip_above
     if absent(a_max):
         return _clip_below
-    operands = [types.operand_dtype(t) for t in (a, a_min, a_max)]
-    if any(d is None for d in operands):
-        raise UnsupportedError(f"np.clip() of {a}, {a_min}, {a_max} is not supported (arrays and numbers are)")
-    try:
-        resolved = np._core.umath.clip.resolve_dtypes(tuple(operands) + (None,))
-    except TypeError as error:
-        raise TypingError(str(error)) from None
-    if resolved[0].kind not in "biuf":
-        raise UnsupportedError(f"np.clip() of {resolved[0].name} values is not supported yet")
+    # NumPy's clip is the ufunc umath.clip: its loop, as the others'.
     scalar_bounds = not isinstance(a_min, types.Array) and not isinstance(a_max, types.Array)
-    return UfuncLoop(_clip_scalar_bounds if scalar_bounds else _clip_kernel, resolved[:3], resolved[3])
+    kernel = _clip_scalar_bounds if scalar_bounds else _clip_kernel
+    return ufunc_loop(np._core.umath.clip, {kind: kernel for kind in "biuf"}, (a, a_min, a_max), {})
 
 
 overload(np.clip, family="selection")(_clip_typer)

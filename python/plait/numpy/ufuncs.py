@@ -55,7 +55,10 @@ _DEGREES = 180.0 / math.pi
 _RADIANS = math.pi / 180.0
 
 
-def _loop(ufunc: Any, kernels: dict[str, Callable[..., Any]], args: tuple[types.Type, ...], kwargs: dict[str, Any]) -> Optional[UfuncLoop]:
+def ufunc_loop(ufunc: Any, kernels: dict[str, Callable[..., Any]], args: tuple[types.Type, ...], kwargs: dict[str, Any]) -> Optional[UfuncLoop]:
+    """The loop of a call of NumPy's `ufunc` (out= and where= taken): the
+    dtypes NumPy resolves for the operands' types, and the kernel for the
+    loop (`kernels` by dtype name or kind of its first input)."""
     name = ufunc.__name__
     kwargs = dict(kwargs)
     out = kwargs.pop("out", None)
@@ -108,7 +111,7 @@ def _register(ufunc: Any, family: str = "ufuncs", **kernels: Callable[..., Any])
             by_kind[kind] = kernel
 
     def typer(*args: types.Type, **kwargs: Any) -> Optional[UfuncLoop]:
-        return _loop(ufunc, by_kind, args, kwargs)
+        return ufunc_loop(ufunc, by_kind, args, kwargs)
 
     overload(ufunc, family=family)(typer)
     if ufunc.nin == 2:
