@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <cstring>
+#include <functional>
 
 namespace plait::dispatch::detail {
 
@@ -53,6 +54,10 @@ const char *kindName(char code) {
     return "complex";
   case key::kArray:
     return "array";
+  case key::kTuple:
+    return "tuple";
+  case key::kDType:
+    return "dtype";
   default:
     return "?";
   }
@@ -152,6 +157,139 @@ const char *numpyFormat(const NumPyDescrHead &descr, Py_ssize_t &itemsize) {
     return nullptr;
   itemsize = info->bytes;
   return info->format;
+}
+
+/// An attribute of the numpy module once it is imported (else null).
+PyObject *numpyAttribute(std::atomic<PyObject *> &cache, const char *name) {
+  return cachedObject(cache, [name]() -> PyObject * {
+    PyObject *module = PyImport_ImportModule("numpy");
+    PyObject *found = module ? PyObject_GetAttrString(module, name) : nullptr;
+    Py_XDECREF(module);
+    if (!found)
+      PyErr_Clear();
+    return found;
+  });
+}
+
+/// The dispatch code of the dtype `object` names (np.float32, np.dtype('f4'),
+/// float: what dtype= takes), or 0 when it names none plait supports.
+char dtypeArgumentCode(PyObject *object) {
+  using frontend::DType;
+  auto code = [](DType dtype) { return frontend::dtypeInfo(dtype).dispatchCode; };
+  if (object == reinterpret_cast<PyObject *>(&PyFloat_Type))
+    return code(DType::Float64);
+  if (object == reinterpret_cast<PyObject *>(&PyLong_Type))
+    return code(DType::Int64);
+  if (object == reinterpret_cast<PyObject *>(&PyBool_Type))
+    return code(DType::Bool);
+  if (object == reinterpret_cast<PyObject *>(&PyComplex_Type))
+    return code(DType::Complex128);
+  static std::atomic<PyObject *> dtypeCache{nullptr}, genericCache{nullptr};
+  PyObject *dtypeClass = numpyAttribute(dtypeCache, "dtype");
+  PyObject *generic = numpyAttribute(genericCache, "generic");
+  if (!dtypeClass || !generic || !PyType_Check(dtypeClass) || !PyType_Check(generic))
+    return 0;
+  PyObject *descr = nullptr;
+  if (PyObject_TypeCheck(object, reinterpret_cast<PyTypeObject *>(dtypeClass)))
+    descr = Py_NewRef(object);
+  else if (PyType_Check(object) && PyType_IsSubtype(reinterpret_cast<PyTypeObject *>(object),
+                                                    reinterpret_cast<PyTypeObject *>(generic)))
+    descr = PyObject_CallOneArg(dtypeClass, object);
+  if (!descr) {
+    PyErr_Clear();
+    return 0;
+  }
+  const auto &head = *reinterpret_cast<const NumPyDescrHead *>(descr);
+  const frontend::DTypeInfo *info =
+      head.byteorder == '>' ? nullptr : frontend::dtypeOfNumPyTypeNum(head.type_num);
+  Py_DECREF(descr);
+  return info ? info->dispatchCode : 0;
+}
+
+/// The key part of a tuple's element: Python's numbers (NumPy's scalars
+/// count as the Python number of their kind) and tuples of them; false with
+/// a TypeError naming `what`.
+bool classifyElement(PyObject *element, std::string &part, const std::string &what) {
+  if (PyTuple_Check(element)) {
+    Py_ssize_t n = PyTuple_GET_SIZE(element);
+    if (static_cast<size_t>(n) > key::kMaxTupleLength) {
+      PyErr_Format(PyExc_TypeError, "%s: tuples of more than %zu elements are not supported",
+                   what.c_str(), key::kMaxTupleLength);
+      return false;
+    }
+    part += key::kTuple;
+    part += static_cast<char>('0' + n);
+    for (Py_ssize_t k = 0; k < n; ++k)
+      if (!classifyElement(PyTuple_GET_ITEM(element, k), part, what))
+        return false;
+    return true;
+  }
+  char kind = 0;
+  if (PyBool_Check(element))
+    kind = key::kBool;
+  else if (PyLong_Check(element))
+    kind = key::kInt;
+  else if (PyFloat_Check(element))
+    kind = key::kFloat;
+  else if (PyComplex_Check(element))
+    kind = key::kComplex;
+  else if (PyObject_CheckBuffer(element)) { // a NumPy scalar: by its dtype's kind
+    Py_buffer view;
+    if (PyObject_GetBuffer(element, &view, PyBUF_RECORDS_RO) == 0) {
+      const frontend::DTypeInfo *dtype = view.ndim == 0 ? dtypeOfBuffer(view) : nullptr;
+      PyBuffer_Release(&view);
+      if (dtype)
+        kind = dtype->dtype == frontend::DType::Bool    ? key::kBool
+               : frontend::isComplexDType(dtype->dtype) ? key::kComplex
+               : dtype->isFloat                         ? key::kFloat
+                                                        : key::kInt;
+    } else {
+      PyErr_Clear();
+    }
+  }
+  if (!kind) {
+    PyErr_Format(PyExc_TypeError,
+                 "%s: tuple elements must be int, float, bool, complex or tuples of them, not %s",
+                 what.c_str(), Py_TYPE(element)->tp_name);
+    return false;
+  }
+  part += kind;
+  return true;
+}
+
+bool unboxScalar(PyObject *o, char kind, int64_t &slot, const DispatchState &state, size_t index);
+
+/// Unboxes a tuple argument's elements as `type` lays them out.
+bool unboxTuple(PyObject *tuple, const frontend::Type &type,
+                const std::function<void(int64_t)> &take, const DispatchState &state,
+                size_t index) {
+  for (size_t k = 0; k < type.elements.size(); ++k) {
+    PyObject *element = PyTuple_GET_ITEM(tuple, static_cast<Py_ssize_t>(k));
+    const frontend::Type &elementType = type.elements[k];
+    if (elementType.kind == frontend::Type::Kind::Tuple) {
+      if (!unboxTuple(element, elementType, take, state, index))
+        return false;
+      continue;
+    }
+    if (elementType.kind == frontend::Type::Kind::Complex) {
+      Py_complex z = PyComplex_AsCComplex(element);
+      if (z.real == -1.0 && PyErr_Occurred())
+        return false;
+      int64_t parts[2];
+      std::memcpy(parts, &z, 16);
+      take(parts[0]);
+      take(parts[1]);
+      continue;
+    }
+    char kind = elementType.kind == frontend::Type::Kind::Bool  ? key::kBool
+                : elementType.kind == frontend::Type::Kind::Int ? key::kInt
+                                                                : key::kFloat;
+    int64_t value;
+    if (!unboxScalar(element, kind, value, state, index))
+      return false;
+    take(value);
+  }
+  return true;
 }
 
 /// numpy.from_dlpack(object): a new reference, or null with an exception.
@@ -277,9 +415,33 @@ static bool classify(const DispatchState &state, size_t i, BoundCall &call) {
       return false;
     argument = call.pins.keep(converted);
   }
+  auto describe = [&] {
+    return state.name + "() argument " + std::to_string(i + 1) + " ('" + state.params[i] + "')";
+  };
+  if (PyTuple_Check(argument)) {
+    std::string part;
+    if (!classifyElement(argument, part, describe()))
+      return false;
+    if (call.keyLength + part.size() > sizeof(call.key)) {
+      PyErr_Format(PyExc_TypeError, "%s: the call's tuples are too large to compile for",
+                   describe().c_str());
+      return false;
+    }
+    std::memcpy(call.key + call.keyLength, part.data(), part.size());
+    call.keyLength += part.size();
+    return true;
+  }
+  if (PyType_Check(argument) || !PyObject_CheckBuffer(argument)) {
+    if (char code = dtypeArgumentCode(argument)) {
+      call.key[call.keyLength++] = key::kDType;
+      call.key[call.keyLength++] = code;
+      return true;
+    }
+  }
   if (!PyObject_CheckBuffer(argument)) {
     PyErr_Format(PyExc_TypeError,
-                 "%s() argument %zu ('%s') must be int, float, bool, complex or an array, not %s",
+                 "%s() argument %zu ('%s') must be int, float, bool, complex, a tuple, a dtype "
+                 "or an array, not %s",
                  state.name.c_str(), i + 1, state.params[i].c_str(), Py_TYPE(argument)->tp_name);
     return false;
   }
@@ -378,7 +540,7 @@ std::string describeArguments(const BoundCall &call) {
   std::string described;
   for (size_t i = 0, k = 0; i < call.count; ++i) {
     described += std::string(i ? ", " : "") + kindName(call.key[k]);
-    k += key::partLength(call.key[k]);
+    k += key::partLength(std::string_view(call.key, call.keyLength), k);
   }
   return described;
 }
@@ -410,6 +572,13 @@ bool PackedArguments::unbox(const DispatchState &state, const Entry &entry,
       }
       for (size_t p = 0; p < jit::abi::argumentSlots(executor.info.argumentTypes[i]); ++p)
         take(parts[p]);
+      continue;
+    }
+    if (kind == key::kDType)
+      continue; // known when compiling
+    if (kind == key::kTuple) {
+      if (!unboxTuple(argument, executor.info.argumentTypes[i], take, state, i))
+        return false;
       continue;
     }
     if (kind == key::kComplex) {

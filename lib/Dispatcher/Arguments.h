@@ -77,7 +77,8 @@ struct BoundCall {
   PyObject *arguments[kMaxParameters];
   /// The memory of array and NumPy scalar arguments (null for others).
   Py_buffer *views[kMaxParameters] = {};
-  char key[kMaxParameters * 4];
+  /// Room for 4 characters per argument and for tuples' parts.
+  char key[kMaxParameters * 4 + 256];
   size_t keyLength = 0;
   PinnedBuffers pins;
 };

@@ -2,17 +2,46 @@
 #include "plait/JIT/DispatchKey.h"
 
 #include <algorithm>
+#include <cstring>
+#include <optional>
 #include <stdexcept>
 
 namespace plait::jit::key {
 
 using frontend::Type;
 
+size_t partLength(std::string_view key, size_t at) {
+  if (at >= key.size())
+    return 0;
+  switch (key[at]) {
+  case kArray:
+    return at + 4 <= key.size() ? 4 : 0;
+  case kNumPyScalar:
+  case kDType:
+    return at + 2 <= key.size() ? 2 : 0;
+  case kTuple: {
+    if (at + 2 > key.size() || key[at + 1] < '0' ||
+        static_cast<size_t>(key[at + 1] - '0') > kMaxTupleLength)
+      return 0;
+    size_t length = 2;
+    for (int n = key[at + 1] - '0'; n > 0; --n) {
+      size_t element = partLength(key, at + length);
+      if (element == 0)
+        return 0;
+      length += element;
+    }
+    return length;
+  }
+  default:
+    return 1;
+  }
+}
+
 std::vector<std::string> split(const std::string &key) {
   std::vector<std::string> parts;
   for (size_t k = 0; k < key.size();) {
-    size_t length = partLength(key[k]);
-    if (k + length > key.size())
+    size_t length = partLength(key, k);
+    if (length == 0)
       throw std::invalid_argument("malformed dispatch key '" + key + "'");
     parts.push_back(key.substr(k, length));
     k += length;
@@ -36,6 +65,19 @@ Type typeOf(const std::string &part) {
   case kNumPyScalar: {
     const frontend::DTypeInfo *dtype = part.size() == 2 ? frontend::dtypeOfDispatchCode(part[1]) : nullptr;
     return dtype ? Type::numpy(dtype->dtype) : fail();
+  }
+  case kDType: {
+    const frontend::DTypeInfo *dtype =
+        part.size() == 2 ? frontend::dtypeOfDispatchCode(part[1]) : nullptr;
+    return dtype ? Type::dtypeValue(dtype->dtype) : fail();
+  }
+  case kTuple: {
+    if (partLength(part, 0) != part.size())
+      return fail();
+    std::vector<Type> elements;
+    for (size_t k = 2; k < part.size(); k += partLength(part, k))
+      elements.push_back(typeOf(part.substr(k, partLength(part, k))));
+    return Type::tuple(std::move(elements));
   }
   case kArray: {
     const frontend::DTypeInfo *dtype = part.size() == 4 ? frontend::dtypeOfDispatchCode(part[1]) : nullptr;
@@ -64,12 +106,29 @@ std::string partOf(const Type &type) {
   case Type::Kind::Array:
     return {kArray, frontend::dtypeInfo(type.dtype).dispatchCode, static_cast<char>('0' + type.ndim),
             type.contiguous ? kContiguous : type.fortran ? kFortran : kAnyLayout};
-  default:
-    throw std::invalid_argument("no dispatch key part for " + type.str());
+  case Type::Kind::DType:
+    return {kDType, frontend::dtypeInfo(type.dtype).dispatchCode};
+  case Type::Kind::Tuple: {
+    if (type.named || type.elements.size() > kMaxTupleLength)
+      break;
+    std::string part = {kTuple, static_cast<char>('0' + type.elements.size())};
+    for (const Type &element : type.elements)
+      part += partOf(element);
+    return part;
   }
+  default:
+    break;
+  }
+  throw std::invalid_argument("no dispatch key part for " + type.str());
 }
 
 std::string nameOf(const std::string &part) {
+  if (!part.empty() && part[0] == kTuple) {
+    std::string name = "tuple[";
+    for (size_t k = 2; k < part.size(); k += partLength(part, k))
+      name += (k > 2 ? ", " : "") + nameOf(part.substr(k, partLength(part, k)));
+    return name + "]";
+  }
   Type type = typeOf(part);
   // Python's int and float are int64 and float64 in signatures.
   if (type.kind == Type::Kind::Int)
@@ -121,10 +180,57 @@ Type arrayTypeOfName(const std::string &name) {
   return Type::array(dtype->dtype, ndim, contiguous, fortran);
 }
 
+/// "int64, tuple[int64, float64]" -> its top-level names.
+std::vector<std::string> splitNames(const std::string &text) {
+  std::vector<std::string> names;
+  int depth = 0;
+  size_t start = 0;
+  for (size_t k = 0; k <= text.size(); ++k) {
+    if (k == text.size() || (text[k] == ',' && depth == 0)) {
+      std::string name = text.substr(start, k - start);
+      name.erase(0, name.find_first_not_of(' '));
+      name.erase(name.find_last_not_of(' ') + 1);
+      if (!name.empty())
+        names.push_back(name);
+      start = k + 1;
+    } else if (text[k] == '[') {
+      ++depth;
+    } else if (text[k] == ']') {
+      --depth;
+    }
+  }
+  return names;
+}
+
 } // namespace
 
 Type typeOfName(const std::string &name, bool &narrow) {
   narrow = false;
+  auto inside = [&](const char *prefix) -> std::optional<std::string> {
+    size_t length = std::strlen(prefix);
+    if (name.rfind(prefix, 0) != 0 || name.back() != ']')
+      return std::nullopt;
+    return name.substr(length, name.size() - length - 1);
+  };
+  if (std::optional<std::string> elements = inside("tuple[")) {
+    std::vector<Type> types;
+    for (const std::string &element : splitNames(*elements)) {
+      bool narrowElement = false;
+      types.push_back(typeOfName(element, narrowElement));
+      if (narrowElement || types.back().kind == Type::Kind::Array ||
+          types.back().kind == Type::Kind::NumPy)
+        throw std::invalid_argument("tuples in signatures hold int64, float64, bool, complex128 "
+                                    "and tuples, not " +
+                                    element);
+    }
+    return Type::tuple(std::move(types));
+  }
+  if (std::optional<std::string> dtypeName = inside("dtype[")) {
+    frontend::DType dtype;
+    if (!frontend::dtypeFromName(*dtypeName, dtype))
+      throw std::invalid_argument("unknown dtype '" + *dtypeName + "'");
+    return Type::dtypeValue(dtype);
+  }
   if (!name.empty() && name.back() == ']' && name.find('[') != std::string::npos)
     return arrayTypeOfName(name);
   // NumPy scalars: "numpy.float32" (how .signatures spells them).
@@ -148,6 +254,16 @@ bool accepts(std::string_view signature, std::string_view call) {
   auto rank = [](char c) { return c == kBool ? 0 : c == kInt ? 1 : c == kFloat ? 2 : 3; };
   size_t k = 0, w = 0;
   while (k < call.size() && w < signature.size()) {
+    if (call[k] == kTuple || signature[w] == kTuple || call[k] == kDType ||
+        signature[w] == kDType) {
+      // Tuples and dtypes: exactly the signature's.
+      size_t length = partLength(call, k);
+      if (length == 0 || call.substr(k, length) != signature.substr(w, length))
+        return false;
+      k += length;
+      w += length;
+      continue;
+    }
     if (call[k] == kArray || signature[w] == kArray) {
       bool sameArray = call[k] == kArray && signature[w] == kArray && k + 3 < call.size() &&
                        w + 3 < signature.size() && call[k + 1] == signature[w + 1] &&

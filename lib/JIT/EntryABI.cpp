@@ -8,9 +8,22 @@ namespace plait::jit::abi {
 using frontend::Type;
 
 size_t argumentSlots(const Type &type) {
-  if (type.kind == Type::Kind::Array)
+  switch (type.kind) {
+  case Type::Kind::Array:
     return 3 + 2 * static_cast<size_t>(type.ndim);
-  return type.isComplex() ? 2 : 1;
+  case Type::Kind::Tuple: {
+    size_t slots = 0;
+    for (const Type &element : type.elements)
+      slots += argumentSlots(element);
+    return slots;
+  }
+  case Type::Kind::DType:
+  case Type::Kind::String:
+  case Type::Kind::None:
+    return 0; // known when compiling
+  default:
+    return type.isComplex() ? 2 : 1;
+  }
 }
 
 size_t packedSlots(const std::vector<Type> &argumentTypes) {

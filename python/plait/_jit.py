@@ -66,6 +66,21 @@ class _Flight:
 _SCALAR_NAMES = ("int64", "int", "int32", "float64", "float", "float32", "bool", "complex128", "complex")
 
 
+def _top_level_names(text: str) -> list[str]:
+    """'float64[:, :], tuple[int64, float64]' -> its two type names."""
+    names, depth, start = [], 0, 0
+    for i, char in enumerate(text + ","):
+        if char == "[":
+            depth += 1
+        elif char == "]":
+            depth -= 1
+        elif char == "," and depth == 0:
+            if text[start:i].strip():
+                names.append(text[start:i].strip())
+            start = i + 1
+    return names
+
+
 def _parse_signature(text: str) -> tuple[Optional[str], list[str], str, str]:
     """'float64(float64[:, :], int64)' -> ('float64', ['float64[:, :]',
     'int64'], key, kinds): the declared result (None for a bare '(int64)'),
@@ -75,7 +90,7 @@ def _parse_signature(text: str) -> tuple[Optional[str], list[str], str, str]:
     if not match:
         raise TypeError(f"malformed signature {text!r}: expected e.g. 'float64(float64[:], int64)'")
     result = match.group(1) or None
-    args = [a.strip() for a in re.findall(r"[^,\[\]]+(?:\[[^\]]*\])?", match.group(2)) if a.strip()]
+    args = _top_level_names(match.group(2))
     key, kinds = "", ""
     for name in args:
         try:
@@ -84,7 +99,7 @@ def _parse_signature(text: str) -> tuple[Optional[str], list[str], str, str]:
                 raise ValueError(name)
             part, kind = _native._signature_key([name])
         except ValueError:
-            raise TypeError(f"unknown type {name!r} in signature {text!r} (use int64, float64, bool, complex128, int32, float32, or arrays like float64[:, :])") from None
+            raise TypeError(f"unknown type {name!r} in signature {text!r} (use int64, float64, bool, complex128, int32, float32, arrays like float64[:, :], tuples like tuple[int64, float64], or dtypes like dtype[float32])") from None
         key, kinds = key + part, kinds + kind
     if result and result not in _SCALAR_NAMES:
         raise TypeError(f"unknown result type {result!r} in signature {text!r}")

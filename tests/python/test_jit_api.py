@@ -26,7 +26,7 @@ def compile_error(fn: Any, *args: Any) -> plait.CompileError:
 @pytest.mark.parametrize(
     "fn, cls, line, column, fragment",
     [
-        (bad.uses_list, plait.UnsupportedError, 8, 14, "List expressions are not supported"),
+        (bad.uses_list, plait.UnsupportedError, 8, 14, "lists are not supported yet, except as the arguments of calls"),
         (bad.uses_string, plait.UnsupportedError, 13, 12, "string constants"),
         (bad.calls_print, plait.UnsupportedError, 17, 5, "calling 'print'"),
         (bad.uses_try, plait.UnsupportedError, 22, 5, "Try statements are not supported"),
@@ -85,7 +85,7 @@ def test_wrapper_attributes_and_dispatch() -> None:
     assert f.py_func is add
     assert f(1) == 3 and f(1, 2.5) == 3.5 and f(b=4, a=1) == 5 and f(True, True) == 2
     assert sorted(f.signatures) == ["float(int64, float64)", "int(bool, bool)", "int(int64, int64)"]
-    with pytest.raises(TypeError, match=r"argument 1 \('a'\) must be int, float, bool, complex or an array, not str"):
+    with pytest.raises(TypeError, match=r"argument 1 \('a'\) must be int, float, bool, complex, a tuple, a dtype or an array, not str"):
         f("x")
     with pytest.raises(TypeError, match="missing required argument: 'a'"):
         f()

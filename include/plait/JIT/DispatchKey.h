@@ -8,6 +8,10 @@
 //   N<d>           a NumPy scalar of dtype d (d: DTypeInfo::dispatchCode)
 //   A<d><n><l>     an array of dtype d with n (1-8) axes and layout l:
 //                  C C-contiguous, F Fortran-contiguous (and not C), A any
+//   D<d>           a dtype (np.float32, np.dtype('f4'), float): known when
+//                  compiling, so no value is passed
+//   T<n><parts>    a tuple of n elements ('0' + n, n <= kMaxTupleLength),
+//                  each a part of its own (scalars and tuples)
 //
 // Executors also know how to unbox each argument: the part's first letter,
 // or I (int32) and F (float32) for the narrow scalars of an explicit
@@ -26,16 +30,14 @@
 namespace plait::jit::key {
 
 constexpr char kBool = 'b', kInt = 'i', kFloat = 'f', kComplex = 'c';
-constexpr char kNumPyScalar = 'N', kArray = 'A';
+constexpr char kNumPyScalar = 'N', kArray = 'A', kDType = 'D', kTuple = 'T';
+constexpr size_t kMaxTupleLength = 64;
 constexpr char kContiguous = 'C', kFortran = 'F', kAnyLayout = 'A';
 /// Unboxing kinds of explicit signatures' narrow scalars.
 constexpr char kInt32 = 'I', kFloat32 = 'F';
 
-/// The length of the part that starts with `first`: 4 (an array), 2 (a NumPy
-/// scalar) or 1.
-inline size_t partLength(char first) {
-  return first == kArray ? 4 : first == kNumPyScalar ? 2 : 1;
-}
+/// The length of the part at `at` in `key`, or 0 when it is malformed.
+size_t partLength(std::string_view key, size_t at);
 
 /// The key's parts, one per argument; throws std::invalid_argument.
 std::vector<std::string> split(const std::string &key);
