@@ -82,25 +82,80 @@ Val FunctionEmitter::emitUfuncCall(const SExpr &node) {
   return out;
 }
 
+Val FunctionEmitter::stridedView(const SExpr &node) {
+  // A view of the array's memory: its base buffer at its offset plus
+  // `offset`, with the given sizes and strides (in elements).
+  Type type = spec.typeOf(node);
+  Location l = loc(node);
+  std::vector<const SExpr *> args = ast::args(node).rest();
+  Val array = emitExpr(*args[0]);
+  Value offset = convert(emitExpr(*args[1]), Type::integer()).leaves[0];
+  auto index = [&](Value i64) {
+    return builder.create<arith::IndexCastOp>(l, builder.getIndexType(), i64).getResult();
+  };
+  auto components = [&](const SExpr &arg) {
+    Val value = emitExpr(arg);
+    llvm::SmallVector<mlir::OpFoldResult> out;
+    for (int axis = 0; axis < type.ndim; ++axis) {
+      if (value.type.kind == Type::Kind::Tuple) {
+        Val element{value.type.elements[axis], {value.leaves[axis]}};
+        out.push_back(index(convert(element, Type::integer()).leaves[0]));
+        continue;
+      }
+      Value raw = builder.create<mlir::memref::LoadOp>(
+          l, value.leaves[0], mlir::ValueRange{builder.create<arith::ConstantIndexOp>(l, axis)});
+      out.push_back(
+          index(convert(fromStorage(raw, value.type.dtype, l), Type::integer()).leaves[0]));
+    }
+    freeIfTemporary(value);
+    return out;
+  };
+  llvm::SmallVector<mlir::OpFoldResult> sizes = components(*args[2]);
+  llvm::SmallVector<mlir::OpFoldResult> strides = components(*args[3]);
+  auto metadata = builder.create<mlir::memref::ExtractStridedMetadataOp>(l, array.leaves[0]);
+  Value start = builder.create<arith::AddIOp>(l, metadata.getOffset(), index(offset));
+  Value view = builder.create<mlir::memref::ReinterpretCastOp>(
+      l, module.memrefType(type), metadata.getBaseBuffer(), mlir::OpFoldResult(start), sizes,
+      strides);
+  if (temporaries.erase(array.leaves[0])) // the view holds the reference now
+    temporaries.insert(view);
+  return {type, {view}};
+}
+
 Val FunctionEmitter::emitIntrinsicCall(const SExpr &node, const std::string &name) {
   Type type = spec.typeOf(node);
   if (name == "raise_if") { // (condition, "Class", "message {0}", ints...)
     std::vector<const SExpr *> args = ast::args(node).rest();
     Value failed = truth(emitExpr(*args[0]));
     llvm::SmallVector<Value> values;
-    for (size_t i = 3; i < args.size(); ++i) {
+    auto show = [&](const Val &value) {
       // Floats travel as their bits (the message shows them with {k!f}).
-      Val value = emitExpr(*args[i]);
       if (value.type.isFloating()) {
         Value bits = castNumPy(value, DType::Float64).leaves[0];
         values.push_back(builder.create<arith::BitcastOp>(loc(node), builder.getI64Type(), bits));
       } else {
         values.push_back(convert(value, Type::integer()).leaves[0]);
       }
+    };
+    for (size_t i = 3; i < args.size(); ++i) {
+      Val value = emitExpr(*args[i]);
+      if (value.type.kind != Type::Kind::Tuple) {
+        show(value);
+        continue;
+      }
+      for (size_t k = 0; k < value.type.elements.size(); ++k)
+        show(tupleElement(value, k));
     }
-    checkWithArgs(failed, PyError(ast::value(*args[1]).text, ast::value(*args[2]).text), values);
+    checkWithArgs(
+        failed,
+        PyError(typer.constantAtom(spec, *args[1])->text, typer.constantAtom(spec, *args[2])->text),
+        values);
     return {type, {}};
   }
+  if (name == "strided_view")
+    return stridedView(node);
+  if (name == "array_from_sequence")
+    return arrayFromSequence(node);
   if (name.rfind("random_", 0) == 0) { // the runtime's per-thread legacy streams
     std::vector<Value> arguments;
     for (const SExpr *arg : ast::args(node).rest())
@@ -114,8 +169,29 @@ Val FunctionEmitter::emitIntrinsicCall(const SExpr &node, const std::string &nam
     return callRuntime(runtime.c_str(), arguments, type,
                        {{1, PyError("ValueError", "low >= high")}});
   }
-  // Computed in double, or in float by a "<name>f" function.
   bool single = false;
+  if (isComplexLibm(name, single)) {
+    // The runtime's wrapper of the C function writes the result's parts.
+    Val z = castNumPy(emitExpr(*ast::args(node).rest()[0]), DType::Complex128);
+    Value out = stackBuffer(2);
+    std::string runtime = "plait_rt_" + name;
+    module.declare(runtime, builder.getFunctionType({builder.getF64Type(), builder.getF64Type(),
+                                                     builder.getIndexType()},
+                                                    {builder.getI32Type()}));
+    builder.create<mlir::func::CallOp>(loc(node), runtime, mlir::TypeRange{builder.getI32Type()},
+                                       mlir::ValueRange{z.leaves[0], z.leaves[1], outPointer(out)});
+    llvm::SmallVector<Value, 2> parts;
+    for (int64_t k = 0; k < 2; ++k) {
+      Value bits = builder.create<mlir::memref::LoadOp>(loc(node), out,
+                                                        mlir::ValueRange{constIndexValue(k)});
+      parts.push_back(builder.create<arith::BitcastOp>(loc(node), builder.getF64Type(), bits));
+    }
+    Val computed{Type::numpy(DType::Complex128), parts};
+    if (!type.isNumPy())
+      return {type, parts};
+    return castNumPy(computed, type.dtype);
+  }
+  // Computed in double, or in float by a "<name>f" function.
   libmArity(name, single);
   DType computes = single ? DType::Float32 : DType::Float64;
   std::vector<Value> arguments;

@@ -95,11 +95,12 @@ Val FunctionEmitter::emitExpr(const SExpr &expr) {
   }
   if (kind == ast::NodeKind::Attribute) {
     const std::string &attr = ast::attr(expr);
-    double value = attr == "pi"    ? M_PI
-                   : attr == "e"   ? M_E
-                   : attr == "tau" ? 2 * M_PI
-                   : attr == "inf" ? HUGE_VAL
-                                   : std::nan("");
+    double value = attr == "pi"            ? M_PI
+                   : attr == "e"           ? M_E
+                   : attr == "tau"         ? 2 * M_PI
+                   : attr == "inf"         ? HUGE_VAL
+                   : attr == "euler_gamma" ? 0.5772156649015329
+                                           : std::nan("");
     return {type, {constFloat(value)}};
   }
   if (kind == ast::NodeKind::BinOp && spec.ufuncCalls.count(&expr))
@@ -121,7 +122,7 @@ Val FunctionEmitter::emitExpr(const SExpr &expr) {
     return emitIfExp(expr);
   if (kind == ast::NodeKind::Call)
     return emitCall(expr);
-  if (kind == ast::NodeKind::Tuple) {
+  if (kind == ast::NodeKind::Tuple || kind == ast::NodeKind::List) {
     Val result{type, {}};
     for (const SExpr *element : ast::elts(expr)) {
       Val part = emitExpr(*element);
@@ -129,6 +130,8 @@ Val FunctionEmitter::emitExpr(const SExpr &expr) {
     }
     return result;
   }
+  if (kind == ast::NodeKind::Subscript && spec.jitCalls.count(&expr))
+    return emitJitCall(expr); // np.mgrid[...]: a plait.overload implementation
   if (kind == ast::NodeKind::Subscript && spec.typeOf(ast::value(expr)).kind == Type::Kind::Array) {
     if (spec.gathers.count(&expr))
       return gather(expr);
@@ -141,6 +144,8 @@ Val FunctionEmitter::emitExpr(const SExpr &expr) {
     const SExpr &index = ast::slice(expr);
     bool negative = ast::is(index, ast::NodeKind::UnaryOp);
     const SExpr &constant = negative ? ast::operand(index) : index;
+    if (!ast::is(constant, ast::NodeKind::Const))
+      return tupleElementAt(base, convert(emitExpr(index), Type::integer()).leaves[0], loc(expr));
     long long i = std::strtoll(ast::value(constant).text.c_str(), nullptr, 10);
     long long n = static_cast<long long>(base.type.elements.size());
     if (negative)
@@ -149,6 +154,23 @@ Val FunctionEmitter::emitExpr(const SExpr &expr) {
   }
   throw std::logic_error(std::string("internal: the typer let a ") + ast::kindName(kind) +
                          " expression through");
+}
+
+Val FunctionEmitter::tupleElementAt(const Val &tuple, Value index, Location l) {
+  // CPython's tuple[index]: negative indices count from the end.
+  Value n = constInt(static_cast<int64_t>(tuple.leaves.size()));
+  Value negative = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, index, constInt(0));
+  Value position = builder.create<arith::SelectOp>(
+      l, negative, builder.create<arith::AddIOp>(l, index, n), index);
+  check(builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::uge, position, n),
+        PyError("IndexError", "tuple index out of range"));
+  Value element = tuple.leaves[0];
+  for (size_t k = 1; k < tuple.leaves.size(); ++k) {
+    Value here = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq, position,
+                                               constInt(static_cast<int64_t>(k)));
+    element = builder.create<arith::SelectOp>(l, here, tuple.leaves[k], element);
+  }
+  return {tuple.type.elements[0], {element}};
 }
 
 Val FunctionEmitter::tupleElement(const Val &tuple, size_t i) {

@@ -395,33 +395,29 @@ void FunctionEmitter::emitWhile(const SExpr &stmt) {
 }
 
 void FunctionEmitter::emitFor(const SExpr &stmt) {
-  const SExpr &call = ast::iter(stmt);
+  const Iterable &iterable = spec.iterables.at(&stmt);
   Location l = loc(stmt);
-  if (ast::is(call, ast::NodeKind::Name)) {
-    // for x in a: element k of a 1-D array on iteration k, row k (a view)
-    // of an N-D one.
-    Val array = emitExpr(call);
-    Type rowType = Type::array(array.type.dtype, array.type.ndim - 1);
-    emitRangeLoop(stmt, constInt(0), dimension(array.leaves[0], 0), constInt(1), [&](Value k) {
-      Value index = builder.create<arith::IndexCastOp>(l, builder.getIndexType(), k);
-      if (array.type.ndim > 1)
-        return Val{rowType, {rowView(array.leaves[0], rowType, index, l)}};
-      Value raw = builder.create<mlir::memref::LoadOp>(l, array.leaves[0], mlir::ValueRange{index});
-      return fromStorage(raw, array.type.dtype, l);
-    });
-    if (array.type.ndim > 1) // the row is a value of the loop body only
-      arrays.erase(ast::id(ast::target(stmt)));
+  if (iterable.kind == Iterable::Kind::Range) { // a plait.for of the range itself
+    std::vector<Val> args;
+    for (const SExpr *arg : ast::args(*iterable.node).rest())
+      args.push_back(convert(emitExpr(*arg), Type::integer()));
+    Value start = args.size() == 1 ? constInt(0) : args[0].leaves[0];
+    Value stop = args.size() == 1 ? args[0].leaves[0] : args[1].leaves[0];
+    Value step = args.size() == 3 ? args[2].leaves[0] : constInt(1);
+    check(builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq, step, constInt(0)),
+          errorCode("ValueError", "range_step_zero"));
+    emitRangeLoop(stmt, start, stop, step, [&](Value i) { return Val{Type::integer(), {i}}; });
     return;
   }
-  std::vector<Val> args;
-  for (const SExpr *arg : ast::args(call).rest())
-    args.push_back(convert(emitExpr(*arg), Type::integer()));
-  Value start = args.size() == 1 ? constInt(0) : args[0].leaves[0];
-  Value stop = args.size() == 1 ? args[0].leaves[0] : args[1].leaves[0];
-  Value step = args.size() == 3 ? args[2].leaves[0] : constInt(1);
-  check(builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq, step, constInt(0)),
-        errorCode("ValueError", "range_step_zero"));
-  emitRangeLoop(stmt, start, stop, step, [&](Value i) { return Val{Type::integer(), {i}}; });
+  std::vector<Val> operands;
+  Iteration iteration = iterate(iterable, operands);
+  emitRangeLoop(stmt, constInt(0), iteration.count, constInt(1), iteration.item);
+  const SExpr &target = ast::target(stmt);
+  if (ast::is(target, ast::NodeKind::Name) && spec.loopTargets.count(ast::id(target)) &&
+      iterable.element.kind == Type::Kind::Array)
+    arrays.erase(ast::id(target)); // the row is a value of the loop body only
+  for (const Val &operand : operands)
+    freeIfTemporary(operand);
 }
 
 void FunctionEmitter::emitRangeLoop(const SExpr &stmt, Value start, Value stop, Value step,

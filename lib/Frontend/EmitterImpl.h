@@ -97,6 +97,8 @@ private:
   // Values.
   Val convert(const Val &value, const Type &to);
   /// Element `i` of a tuple: its run of the tuple's leaves.
+  /// tuple[index] for a variable index (elements of one scalar type).
+  Val tupleElementAt(const Val &tuple, Value index, Location l);
   Val tupleElement(const Val &tuple, size_t i);
   /// NumPy's ValueError for a write into a read-only array (the .imag of a
   /// real array).
@@ -152,6 +154,16 @@ private:
   /// Binds `target` to `owned` (whose arrays are already claimed).
   void bindOwned(const SExpr &target, const Val &owned);
   void emitFor(const SExpr &stmt);
+  /// A loop's items (EmitIteration.cpp): how many, and item k. The arrays
+  /// the iterable evaluated are appended to `operands` (freed after the
+  /// loop if temporary).
+  struct Iteration {
+    Value count;
+    std::function<Val(Value)> item;
+  };
+  Iteration iterate(const Iterable &iterable, std::vector<Val> &operands);
+  /// Position k of C order in an array of `sizes` (i64 values).
+  llvm::SmallVector<Value> unravel(Value k, llvm::ArrayRef<Value> sizes, Location l);
   /// A for loop over range(start, stop, step) (a plait.for), binding
   /// `item(i)` to the target on the iteration of element i.
   void emitRangeLoop(const SExpr &stmt, Value start, Value stop, Value step,
@@ -210,6 +222,12 @@ private:
   Val emitUfuncCall(const SExpr &node);
   /// plait.numpy's intrinsics: libm functions with IEEE results, raise_if.
   Val emitIntrinsicCall(const SExpr &node, const std::string &name);
+  /// The strided_view intrinsic: a view with the given offset, sizes and
+  /// strides (in elements) of an array's memory.
+  Val stridedView(const SExpr &node);
+  /// The array_from_sequence intrinsic (EmitSequences.cpp): np.array of a
+  /// nested tuple of numbers and arrays.
+  Val arrayFromSequence(const SExpr &node);
   Val callRuntime(const char *name, std::vector<Value> args, const Type &resultType,
                   std::initializer_list<std::pair<int32_t, PyError>> codes);
   Val callRuntimeFloat(const char *name, std::vector<Value> args,

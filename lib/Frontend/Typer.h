@@ -42,6 +42,30 @@ struct NameBinding {
   std::string name;             // MathFunction / Builtin / Unsupported type
 };
 
+/// The static shape of a (nested) sequence np.array() makes an array of:
+/// its tuple lengths down to its leaves (numbers, or arrays of one rank).
+struct SequenceLayout {
+  std::vector<int64_t> dims; // the common prefix where they disagree
+  bool agrees = true;        // rectangular, as far as tuples go
+  int arrayRank = 0;         // leaves are arrays of this rank (0: numbers)
+  bool mixesArrays = false;  // arrays beside tuples at one level
+};
+SequenceLayout sequenceLayout(const Type &type);
+
+/// Whether `name` is one of the C library's complex functions (cexp...),
+/// `single` for its float version (cexpf).
+bool isComplexLibm(const std::string &name, bool &single);
+
+/// What a `for` loop iterates over (TyperIteration.cpp).
+struct Iterable {
+  enum class Kind { Range, Array, Tuple, Enumerate, Zip, NdIndex, NdEnumerate };
+  Kind kind = Kind::Range;
+  const SExpr *node = nullptr;  // the iterable expression
+  std::vector<Iterable> parts;  // Enumerate: the iterable; Zip: each
+  const SExpr *start = nullptr; // Enumerate: its start (null: 0)
+  Type element;                 // the type of each item
+};
+
 /// One function specialised for argument types.
 struct Specialization {
   const FunctionSource *source = nullptr;
@@ -126,6 +150,11 @@ struct Specialization {
     bool keepdims = false;        // norm: keepdims=
   };
   std::unordered_map<const SExpr *, Linalg> linalgCalls;
+  /// List displays typed as sequences of fixed length (tuples): the
+  /// arguments of calls (np.array([1, 2])) and of for loops.
+  std::set<const SExpr *> sequenceLiterals;
+  /// What each `for` statement iterates over.
+  std::unordered_map<const SExpr *, Iterable> iterables;
   /// Subscripts that gather with index arrays beside other indices
   /// (a[rows, cols], a[:, idx]): NumPy's advanced indexing, read only.
   std::set<const SExpr *> gathers;
@@ -170,6 +199,10 @@ public:
   /// The NumPy function a call names ("zeros" for np.zeros(...)), or "".
   std::string numpyFunction(const Specialization &spec, const SExpr &callee) const;
   static Type constantType(const SExpr &value);
+  /// The constant atom a node is: a literal's, or that of a global (or a
+  /// plait.overload implementation's closure value) bound to a constant;
+  /// null otherwise.
+  const SExpr *constantAtom(const Specialization &spec, const SExpr &node) const;
 
 private:
   //--- the fixed point (Typer.cpp) ---------------------------------------//
@@ -183,6 +216,20 @@ private:
   void typeBody(Specialization &spec, const SExpr &body);
   /// A loop's body (break and continue are allowed in it).
   void typeLoopBody(Specialization &spec, const SExpr &body);
+  //--- for loops (TyperIteration.cpp) -------------------------------------//
+  /// What `node` iterates as, or nullopt while part of it is untyped.
+  std::optional<Iterable> iterableOf(Specialization &spec, const SExpr &node);
+  /// Types a loop's target from its items (rows of arrays alias them).
+  void bindLoopTarget(Specialization &spec, const SExpr &target, const Iterable &iterable,
+                      const SExpr &stmt);
+  void unbindLoopTarget(const SExpr &target);
+  /// `object[...]` of an object whose __getitem__ plait.overload implements
+  /// (np.mgrid[0:n, 0:m]): a call of it with the slices' starts, stops and
+  /// steps as three tuples (start 0 and step 1 where left out), and whether
+  /// the subscript was one slice rather than a tuple of them.
+  Type subscriptCallType(Specialization &spec, const SExpr &subscript, const std::string &target);
+  /// Marks the list displays among a call's arguments as sequenceLiterals.
+  void markSequenceLiterals(Specialization &spec, const SExpr &call);
   void assign(Specialization &spec, const SExpr &target, const Type &type, const SExpr &origin);
   void widenVariable(Specialization &spec, const std::string &name, const Type &type,
                      const SExpr &origin);
@@ -229,12 +276,20 @@ private:
   std::string overloadTarget(const Specialization &spec, const SExpr &call) const;
   /// A call of an overloaded target with `positional` arguments (an array
   /// method's receiver first): resolved by the options' resolver per
-  /// argument types, then typed as a jitted call or a ufunc loop.
-  Type overloadCallType(Specialization &spec, const SExpr &call, const std::string &target,
-                        const std::vector<const SExpr *> &positional);
+  /// argument types, then typed as a jitted call or a ufunc loop; nullopt
+  /// when the compiler's own implementation applies instead.
+  std::optional<Type> overloadCallType(Specialization &spec, const SExpr &call,
+                                       const std::string &target,
+                                       const std::vector<const SExpr *> &positional);
   /// An argument's value in Python's literal syntax when it is a constant
   /// (a literal, -1, a tuple of constants, a global bound to one), else "".
   std::string literalOf(const Specialization &spec, const SExpr &node) const;
+  /// plait.numpy's array_from_sequence intrinsic: np.array of a sequence.
+  Type arrayFromSequenceType(Specialization &spec, const SExpr &call,
+                             const std::vector<const SExpr *> &args);
+  /// plait.numpy's strided_view intrinsic: a view of an array's memory.
+  Type stridedViewType(Specialization &spec, const SExpr &call,
+                       const std::vector<const SExpr *> &args);
   /// plait.numpy's intrinsics: the C library's math functions (IEEE
   /// results, no exceptions) and raise_if(condition, "Class", "message
   /// {0}", ints...), which raises when the condition holds.
@@ -261,10 +316,6 @@ private:
   /// `value` as an axis of `ndim` (negative counts from the end), with
   /// NumPy's error at `node` when out of bounds.
   int normalisedAxis(Specialization &spec, const SExpr &node, long long value, int ndim);
-  /// The constant atom a node is: a literal's, or that of a global (or a
-  /// plait.overload implementation's closure value) bound to a constant;
-  /// null otherwise.
-  const SExpr *constantAtom(const Specialization &spec, const SExpr &node) const;
   /// np.linalg.<name>(...) (TyperLinalg.cpp).
   Type linalgCallType(Specialization &spec, const SExpr &call, const std::string &name);
   /// A dtype designator: np.float64, float, int, bool, "int32", a global
@@ -303,6 +354,10 @@ private:
   std::map<int, FunctionSource> overloadFunctions;
   /// Resolutions by target and argument types, asked once per compilation.
   std::map<std::string, OverloadResolution> resolutions;
+  /// The arguments made for subscripts of overloaded objects (np.mgrid[...]):
+  /// nodes the snapshot has not, kept for the emitter.
+  std::map<const SExpr *, std::vector<const SExpr *>> subscriptArguments;
+  std::deque<SExpr> synthesizedNodes;
   const CompileOptions &options;
   uint64_t uniqueId;
   std::deque<Specialization> specs; // stable addresses

@@ -30,7 +30,10 @@ std::vector<const SExpr *> Typer::callArguments(Specialization &caller, const SE
            "*args in calls is not supported");
     args[i] = positional[i];
   }
-  for (const SExpr *keyword : ast::keywords(call).rest()) {
+  std::vector<const SExpr *> keywords;
+  if (ast::is(call, ast::NodeKind::Call)) // (or a subscript standing for one)
+    keywords = ast::keywords(call).rest();
+  for (const SExpr *keyword : keywords) {
     const std::string &name = keyword->items.at(1).text;
     size_t index = 0;
     while (index < n && callee.params[index] != name)
@@ -97,9 +100,31 @@ Type Typer::jitCallType(Specialization &spec, const SExpr &call, int functionId,
   return result;
 }
 
+void Typer::markSequenceLiterals(Specialization &spec, const SExpr &call) {
+  // A list display passed to a call (but a jitted function's, which could
+  // mutate it) is a sequence of fixed length, as a tuple is.
+  const SExpr &callee = ast::func(call);
+  if (ast::is(callee, ast::NodeKind::Name) &&
+      resolve(spec, ast::id(callee)).kind == NameBinding::Kind::Jit)
+    return;
+  std::function<void(const SExpr &)> mark = [&](const SExpr &node) {
+    if (!ast::is(node, ast::NodeKind::List) && !ast::is(node, ast::NodeKind::Tuple))
+      return;
+    if (ast::is(node, ast::NodeKind::List))
+      spec.sequenceLiterals.insert(&node);
+    for (const SExpr *element : ast::elts(node))
+      mark(*element);
+  };
+  for (const SExpr *arg : ast::args(call).rest())
+    mark(*arg);
+  for (const SExpr *keyword : ast::keywords(call).rest())
+    mark(keyword->items.at(2));
+}
+
 Type Typer::callType(Specialization &spec, const SExpr &call) {
   const FunctionSource &fn = *spec.source;
   const SExpr &callee = ast::func(call);
+  markSequenceLiterals(spec, call);
   std::vector<const SExpr *> args = ast::args(call).rest();
   bool hasKeywords = ast::keywords(call).items.size() > 1;
   auto argType = [&](size_t i) { return exprType(spec, *args.at(i)); };
@@ -122,7 +147,8 @@ Type Typer::callType(Specialization &spec, const SExpr &call) {
 
   std::string overloaded = overloadTarget(spec, call);
   if (!overloaded.empty())
-    return overloadCallType(spec, call, overloaded, args);
+    if (std::optional<Type> resolved = overloadCallType(spec, call, overloaded, args))
+      return *resolved;
 
   // math.<name>(...) and functions imported from math.
   std::string mathName;
@@ -166,17 +192,13 @@ Type Typer::callType(Specialization &spec, const SExpr &call) {
         options.overloaded.count("ndarray." + ast::attr(callee))) {
       std::vector<const SExpr *> positional = {&base};
       positional.insert(positional.end(), args.begin(), args.end());
-      return overloadCallType(spec, call, "ndarray." + ast::attr(callee), positional);
+      if (std::optional<Type> resolved =
+              overloadCallType(spec, call, "ndarray." + ast::attr(callee), positional))
+        return *resolved;
     }
     if (receiver.kind == Type::Kind::Array) {
-      // a.sum(axis=0) is np.sum(a, axis=0): the array comes first.
-      // (Each method is the NumPy function of its name.)
-      static const std::set<std::string> methods = {
-          "sum",     "prod",  "min",     "max",    "mean",    "copy",   "transpose", "astype",
-          "reshape", "ravel", "flatten", "fill",   "item",    "argmin", "argmax",    "any",
-          "all",     "std",   "var",     "cumsum", "cumprod", "conj",   "conjugate"};
       const std::string &method = ast::attr(callee);
-      if (!methods.count(method))
+      if (!nativeArrayMethods().count(method))
         fail(CompileError::Kind::Unsupported, fn, callee,
              "the array method '" + method + "' is not supported");
       if (method == "transpose" && !args.empty())
@@ -208,7 +230,9 @@ Type Typer::callType(Specialization &spec, const SExpr &call) {
     return jitCallType(spec, call, binding.functionId,
                        callArguments(spec, call, functionSource(binding.functionId)));
   case NameBinding::Kind::Overload:
-    return overloadCallType(spec, call, binding.name, args);
+    if (std::optional<Type> resolved = overloadCallType(spec, call, binding.name, args))
+      return *resolved;
+    fail(CompileError::Kind::Unsupported, fn, call, "no plait.overload implementation applies");
   case NameBinding::Kind::Intrinsic:
     return intrinsicCallType(spec, call, binding.name);
   case NameBinding::Kind::Builtin:

@@ -235,14 +235,18 @@ Type Typer::computeType(Specialization &spec, const SExpr &expr) {
       fail(CompileError::Kind::Unsupported, fn, expr,
            "the array attribute '" + attr + "' is not supported");
     }
-    if (ast::is(base, ast::NodeKind::Name) &&
-        resolve(spec, ast::id(base)).kind == NameBinding::Kind::Math) {
+    NameBinding::Kind module = ast::is(base, ast::NodeKind::Name)
+                                   ? resolve(spec, ast::id(base)).kind
+                                   : NameBinding::Kind::Local;
+    if (module == NameBinding::Kind::Math || module == NameBinding::Kind::NumPy) {
+      // math's and NumPy's constants: Python floats (np.pi is math.pi).
+      bool isMath = module == NameBinding::Kind::Math;
       const std::string &attr = ast::attr(expr);
-      if (attr == "pi" || attr == "e" || attr == "tau" || attr == "inf" ||
-          attr == "nan")
+      if (attr == "pi" || attr == "e" || attr == "inf" || attr == "nan" ||
+          (isMath && attr == "tau") || (!isMath && attr == "euler_gamma"))
         return Type::floating();
-      fail(CompileError::Kind::Unsupported, fn, expr,
-           "math." + attr + " is not supported here");
+      if (isMath)
+        fail(CompileError::Kind::Unsupported, fn, expr, "math." + attr + " is not supported here");
     }
     const std::string &attr = ast::attr(expr);
     if (attr == "real" || attr == "imag") {
@@ -272,9 +276,13 @@ Type Typer::computeType(Specialization &spec, const SExpr &expr) {
     if (complexPower && left.kind == Type::Kind::Array && ast::is(exponent, ast::NodeKind::Const) &&
         ast::value(exponent).kind == SExpr::Kind::Integer && ast::value(exponent).text == "2" &&
         options.overloaded.count("numpy.square"))
-      return overloadCallType(spec, expr, "numpy.square", {&ast::left(expr)});
+      if (std::optional<Type> resolved =
+              overloadCallType(spec, expr, "numpy.square", {&ast::left(expr)}))
+        return *resolved;
     if (complexPower && options.overloaded.count("numpy.power"))
-      return overloadCallType(spec, expr, "numpy.power", {&ast::left(expr), &ast::right(expr)});
+      if (std::optional<Type> resolved =
+              overloadCallType(spec, expr, "numpy.power", {&ast::left(expr), &ast::right(expr)}))
+        return *resolved;
     return binaryType(spec, expr, ast::op(expr), left, right);
   }
   if (kind == ast::NodeKind::UnaryOp) {
@@ -400,7 +408,11 @@ Type Typer::computeType(Specialization &spec, const SExpr &expr) {
   }
   if (kind == ast::NodeKind::Call)
     return callType(spec, expr);
-  if (kind == ast::NodeKind::Tuple) {
+  if (kind == ast::NodeKind::List && !spec.sequenceLiterals.count(&expr))
+    fail(CompileError::Kind::Unsupported, fn, expr,
+         "lists are not supported yet, except as the arguments of calls (np.array([1, 2]), "
+         "np.zeros([n, m])), where they are sequences of fixed length like tuples");
+  if (kind == ast::NodeKind::Tuple || kind == ast::NodeKind::List) {
     std::vector<Type> elements;
     for (const SExpr *element : ast::elts(expr)) {
       if (ast::is(*element, ast::NodeKind::Starred))
@@ -414,6 +426,9 @@ Type Typer::computeType(Specialization &spec, const SExpr &expr) {
     return Type::tuple(std::move(elements));
   }
   if (kind == ast::NodeKind::Subscript) {
+    std::string object = numpyFunction(spec, ast::value(expr));
+    if (!object.empty() && options.overloaded.count("numpy." + object + ".__getitem__"))
+      return subscriptCallType(spec, expr, "numpy." + object + ".__getitem__");
     Type base = exprType(spec, ast::value(expr));
     const SExpr &index = ast::slice(expr);
     if (base.kind == Type::Kind::Bottom)
@@ -428,9 +443,25 @@ Type Typer::computeType(Specialization &spec, const SExpr &expr) {
                     ast::is(ast::operand(index), ast::NodeKind::Const);
     const SExpr &constant = negative ? ast::operand(index) : index;
     if (!ast::is(constant, ast::NodeKind::Const) ||
-        ast::value(constant).kind != SExpr::Kind::Integer)
-      fail(CompileError::Kind::Unsupported, fn, index,
-           "tuples can only be indexed by integer constants");
+        ast::value(constant).kind != SExpr::Kind::Integer) {
+      // A variable index: the elements must have one type (shape[k]).
+      Type position = exprType(spec, index);
+      if (position.kind == Type::Kind::Bottom)
+        return position;
+      if (!position.isIntegral())
+        fail(CompileError::Kind::Typing, fn, index,
+             "tuple indices must be integers or slices, not " + position.str());
+      bool uniform = !base.elements.empty() && base.elements[0].numLeaves() == 1 &&
+                     base.elements[0].kind != Type::Kind::Array;
+      for (const Type &element : base.elements)
+        uniform &= element == base.elements[0];
+      if (!uniform)
+        fail(CompileError::Kind::Unsupported, fn, index,
+             "a tuple of " + base.str() +
+                 " can only be indexed by integer constants (a variable index needs elements "
+                 "of one scalar type)");
+      return base.elements[0];
+    }
     long long i = std::strtoll(ast::value(constant).text.c_str(), nullptr, 10);
     if (negative)
       i = -i;

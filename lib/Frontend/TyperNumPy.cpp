@@ -613,6 +613,16 @@ const std::vector<std::string> &nativeNumPyFunctions() {
   return names;
 }
 
+const std::set<std::string> &nativeArrayMethods() {
+  // a.sum(axis=0) is np.sum(a, axis=0): each is the NumPy function of its
+  // name, the array first.
+  static const std::set<std::string> names = {
+      "sum",     "prod",  "min",     "max",    "mean",    "copy",   "transpose", "astype",
+      "reshape", "ravel", "flatten", "fill",   "item",    "argmin", "argmax",    "any",
+      "all",     "std",   "var",     "cumsum", "cumprod", "conj",   "conjugate"};
+  return names;
+}
+
 bool indexesWithArray(const Specialization &spec, const SExpr &subscript) {
   if (!ast::is(subscript, ast::NodeKind::Subscript))
     return false;
@@ -833,7 +843,7 @@ std::set<std::string> Typer::aliasRoots(const Specialization &spec, const SExpr 
   if (kind == ast::NodeKind::Subscript)
     return aliasRoots(spec, ast::value(expr));
   std::set<std::string> roots;
-  if (kind == ast::NodeKind::Tuple) {
+  if (kind == ast::NodeKind::Tuple || kind == ast::NodeKind::List) {
     for (const SExpr *element : ast::elts(expr)) {
       std::set<std::string> more = aliasRoots(spec, *element);
       roots.insert(more.begin(), more.end());

@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <set>
 
 namespace plait::frontend {
 
@@ -34,6 +35,16 @@ size_t libmArity(const std::string &name, bool &single) {
     single = found != arities.end();
   }
   return found == arities.end() ? 0 : found->second;
+}
+
+bool isComplexLibm(const std::string &name, bool &single) {
+  // The C library's complex functions NumPy's complex loops call.
+  static const std::set<std::string> names = {"cexp",  "clog",  "csqrt",  "csin",   "ccos",
+                                              "ctan",  "csinh", "ccosh",  "ctanh",  "casin",
+                                              "cacos", "catan", "casinh", "cacosh", "catanh"};
+  single = !names.count(name) && name.size() > 1 && name.back() == 'f' &&
+           names.count(name.substr(0, name.size() - 1));
+  return single || names.count(name);
 }
 
 const FunctionSource &Typer::functionSource(int id) const {
@@ -72,8 +83,9 @@ std::string Typer::overloadTarget(const Specialization &spec, const SExpr &call)
   return numpyName.empty() ? "" : known("numpy." + numpyName);
 }
 
-Type Typer::overloadCallType(Specialization &spec, const SExpr &call, const std::string &target,
-                             const std::vector<const SExpr *> &positional) {
+std::optional<Type> Typer::overloadCallType(Specialization &spec, const SExpr &call,
+                                            const std::string &target,
+                                            const std::vector<const SExpr *> &positional) {
   const FunctionSource &fn = *spec.source;
   OverloadRequest request;
   request.target = target;
@@ -119,7 +131,10 @@ Type Typer::overloadCallType(Specialization &spec, const SExpr &call, const std:
     found = resolutions.emplace(key, std::move(resolution)).first;
   }
   const OverloadResolution &resolution = found->second;
-  if (resolution.kind == OverloadResolution::Kind::Function && !isCall)
+  if (resolution.kind == OverloadResolution::Kind::Native)
+    return std::nullopt;
+  bool isOperator = !isCall && !ast::is(call, ast::NodeKind::Subscript);
+  if (resolution.kind == OverloadResolution::Kind::Function && isOperator)
     fail(CompileError::Kind::Unsupported, fn, call,
          "this operator's implementation is not an elementwise loop");
   if (resolution.kind == OverloadResolution::Kind::Function)
@@ -151,6 +166,8 @@ Type Typer::overloadCallType(Specialization &spec, const SExpr &call, const std:
          "this ufunc takes " + std::to_string(inputs) + " operands (and out=), not " +
              std::to_string(operands.size()));
   Type outType = out ? exprType(spec, *out) : Type::bottom();
+  if (out && outType.kind == Type::Kind::Bottom)
+    return outType; // typed in a later round
   if (out && outType.kind != Type::Kind::Array)
     fail(CompileError::Kind::Typing, fn, *out, "return arrays must be of ArrayType");
   std::vector<Type> kernelArguments;
@@ -242,7 +259,7 @@ std::string Typer::literalOf(const Specialization &spec, const SExpr &node) cons
                             : "";
     return shown.empty() ? "" : "-" + shown;
   }
-  if (ast::is(node, ast::NodeKind::Tuple)) {
+  if (ast::is(node, ast::NodeKind::Tuple) || ast::is(node, ast::NodeKind::List)) {
     std::string shown = "(";
     for (const SExpr *element : ast::elts(node)) {
       std::string item = literalOf(spec, *element);
@@ -255,29 +272,209 @@ std::string Typer::literalOf(const Specialization &spec, const SExpr &node) cons
   return "";
 }
 
+SequenceLayout sequenceLayout(const Type &type) {
+  SequenceLayout layout;
+  if (type.kind == Type::Kind::Array) {
+    layout.arrayRank = type.ndim;
+    return layout;
+  }
+  if (type.kind != Type::Kind::Tuple)
+    return layout; // a number
+  layout.dims.push_back(static_cast<int64_t>(type.elements.size()));
+  if (type.elements.empty())
+    return layout;
+  std::vector<SequenceLayout> children;
+  for (const Type &element : type.elements)
+    children.push_back(sequenceLayout(element));
+  const SequenceLayout &first = children[0];
+  bool anyArray = false, anyTuple = false;
+  for (const SequenceLayout &child : children) {
+    layout.mixesArrays |= child.mixesArrays;
+    layout.agrees &= child.agrees && child.dims == first.dims && child.arrayRank == first.arrayRank;
+    anyArray |= child.dims.empty() && child.arrayRank > 0;
+    anyTuple |= !child.dims.empty();
+  }
+  layout.mixesArrays |= anyArray && anyTuple;
+  if (layout.agrees) {
+    layout.dims.insert(layout.dims.end(), first.dims.begin(), first.dims.end());
+    layout.arrayRank = first.arrayRank;
+    return layout;
+  }
+  // NumPy's "detected shape": the dimensions all children share.
+  for (size_t k = 0;; ++k) {
+    bool shared = true;
+    for (const SequenceLayout &child : children)
+      shared &= k < child.dims.size() && child.dims[k] == first.dims[k];
+    if (!shared)
+      break;
+    layout.dims.push_back(first.dims[k]);
+  }
+  return layout;
+}
+
+Type Typer::arrayFromSequenceType(Specialization &spec, const SExpr &call,
+                                  const std::vector<const SExpr *> &args) {
+  // array_from_sequence(values, dtype): a new C-contiguous array of the
+  // numbers and arrays in `values` (nested tuples), as np.array makes it.
+  const FunctionSource &fn = *spec.source;
+  if (args.size() != 2)
+    fail(CompileError::Kind::Typing, fn, call,
+         "array_from_sequence() takes the values and the dtype");
+  Type values = exprType(spec, *args[0]);
+  if (values.kind == Type::Kind::Bottom)
+    return values;
+  DType dtype = dtypeOf(spec, *args[1]);
+  std::function<bool(const Type &)> valid = [&](const Type &t) {
+    if (t.kind == Type::Kind::Tuple)
+      return std::all_of(t.elements.begin(), t.elements.end(), valid);
+    return t.kind == Type::Kind::Array || t.isNumber();
+  };
+  if (values.kind != Type::Kind::Tuple || !valid(values))
+    fail(CompileError::Kind::Unsupported, fn, *args[0],
+         "array_from_sequence() takes a tuple of numbers, arrays and tuples, not " + values.str());
+  SequenceLayout layout = sequenceLayout(values);
+  if (layout.mixesArrays)
+    fail(CompileError::Kind::Unsupported, fn, *args[0],
+         "an array made of arrays beside sequences at one level is not supported yet");
+  int rank = static_cast<int>(layout.dims.size()) + layout.arrayRank;
+  if (!layout.agrees) // NumPy raises when it runs: so does the code
+    rank = static_cast<int>(layout.dims.size());
+  if (rank > 8)
+    fail(CompileError::Kind::Unsupported, fn, call,
+         "arrays of more than 8 dimensions are not supported");
+  return Type::array(dtype, rank, true);
+}
+
+Type Typer::subscriptCallType(Specialization &spec, const SExpr &subscript,
+                              const std::string &target) {
+  const FunctionSource &fn = *spec.source;
+  auto found = subscriptArguments.find(&subscript);
+  if (found == subscriptArguments.end()) {
+    const SExpr &index = ast::slice(subscript);
+    std::vector<const SExpr *> slices = ast::is(index, ast::NodeKind::Tuple)
+                                            ? ast::elts(index)
+                                            : std::vector<const SExpr *>{&index};
+    auto node = [&](const char *head, const SExpr &at) {
+      SExpr made;
+      made.items.push_back(SExpr{SExpr::Kind::Symbol, head, 0, {}});
+      for (size_t k = 1; k <= 4; ++k)
+        made.items.push_back(at.items.at(k));
+      return made;
+    };
+    auto constant = [&](const SExpr &at, const char *digits) {
+      SExpr made = node("Const", at);
+      made.items.push_back(SExpr{SExpr::Kind::Integer, digits, 0, {}});
+      return made;
+    };
+    SExpr starts = node("Tuple", index), stops = node("Tuple", index), steps = node("Tuple", index);
+    for (const SExpr *slice : slices) {
+      if (!ast::is(*slice, ast::NodeKind::Slice) || ast::upper(*slice).kind == SExpr::Kind::None)
+        fail(CompileError::Kind::Unsupported, fn, *slice,
+             "this subscript takes slices with a stop (start:stop:step)");
+      const SExpr &lower = ast::lower(*slice), &step = ast::step(*slice);
+      starts.items.push_back(lower.kind == SExpr::Kind::None ? constant(*slice, "0") : lower);
+      stops.items.push_back(ast::upper(*slice));
+      steps.items.push_back(step.kind == SExpr::Kind::None ? constant(*slice, "1") : step);
+    }
+    // Whether the subscript was one slice (np.mgrid[0:5] is np.arange's).
+    SExpr single = node("Const", index);
+    single.items.push_back(SExpr{
+        ast::is(index, ast::NodeKind::Tuple) ? SExpr::Kind::False : SExpr::Kind::True, "", 0, {}});
+    std::vector<const SExpr *> arguments;
+    for (SExpr *made : {&starts, &stops, &steps, &single}) {
+      synthesizedNodes.push_back(std::move(*made));
+      arguments.push_back(&synthesizedNodes.back());
+    }
+    found = subscriptArguments.emplace(&subscript, std::move(arguments)).first;
+  }
+  std::optional<Type> resolved = overloadCallType(spec, subscript, target, found->second);
+  if (!resolved)
+    fail(CompileError::Kind::Unsupported, fn, subscript,
+         "no plait.overload implementation applies");
+  return *resolved;
+}
+
+Type Typer::stridedViewType(Specialization &spec, const SExpr &call,
+                            const std::vector<const SExpr *> &args) {
+  // strided_view(a, offset, shape, strides[, ndim]): shape and strides are
+  // tuples of ints or 1-D integer arrays; the view's rank is a tuple's
+  // length or the constant ndim.
+  const FunctionSource &fn = *spec.source;
+  if (args.size() != 4 && args.size() != 5)
+    fail(CompileError::Kind::Typing, fn, call,
+         "strided_view() takes an array, an offset, a shape, strides and optionally the rank");
+  Type array = exprType(spec, *args[0]);
+  Type offset = exprType(spec, *args[1]);
+  if (array.kind == Type::Kind::Bottom || offset.kind == Type::Kind::Bottom)
+    return Type::bottom();
+  if (array.kind != Type::Kind::Array || !offset.isIntegral())
+    fail(CompileError::Kind::Typing, fn, call, "strided_view() views an array at an int offset");
+  std::optional<int> rank;
+  for (size_t i = 2; i < 4; ++i) {
+    Type t = exprType(spec, *args[i]);
+    if (t.kind == Type::Kind::Bottom)
+      return t;
+    bool ints = true;
+    for (const Type &element : t.elements)
+      ints &= element.isIntegral();
+    if (t.kind == Type::Kind::Tuple && ints) {
+      if (rank && *rank != static_cast<int>(t.elements.size()))
+        fail(CompileError::Kind::Typing, fn, *args[i],
+             "strided_view()'s shape and strides differ in length");
+      rank = static_cast<int>(t.elements.size());
+    } else if (!(t.kind == Type::Kind::Array && t.ndim == 1 && t.elementType().isIntegral())) {
+      fail(CompileError::Kind::Typing, fn, *args[i],
+           "strided_view() takes a shape and strides as tuples of ints or 1-D integer arrays");
+    }
+  }
+  if (args.size() == 5) {
+    std::string literal = literalOf(spec, *args[4]);
+    if (literal.empty() || literal.find_first_not_of("0123456789") != std::string::npos)
+      fail(CompileError::Kind::Typing, fn, *args[4], "strided_view()'s rank is a constant int");
+    rank = std::stoi(literal);
+  }
+  if (!rank)
+    fail(CompileError::Kind::Typing, fn, call,
+         "strided_view() needs its rank: a tuple shape or strides, or the constant ndim");
+  return Type::array(array.dtype, *rank);
+}
+
 Type Typer::intrinsicCallType(Specialization &spec, const SExpr &call, const std::string &name) {
   const FunctionSource &fn = *spec.source;
   if (ast::keywords(call).items.size() > 1)
     fail(CompileError::Kind::Unsupported, fn, call, name + "() takes no keyword arguments");
   std::vector<const SExpr *> args = ast::args(call).rest();
   if (name == "raise_if") {
-    auto isString = [](const SExpr *node) {
-      return ast::is(*node, ast::NodeKind::Const) && ast::value(*node).kind == SExpr::Kind::String;
+    auto isString = [&](const SExpr *node) {
+      const SExpr *atom = constantAtom(spec, *node);
+      return atom && atom->kind == SExpr::Kind::String;
     };
     if (args.size() < 3 || !isString(args[1]) || !isString(args[2]))
       fail(CompileError::Kind::Typing, fn, call,
            "raise_if() takes a condition, an exception class name and a message (constant "
-           "strings), then the numbers the message's {0}, {1}... ({0!f}: a float) show");
+           "strings), then the numbers the message's {0}, {1}... ({0!f}: a float) show "
+           "(a tuple's elements count one by one)");
     Type condition = exprType(spec, *args[0]);
     if (condition.kind != Type::Kind::Bottom && !condition.isNumeric())
       fail(CompileError::Kind::Typing, fn, *args[0], "raise_if()'s condition is a bool");
     for (size_t i = 3; i < args.size(); ++i) {
       Type value = exprType(spec, *args[i]);
-      if (value.kind != Type::Kind::Bottom && !value.isNumeric())
-        fail(CompileError::Kind::Typing, fn, *args[i], "raise_if() shows ints and floats");
+      bool numbers = value.isNumeric();
+      if (value.kind == Type::Kind::Tuple) {
+        numbers = true;
+        for (const Type &element : value.elements)
+          numbers &= element.isNumeric();
+      }
+      if (value.kind != Type::Kind::Bottom && !numbers)
+        fail(CompileError::Kind::Typing, fn, *args[i],
+             "raise_if() shows ints and floats (and tuples of them)");
     }
     return Type::none();
   }
+  if (name == "strided_view")
+    return stridedViewType(spec, call, args);
+  if (name == "array_from_sequence")
+    return arrayFromSequenceType(spec, call, args);
   // NumPy's legacy random streams (the runtime's per-thread state).
   static const std::map<std::string, std::pair<size_t, Type::Kind>> random = {
       {"random_seed", {1, Type::Kind::None}},     {"random_double", {0, Type::Kind::Float}},
@@ -296,6 +493,20 @@ Type Typer::intrinsicCallType(Specialization &spec, const SExpr &call, const std
     return Type{draw->second.second, {}};
   }
   bool single = false;
+  if (isComplexLibm(name, single)) {
+    // One number (real ones have a zero imaginary part): a complex128, or
+    // a complex64 computed in float by the "<name>f" function.
+    if (args.size() != 1)
+      fail(CompileError::Kind::Typing, fn, call, name + "() takes 1 argument");
+    Type t = exprType(spec, *args[0]);
+    if (t.kind == Type::Kind::Bottom)
+      return t;
+    if (!t.isNumber())
+      fail(CompileError::Kind::Typing, fn, *args[0], name + "() of " + t.str());
+    if (single)
+      return Type::numpy(DType::Complex64);
+    return t.isNumPy() ? Type::numpy(DType::Complex128) : Type::complex();
+  }
   size_t arity = libmArity(name, single);
   if (arity == 0)
     fail(CompileError::Kind::Unsupported, fn, call, "no libm intrinsic named " + name);

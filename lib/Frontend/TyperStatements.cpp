@@ -80,50 +80,14 @@ void Typer::typeStatement(Specialization &spec, const SExpr &stmt) {
     typeBody(spec, ast::orelse(stmt)); // else: in the enclosing loop
   } else if (kind == ast::NodeKind::For) {
     spec.loops = true;
-    const SExpr &iter = ast::iter(stmt);
-    bool isRange = ast::is(iter, ast::NodeKind::Call) &&
-                   ast::is(ast::func(iter), ast::NodeKind::Name) &&
-                   resolve(spec, ast::id(ast::func(iter))).kind == NameBinding::Kind::Builtin &&
-                   ast::id(ast::func(iter)) == "range";
-    if (!isRange) {
-      Type iterated = ast::is(iter, ast::NodeKind::Name) ? exprType(spec, iter) : Type::bottom();
-      if (iterated.kind == Type::Kind::Array) {
-        // Over the first axis: elements of a 1-D array, rows (views) of N-D.
-        if (iterated.ndim == 1) {
-          assign(spec, ast::target(stmt), iterated.elementType(), stmt);
-        } else {
-          const SExpr &target = ast::target(stmt);
-          if (!ast::is(target, ast::NodeKind::Name) || !spec.loopTargets.count(ast::id(target)))
-            fail(CompileError::Kind::Unsupported, fn, target,
-                 "the rows of an array can be bound only to a variable that "
-                 "nothing else assigns");
-          addAliases(spec, ast::id(target), aliasRoots(spec, iter)); // rows are views
-          assign(spec, target, Type::array(iterated.dtype, iterated.ndim - 1), stmt);
-          rowsInScope.insert(ast::id(target));
-        }
-        typeLoopBody(spec, ast::body(stmt));
-        if (ast::is(ast::target(stmt), ast::NodeKind::Name))
-          rowsInScope.erase(ast::id(ast::target(stmt)));
-        typeBody(spec, ast::orelse(stmt));
-        return;
-      }
-      fail(CompileError::Kind::Unsupported, fn, iter,
-           "for loops are supported over range(...) and array variables only");
+    const SExpr &target = ast::target(stmt);
+    if (std::optional<Iterable> iterable = iterableOf(spec, ast::iter(stmt))) {
+      bindLoopTarget(spec, target, *iterable, stmt);
+      spec.iterables[&stmt] = std::move(*iterable);
     }
-    const SExpr &args = ast::args(iter);
-    if (args.items.size() < 2 || args.items.size() > 4 ||
-        ast::keywords(iter).items.size() > 1)
-      fail(CompileError::Kind::Typing, fn, iter,
-           "range() takes 1 to 3 positional arguments");
-    for (const SExpr *arg : args.rest()) {
-      Type t = exprType(spec, *arg);
-      if (t.kind != Type::Kind::Bottom && !t.isIntegral())
-        fail(CompileError::Kind::Typing, fn, *arg,
-             "'" + t.str() + "' object cannot be interpreted as an integer");
-    }
-    assign(spec, ast::target(stmt), Type::integer(), stmt);
     typeLoopBody(spec, ast::body(stmt));
-    typeBody(spec, ast::orelse(stmt));
+    unbindLoopTarget(target);
+    typeBody(spec, ast::orelse(stmt)); // else: in the enclosing loop
   } else if (kind == ast::NodeKind::Return) {
     Type value = ast::value(stmt).kind == SExpr::Kind::None
                      ? Type::none()

@@ -71,6 +71,11 @@ def _key_of_target(target: Any) -> str:
     owner = getattr(target, "__self__", None)  # np.add.outer: a ufunc's method
     if numpy is not None and isinstance(owner, numpy.ufunc) and getattr(numpy, owner.__name__, None) is owner:
         return f"numpy.{owner.__name__}.{name}"
+    if numpy is not None and owner is not None and name == "__getitem__":
+        # np.mgrid.__getitem__: subscripts of an object of NumPy's namespace.
+        for attribute in ("mgrid", "ogrid", "r_", "c_", "index_exp", "s_"):
+            if getattr(numpy, attribute, None) is owner:
+                return f"numpy.{attribute}.__getitem__"
     if numpy is not None and name and getattr(numpy.random, name, None) is target:
         return f"numpy.random.{name}"
     if numpy is not None and name:
@@ -151,8 +156,22 @@ def overloaded_keys() -> list[str]:
 
 
 def _display(key: str) -> str:
-    name = key.split("#")[0]
+    name = key.split("#")[0].replace(".__getitem__", "[]")  # np.mgrid[]
     return "np." + name[len("numpy.") :] if name.startswith("numpy.") else name
+
+
+#: What resolve() answers when no type-level function applies and the
+#: compiler implements the target itself (np.transpose without axes).
+_NATIVE = object()
+
+
+def _compiler_implements(key: str) -> bool:
+    from ._core import jit as _native
+
+    family, _, name = key.partition(".")
+    if family == "numpy":
+        return name in _native.native_numpy_functions()
+    return family == "ndarray" and name in _native.native_array_methods()
 
 
 def resolve(
@@ -191,6 +210,8 @@ def resolve(
             raise TypingError(f"{_display(key)}(): {error}".replace(f"{typer.__name__}() ", "")) from None
         if found is not None:
             break
+    if found is None and _compiler_implements(key):
+        return _NATIVE
     if found is None:
         shown = [str(a) for a in args] + [f"{n}={t}" for n, t in kwargs.items()]
         raise UnsupportedError(f"{_display(key)}() is not supported for arguments ({', '.join(shown)})")
@@ -233,6 +254,8 @@ class Resolver:
             self.guarded = True
             self.snapshotter.guard_reads.append((_generation, "registrations", _generation["registrations"]))
         found = resolve(key, positional, keywords, literals)
+        if found is _NATIVE:
+            return ("native",)
         if isinstance(found, UfuncLoop):
             ident, program = self._compiled(found.kernel)
             return ("ufunc", ident, program, found.inputs, found.output, found.simd_products,

@@ -75,7 +75,7 @@ def _atom(value: object) -> str:
 
 
 def _is_constant(value: object) -> bool:
-    if isinstance(value, (bool, int, float, complex)) or value is None:
+    if isinstance(value, (bool, int, float, complex, str)) or value is None:
         return True
     return isinstance(value, tuple) and all(_is_constant(v) for v in value)
 
@@ -111,7 +111,7 @@ class _Serializer:
             name = spec.rstrip("*+?")
             value = getattr(node, name)
             if spec.endswith("*"):
-                head = _LIST_HEADS.get(name, "List")
+                head = _LIST_HEADS.get(name, "Items")
                 parts.append("(" + " ".join([head] + [self.node(v) for v in value]) + ")")
             elif spec.endswith("+"):
                 parts.extend(self.node(v) for v in value)

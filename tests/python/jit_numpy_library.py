@@ -525,3 +525,80 @@ def where_one(a):
 def random_weighted_choice(seed, p, a):
     np.random.seed(seed)
     return np.random.choice(3, p=p), np.random.choice(3, 5, p=p), np.random.choice(a, p=p), np.random.choice(a, 4, True, p)
+
+
+def transpose_axes(a, axes):
+    return np.transpose(a, axes)
+
+
+def transpose_method(a):
+    return a.transpose(1, 0, 2), a.transpose((2, 1, 0)), a.transpose()
+
+
+def transpose_written(a):
+    t = np.transpose(a, (1, 0, 2))
+    t[0, 0, 0] = 7
+    return a
+
+
+def broadcast_to_shape(a, shape):
+    return np.broadcast_to(a, shape)
+
+
+def broadcast_to_length(a, n):
+    return np.broadcast_to(a, n) * 2
+
+
+def broadcast_number(x, n):
+    return np.broadcast_to(x, (n, 2))
+
+
+def median_nd(a):
+    return (np.median(a, axis=(0, 2)), np.median(a, axis=1, keepdims=True), np.median(a, axis=-1),
+            np.median(a, axis=(0, 1, 2), keepdims=True))
+
+
+def percentile_nd(a, q):
+    return np.percentile(a, q, axis=1), np.percentile(a, q, axis=(0, 2), keepdims=True), np.percentile(a, q)
+
+
+def percentile_several(a):
+    return np.percentile(a, (10, 50.5, 90)), np.percentile(a, [0, 100], axis=0)
+
+
+def random_choice_without_replacement(seed, p, size, a):
+    np.random.seed(seed)
+    return (np.random.choice(p.shape[0], size, False, p), np.random.choice(a, size, replace=False, p=p),
+            np.random.choice(p.shape[0], replace=False, p=p))
+
+
+def mgrid_ints(n, m):
+    return np.mgrid[0:n, 0:m], np.mgrid[1:n:2, m:-3:-2], np.mgrid[0:n]
+
+
+def mgrid_points(n):
+    return np.mgrid[0:1:5j, 0:n:2], np.mgrid[-1:1:3j], np.mgrid[0:2.5:0.5, 0:n]
+
+
+def mgrid_unpacked(n):
+    i, j = np.mgrid[0:n, 0:n]
+    return i * 10 + j
+
+
+def repeat_axis(a, n):
+    return np.repeat(a, n, axis=1), np.repeat(a, n, axis=-1), np.repeat(a, n, 0)
+
+
+def complex_functions(z):
+    return (np.exp(z), np.log(z), np.sqrt(z), np.sin(z), np.cos(z), np.tan(z), np.sinh(z), np.cosh(z),
+            np.tanh(z), np.arcsin(z), np.arccos(z), np.arctan(z), np.arcsinh(z), np.arccosh(z), np.arctanh(z))
+
+
+def numpy_constants(x):
+    return np.pi * x, np.e * x, np.inf, np.nan, np.euler_gamma * x, -2.0j * np.pi * x
+
+
+def logical_not_in_place(z, horizon):
+    mask = abs(z) > horizon
+    np.logical_not(mask, mask)
+    return mask

@@ -192,6 +192,8 @@ const std::vector<std::string> &supportedBuiltins();
 /// The NumPy functions the compiler implements itself ("sum",
 /// "linalg.solve"); plait.numpy implements the others it supports.
 const std::vector<std::string> &nativeNumPyFunctions();
+/// The array methods the compiler implements itself (a.sum(), a.copy()).
+const std::set<std::string> &nativeArrayMethods();
 
 /// One jitted Python function of the program.
 struct FunctionSource {
@@ -233,7 +235,9 @@ struct OverloadRequest {
 /// broadcast of the operands that calls a scalar kernel on the loop's
 /// dtypes (NumPy resolved them) and stores its result as `loopOutput`.
 struct OverloadResolution {
-  enum class Kind { Function, Ufunc };
+  /// Native: no implementation applies to these arguments, and the
+  /// compiler implements the target itself (np.transpose without axes).
+  enum class Kind { Function, Ufunc, Native };
   Kind kind = Kind::Function;
   int functionId = 0;
   std::string program; // "(Program (Function ...) ...)": functions not sent yet

@@ -74,6 +74,10 @@ frontend::OverloadResolution resolveOverload(PyObject *resolver,
     nb::tuple answer =
         nb::cast<nb::tuple>(nb::handle(resolver)(call.target, positional, keywords, literals));
     frontend::OverloadResolution resolution;
+    if (nb::cast<std::string>(answer[0]) == "native") {
+      resolution.kind = frontend::OverloadResolution::Kind::Native;
+      return resolution;
+    }
     resolution.functionId = nb::cast<int>(answer[1]);
     resolution.program = nb::cast<std::string>(answer[2]);
     if (nb::cast<std::string>(answer[0]) == "ufunc") {
@@ -215,6 +219,10 @@ void populateJIT(nb::module_ &m) {
   });
   m.def("supported_builtins", [] { return frontend::supportedBuiltins(); });
   m.def("native_numpy_functions", [] { return frontend::nativeNumPyFunctions(); });
+  m.def("native_array_methods", [] {
+    const std::set<std::string> &names = frontend::nativeArrayMethods();
+    return std::vector<std::string>(names.begin(), names.end());
+  });
   // Looking for the library may dlopen: without the GIL.
   m.def(
       "blas_library", [] { return runtime::blasLibraryPath(); },

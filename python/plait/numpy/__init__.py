@@ -3,7 +3,7 @@ plait.overload (one module per family). Importing it registers the
 implementations; each compiles only when a jitted function calls it, for
 the argument types of that call, and is inlined there."""
 
-from . import creation, random, shape, sorting, statistics, ufuncs  # noqa: F401  (register on import)
+from . import creation, random, shape, sorting, statistics, ufuncs, views  # noqa: F401  (register on import)
 
 
 def supported() -> dict[str, list[str]]:

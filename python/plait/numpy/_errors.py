@@ -8,10 +8,12 @@ from typing import Any
 def raise_if(condition: Any, exception: str, message: str, *values: Any) -> None:
     """Raises `exception` (a builtin's name, or module.Class) with `message`,
     whose {0}, {1}... show `values` (ints; {k!f} shows a float as Python
-    does), when `condition` holds. In compiled code the class and message
-    must be constant strings."""
+    does; a tuple's elements count one by one), when `condition` holds. In
+    compiled code the class and message must be constant strings (literals,
+    or names bound to them)."""
     if not condition:
         return
+    values = tuple(v for value in values for v in (value if isinstance(value, tuple) else (value,)))
     module, _, name = exception.rpartition(".")
     import builtins
     import importlib

@@ -49,3 +49,38 @@ def nextafterf(x: Any, y: Any) -> Any:
 
 
 nextafterf._plait_intrinsic = "nextafterf"  # type: ignore[attr-defined]
+
+
+_COMPLEX_TO_NUMPY = {
+    "cexp": "exp", "clog": "log", "csqrt": "sqrt", "csin": "sin", "ccos": "cos", "ctan": "tan",
+    "csinh": "sinh", "ccosh": "cosh", "ctanh": "tanh", "casin": "arcsin", "cacos": "arccos",
+    "catan": "arctan", "casinh": "arcsinh", "cacosh": "arccosh", "catanh": "arctanh",
+}
+
+
+def _complex_intrinsic(name: str) -> Callable[..., Any]:
+    """The C library's complex function (NumPy's complex loops call it):
+    complex128, or complex64 for the name ending in f."""
+    single = name.endswith("f") and name[:-1] in _COMPLEX_TO_NUMPY
+    ufunc_name = _COMPLEX_TO_NUMPY[name[:-1] if single else name]
+
+    def interpreted(z: Any) -> Any:
+        import numpy
+
+        return getattr(numpy, ufunc_name)((numpy.complex64 if single else numpy.complex128)(z))
+
+    interpreted.__name__ = name
+    interpreted._plait_intrinsic = name  # type: ignore[attr-defined]
+    return interpreted
+
+
+cexp, clog, csqrt = _complex_intrinsic("cexp"), _complex_intrinsic("clog"), _complex_intrinsic("csqrt")
+csin, ccos, ctan = _complex_intrinsic("csin"), _complex_intrinsic("ccos"), _complex_intrinsic("ctan")
+csinh, ccosh, ctanh = _complex_intrinsic("csinh"), _complex_intrinsic("ccosh"), _complex_intrinsic("ctanh")
+casin, cacos, catan = _complex_intrinsic("casin"), _complex_intrinsic("cacos"), _complex_intrinsic("catan")
+casinh, cacosh, catanh = _complex_intrinsic("casinh"), _complex_intrinsic("cacosh"), _complex_intrinsic("catanh")
+cexpf, clogf, csqrtf = _complex_intrinsic("cexpf"), _complex_intrinsic("clogf"), _complex_intrinsic("csqrtf")
+csinf, ccosf, ctanf = _complex_intrinsic("csinf"), _complex_intrinsic("ccosf"), _complex_intrinsic("ctanf")
+csinhf, ccoshf, ctanhf = _complex_intrinsic("csinhf"), _complex_intrinsic("ccoshf"), _complex_intrinsic("ctanhf")
+casinf, cacosf, catanf = _complex_intrinsic("casinf"), _complex_intrinsic("cacosf"), _complex_intrinsic("catanf")
+casinhf, cacoshf, catanhf = _complex_intrinsic("casinhf"), _complex_intrinsic("cacoshf"), _complex_intrinsic("catanhf")

@@ -1,5 +1,5 @@
-"""Array creation: np.eye, np.identity, np.linspace, np.logspace,
-np.meshgrid, np.full_like, np.copy, np.asarray."""
+"""Array creation: np.array, np.asarray, np.eye, np.identity,
+np.linspace, np.logspace, np.meshgrid, np.full_like, np.copy."""
 
 from __future__ import annotations
 
@@ -9,7 +9,9 @@ from .. import types
 from .._overload import overload
 from ..errors import TypingError, UnsupportedError
 from ._errors import raise_if
-from ._util import absent, dtype_class, need_integral
+from ._sequences import array_from_sequence
+from ._views import c_strides, strided_view
+from ._util import absent, dtype_class, need_integral, result_dtype
 
 
 def _eye_fill(rows, cols, k, dt):
@@ -188,6 +190,91 @@ def _copy(a, order="K", subok=False):
     return a.copy()
 
 
+def _sequence_dtype(t: Any) -> np.dtype:
+    """The dtype np.array discovers for a (nested) sequence: NumPy's
+    promotion of its leaves' dtypes, Python's numbers as int64, float64,
+    complex128 and bool (not weak, as in array coercion)."""
+    leaves: list[np.dtype] = []
+
+    def walk(node: Any) -> None:
+        if isinstance(node, types.Tuple):
+            for element in node.elements:
+                walk(element)
+        elif isinstance(node, (types.Array, types.NumPyScalar)):
+            leaves.append(node.dtype)
+        elif isinstance(node, types.Boolean):
+            leaves.append(np.dtype(np.bool_))
+        elif isinstance(node, types.Integer):
+            leaves.append(np.dtype(np.int64))
+        elif isinstance(node, types.Float):
+            leaves.append(np.dtype(np.float64))
+        elif isinstance(node, types.Complex):
+            leaves.append(np.dtype(np.complex128))
+        else:
+            raise UnsupportedError(f"np.array() of a sequence holding {node} is not supported (numbers and arrays are)")
+
+    walk(t)
+    return np.result_type(*leaves) if leaves else np.dtype(np.float64)
+
+
+def _from_sequence(name: str, object: Any, dtype: Any) -> Any:
+    """The implementation making a new array of a sequence (a tuple, or a
+    list display)."""
+    found = _sequence_dtype(object)
+    dt = dtype_class(dtype, found.type)
+    if found.kind == "c" and np.dtype(dt).kind != "c":
+        raise TypingError("float() argument must be a string or a real number, not 'complex'")
+
+    def from_sequence(object, dtype=None, copy=True, order="K", subok=False, ndmin=0, like=None):
+        return array_from_sequence(object, dt)
+
+    return from_sequence
+
+
+def _array_options(name: str, order: Any, subok: Any, ndmin: Any, like: Any) -> None:
+    if not absent(order) and not (order.has_literal and order.literal_value in ("K", "A", "C")):
+        raise UnsupportedError(f"np.{name}() with order= other than 'K', 'A' or 'C' is not supported yet")
+    if not absent(subok) and subok.has_literal and subok.literal_value:
+        raise UnsupportedError(f"np.{name}() with subok=True is not supported (plait's arrays are ndarrays)")
+    if not absent(ndmin) and not (ndmin.has_literal and ndmin.literal_value == 0):
+        raise UnsupportedError(f"np.{name}() with ndmin= is not supported yet")
+    if not absent(like):
+        raise UnsupportedError(f"np.{name}() with like= is not supported")
+
+
+def _copied(a, dtype=None, copy=True, order="K", subok=False, ndmin=0, like=None):
+    return a.copy()
+
+
+def _same(a, dtype=None, copy=True, order="K", subok=False, ndmin=0, like=None):
+    return a
+
+
+@overload(np.array, family="creation")
+def _array_typer(object, dtype=None, copy=None, order=None, subok=None, ndmin=None, like=None):
+    _array_options("array", order, subok, ndmin, like)
+    never = not absent(copy) and copy.has_literal and copy.literal_value is False
+    if isinstance(object, types.Tuple):
+        if never:
+            raise TypingError("Unable to avoid copy while creating an array as requested.")
+        return _from_sequence("array", object, dtype)
+    if not isinstance(object, types.Array):
+        raise UnsupportedError(f"np.array() of {object} is not supported yet (arrays, tuples and lists are; a number would make a 0-d array)")
+    if not absent(copy) and not copy.has_literal:
+        raise UnsupportedError("np.array() takes copy= as a constant here")
+    same = absent(dtype) or np.dtype(dtype_class(dtype, object.dtype.type)) == object.dtype
+    if same:
+        return _same if never else _copied
+    if never:
+        raise TypingError("Unable to avoid copy while creating an array as requested.")
+    target = dtype_class(dtype, None)
+
+    def array_cast(a, dtype=None, copy=True, order="K", subok=False, ndmin=0, like=None):
+        return a.astype(target)
+
+    return array_cast
+
+
 def _asarray(a, dtype=None, order=None, device=None, copy=None, like=None):
     return a
 
@@ -201,8 +288,15 @@ def _copy_typer(a, order=None, subok=None):
 
 @overload(np.asarray, family="creation")
 def _asarray_typer(a, dtype=None, order=None, device=None, copy=None, like=None):
+    if isinstance(a, types.Tuple) and all(absent(t) for t in (order, device, copy, like)):
+        sequence = _from_sequence("asarray", a, dtype)
+
+        def asarray_sequence(a, dtype=None, order=None, device=None, copy=None, like=None):
+            return sequence(a)
+
+        return asarray_sequence
     if not isinstance(a, types.Array):
-        raise UnsupportedError(f"np.asarray() of {a} is not supported yet (arrays are: lists and tuples are not)")
+        raise UnsupportedError(f"np.asarray() of {a} is not supported yet (arrays, tuples and lists are)")
     if not all(absent(t) for t in (order, device, copy, like)):
         raise UnsupportedError("np.asarray() with order=, device=, copy= or like= is not supported yet")
     if absent(dtype) or (isinstance(dtype, types.DType) and dtype.dtype == a.dtype):
@@ -250,3 +344,93 @@ def _indices(dimensions, dtype=None, sparse=None):
     if not absent(dtype) or not absent(sparse):
         raise UnsupportedError("np.indices() with dtype= or sparse= is not supported yet")
     return (_indices1, _indices2, _indices3)[len(dimensions) - 1]
+
+
+# -- np.mgrid[...]: NumPy's nd_grid.__getitem__ ---------------------------
+def _grid_point_step(start, stop, points):
+    # A complex step counts points: the step between them (1 for one).
+    if points == 1:
+        return 1.0
+    return (stop - start) / float(points - 1)
+
+
+def _grid_fill(flat, sizes, begins, steps, rank, total):
+    # flat[k, p] = index_k(p) * step_k + begin_k, p in C order.
+    inner = total
+    for k in range(rank):
+        inner = inner // sizes[k] if sizes[k] > 0 else 0
+        for p in range(total):
+            index = (p // inner) % sizes[k]
+            flat[k * total + p] = index * steps[k] + begins[k]
+
+
+@overload(np.mgrid.__getitem__, family="creation")
+def _mgrid(starts, stops, steps, single):
+    """np.mgrid[a:b:c, ...]: the compiler passes the slices' starts, stops
+    and steps (0 and 1 where left out) and whether the subscript was one
+    slice (NumPy then returns np.arange's result)."""
+    for t in starts.elements + stops.elements + steps.elements:
+        if not types.is_number(t):
+            raise TypingError(f"np.mgrid[] takes numbers in its slices, not {t}")
+    points = tuple(types.operand_dtype(t) in (complex,) or (isinstance(t, types.NumPyScalar) and t.dtype.kind == "c")
+                   for t in steps.elements)
+    # NumPy's result_type(0, start, stop, step...), a complex step counted
+    # as its absolute value (a float).
+    operands = [types.integer]
+    for k in range(len(points)):
+        operands += [starts[k], stops[k], types.float64 if points[k] else steps[k]]
+    typ = result_dtype(*operands).type
+    rank = len(points)
+    if single.literal_value:
+        if points[0]:
+
+            def mgrid_points(starts, stops, steps, single):
+                count = int(abs(steps[0]))
+                step = _grid_point_step(starts[0], stops[0], count)
+                return np.arange(0, count, 1).astype(typ) * step + starts[0]
+
+            return mgrid_points
+
+        def mgrid_range(starts, stops, steps, single):
+            return np.arange(starts[0], stops[0], steps[0])
+
+        return mgrid_range
+    grid_rank = rank + 1  # (a constant: the view's rank)
+    if any(points):
+
+        def step_values(steps):
+            # A point count's absolute value, the other steps' real parts.
+            z = array_from_sequence(steps, np.complex128)
+            out = np.empty(rank)
+            for k in range(rank):
+                out[k] = abs(z[k]) if points[k] else z[k].real
+            return out
+
+    else:
+
+        def step_values(steps):
+            return array_from_sequence(steps, typ)
+
+    def mgrid(starts, stops, steps, single):
+        begins = array_from_sequence(starts, typ)
+        ends = array_from_sequence(stops, typ)
+        given = step_values(steps)
+        sizes = np.empty(rank + 1, np.int64)
+        sizes[0] = rank
+        spacing = np.empty(rank, typ)
+        total = 1
+        for k in range(rank):
+            if points[k]:
+                count = int(given[k])
+                spacing[k] = _grid_point_step(begins[k], ends[k], count)
+            else:
+                count = int(np.ceil((ends[k] - begins[k]) / (given[k] * 1.0)))
+                spacing[k] = given[k]
+            raise_if(count < 0, "ValueError", "negative dimensions are not allowed")
+            sizes[k + 1] = count
+            total *= count
+        flat = np.empty(rank * total, typ)
+        _grid_fill(flat, sizes[1:], begins, spacing, rank, total)
+        return strided_view(flat, 0, sizes, c_strides(sizes, grid_rank), grid_rank)
+
+    return mgrid

@@ -2,8 +2,8 @@
 one state per thread (the runtime's), seeded from the OS on a thread's first
 draw. After np.random.seed(s) in compiled code, the calling thread draws
 what NumPy draws after np.random.seed(s): seed, rand, randn, random,
-random_sample, standard_normal, randint, uniform, normal, choice (p= with
-replacement), shuffle and permutation match NumPy's values bit for bit.
+random_sample, standard_normal, randint, uniform, normal, choice (with
+and without replacement, p= too), shuffle and permutation match NumPy's values bit for bit.
 The interpreter's np.random state is a different one (as in Numba)."""
 
 from __future__ import annotations
@@ -352,11 +352,47 @@ def _weighted_cdf(p, pop, atol):
     return cdf
 
 
+def _weighted_sample(p, pop, size, atol):
+    # NumPy's legacy choice(replace=False, p=p): rounds of draws until
+    # `size` distinct indices are found; the ones found get weight 0, and
+    # each round keeps its new picks in order of first occurrence.
+    _weighted_cdf(p, pop, atol)  # (its checks)
+    raise_if(size > pop, "ValueError", "Cannot take a larger sample than population when 'replace=False'")
+    raise_if(size < 0, "ValueError", "Negative dimensions are not allowed")
+    positive = 0
+    for i in range(pop):
+        if p[i] > 0:
+            positive += 1
+    raise_if(positive < size, "ValueError", "Fewer non-zero entries in p than size")
+    weights = p.copy()
+    found = np.zeros(size, np.int64)
+    n = 0
+    while n < size:
+        draws = np.empty(size - n)
+        for i in range(size - n):
+            draws[i] = random_double()
+        for i in range(n):
+            weights[found[i]] = 0
+        cdf = np.cumsum(weights)
+        cdf /= cdf[cdf.shape[0] - 1]
+        start = n
+        for i in range(draws.shape[0]):
+            pick = _search_right(cdf, draws[i])
+            repeated = False
+            for j in range(start, n):
+                if found[j] == pick:
+                    repeated = True
+            if not repeated:
+                found[n] = pick
+                n += 1
+    return found
+
+
 def _weighted_choice_typer(a: Any, size: Any, replace: Any, p: Any) -> Callable[..., Any]:
     if not isinstance(p, types.Array) or p.ndim != 1 or p.dtype.kind not in "biuf":
         raise UnsupportedError(f"np.random.choice() with p of {p} is not supported yet (a 1-D array)")
-    if not absent(replace) and not (replace.has_literal and replace.literal_value is True):
-        raise UnsupportedError("np.random.choice() with p= and replace= other than True is not supported yet")
+    if not absent(replace) and not isinstance(replace, (types.Boolean, types.Integer)):
+        raise TypingError(f"np.random.choice(): replace must be a bool, not {replace}")
     atol = float(np.sqrt(np.finfo(np.float64).eps))
     if p.dtype.kind == "f":
         atol = max(atol, float(np.sqrt(np.finfo(p.dtype).eps)))
@@ -366,6 +402,8 @@ def _weighted_choice_typer(a: Any, size: Any, replace: Any, p: Any) -> Callable[
 
             def choice_int(a, size=None, replace=True, p=None):
                 _population(a)
+                if not replace:  # (NumPy's .item(0): a Python int)
+                    return int(_weighted_sample(p.astype(np.float64), a, 1, atol)[0])
                 cdf = _weighted_cdf(p.astype(np.float64), a, atol)
                 return _search_right(cdf, random_double())
 
@@ -373,6 +411,8 @@ def _weighted_choice_typer(a: Any, size: Any, replace: Any, p: Any) -> Callable[
 
         def choice_ints(a, size=None, replace=True, p=None):
             raise_if(a <= 0 and size != 0, "ValueError", "a must be greater than 0 unless no samples are taken")
+            if not replace:
+                return _weighted_sample(p.astype(np.float64), a, size, atol)
             cdf = _weighted_cdf(p.astype(np.float64), a, atol)
             out = np.empty(size, np.int64)
             for i in range(size):
@@ -384,6 +424,8 @@ def _weighted_choice_typer(a: Any, size: Any, replace: Any, p: Any) -> Callable[
 
         def choice_element(a, size=None, replace=True, p=None):
             raise_if(a.shape[0] == 0, "ValueError", "a cannot be empty unless no samples are taken")
+            if not replace:
+                return a[_weighted_sample(p.astype(np.float64), a.shape[0], 1, atol)[0]]
             cdf = _weighted_cdf(p.astype(np.float64), a.shape[0], atol)
             return a[_search_right(cdf, random_double())]
 
@@ -391,8 +433,13 @@ def _weighted_choice_typer(a: Any, size: Any, replace: Any, p: Any) -> Callable[
 
     def choice_elements(a, size=None, replace=True, p=None):
         raise_if(a.shape[0] == 0 and size != 0, "ValueError", "a cannot be empty unless no samples are taken")
-        cdf = _weighted_cdf(p.astype(np.float64), a.shape[0], atol)
         out = np.empty(size, a.dtype)
+        if not replace:
+            picked = _weighted_sample(p.astype(np.float64), a.shape[0], size, atol)
+            for i in range(size):
+                out[i] = a[picked[i]]
+            return out
+        cdf = _weighted_cdf(p.astype(np.float64), a.shape[0], atol)
         for i in range(size):
             out[i] = a[_search_right(cdf, random_double())]
         return out

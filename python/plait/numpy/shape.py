@@ -13,6 +13,7 @@ from .._overload import overload
 from ..errors import TypingError, UnsupportedError
 from ._errors import check_axis, raise_if
 from ._util import absent, literal_axis, need_array, need_integral
+from ._views import c_strides, strided_view
 
 
 def _flip1(m, axis=None):
@@ -269,9 +270,38 @@ def _repeat(a, repeats, axis=None):
     a = need_array("repeat", a)
     if not types.is_integral(repeats):
         raise UnsupportedError("np.repeat() with repeats other than an int is not supported yet")
-    if not absent(axis) and a.ndim != 1:
-        raise UnsupportedError("np.repeat() along an axis is not supported yet (of 1-D arrays and flattened)")
-    return _repeat_flat
+    if absent(axis) or a.ndim == 1:
+        if not absent(axis):
+            literal_axis("repeat", axis, 1)
+        return _repeat_flat
+    along = literal_axis("repeat", axis, a.ndim)
+    rank = a.ndim
+    expanded_rank = rank + 1
+
+    def repeat_along(a, repeats, axis=None):
+        # Each element along the axis `repeats` times: a view with a new
+        # axis of stride 0 after it, copied, then seen with the two merged.
+        raise_if(repeats < 0 and a.shape[along] > 0, "ValueError", "negative dimensions are not allowed")
+        count = max(repeats, 0)
+        sizes = np.empty(expanded_rank, np.int64)
+        steps = np.empty(expanded_rank, np.int64)
+        for k in range(expanded_rank):
+            if k <= along:
+                sizes[k] = a.shape[k]
+                steps[k] = a.strides[k] // a.itemsize
+            elif k == along + 1:
+                sizes[k] = count
+                steps[k] = 0
+            else:
+                sizes[k] = a.shape[k - 1]
+                steps[k] = a.strides[k - 1] // a.itemsize
+        copied = strided_view(a, 0, sizes, steps, expanded_rank).copy()
+        final = np.empty(rank, np.int64)
+        for k in range(rank):
+            final[k] = a.shape[k] * count if k == along else a.shape[k]
+        return strided_view(copied, 0, final, c_strides(final, rank), rank)
+
+    return repeat_along
 
 
 def _tile_vector(A, reps):

@@ -4,7 +4,7 @@ np.trace."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Optional
 
 import numpy as np
 
@@ -13,6 +13,8 @@ from .._overload import UfuncLoop, overload, overload_method
 from .ufuncs import ufunc_loop
 from ..errors import TypingError, UnsupportedError
 from ._errors import raise_if
+from ._sequences import array_from_sequence
+from ._views import c_strides, strided_view
 from .shape import _diagonal
 from ._util import absent, literal_axis, literal_flag, need_array, need_integral, result_dtype
 
@@ -303,14 +305,30 @@ def _percentile_of_sorted(values, q, inexact):
     return np.float64(result)
 
 
-def _percentile(a, q, axis=None, out=None, overwrite_input=False, method=None, keepdims=False,
-                weights=None, interpolation=None):
-    return _percentile_of_sorted(_sorted_flat(a), float(q), False)
+def _quantiles(q):
+    """q as a 1-D float64 array (a number counts as one)."""
+    return np.asarray(q, np.float64).ravel()
 
 
-def _percentile_inexact(a, q, axis=None, out=None, overwrite_input=False, method=None, keepdims=False,
-                        weights=None, interpolation=None):
-    return _percentile_of_sorted(_sorted_flat(a), float(q), True)
+def _quantile_array(q):
+    return q.astype(np.float64)
+
+
+def _quantile_tuple(q):
+    return array_from_sequence(q, np.float64)
+
+
+def _quantile_number(q):
+    qs = np.empty(1)
+    qs[0] = q
+    return qs
+
+
+@overload(_quantiles)
+def _quantiles_typer(q):
+    if isinstance(q, types.Array):
+        return _quantile_array
+    return _quantile_tuple if isinstance(q, types.Tuple) else _quantile_number
 
 
 @overload(np.percentile, family="statistics")
@@ -319,11 +337,46 @@ def _percentile_typer(a, q, axis=None, out=None, overwrite_input=None, method=No
     a = need_array("percentile", a)
     if a.dtype.kind not in "biu" and a.dtype != np.float64:
         raise UnsupportedError(f"np.percentile() of {a.dtype.name} values is not supported yet")
-    if not types.is_number(q) or isinstance(q, types.Complex):
-        raise UnsupportedError("np.percentile() of several q is not supported yet (one number is)")
-    if not all(absent(t) for t in (axis, out, overwrite_input, method, keepdims, weights, interpolation)):
-        raise UnsupportedError("np.percentile() with keywords is not supported yet")
-    return _percentile_inexact if a.dtype.kind == "f" else _percentile
+    several = isinstance(q, types.Tuple) or isinstance(q, types.Array)
+    if isinstance(q, types.Array) and (q.ndim != 1 or q.dtype.kind not in "biuf"):
+        raise UnsupportedError("np.percentile() of q other than a number or a 1-D array is not supported yet")
+    if isinstance(q, types.Tuple) and not all(types.is_number(t) and not isinstance(t, types.Complex) for t in q.elements):
+        raise TypingError(f"np.percentile(): q must be numbers, not {q}")
+    if not several and (not types.is_number(q) or isinstance(q, types.Complex)):
+        raise TypingError(f"np.percentile(): q must be a number or an array of numbers, not {q}")
+    if not absent(method) and not (method.has_literal and method.literal_value == "linear"):
+        raise UnsupportedError("np.percentile() with a method= other than 'linear' is not supported yet")
+    if not all(absent(t) for t in (out, overwrite_input, weights, interpolation)):
+        raise UnsupportedError("np.percentile() with out=, overwrite_input=, weights= or interpolation= is not supported yet")
+    inexact = a.dtype.kind == "f"
+    plan = _Lines("percentile", a, axis, keepdims)
+    if plan.out_rank == 0 and not several:
+
+        def percentile(a, q, axis=None, out=None, overwrite_input=False, method=None, keepdims=False,
+                       weights=None, interpolation=None):
+            return _percentile_of_sorted(_sorted_flat(a), float(q), inexact)
+
+        return percentile
+    order, rank, kept, reduced, keep = plan.order, plan.rank, plan.kept, plan.reduced, plan.keep
+    leading = 1 if several else 0
+    out_rank = plan.out_rank + leading
+
+    def percentile_along(a, q, axis=None, out=None, overwrite_input=False, method=None, keepdims=False,
+                         weights=None, interpolation=None):
+        qs = _quantiles(q)
+        sizes, steps, count, n = _lines_of(a, order, rank, kept)
+        lines = strided_view(a, 0, sizes, steps, rank).reshape((count, n))
+        flat = np.empty((qs.shape[0], count))
+        for i in range(count):
+            values = np.sort(lines[i, :])
+            for j in range(qs.shape[0]):
+                flat[j, i] = _percentile_of_sorted(values, qs[j], inexact)
+        shape = _reduced_shape(a, reduced, keep, rank, out_rank, leading)
+        if leading:
+            shape[0] = qs.shape[0]
+        return strided_view(flat, 0, shape, c_strides(shape, out_rank), out_rank)
+
+    return percentile_along
 
 
 def _bincount_values(x, minlength):
@@ -459,14 +512,81 @@ def _corrcoef(x, y=None, rowvar=None, bias=None, ddof=None, dtype=None):
     return _corrcoef_rows
 
 
-def _reduced_along(name: str, a: Any, axis: Any, keepdims: Any) -> Any:
-    """The constant axis a median or percentile reduces a 2-D array along."""
-    along = literal_axis(name, axis, a.ndim)
-    if along is not None and a.ndim != 2:
-        raise UnsupportedError(f"np.{name}() along an axis of a {a.ndim}-D array is not supported yet (2-D)")
-    if literal_flag(name, "keepdims", keepdims):
-        raise UnsupportedError(f"np.{name}() with keepdims=True is not supported yet")
-    return along
+def _literal_axes(name: str, axis: Any, ndim: int) -> Optional[tuple[int, ...]]:
+    """The axes a constant axis= (an int or a tuple of ints) names, sorted
+    and normalised with NumPy's errors; None for None."""
+    if absent(axis):
+        return None
+    if not axis.has_literal:
+        raise UnsupportedError(f"np.{name}() takes axis= as a constant here")
+    value = axis.literal_value
+    listed = value if isinstance(value, tuple) else (value,)
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in listed):
+        raise TypingError(f"np.{name}(): axis must be an int or a tuple of ints")
+    axes = []
+    for v in listed:
+        if not -ndim <= v < ndim:
+            raise TypingError(f"axis {v} is out of bounds for array of dimension {ndim}")
+        if v % ndim in axes:
+            raise TypingError("repeated axis")
+        axes.append(v % ndim)
+    return tuple(sorted(axes))
+
+
+def _moved_axes(a, order, rank):
+    # The sizes and strides of `a` with its axes in `order`.
+    sizes = np.empty(rank, np.int64)
+    steps = np.empty(rank, np.int64)
+    for k in range(rank):
+        sizes[k] = a.shape[order[k]]
+        steps[k] = a.strides[order[k]] // a.itemsize
+    return sizes, steps
+
+
+def _reduced_shape(a, reduced, keep, rank, out_rank, leading):
+    # The result's sizes (after `leading` sizes the caller fills) and its
+    # C-order strides.
+    sizes = np.empty(out_rank, np.int64)
+    k = leading
+    for axis in range(rank):
+        dropped = False
+        for r in range(len(reduced)):
+            if reduced[r] == axis:
+                dropped = True
+        if not dropped:
+            sizes[k] = a.shape[axis]
+            k += 1
+        elif keep:
+            sizes[k] = 1
+            k += 1
+    return sizes
+
+
+class _Lines:
+    """How a reduction along constant axes sees an array: its kept axes
+    then its reduced ones (`order`), as `count` lines of `n` values."""
+
+    def __init__(self, name: str, a: types.Array, axis: Any, keepdims: Any) -> None:
+        self.reduced = _literal_axes(name, axis, a.ndim)
+        self.keep = literal_flag(name, "keepdims", keepdims)
+        self.rank = a.ndim
+        reduced = self.reduced if self.reduced is not None else tuple(range(a.ndim))
+        kept = tuple(k for k in range(a.ndim) if k not in reduced)
+        self.order = kept + reduced
+        self.reduced = reduced
+        self.kept = len(kept)
+        self.out_rank = a.ndim if self.keep else len(kept)
+
+
+def _lines_of(a, order, rank, kept):
+    sizes, steps = _moved_axes(a, order, rank)
+    count = 1
+    for k in range(kept):
+        count *= sizes[k]
+    n = 1
+    for k in range(kept, rank):
+        n *= sizes[k]
+    return sizes, steps, count, n
 
 
 @overload(np.median, family="statistics")
@@ -476,16 +596,19 @@ def _median_typer(a, axis=None, out=None, overwrite_input=None, keepdims=None):
         raise UnsupportedError(f"np.median() of {a.dtype.name} values is not supported yet")
     if not absent(out) or not absent(overwrite_input):
         raise UnsupportedError("np.median() with out= or overwrite_input= is not supported yet")
-    along = _reduced_along("median", a, axis, keepdims)
-    if along is None:
+    plan = _Lines("median", a, axis, keepdims)
+    if plan.out_rank == 0:
         return _median
     dt = np.median(np.zeros((1, 1), a.dtype), axis=0).dtype.type  # NumPy's result dtype
+    order, rank, kept, reduced, keep, out_rank = plan.order, plan.rank, plan.kept, plan.reduced, plan.keep, plan.out_rank
 
     def median_along(a, axis=None, out=None, overwrite_input=False, keepdims=False):
-        lines = a if along == 1 else a.T
-        result = np.empty(lines.shape[0], dt)
-        for i in range(lines.shape[0]):
-            result[i] = _median(lines[i, :])
-        return result
+        sizes, steps, count, n = _lines_of(a, order, rank, kept)
+        lines = strided_view(a, 0, sizes, steps, rank).reshape((count, n))
+        flat = np.empty(count, dt)
+        for i in range(count):
+            flat[i] = _median(lines[i, :])
+        shape = _reduced_shape(a, reduced, keep, rank, out_rank, 0)
+        return strided_view(flat, 0, shape, c_strides(shape, out_rank), out_rank)
 
     return median_along

@@ -13,6 +13,7 @@ import numpy as np
 from .. import types
 from .._overload import UfuncLoop, overload
 from ..errors import TypingError, UnsupportedError
+from . import _libm
 from ._libm import (
     acos as c_acos,
     acosh as c_acosh,
@@ -134,6 +135,19 @@ def _outer_typer(ufunc: Any) -> Callable[..., Any]:
         return outer
 
     return typer
+
+
+def _complex_kernels(double: Any, single: Any) -> dict[str, Callable[..., Any]]:
+    """The kernels of a complex loop: the C library's function NumPy's
+    complex128 loop calls, and its float version for complex64."""
+
+    def complex128_kernel(x):
+        return double(x)
+
+    def complex64_kernel(x):
+        return single(x)
+
+    return {"complex128": complex128_kernel, "complex64": complex64_kernel}
 
 
 # -- kernels (each runs on one element, in the loop's dtypes) --------------
@@ -490,7 +504,7 @@ def _float_power(x, y):
     return c_pow(x, y)
 
 
-_DTYPE_NAMES = {"float16", "float32", "float64"}
+_DTYPE_NAMES = {"float16", "float32", "float64", "complex64", "complex128"}
 _NUMBERS = "biufc"
 _REALS = "biuf"
 _INTS = "biu"
@@ -534,14 +548,14 @@ _register(np.deg2rad, **{"float64": _deg2rad, "f": _deg2rad_single})
 _register(np.radians, **{"float64": _deg2rad, "f": _deg2rad_single})
 _register(np.rad2deg, **{"float64": _rad2deg, "f": _rad2deg_single})
 _register(np.degrees, **{"float64": _rad2deg, "f": _rad2deg_single})
-_register(np.sinh, **{"f": _sinh})
-_register(np.cosh, **{"f": _cosh})
-_register(np.tanh, **{"f": _tanh})
-_register(np.arcsin, **{"f": _arcsin})
-_register(np.arccos, **{"f": _arccos})
-_register(np.arcsinh, **{"f": _arcsinh})
-_register(np.arccosh, **{"f": _arccosh})
-_register(np.arctanh, **{"f": _arctanh})
+_register(np.sinh, **{"f": _sinh, **_complex_kernels(_libm.csinh, _libm.csinhf)})
+_register(np.cosh, **{"f": _cosh, **_complex_kernels(_libm.ccosh, _libm.ccoshf)})
+_register(np.tanh, **{"f": _tanh, **_complex_kernels(_libm.ctanh, _libm.ctanhf)})
+_register(np.arcsin, **{"f": _arcsin, **_complex_kernels(_libm.casin, _libm.casinf)})
+_register(np.arccos, **{"f": _arccos, **_complex_kernels(_libm.cacos, _libm.cacosf)})
+_register(np.arcsinh, **{"f": _arcsinh, **_complex_kernels(_libm.casinh, _libm.casinhf)})
+_register(np.arccosh, **{"f": _arccosh, **_complex_kernels(_libm.cacosh, _libm.cacoshf)})
+_register(np.arctanh, **{"f": _arctanh, **_complex_kernels(_libm.catanh, _libm.catanhf)})
 _register(np.exp2, **{"f": _exp2})
 _register(np.expm1, **{"f": _expm1})
 _register(np.log2, **{"f": _log2})
@@ -656,10 +670,10 @@ def _arctan(x):
     return c_atan(x)
 
 
-_register(np.sqrt, **{"f": _sqrt})
-_register(np.exp, **{"f": _exp})
-_register(np.log, **{"f": _log})
-_register(np.sin, **{"f": _sin})
-_register(np.cos, **{"f": _cos})
-_register(np.tan, **{"f": _tan})
-_register(np.arctan, **{"f": _arctan})
+_register(np.sqrt, **{"f": _sqrt, **_complex_kernels(_libm.csqrt, _libm.csqrtf)})
+_register(np.exp, **{"f": _exp, **_complex_kernels(_libm.cexp, _libm.cexpf)})
+_register(np.log, **{"f": _log, **_complex_kernels(_libm.clog, _libm.clogf)})
+_register(np.sin, **{"f": _sin, **_complex_kernels(_libm.csin, _libm.csinf)})
+_register(np.cos, **{"f": _cos, **_complex_kernels(_libm.ccos, _libm.ccosf)})
+_register(np.tan, **{"f": _tan, **_complex_kernels(_libm.ctan, _libm.ctanf)})
+_register(np.arctan, **{"f": _arctan, **_complex_kernels(_libm.catan, _libm.catanf)})

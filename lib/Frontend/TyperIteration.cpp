@@ -1,0 +1,221 @@
+//===- TyperIteration.cpp - what `for` loops iterate over -----------------===//
+//
+// A `for` loop runs over range(), an array (its elements, or the rows of an
+// N-D one), a tuple whose elements have one type, enumerate(), zip(),
+// np.ndindex() and np.ndenumerate(). Every iterable but range() is a count
+// and an item per position; the emitter builds the loop from them.
+//
+//===----------------------------------------------------------------------===//
+#include "Typer.h"
+
+#include <functional>
+
+namespace plait::frontend {
+
+namespace {
+
+/// The builtin or NumPy function `call` calls ("enumerate", "np.ndindex"),
+/// or "".
+std::string iterationFunction(const Typer &typer, const Specialization &spec, const SExpr &call) {
+  if (!ast::is(call, ast::NodeKind::Call))
+    return "";
+  const SExpr &callee = ast::func(call);
+  if (ast::is(callee, ast::NodeKind::Name)) {
+    NameBinding binding = typer.resolve(spec, ast::id(callee));
+    if (binding.kind == NameBinding::Kind::Builtin)
+      return ast::id(callee);
+  }
+  std::string numpyName = typer.numpyFunction(spec, callee);
+  return numpyName == "ndindex" || numpyName == "ndenumerate" ? "np." + numpyName : "";
+}
+
+} // namespace
+
+std::optional<Iterable> Typer::iterableOf(Specialization &spec, const SExpr &node) {
+  const FunctionSource &fn = *spec.source;
+  std::string function = iterationFunction(*this, spec, node);
+  std::vector<const SExpr *> args =
+      ast::is(node, ast::NodeKind::Call) ? ast::args(node).rest() : std::vector<const SExpr *>();
+  auto noKeywords = [&](const char *name) {
+    if (ast::keywords(node).items.size() > 1 && function != "enumerate")
+      fail(CompileError::Kind::Typing, fn, node,
+           std::string(name) + "() takes no keyword arguments");
+  };
+  auto needInts = [&](const std::string &name, const SExpr &arg, const Type &t) {
+    bool ints = t.isIntegral();
+    if (t.kind == Type::Kind::Tuple) {
+      ints = true;
+      for (const Type &element : t.elements)
+        ints &= element.isIntegral();
+    }
+    if (!ints)
+      fail(CompileError::Kind::Typing, fn, arg,
+           "'" + t.str() + "' object cannot be interpreted as an integer" +
+               (name.empty() ? "" : " (" + name + "() takes ints)"));
+  };
+  Iterable iterable;
+  iterable.node = &node;
+  if (function == "range") {
+    noKeywords("range");
+    if (args.empty() || args.size() > 3)
+      fail(CompileError::Kind::Typing, fn, node, "range() takes 1 to 3 positional arguments");
+    for (const SExpr *arg : args) {
+      Type t = exprType(spec, *arg);
+      if (t.kind == Type::Kind::Bottom)
+        return std::nullopt;
+      if (!t.isIntegral())
+        fail(CompileError::Kind::Typing, fn, *arg,
+             "'" + t.str() + "' object cannot be interpreted as an integer");
+    }
+    iterable.kind = Iterable::Kind::Range;
+    iterable.element = Type::integer();
+    return iterable;
+  }
+  if (function == "enumerate" || function == "zip") {
+    iterable.kind = function == "zip" ? Iterable::Kind::Zip : Iterable::Kind::Enumerate;
+    const SExpr *start = nullptr;
+    for (const SExpr *keyword : ast::keywords(node).rest()) {
+      if (function == "zip" || keyword->items.at(1).text != "start")
+        fail(CompileError::Kind::Typing, fn, node,
+             function + "() got an unexpected keyword argument '" + keyword->items.at(1).text +
+                 "'");
+      start = &keyword->items.at(2);
+    }
+    if (function == "enumerate") {
+      if (args.empty() || args.size() + (start ? 1 : 0) > 2)
+        fail(CompileError::Kind::Typing, fn, node, "enumerate() takes an iterable and a start");
+      if (args.size() == 2)
+        start = args[1];
+      args.resize(1);
+      if (start) {
+        Type t = exprType(spec, *start);
+        if (t.kind == Type::Kind::Bottom)
+          return std::nullopt;
+        needInts("", *start, t);
+      }
+      iterable.start = start;
+    }
+    std::vector<Type> elements;
+    if (function == "enumerate")
+      elements.push_back(Type::integer());
+    for (const SExpr *arg : args) {
+      std::optional<Iterable> part = iterableOf(spec, *arg);
+      if (!part)
+        return std::nullopt;
+      elements.push_back(part->element);
+      iterable.parts.push_back(std::move(*part));
+    }
+    if (function == "zip" && args.empty())
+      fail(CompileError::Kind::Unsupported, fn, node, "zip() of nothing is not supported");
+    iterable.element = Type::tuple(std::move(elements));
+    return iterable;
+  }
+  if (function == "np.ndindex") {
+    noKeywords("ndindex");
+    std::vector<Type> indices;
+    for (const SExpr *arg : args) {
+      Type t = exprType(spec, *arg);
+      if (t.kind == Type::Kind::Bottom)
+        return std::nullopt;
+      needInts("ndindex", *arg, t);
+      if (t.kind == Type::Kind::Tuple && args.size() > 1)
+        fail(CompileError::Kind::Typing, fn, *arg,
+             "np.ndindex() takes a shape tuple or the sizes as separate ints");
+      size_t count = t.kind == Type::Kind::Tuple ? t.elements.size() : 1;
+      indices.insert(indices.end(), count, Type::integer());
+    }
+    iterable.kind = Iterable::Kind::NdIndex;
+    iterable.element = Type::tuple(std::move(indices));
+    return iterable;
+  }
+  if (function == "np.ndenumerate") {
+    noKeywords("ndenumerate");
+    if (args.size() != 1)
+      fail(CompileError::Kind::Typing, fn, node, "np.ndenumerate() takes one array");
+    Type array = exprType(spec, *args[0]);
+    if (array.kind == Type::Kind::Bottom)
+      return std::nullopt;
+    if (array.kind != Type::Kind::Array)
+      fail(CompileError::Kind::Unsupported, fn, *args[0],
+           "np.ndenumerate() of " + array.str() + " is not supported (arrays are)");
+    iterable.kind = Iterable::Kind::NdEnumerate;
+    iterable.element = Type::tuple(
+        {Type::tuple(std::vector<Type>(array.ndim, Type::integer())), array.elementType()});
+    return iterable;
+  }
+  if (!function.empty())
+    fail(CompileError::Kind::Unsupported, fn, node,
+         "for loops over " + function +
+             "() are not supported (range(), arrays, tuples, "
+             "enumerate(), zip(), np.ndindex() and np.ndenumerate() are)");
+  if (ast::is(node, ast::NodeKind::List)) // for x in [a, b]: a fixed sequence
+    spec.sequenceLiterals.insert(&node);
+  Type iterated = exprType(spec, node);
+  if (iterated.kind == Type::Kind::Bottom)
+    return std::nullopt;
+  if (iterated.kind == Type::Kind::Array) {
+    iterable.kind = Iterable::Kind::Array;
+    iterable.element = iterated.ndim == 1 ? iterated.elementType()
+                                          : Type::array(iterated.dtype, iterated.ndim - 1);
+    return iterable;
+  }
+  if (iterated.kind == Type::Kind::Tuple) {
+    bool uniform = !iterated.elements.empty() && iterated.elements[0].numLeaves() == 1 &&
+                   iterated.elements[0].kind != Type::Kind::Array;
+    for (const Type &element : iterated.elements)
+      uniform &= element == iterated.elements[0];
+    if (!uniform)
+      fail(CompileError::Kind::Unsupported, fn, node,
+           "a for loop over a tuple of " + iterated.str() +
+               " is not supported (its elements need one scalar type)");
+    iterable.kind = Iterable::Kind::Tuple;
+    iterable.element = iterated.elements[0];
+    return iterable;
+  }
+  fail(CompileError::Kind::Unsupported, fn, node,
+       "for loops over " + iterated.str() +
+           " are not supported (range(), arrays, tuples, enumerate(), zip(), np.ndindex() and "
+           "np.ndenumerate() are)");
+}
+
+void Typer::bindLoopTarget(Specialization &spec, const SExpr &target, const Iterable &iterable,
+                           const SExpr &stmt) {
+  const FunctionSource &fn = *spec.source;
+  // Rows of an N-D array are views: the names bound to them alias it.
+  std::function<void(const SExpr &, const Iterable &)> alias = [&](const SExpr &name,
+                                                                   const Iterable &part) {
+    if (part.kind == Iterable::Kind::Array && part.element.kind == Type::Kind::Array &&
+        ast::is(name, ast::NodeKind::Name))
+      addAliases(spec, ast::id(name), aliasRoots(spec, *part.node));
+  };
+  if (iterable.kind == Iterable::Kind::Array && iterable.element.kind == Type::Kind::Array) {
+    if (!ast::is(target, ast::NodeKind::Name) || !spec.loopTargets.count(ast::id(target)))
+      fail(CompileError::Kind::Unsupported, fn, target,
+           "the rows of an array can be bound only to a variable that nothing else assigns");
+    alias(target, iterable);
+    assign(spec, target, iterable.element, stmt);
+    rowsInScope.insert(ast::id(target));
+    return;
+  }
+  if ((iterable.kind == Iterable::Kind::Enumerate || iterable.kind == Iterable::Kind::Zip) &&
+      ast::is(target, ast::NodeKind::Tuple)) {
+    std::vector<const SExpr *> names = ast::elts(target);
+    size_t first = iterable.kind == Iterable::Kind::Enumerate ? 1 : 0;
+    if (names.size() == first + iterable.parts.size())
+      for (size_t k = 0; k < iterable.parts.size(); ++k)
+        alias(*names[first + k], iterable.parts[k]);
+  }
+  for (const Iterable &part : iterable.parts)
+    if (part.element.kind == Type::Kind::Array && !ast::is(target, ast::NodeKind::Tuple))
+      fail(CompileError::Kind::Unsupported, fn, target,
+           "unpack the rows of an array from enumerate() or zip() into names "
+           "(for i, row in enumerate(a))");
+  assign(spec, target, iterable.element, stmt);
+}
+
+void Typer::unbindLoopTarget(const SExpr &target) {
+  if (ast::is(target, ast::NodeKind::Name))
+    rowsInScope.erase(ast::id(target));
+}
+
+} // namespace plait::frontend
