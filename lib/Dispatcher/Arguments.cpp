@@ -259,6 +259,18 @@ bool classifyElement(PyObject *element, std::string &part, const std::string &wh
 
 bool unboxScalar(PyObject *o, char kind, int64_t &slot, const DispatchState &state, size_t index);
 
+/// A complex number's parts, one slot each.
+bool unboxComplex(PyObject *o, const std::function<void(int64_t)> &take) {
+  Py_complex z = PyComplex_AsCComplex(o);
+  if (z.real == -1.0 && PyErr_Occurred())
+    return false;
+  int64_t parts[2];
+  std::memcpy(parts, &z, 16);
+  take(parts[0]);
+  take(parts[1]);
+  return true;
+}
+
 /// Unboxes a tuple argument's elements as `type` lays them out.
 bool unboxTuple(PyObject *tuple, const frontend::Type &type,
                 const std::function<void(int64_t)> &take, const DispatchState &state,
@@ -272,13 +284,8 @@ bool unboxTuple(PyObject *tuple, const frontend::Type &type,
       continue;
     }
     if (elementType.kind == frontend::Type::Kind::Complex) {
-      Py_complex z = PyComplex_AsCComplex(element);
-      if (z.real == -1.0 && PyErr_Occurred())
+      if (!unboxComplex(element, take))
         return false;
-      int64_t parts[2];
-      std::memcpy(parts, &z, 16);
-      take(parts[0]);
-      take(parts[1]);
       continue;
     }
     char kind = elementType.kind == frontend::Type::Kind::Bool  ? key::kBool
@@ -582,13 +589,8 @@ bool PackedArguments::unbox(const DispatchState &state, const Entry &entry,
       continue;
     }
     if (kind == key::kComplex) {
-      Py_complex z = PyComplex_AsCComplex(argument);
-      if (z.real == -1.0 && PyErr_Occurred())
+      if (!unboxComplex(argument, take))
         return false;
-      int64_t parts[2];
-      std::memcpy(parts, &z, 16);
-      take(parts[0]);
-      take(parts[1]);
       continue;
     }
     if (kind != key::kArray) {

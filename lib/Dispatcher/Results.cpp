@@ -356,6 +356,98 @@ PyObject *boxResult(const Type &type, const int64_t *&words, char cast, ResultOw
   }
 }
 
+namespace {
+
+/// Value `bits` the code recorded for a raise, as the Python object of
+/// `kind` (i int, f float, b bool, N<code> a NumPy scalar); null with an
+/// exception.
+PyObject *recordedValue(const std::string &kind, int64_t bits) {
+  double real;
+  std::memcpy(&real, &bits, sizeof real);
+  PyObject *value = nullptr;
+  if (kind == "i") {
+    value = PyLong_FromLongLong(bits);
+  } else if (kind == "f") {
+    value = PyFloat_FromDouble(real);
+  } else if (kind == "b") {
+    value = PyBool_FromLong(bits != 0);
+  } else if (!kind.empty() && kind[0] == 'N') {
+    // The NumPy scalar's own type formats it (np.float32(0.1) is "0.1").
+    const frontend::DTypeInfo *info = frontend::dtypeOfDispatchCode(kind.size() > 1 ? kind[1] : 0);
+    PyObject *numpy = info ? PyImport_ImportModule("numpy") : nullptr;
+    PyObject *scalarType = numpy ? PyObject_GetAttrString(numpy, info->name) : nullptr;
+    Py_XDECREF(numpy);
+    PyObject *number = !info                                  ? nullptr
+                       : info->isFloat                        ? PyFloat_FromDouble(real)
+                       : info->dtype == frontend::DType::Bool ? PyBool_FromLong(bits != 0)
+                                                              : PyLong_FromLongLong(bits);
+    if (scalarType && number)
+      value = PyObject_CallOneArg(scalarType, number);
+    Py_XDECREF(scalarType);
+    Py_XDECREF(number);
+  }
+  if (!value && !PyErr_Occurred())
+    PyErr_SetString(PyExc_SystemError, "plait: a raise recorded a value of no known kind");
+  return value;
+}
+
+/// The message of a `raise` in compiled code: a template (it starts with
+/// kFormattedMessage) whose {k:kind:conversion:spec} fields are an
+/// f-string's fields of recorded value k as a `kind` (i int, f float, b
+/// bool, N<code> a NumPy scalar of that dispatch code): its repr, str or
+/// ascii for the conversion r, s or a, then Python's format() with `spec`;
+/// {{ and }} are braces. Null with an exception if a value does not format.
+PyObject *formatRaiseMessage(const std::string &message,
+                             const std::array<int64_t, kMaxErrorArguments> &values) {
+  std::string out;
+  for (size_t at = 1; at < message.size(); ++at) {
+    char c = message[at];
+    if ((c == '{' || c == '}') && at + 1 < message.size() && message[at + 1] == c) {
+      out += c;
+      ++at;
+      continue;
+    }
+    if (c != '{') {
+      out += c;
+      continue;
+    }
+    size_t close = message.find('}', at);
+    std::string field = message.substr(at + 1, close - at - 1);
+    at = close;
+    size_t colon = field.find(':'), second = field.find(':', colon + 1);
+    size_t third = field.find(':', second + 1);
+    size_t k = std::stoul(field.substr(0, colon));
+    std::string kind = field.substr(colon + 1, second - colon - 1);
+    std::string conversion = field.substr(second + 1, third - second - 1);
+    std::string spec = field.substr(third + 1);
+    PyObject *value = recordedValue(kind, k < values.size() ? values[k] : 0);
+    if (value && !conversion.empty()) {
+      PyObject *converted = conversion == "r"   ? PyObject_Repr(value)
+                            : conversion == "a" ? PyObject_ASCII(value)
+                                                : PyObject_Str(value);
+      Py_DECREF(value);
+      value = converted;
+    }
+    if (!value)
+      return nullptr;
+    PyObject *specObject =
+        PyUnicode_FromStringAndSize(spec.data(), static_cast<Py_ssize_t>(spec.size()));
+    PyObject *formatted = specObject ? PyObject_Format(value, specObject) : nullptr;
+    Py_DECREF(value);
+    Py_XDECREF(specObject);
+    const char *text = formatted ? PyUnicode_AsUTF8(formatted) : nullptr;
+    if (!text) {
+      Py_XDECREF(formatted);
+      return nullptr;
+    }
+    out += text;
+    Py_DECREF(formatted);
+  }
+  return PyUnicode_FromStringAndSize(out.data(), static_cast<Py_ssize_t>(out.size()));
+}
+
+} // namespace
+
 PyObject *raiseRunError(const jit::Executor &executor, int32_t status) {
   const frontend::ErrorSite &site = executor.info.errors.at(status - 1);
   // A built-in exception by name, or a dotted module.Class
@@ -374,10 +466,32 @@ PyObject *raiseRunError(const jit::Executor &executor, int32_t status) {
     PyErr_Clear();
     cls = Py_NewRef(PyExc_RuntimeError);
   }
+  std::array<int64_t, kMaxErrorArguments> values = lastErrorArguments();
+  bool bare = site.message == std::string(1, frontend::kNoArgumentsMessage);
+  char marker = site.message.empty() ? 0 : site.message[0];
+  if (bare || marker == frontend::kFormattedMessage || marker == frontend::kValueMessage) {
+    // A raise of the program itself: its class called with the message, the
+    // value itself (raise IndexError(i)), or nothing (raise ValueError).
+    PyObject *text = bare ? nullptr
+                     : marker == frontend::kValueMessage
+                         ? recordedValue(site.message.substr(1), values[0])
+                         : formatRaiseMessage(site.message, values);
+    if (!bare && !text) {
+      Py_DECREF(cls);
+      return nullptr;
+    }
+    PyObject *exception = bare ? PyObject_CallNoArgs(cls) : PyObject_CallOneArg(cls, text);
+    Py_XDECREF(text);
+    if (exception) {
+      PyErr_SetObject(reinterpret_cast<PyObject *>(Py_TYPE(exception)), exception);
+      Py_DECREF(exception);
+    }
+    Py_DECREF(cls);
+    return nullptr;
+  }
   // Messages with {0}..{23} take the values the code recorded on this thread
   // (ints; {k!f}: a float's bits, shown as Python shows the float).
   std::string message = site.message;
-  std::array<int64_t, kMaxErrorArguments> values = lastErrorArguments();
   for (size_t k = 0; k < values.size(); ++k) {
     std::string placeholder = "{" + std::to_string(k) + "}";
     for (size_t at; (at = message.find(placeholder)) != std::string::npos;)

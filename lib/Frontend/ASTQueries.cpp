@@ -35,8 +35,8 @@ std::vector<const SExpr *> subscriptIndices(const SExpr &subscript) {
 bool alwaysReturns(const SExpr &body) {
   for (const SExpr *stmt : body.rest()) {
     ast::NodeKind kind = ast::kindOf(*stmt);
-    if (kind == ast::NodeKind::Return)
-      return true;
+    if (kind == ast::NodeKind::Return || kind == ast::NodeKind::Raise)
+      return true; // (a raise leaves too: no None to return after it)
     if (kind == ast::NodeKind::If && alwaysReturns(ast::body(*stmt)) &&
         alwaysReturns(ast::orelse(*stmt)))
       return true;

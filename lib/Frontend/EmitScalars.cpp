@@ -19,6 +19,13 @@ Val FunctionEmitter::emitExpr(const SExpr &expr) {
   if (kind == ast::NodeKind::Name) {
     const std::string &name = ast::id(expr);
     NameBinding binding = typer.resolve(spec, name);
+    if (type.kind == Type::Kind::Function && !type.takesClosure)
+      return {type, {}}; // a jitted function: nothing to pass
+    if (type.kind == Type::Kind::Function)
+      if (const SExpr *closure = closureNode(type.function))
+        // A lambda or inner def of this function: what it captures is read
+        // now, as Python reads a closure's variables when it runs.
+        return emitExpr(*closure);
     if (binding.kind == NameBinding::Kind::Local)
       return loadVariable(name, expr);
     return constant(*binding.value, type);
@@ -122,6 +129,14 @@ Val FunctionEmitter::emitExpr(const SExpr &expr) {
     return emitIfExp(expr);
   if (kind == ast::NodeKind::Call)
     return emitCall(expr);
+  if (kind == ast::NodeKind::Closure) { // its captured values, read now
+    Val result{type, {}};
+    for (const SExpr *name : ast::captures(expr).rest()) {
+      Val part = emitExpr(*name);
+      result.leaves.append(part.leaves.begin(), part.leaves.end());
+    }
+    return result;
+  }
   if (kind == ast::NodeKind::Tuple || kind == ast::NodeKind::List) {
     Val result{type, {}};
     for (const SExpr *element : ast::elts(expr)) {
@@ -154,6 +169,22 @@ Val FunctionEmitter::emitExpr(const SExpr &expr) {
   }
   throw std::logic_error(std::string("internal: the typer let a ") + ast::kindName(kind) +
                          " expression through");
+}
+
+const SExpr *FunctionEmitter::closureNode(int id) {
+  if (!closureNodesFound) {
+    closureNodesFound = true;
+    std::function<void(const SExpr &)> walk = [&](const SExpr &node) {
+      if (ast::is(node, ast::NodeKind::Closure))
+        closureNodes[ast::closureFunction(node)] = &node;
+      for (const SExpr &item : node.items)
+        if (item.isList())
+          walk(item);
+    };
+    walk(spec.source->definition);
+  }
+  auto found = closureNodes.find(id);
+  return found == closureNodes.end() ? nullptr : found->second;
 }
 
 Val FunctionEmitter::tupleElementAt(const Val &tuple, Value index, Location l) {

@@ -165,6 +165,10 @@ void FunctionEmitter::releaseLocals() {
 
 void FunctionEmitter::emitStatement(const SExpr &stmt) {
   ast::NodeKind kind = ast::kindOf(stmt);
+  if (kind == ast::NodeKind::Assign && ast::is(ast::value(stmt), ast::NodeKind::Closure) &&
+      ast::targets(stmt).items.size() == 2 &&
+      ast::is(ast::targets(stmt).items[1], ast::NodeKind::Name))
+    return; // g = lambda ...: its uses read what it captures (emitExpr)
   if (kind == ast::NodeKind::Assign) {
     Val value = emitExpr(ast::value(stmt));
     std::vector<const SExpr *> targets = ast::targets(stmt).rest();
@@ -239,6 +243,10 @@ void FunctionEmitter::emitStatement(const SExpr &stmt) {
       builder.create<dialect::ContinueOp>(loc(stmt));
     else
       branch(kind == ast::NodeKind::Break ? loop.breakTarget : loop.continueTarget);
+  } else if (kind == ast::NodeKind::Raise) {
+    emitRaise(stmt);
+  } else if (kind == ast::NodeKind::Assert) {
+    emitAssert(stmt);
   } else if (kind == ast::NodeKind::Expr) {
     if (!ast::is(ast::value(stmt), ast::NodeKind::Const))
       emitExpr(ast::value(stmt));

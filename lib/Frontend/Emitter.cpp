@@ -354,6 +354,8 @@ Val FunctionEmitter::constant(const SExpr &value, const Type &type) {
   default: {
     if (value.head() == "Complex")
       return {type, {constFloat(value.items.at(1).floating), constFloat(value.items.at(2).floating)}};
+    if (value.head() == "DType") // known when compiling: no leaves
+      return {type, {}};
     Val result{type, {}};
     std::vector<const SExpr *> items = value.rest();
     for (size_t i = 0; i < items.size(); ++i) {
@@ -416,12 +418,13 @@ EmittedModule emitModule(mlir::ModuleOp module, const Program &program,
   Specialization &entry = typer.run(entryFunction, argumentTypes);
   std::function<bool(const Type &)> holdsConstant = [&](const Type &t) {
     return t.kind == Type::Kind::DType || t.kind == Type::Kind::String ||
+           t.kind == Type::Kind::Function ||
            std::any_of(t.elements.begin(), t.elements.end(), holdsConstant);
   };
   if (holdsConstant(entry.result))
     throw CompileError(CompileError::Kind::Unsupported,
                        entry.source->name +
-                           "() returns a dtype or a string, which compiled code "
+                           "() returns a dtype, a string or a function, which compiled code "
                            "cannot return (return an array or number made with it)");
   ModuleEmitter emitter(module, typer, options);
   OpBuilder b(module.getContext());

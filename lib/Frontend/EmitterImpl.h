@@ -29,6 +29,7 @@
 
 #include <cmath>
 #include <functional>
+#include <map>
 #include <optional>
 
 namespace plait::frontend::detail {
@@ -99,6 +100,11 @@ private:
   /// Element `i` of a tuple: its run of the tuple's leaves.
   /// tuple[index] for a variable index (elements of one scalar type).
   Val tupleElementAt(const Val &tuple, Value index, Location l);
+  /// The (Closure ...) node of function `id` in this function's code, or
+  /// null when the closure came from elsewhere (an argument).
+  const SExpr *closureNode(int id);
+  std::map<int, const SExpr *> closureNodes;
+  bool closureNodesFound = false;
   Val tupleElement(const Val &tuple, size_t i);
   /// NumPy's ValueError for a write into a read-only array (the .imag of a
   /// real array).
@@ -154,6 +160,11 @@ private:
   /// Binds `target` to `owned` (whose arrays are already claimed).
   void bindOwned(const SExpr &target, const Val &owned);
   void emitFor(const SExpr &stmt);
+  /// raise and assert (EmitRaise.cpp); a message as the dispatcher's
+  /// template, the values its fields show appended to `values`.
+  void emitRaise(const SExpr &stmt);
+  void emitAssert(const SExpr &stmt);
+  std::string raiseMessage(const SExpr *message, llvm::SmallVectorImpl<Value> &values);
   /// A loop's items (EmitIteration.cpp): how many, and item k. The arrays
   /// the iterable evaluated are appended to `operands` (freed after the
   /// loop if temporary).
@@ -483,6 +494,7 @@ public:
       out.append({b.getF64Type(), b.getF64Type()});
       break;
     case Type::Kind::Tuple:
+    case Type::Kind::Function: // the values it captured
       for (const Type &e : type.elements)
         appendLeaves(e, out);
       break;

@@ -107,6 +107,12 @@ Type Typer::constantType(const SExpr &value) {
   case SExpr::Kind::List:
     if (value.head() == "Complex")
       return Type::complex();
+    if (value.head() == "DType") { // a dtype default (dtype=float)
+      DType dtype;
+      if (value.items.size() == 2 && dtypeFromName(value.items[1].text, dtype))
+        return Type::dtypeValue(dtype);
+      break;
+    }
     if (ast::is(value, ast::NodeKind::Tuple)) {
       std::vector<Type> elements;
       for (const SExpr *e : value.rest())
@@ -179,6 +185,9 @@ NameBinding Typer::resolve(const Specialization &spec,
     binding.name = value.items.at(1).text;
   } else if (head == "Intrinsic") {
     binding.kind = NameBinding::Kind::Intrinsic;
+    binding.name = value.items.at(1).text;
+  } else if (head == "ExceptionClass") {
+    binding.kind = NameBinding::Kind::ExceptionClass;
     binding.name = value.items.at(1).text;
   } else if (head == "DType") {
     binding.kind = NameBinding::Kind::DTypeValue;
@@ -348,7 +357,9 @@ void Typer::assign(Specialization &spec, const SExpr &target, const Type &type,
         assign(spec, *element, part, origin);
       return;
     }
-    if (type.kind != Type::Kind::Tuple)
+    // (A closure unpacks into the variables it captured: the prologue of
+    // a lambda's or inner def's function.)
+    if (type.kind != Type::Kind::Tuple && type.kind != Type::Kind::Function)
       fail(CompileError::Kind::Typing, *spec.source, origin,
            "cannot unpack a value of type " + type.str());
     if (type.elements.size() != n)

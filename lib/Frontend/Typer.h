@@ -26,14 +26,15 @@ struct NameBinding {
     Math,     // the math module
     MathFunction,
     Builtin,
-    Rendezvous,    // plait.testing.jit_rendezvous: the native test barrier
-    NumPy,         // the numpy module
-    NumPyLinalg,   // the numpy.linalg module
-    NumPyFunction, // a function imported from numpy
-    DTypeValue,    // a NumPy scalar type (np.float32 bound to a global)
-    Overload,      // an object plait.overload implements (name: its key)
-    Intrinsic,     // plait.numpy's intrinsics: libm functions, raise_if
-    Unsupported,   // bound to something compiled code cannot use
+    Rendezvous,     // plait.testing.jit_rendezvous: the native test barrier
+    NumPy,          // the numpy module
+    NumPyLinalg,    // the numpy.linalg module
+    NumPyFunction,  // a function imported from numpy
+    DTypeValue,     // a NumPy scalar type (np.float32 bound to a global)
+    Overload,       // an object plait.overload implements (name: its key)
+    Intrinsic,      // plait.numpy's intrinsics: libm functions, raise_if
+    ExceptionClass, // a built-in exception class, or module.Class (name)
+    Unsupported,    // bound to something compiled code cannot use
     Undefined
   };
   Kind kind = Kind::Undefined;
@@ -55,6 +56,16 @@ SequenceLayout sequenceLayout(const Type &type);
 /// Whether `name` is one of the C library's complex functions (cexp...),
 /// `single` for its float version (cexpf).
 bool isComplexLibm(const std::string &name, bool &single);
+
+/// Whether a tuple's elements are scalars of one type (one leaf each): a
+/// variable may index it, a loop may run over it.
+inline bool hasUniformScalars(const Type &tuple) {
+  if (tuple.elements.empty() || tuple.elements[0].numLeaves() != 1 ||
+      tuple.elements[0].kind == Type::Kind::Array)
+    return false;
+  return std::all_of(tuple.elements.begin(), tuple.elements.end(),
+                     [&](const Type &element) { return element == tuple.elements[0]; });
+}
 
 /// What a `for` loop iterates over (TyperIteration.cpp).
 struct Iterable {
@@ -228,6 +239,11 @@ private:
   /// steps as three tuples (start 0 and step 1 where left out), and whether
   /// the subscript was one slice rather than a tuple of them.
   Type subscriptCallType(Specialization &spec, const SExpr &subscript, const std::string &target);
+  /// `raise` and `assert` (TyperStatements.cpp): the exception class a raise
+  /// names (its binding's name), and the message forms compiled code
+  /// formats: constant strings, f-strings of numbers, a number.
+  std::string raisedClass(Specialization &spec, const SExpr &stmt);
+  void typeMessage(Specialization &spec, const SExpr &message);
   /// Marks the list displays among a call's arguments as sequenceLiterals.
   void markSequenceLiterals(Specialization &spec, const SExpr &call);
   void assign(Specialization &spec, const SExpr &target, const Type &type, const SExpr &origin);

@@ -80,6 +80,11 @@ Type Typer::jitCallType(Specialization &spec, const SExpr &call, int functionId,
     for (const SExpr &d : target.defaults)
       isDefault |= &d == arg;
     Type t = isDefault ? constantType(*arg) : argumentType(spec, *arg, constantStrings);
+    if (isDefault && t.kind == Type::Kind::Bottom)
+      fail(CompileError::Kind::Unsupported, *spec.source, call,
+           target.name + "() is called with a default value that is not a constant compiled "
+                         "code can hold (numbers, strings, None and tuples of them): pass "
+                         "that argument");
     if (t.kind == Type::Kind::Bottom)
       return Type::bottom();
     if (t.kind == Type::Kind::Bool)
@@ -94,7 +99,7 @@ Type Typer::jitCallType(Specialization &spec, const SExpr &call, int functionId,
   if (!alwaysReturns(ast::body(callee.source->definition)))
     unify(callee.result, Type::none(), result);
   for (size_t i = 0; i < actual.size(); ++i)
-    if (types[i].kind == Type::Kind::Array)
+    if (types[i].containsArray()) // arrays, and tuples and closures holding them
       for (const std::string &root : aliasRoots(spec, *actual[i]))
         spec.arraysPassed.emplace(root, &callee, i);
   return result;
@@ -125,6 +130,27 @@ Type Typer::callType(Specialization &spec, const SExpr &call) {
   const FunctionSource &fn = *spec.source;
   const SExpr &callee = ast::func(call);
   markSequenceLiterals(spec, call);
+  bool calleeIsValue = ast::is(callee, ast::NodeKind::Name)
+                           ? resolve(spec, ast::id(callee)).kind == NameBinding::Kind::Local
+                           : !ast::is(callee, ast::NodeKind::Attribute);
+  if (calleeIsValue) {
+    // A lambda or inner def (held by a variable, or made by the callee
+    // expression): its function, the closure passed first (its parameter
+    // that holds the captured values).
+    Type function = exprType(spec, callee);
+    if (function.kind == Type::Kind::Bottom)
+      return function;
+    if (function.kind != Type::Kind::Function)
+      fail(CompileError::Kind::Typing, fn, callee,
+           "'" + function.str() + "' object is not callable");
+    std::vector<const SExpr *> positional;
+    if (function.takesClosure)
+      positional.push_back(&callee);
+    for (const SExpr *arg : ast::args(call).rest())
+      positional.push_back(arg);
+    return jitCallType(spec, call, function.function,
+                       callArguments(spec, call, positional, functionSource(function.function)));
+  }
   std::vector<const SExpr *> args = ast::args(call).rest();
   bool hasKeywords = ast::keywords(call).items.size() > 1;
   auto argType = [&](size_t i) { return exprType(spec, *args.at(i)); };

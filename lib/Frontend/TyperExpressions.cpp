@@ -152,6 +152,8 @@ Type Typer::computeType(Specialization &spec, const SExpr &expr) {
       }
       return t;
     }
+    case NameBinding::Kind::Jit: // a jitted function as a value: f passed on
+      return Type::globalFunction(binding.functionId);
     case NameBinding::Kind::Undefined:
       fail(CompileError::Kind::Typing, fn, expr,
            "name '" + sourceName(name) + "' is not defined");
@@ -408,6 +410,16 @@ Type Typer::computeType(Specialization &spec, const SExpr &expr) {
   }
   if (kind == ast::NodeKind::Call)
     return callType(spec, expr);
+  if (kind == ast::NodeKind::Closure) {
+    // A lambda or inner def: its function, with the captured values.
+    std::vector<Type> captured;
+    for (const SExpr *name : ast::captures(expr).rest()) {
+      captured.push_back(exprType(spec, *name));
+      if (captured.back().kind == Type::Kind::Bottom)
+        return Type::bottom();
+    }
+    return Type::closure(ast::closureFunction(expr), std::move(captured));
+  }
   if (kind == ast::NodeKind::List && !spec.sequenceLiterals.count(&expr))
     fail(CompileError::Kind::Unsupported, fn, expr,
          "lists are not supported yet, except as the arguments of calls (np.array([1, 2]), "
@@ -451,11 +463,7 @@ Type Typer::computeType(Specialization &spec, const SExpr &expr) {
       if (!position.isIntegral())
         fail(CompileError::Kind::Typing, fn, index,
              "tuple indices must be integers or slices, not " + position.str());
-      bool uniform = !base.elements.empty() && base.elements[0].numLeaves() == 1 &&
-                     base.elements[0].kind != Type::Kind::Array;
-      for (const Type &element : base.elements)
-        uniform &= element == base.elements[0];
-      if (!uniform)
+      if (!hasUniformScalars(base))
         fail(CompileError::Kind::Unsupported, fn, index,
              "a tuple of " + base.str() +
                  " can only be indexed by integer constants (a variable index needs elements "

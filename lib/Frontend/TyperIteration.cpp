@@ -160,11 +160,7 @@ std::optional<Iterable> Typer::iterableOf(Specialization &spec, const SExpr &nod
     return iterable;
   }
   if (iterated.kind == Type::Kind::Tuple) {
-    bool uniform = !iterated.elements.empty() && iterated.elements[0].numLeaves() == 1 &&
-                   iterated.elements[0].kind != Type::Kind::Array;
-    for (const Type &element : iterated.elements)
-      uniform &= element == iterated.elements[0];
-    if (!uniform)
+    if (!hasUniformScalars(iterated))
       fail(CompileError::Kind::Unsupported, fn, node,
            "a for loop over a tuple of " + iterated.str() +
                " is not supported (its elements need one scalar type)");

@@ -843,6 +843,13 @@ std::set<std::string> Typer::aliasRoots(const Specialization &spec, const SExpr 
   if (kind == ast::NodeKind::Subscript)
     return aliasRoots(spec, ast::value(expr));
   std::set<std::string> roots;
+  if (kind == ast::NodeKind::Closure) { // the arrays it captured
+    for (const SExpr *name : ast::captures(expr).rest()) {
+      std::set<std::string> more = aliasRoots(spec, *name);
+      roots.insert(more.begin(), more.end());
+    }
+    return roots;
+  }
   if (kind == ast::NodeKind::Tuple || kind == ast::NodeKind::List) {
     for (const SExpr *element : ast::elts(expr)) {
       std::set<std::string> more = aliasRoots(spec, *element);

@@ -1,6 +1,8 @@
 //===- TyperStatements.cpp - typing statements ------------------------------===//
 #include "Typer.h"
 
+#include "plait/Runtime/RuntimeSymbols.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
@@ -88,6 +90,16 @@ void Typer::typeStatement(Specialization &spec, const SExpr &stmt) {
     typeLoopBody(spec, ast::body(stmt));
     unbindLoopTarget(target);
     typeBody(spec, ast::orelse(stmt)); // else: in the enclosing loop
+  } else if (kind == ast::NodeKind::Raise) {
+    raisedClass(spec, stmt);
+  } else if (kind == ast::NodeKind::Assert) {
+    Type test = exprType(spec, ast::test(stmt));
+    if (test.kind == Type::Kind::Array)
+      fail(CompileError::Kind::Typing, fn, ast::test(stmt),
+           "the truth value of an array with more than one element is ambiguous: assert "
+           "a.all() or a.any()");
+    if (!ast::isNone(ast::msg(stmt)))
+      typeMessage(spec, ast::msg(stmt));
   } else if (kind == ast::NodeKind::Return) {
     Type value = ast::value(stmt).kind == SExpr::Kind::None
                      ? Type::none()
@@ -121,6 +133,65 @@ void Typer::typeStatement(Specialization &spec, const SExpr &stmt) {
   } else {
     fail(CompileError::Kind::Unsupported, fn, stmt, stmt.head() + " statements are not supported");
   }
+}
+
+std::string Typer::raisedClass(Specialization &spec, const SExpr &stmt) {
+  const FunctionSource &fn = *spec.source;
+  const SExpr &exc = ast::exc(stmt);
+  if (ast::isNone(exc))
+    fail(CompileError::Kind::Unsupported, fn, stmt,
+         "a bare raise (re-raising) is not supported yet: try/except is not");
+  if (!ast::isNone(ast::cause(stmt)))
+    fail(CompileError::Kind::Unsupported, fn, stmt, "raise ... from ... is not supported yet");
+  bool called = ast::is(exc, ast::NodeKind::Call);
+  const SExpr &cls = called ? ast::func(exc) : exc;
+  NameBinding binding =
+      ast::is(cls, ast::NodeKind::Name) ? resolve(spec, ast::id(cls)) : NameBinding();
+  if (binding.kind != NameBinding::Kind::ExceptionClass)
+    fail(CompileError::Kind::Unsupported, fn, cls,
+         "raise takes an exception class (a built-in one, or a class defined at module "
+         "level), called with at most a message");
+  if (called) {
+    std::vector<const SExpr *> args = ast::args(exc).rest();
+    if (args.size() > 1 || ast::keywords(exc).items.size() > 1)
+      fail(CompileError::Kind::Unsupported, fn, exc,
+           "an exception raised by compiled code takes one message at most");
+    if (!args.empty())
+      typeMessage(spec, *args[0]);
+  }
+  return binding.name;
+}
+
+void Typer::typeMessage(Specialization &spec, const SExpr &message) {
+  const FunctionSource &fn = *spec.source;
+  auto number = [&](const SExpr &value) {
+    Type t = exprType(spec, value);
+    if (t.kind != Type::Kind::Bottom && !t.isNumeric())
+      fail(CompileError::Kind::Unsupported, fn, value,
+           "messages of exceptions raised by compiled code show ints, floats and bools "
+           "(and NumPy's), not " +
+               t.str());
+  };
+  if (ast::is(message, ast::NodeKind::Const) && ast::value(message).kind == SExpr::Kind::String)
+    return;
+  if (!ast::is(message, ast::NodeKind::JoinedStr)) {
+    number(message); // raise ValueError(x): str(x)
+    return;
+  }
+  for (const SExpr *part : ast::values(message)) {
+    if (!ast::is(*part, ast::NodeKind::FormattedValue))
+      continue; // a constant part
+    number(ast::value(*part));
+    const SExpr &spec_ = ast::format_spec(*part);
+    if (ast::isNone(spec_))
+      continue;
+    for (const SExpr *piece : ast::values(spec_))
+      if (!ast::is(*piece, ast::NodeKind::Const))
+        fail(CompileError::Kind::Unsupported, fn, *piece,
+             "format specs computed when the code runs are not supported (write them out)");
+  }
+  if (ast::values(message).size() > kMaxErrorArguments)
+    fail(CompileError::Kind::Unsupported, fn, message, "this message formats too many values");
 }
 
 } // namespace plait::frontend

@@ -84,6 +84,16 @@ std::string Type::str() const {
     return std::string("dtype[") + dtypeName(dtype) + "]";
   case Kind::String:
     return "str[" + pythonStringLiteral(text) + "]";
+  case Kind::Function: {
+    // function[7](float, float64[:]): function 7 of the program, with the
+    // values it captured.
+    if (!takesClosure) // a jitted function named as a value
+      return "function[" + std::to_string(function) + "]";
+    std::string s = "function[" + std::to_string(function) + "](";
+    for (size_t i = 0; i < elements.size(); ++i)
+      s += (i ? ", " : "") + elements[i].str();
+    return s + ")";
+  }
   case Kind::Tuple: {
     std::string s = std::string(named ? named->name : "tuple") + "[";
     for (size_t i = 0; i < elements.size(); ++i)
@@ -99,7 +109,7 @@ size_t Type::numLeaves() const {
     return 0; // an array is one leaf: its memref
   if (isComplex())
     return 2; // real and imaginary parts
-  if (kind != Kind::Tuple)
+  if (kind != Kind::Tuple && kind != Kind::Function)
     return 1;
   size_t n = 0;
   for (const Type &element : elements)

@@ -8,11 +8,12 @@ from __future__ import annotations
 import ast
 import builtins
 import inspect
+import itertools
 import math
 import sys
 import textwrap
 from types import FunctionType, ModuleType
-from typing import Any, Callable
+from typing import Any, Callable, Iterator, Optional
 
 from . import _overload
 from ._core import jit as _native
@@ -80,10 +81,96 @@ def _is_constant(value: object) -> bool:
     return isinstance(value, tuple) and all(_is_constant(v) for v in value)
 
 
+#: Ids of the functions lambdas and inner defs become (apart from the
+#: dispatchers' ids, which count up from 1).
+_nested_ids = itertools.count(1 << 30)
+
+_SCOPE_NODES = (ast.Lambda, ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+def _scope_walk(nodes: list[ast.AST]) -> Iterator[ast.AST]:
+    """The nodes of one scope: nested lambdas and defs are yielded, their
+    insides are not."""
+    pending = list(nodes)
+    while pending:
+        node = pending.pop()
+        yield node
+        if isinstance(node, ast.Lambda):
+            pending.extend(node.args.defaults)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            pending.extend(node.args.defaults + node.decorator_list)
+        else:
+            pending.extend(ast.iter_child_nodes(node))
+
+
+def _scope_body(node: ast.AST) -> list[ast.AST]:
+    return [node.body] if isinstance(node, ast.Lambda) else list(node.body)  # type: ignore[attr-defined]
+
+
+def _scope_locals(params: list[str], body: list[ast.AST]) -> set[str]:
+    """The names a scope binds: its parameters, assignment targets and the
+    names of the functions it defines."""
+    bound = set(params)
+    for node in _scope_walk(body):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            bound.add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            bound.add(node.name)
+    return bound
+
+
+def _free_names(scope: ast.AST) -> set[str]:
+    """The names a lambda or def reads from outside it (its nested scopes'
+    too)."""
+    params = [a.arg for a in scope.args.args]  # type: ignore[attr-defined]
+    body = _scope_body(scope)
+    bound = _scope_locals(params, body)
+    free: set[str] = set()
+    for node in _scope_walk(body):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            free.add(node.id)
+        elif isinstance(node, _SCOPE_NODES):
+            free |= _free_names(node)
+    return free - bound
+
+
+def _default(value: object) -> str:
+    """A default value as the compiler reads it: a constant (strings too,
+    as plait.overload implementations take them), or a dtype (dtype=float)."""
+    if _is_constant(value) or isinstance(value, str):
+        return _atom(value)
+    numpy = sys.modules.get("numpy")
+    if numpy is not None and isinstance(value, type) and (
+        value in (bool, int, float, complex) or issubclass(value, numpy.generic)
+    ):
+        try:
+            return f"(DType {numpy.dtype(value).name})"
+        except TypeError:
+            pass
+    return '(Unsupported 0 0 0 0 "default")'
+
+
 class _Serializer:
-    def __init__(self, line_offset: int, column_offset: int) -> None:
+    def __init__(
+        self,
+        line_offset: int,
+        column_offset: int,
+        nested: Optional[Callable[[ast.AST], tuple[int, list[str]]]] = None,
+    ) -> None:
         self.line_offset = line_offset
         self.column_offset = column_offset
+        #: Registers a lambda or inner def as a function of the program:
+        #: its id and the names it captures.
+        self.nested = nested
+
+    def closure(self, node: ast.AST) -> str:
+        """(Closure ...) of a lambda or inner def: its function and the
+        variables it captures, read where it is made."""
+        if self.nested is None:
+            return f"(Unsupported {self.location(node)} {_string(type(node).__name__)})"
+        ident, captured = self.nested(node)
+        names = " ".join(f"(Name {self.location(node)} {name})" for name in captured)
+        return f"(Closure {self.location(node)} {ident} (Captures {names}))"
 
     def location(self, node: ast.AST) -> str:
         line = getattr(node, "lineno", 1) + self.line_offset
@@ -94,6 +181,12 @@ class _Serializer:
 
     def node(self, node: ast.AST) -> str:
         kind = type(node).__name__
+        if kind == "Lambda":
+            return self.closure(node)
+        if kind == "FunctionDef" and self.nested is not None:
+            # def g(...): ... inside a function is g = <its closure>.
+            where = self.location(node)
+            return f"(Assign {where} (Targets (Name {where} {node.name})) {self.closure(node)})"  # type: ignore[attr-defined]
         if kind == "Constant":
             return f"(Const {self.location(node)} {_atom(node.value)})"  # type: ignore[attr-defined]
         if kind == "keyword":
@@ -144,6 +237,16 @@ def function_definition(fn: FunctionType) -> tuple[ast.FunctionDef, int, int, li
     return definition, first_line - 1, indent, lines
 
 
+class _Scope:
+    """A snapshotted function, as its lambdas and inner defs see it."""
+
+    def __init__(self, fn: FunctionType, line_offset: int, indent: int, source_lines: str) -> None:
+        self.fn = fn
+        self.line_offset = line_offset
+        self.indent = indent
+        self.source_lines = source_lines
+
+
 class Snapshotter:
     """Builds (Program ...) for an entry dispatcher and everything it calls."""
 
@@ -180,6 +283,13 @@ class Snapshotter:
             return f"(Intrinsic {intrinsic})"
         if isinstance(value, ModuleType):
             return f"(Module {value.__name__.replace('.', '_')})"
+        if isinstance(value, type) and issubclass(value, BaseException):
+            # Raised by name: a builtin, or a class its module names.
+            if getattr(builtins, value.__name__, None) is value:
+                return f"(ExceptionClass {_string(value.__name__)})"
+            module = sys.modules.get(value.__module__)
+            if module is not None and "." not in value.__qualname__ and getattr(module, value.__qualname__, None) is value:
+                return f"(ExceptionClass {_string(value.__module__ + '.' + value.__qualname__)})"
         name = getattr(value, "__name__", None)
         if name and getattr(math, name, None) is value and callable(value):
             return f"(MathFunction {name})"
@@ -226,13 +336,28 @@ class Snapshotter:
             raise CompileError(f"cannot compile {fn.__qualname__}: generators and coroutines are not supported")
         params = list(code.co_varnames[: code.co_argcount])
         rename_versions(definition, params)
-        serializer = _Serializer(line_offset, indent)
-        body = "(Body " + " ".join(serializer.node(s) for s in definition.body) + ")"
         self.guard_functions.append(fn)
+        source_lines = " ".join(
+            f"(L {line_offset + i + 1} {_string(text.rstrip(chr(10)))})" for i, text in enumerate(lines)
+        )
+        scope = _Scope(fn, line_offset, indent, source_lines)
+        serializer = self._serializer(scope, _scope_locals(params, definition.body))
+        body = "(Body " + " ".join(serializer.node(s) for s in definition.body) + ")"
+        defaults = " ".join(_default(v) for v in fn.__defaults__ or ())
+        return (
+            f"(Function {ident} {fn.__name__} {_string(code.co_filename)} (Params {' '.join(params)}) "
+            f"(Defaults {defaults}) (Globals {self._globals(fn, _read_names(definition) - set(params))}) "
+            f"(Lines {source_lines}) (FunctionDef {serializer.location(definition)} {body}))"
+        )
+
+    def _globals(self, fn: FunctionType, names: set[str]) -> str:
+        """(G name value) of the names a function's code reads that are not
+        its locals: its closure cells, globals and builtins (guarded)."""
+        code = fn.__code__
         closure = dict(zip(code.co_freevars, (c.cell_contents for c in fn.__closure__ or ())))
         builtins_dict = fn.__builtins__ if isinstance(fn.__builtins__, dict) else vars(builtins)
-        globals_ = []
-        for name in sorted(_read_names(definition) - set(params)):
+        bindings = []
+        for name in sorted(names):
             if name in closure:
                 value = closure[name]  # closure cells are read once, not watched
             elif name in fn.__globals__:
@@ -243,20 +368,60 @@ class Snapshotter:
                 self.guard_reads.append((builtins_dict, name, value))
             else:
                 continue  # undefined: reported with its location by the compiler
-            globals_.append(f"(G {name} {self.classify(value)})")
-        # (A string default is a constant of plait.overload implementations.)
-        defaults = " ".join(
-            _atom(v) if _is_constant(v) or isinstance(v, str) else "(Unsupported 0 0 0 0 \"default\")"
-            for v in fn.__defaults__ or ()
+            bindings.append(f"(G {name} {self.classify(value)})")
+        return " ".join(bindings)
+
+    def _serializer(self, scope: "_Scope", enclosing: set[str]) -> _Serializer:
+        """A serializer of a scope whose enclosing functions bind `enclosing`:
+        its lambdas and inner defs become functions of the program."""
+        return _Serializer(scope.line_offset, scope.indent, lambda node: self._nested(scope, node, enclosing))
+
+    def _nested(self, scope: "_Scope", node: ast.AST, enclosing: set[str]) -> tuple[int, list[str]]:
+        """Adds a lambda or inner def as a function of the program. Its first
+        parameter is the closure, which it unpacks into the variables it
+        captures (read where the closure is made); names it reads that no
+        enclosing function binds are the globals of the function that
+        holds it."""
+        fn = scope.fn
+        name = "lambda" if isinstance(node, ast.Lambda) else node.name  # type: ignore[attr-defined]
+        where = f"{fn.__qualname__}.{name}"
+        arguments = node.args  # type: ignore[attr-defined]
+        if arguments.vararg or arguments.kwarg or arguments.kwonlyargs or arguments.posonlyargs:
+            raise CompileError(f"cannot compile {where}: *args, **kwargs and keyword-only parameters are not supported")
+        if isinstance(node, ast.AsyncFunctionDef) or getattr(node, "decorator_list", None):
+            raise CompileError(f"cannot compile {where}: decorated and async inner functions are not supported")
+        if any(isinstance(n, (ast.Yield, ast.YieldFrom, ast.Nonlocal, ast.Global)) for n in ast.walk(node)):
+            raise CompileError(f"cannot compile {where}: generators, nonlocal and global are not supported")
+        defaults = []
+        for default in arguments.defaults:
+            try:
+                value = ast.literal_eval(default)
+            except ValueError:
+                raise CompileError(f"cannot compile {where}: its defaults must be constants") from None
+            defaults.append(_atom(value))
+        params = [a.arg for a in arguments.args]
+        body = _scope_body(node)
+        captured = sorted(_free_names(node) & enclosing)
+        if name in captured and not isinstance(node, ast.Lambda):
+            raise CompileError(f"cannot compile {where}: an inner function that calls itself is not supported yet")
+        ident = next(_nested_ids)
+        inner = self._serializer(scope, enclosing | _scope_locals(params, body))
+        location = inner.location(node)
+        statements = []
+        if captured:
+            targets = " ".join(f"(Name {location} {n})" for n in captured)
+            statements.append(f"(Assign {location} (Targets (Tuple {location} {targets})) (Name {location} $closure))")
+        if isinstance(node, ast.Lambda):
+            statements.append(f"(Return {location} {inner.node(node.body)})")
+        else:
+            statements.extend(inner.node(statement) for statement in body)
+        reads = _free_names(node) - set(captured)
+        self.functions[ident] = (
+            f"(Function {ident} {name} {_string(fn.__code__.co_filename)} (Params $closure {' '.join(params)}) "
+            f"(Defaults {' '.join(defaults)}) (Globals {self._globals(fn, reads)}) (Lines {scope.source_lines}) "
+            f"(FunctionDef {location} (Body {' '.join(statements)})))"
         )
-        source_lines = " ".join(
-            f"(L {line_offset + i + 1} {_string(text.rstrip(chr(10)))})" for i, text in enumerate(lines)
-        )
-        return (
-            f"(Function {ident} {fn.__name__} {_string(code.co_filename)} (Params {' '.join(params)}) "
-            f"(Defaults {defaults}) (Globals {' '.join(globals_)}) (Lines {source_lines}) "
-            f"(FunctionDef {serializer.location(definition)} {body}))"
-        )
+        return ident, captured
 
     def program(self) -> str:
         return "(Program " + " ".join(self.functions.values()) + ")"

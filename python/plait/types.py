@@ -26,6 +26,7 @@ __all__ = [
     "Integer",
     "Float",
     "Complex",
+    "Function",
     "NoneType",
     "NumPyScalar",
     "DType",
@@ -129,6 +130,17 @@ class DType(Type):
         self.name = f"dtype[{self.dtype.name}]"
 
 
+class Function(Type):
+    """A lambda or an inner def passed as a value: `ident` names its code,
+    `captured` the types of the values it captured. Implementations call it
+    as compiled code calls any function."""
+
+    def __init__(self, ident: int, captured: "list[Type] | tuple[Type, ...]") -> None:
+        self.ident = ident
+        self.captured = tuple(captured)
+        self.name = f"function[{ident}]({', '.join(str(c) for c in self.captured)})"
+
+
 class String(Type):
     """A string constant passed to an implementation (side='left'): its
     value is its literal_value; implementations receive it as a constant
@@ -189,9 +201,9 @@ def _split_top(text: str) -> list[str]:
     """'int, tuple[int, float]' -> ['int', 'tuple[int, float]']."""
     parts, depth, start = [], 0, 0
     for i, char in enumerate(text):
-        if char == "[":
+        if char in "[(":
             depth += 1
-        elif char == "]":
+        elif char in "])":
             depth -= 1
         elif char == "," and depth == 0:
             parts.append(text[start:i].strip())
@@ -209,6 +221,10 @@ def parse(text: str) -> Type:
         return _SCALARS[text]
     if text.startswith("numpy."):
         return NumPyScalar(text[len("numpy.") :])
+    function = re.fullmatch(r"function\[(\d+)\](?:\((.*)\))?", text)
+    if function:
+        captured = function.group(2)
+        return Function(int(function.group(1)), [parse(item) for item in _split_top(captured or "")])
     match = re.fullmatch(r"([A-Za-z_][A-Za-z0-9_]*)\[(.*)\]", text)
     if not match:
         raise ValueError(f"not a plait type: {text!r}")

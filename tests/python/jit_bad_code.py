@@ -50,9 +50,9 @@ def huge_constant(x):
     return x + 100000000000000000000
 
 
-def uses_lambda(x):
-    f = lambda y: y  # noqa: E731
-    return f(x)
+def uses_comprehension(x):
+    f = [y for y in range(x)]
+    return f
 
 
 def unsupported_math(x):

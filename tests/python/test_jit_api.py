@@ -35,7 +35,7 @@ def compile_error(fn: Any, *args: Any) -> plait.CompileError:
         (bad.float_bit_and, plait.TypingError, 42, 12, "unsupported operand type(s) for &: 'int' and 'float'"),
         (bad.unknown_name, plait.TypingError, 46, 16, "name 'undefined_name' is not defined"),
         (bad.huge_constant, plait.UnsupportedError, 50, 16, "does not fit in int64"),
-        (bad.uses_lambda, plait.UnsupportedError, 54, 9, "Lambda expressions are not supported"),
+        (bad.uses_comprehension, plait.UnsupportedError, 54, 9, "ListComp expressions are not supported"),
         (bad.unsupported_math, plait.UnsupportedError, 59, 12, "math.factorial() is not supported"),
         (bad.attribute_of_value, plait.UnsupportedError, 63, 12, "attribute access"),
         (bad.maybe_none, plait.TypingError, 68, 9, "may also end without a return"),

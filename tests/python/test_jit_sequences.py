@@ -14,7 +14,7 @@ from hypothesis.extra import numpy as hnp
 
 import jit_sequences as py
 import plait
-from jit_support import assert_same, assert_same_effects, jitted_copies, ints, floats, small_ints
+from jit_support import assert_same, assert_same_effects, jitted_copies, small_ints
 
 jit = jitted_copies(py)
 SETTINGS = settings(max_examples=40, deadline=None)

@@ -14,6 +14,7 @@
 #include "plait/Frontend/SExpr.h"
 
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 #include <utility>
 #include <vector>
@@ -38,8 +39,38 @@ const char *kindName(NodeKind kind);
 
 /// Every field name of ASTNodes.def.
 enum class Field : uint8_t {
-  targets, value, target, op, test, body, orelse, iter, id, left, right, operand,
-  values, ops, comparators, func, args, keywords, attr, elts, slice, lower, upper, step, what,
+  targets,
+  value,
+  target,
+  op,
+  test,
+  body,
+  orelse,
+  iter,
+  id,
+  left,
+  right,
+  operand,
+  values,
+  ops,
+  comparators,
+  func,
+  args,
+  keywords,
+  attr,
+  elts,
+  slice,
+  lower,
+  upper,
+  step,
+  what,
+  function,
+  captures,
+  exc,
+  cause,
+  msg,
+  conversion,
+  format_spec,
 };
 
 /// The field `field` of `node`; a logic_error if its kind has none.
@@ -70,7 +101,17 @@ PLAIT_AST_ACCESSOR(slice)
 PLAIT_AST_ACCESSOR(lower)
 PLAIT_AST_ACCESSOR(upper)
 PLAIT_AST_ACCESSOR(step)
+PLAIT_AST_ACCESSOR(captures)
+PLAIT_AST_ACCESSOR(exc)
+PLAIT_AST_ACCESSOR(cause)
+PLAIT_AST_ACCESSOR(msg)
+PLAIT_AST_ACCESSOR(conversion)
+PLAIT_AST_ACCESSOR(format_spec)
 #undef PLAIT_AST_ACCESSOR
+/// A Closure's function id.
+inline int closureFunction(const SExpr &node) {
+  return std::atoi(fieldOf(node, Field::function).text.c_str());
+}
 inline std::vector<const SExpr *> values(const SExpr &node) { return spreadOf(node, Field::values); }
 inline std::vector<const SExpr *> elts(const SExpr &node) { return spreadOf(node, Field::elts); }
 /// A Name's identifier.

@@ -48,7 +48,22 @@ struct Type {
   /// DType is a dtype as a value (np.float32, a.dtype, float passed as
   /// dtype=), String a string constant passed to a plait.overload
   /// implementation (side="left"): known when compiling, so no leaves.
-  enum class Kind { Bottom, None, Bool, Int, Float, Tuple, Array, NumPy, Complex, DType, String };
+  /// Function is a lambda or an inner def as a value: the program's function
+  /// `function`, with the values it captured (`elements`, its leaves).
+  enum class Kind {
+    Bottom,
+    None,
+    Bool,
+    Int,
+    Float,
+    Tuple,
+    Array,
+    NumPy,
+    Complex,
+    DType,
+    String,
+    Function
+  };
   Kind kind = Kind::Bottom;
   std::vector<Type> elements; // Tuple
   /// Tuple: the named tuple class it is an instance of, or null.
@@ -62,6 +77,11 @@ struct Type {
   bool fortran = false;
   /// String: the constant.
   std::string text;
+  /// Function: the id of its function in the program, and whether its
+  /// first parameter is the closure (a lambda's or inner def's) or not (a
+  /// jitted function named as a value).
+  int function = 0;
+  bool takesClosure = true;
 
   static Type bottom() { return {}; }
   static Type none() { return {Kind::None, {}}; }
@@ -113,6 +133,16 @@ struct Type {
     t.text = std::move(text);
     return t;
   }
+  static Type closure(int function, std::vector<Type> captured) {
+    Type t{Kind::Function, std::move(captured)};
+    t.function = function;
+    return t;
+  }
+  static Type globalFunction(int function) {
+    Type t = closure(function, {});
+    t.takesClosure = false;
+    return t;
+  }
   static Type dtypeValue(DType dtype) {
     Type t;
     t.kind = Kind::DType;
@@ -147,7 +177,9 @@ struct Type {
            (kind != Kind::Array || (dtype == other.dtype && ndim == other.ndim &&
                                     contiguous == other.contiguous && fortran == other.fortran)) &&
            ((kind != Kind::NumPy && kind != Kind::DType) || dtype == other.dtype) &&
-           (kind != Kind::String || text == other.text);
+           (kind != Kind::String || text == other.text) &&
+           (kind != Kind::Function ||
+            (function == other.function && takesClosure == other.takesClosure));
   }
   bool operator!=(const Type &other) const { return !(*this == other); }
   /// Python's spelling: "int", "float", "bool", "None", "tuple[int, float]",
@@ -194,6 +226,16 @@ const std::vector<std::string> &supportedBuiltins();
 const std::vector<std::string> &nativeNumPyFunctions();
 /// The array methods the compiler implements itself (a.sum(), a.copy()).
 const std::set<std::string> &nativeArrayMethods();
+
+/// The first character of the message of a `raise` or `assert` in the
+/// program: a template the dispatcher formats with Python's format() when
+/// it raises ({k:kind:spec}, {{, }}; Results.cpp). A message that is only
+/// kNoArgumentsMessage raises the class called without arguments.
+constexpr char kFormattedMessage = '\x01';
+constexpr char kNoArgumentsMessage = '\x02';
+/// kValueMessage then a kind (i, f, b, N<code>): the class called with the
+/// first recorded value itself (raise IndexError(i)).
+constexpr char kValueMessage = '\x03';
 
 /// One jitted Python function of the program.
 struct FunctionSource {

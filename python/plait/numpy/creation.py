@@ -3,6 +3,8 @@ np.linspace, np.logspace, np.meshgrid, np.full_like, np.copy."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from .. import types
@@ -309,41 +311,40 @@ def _asarray_typer(a, dtype=None, order=None, device=None, copy=None, like=None)
     return asarray_cast
 
 
-def _indices1(dimensions, dtype=None, sparse=False):
-    return np.arange(dimensions[0]).reshape((1, dimensions[0]))
-
-
-def _indices2(dimensions, dtype=None, sparse=False):
-    rows, cols = dimensions
-    out = np.empty((2, rows, cols), np.int64)
-    for i in range(rows):
-        for j in range(cols):
-            out[0, i, j] = i
-            out[1, i, j] = j
-    return out
-
-
-def _indices3(dimensions, dtype=None, sparse=False):
-    n0, n1, n2 = dimensions
-    out = np.empty((3, n0, n1, n2), np.int64)
-    for i in range(n0):
-        for j in range(n1):
-            for k in range(n2):
-                out[0, i, j, k] = i
-                out[1, i, j, k] = j
-                out[2, i, j, k] = k
-    return out
+def _index_fill(flat, sizes, rank, total):
+    # flat[k, p] = the k-th index of position p in C order.
+    inner = total
+    for k in range(rank):
+        inner = inner // sizes[k] if sizes[k] > 0 else 0
+        for p in range(total):
+            flat[k * total + p] = (p // inner) % sizes[k]
 
 
 @overload(np.indices, family="creation")
 def _indices(dimensions, dtype=None, sparse=None):
-    if not isinstance(dimensions, types.Tuple) or not 1 <= len(dimensions) <= 3 or not all(
+    if not isinstance(dimensions, types.Tuple) or not 1 <= len(dimensions) <= 7 or not all(
         types.is_integral(t) for t in dimensions.elements
     ):
-        raise UnsupportedError(f"np.indices() of {dimensions} is not supported yet (a tuple of 1 to 3 ints)")
-    if not absent(dtype) or not absent(sparse):
-        raise UnsupportedError("np.indices() with dtype= or sparse= is not supported yet")
-    return (_indices1, _indices2, _indices3)[len(dimensions) - 1]
+        raise UnsupportedError(f"np.indices() of {dimensions} is not supported yet (a tuple of 1 to 7 ints)")
+    if not absent(sparse) and not (sparse.has_literal and sparse.literal_value is False):
+        raise UnsupportedError("np.indices() with sparse=True is not supported yet")
+    dt = dtype_class(dtype, np.int64)
+    rank = len(dimensions)
+    grid_rank = rank + 1  # (a constant: the view's rank)
+
+    def indices(dimensions, dtype=None, sparse=False):
+        sizes = np.empty(grid_rank, np.int64)
+        sizes[0] = rank
+        total = 1
+        for k in range(rank):
+            raise_if(dimensions[k] < 0, "ValueError", "negative dimensions are not allowed")
+            sizes[k + 1] = dimensions[k]
+            total *= dimensions[k]
+        flat = np.empty(rank * total, dt)
+        _index_fill(flat, sizes[1:], rank, total)
+        return strided_view(flat, 0, sizes, c_strides(sizes, grid_rank), grid_rank)
+
+    return indices
 
 
 # -- np.mgrid[...]: NumPy's nd_grid.__getitem__ ---------------------------
@@ -434,3 +435,53 @@ def _mgrid(starts, stops, steps, single):
         return strided_view(flat, 0, sizes, c_strides(sizes, grid_rank), grid_rank)
 
     return mgrid
+
+
+# -- np.fromfunction --------------------------------------------------------
+@overload(np.fromfunction, family="creation")
+def _fromfunction(function, shape, dtype=None, like=None):
+    """np.fromfunction(f, shape): f called once with the index arrays of
+    `shape` (NumPy's indices, in `dtype`), its result as it is."""
+    if not isinstance(function, types.Function):
+        raise UnsupportedError(f"np.fromfunction() of {function} is not supported (a lambda or an inner def is)")
+    if not absent(like):
+        raise UnsupportedError("np.fromfunction() with like= is not supported")
+    rank = _fromfunction_rank(shape)
+    dt = dtype_class(dtype, np.float64)
+    if rank == 1 and types.is_integral(shape):
+        raise UnsupportedError("np.fromfunction() takes its shape as a tuple")
+    if rank == 1:
+
+        def fromfunction1(function, shape, dtype=None, like=None):
+            index = np.indices(shape, dt)
+            return function(index[0])
+
+        return fromfunction1
+    if rank == 2:
+
+        def fromfunction2(function, shape, dtype=None, like=None):
+            index = np.indices(shape, dt)
+            return function(index[0], index[1])
+
+        return fromfunction2
+    if rank == 3:
+
+        def fromfunction3(function, shape, dtype=None, like=None):
+            index = np.indices(shape, dt)
+            return function(index[0], index[1], index[2])
+
+        return fromfunction3
+
+    def fromfunction4(function, shape, dtype=None, like=None):
+        index = np.indices(shape, dt)
+        return function(index[0], index[1], index[2], index[3])
+
+    return fromfunction4
+
+
+def _fromfunction_rank(shape: Any) -> int:
+    if types.is_integral(shape):
+        return 1
+    if isinstance(shape, types.Tuple) and 1 <= len(shape) <= 4 and all(types.is_integral(t) for t in shape.elements):
+        return len(shape)
+    raise UnsupportedError(f"np.fromfunction() with a shape of {shape} is not supported yet (1 to 4 ints)")

@@ -1,0 +1,124 @@
+//===- EmitRaise.cpp - raise and assert -----------------------------------===//
+//
+// A raise (or a failed assert) reports an error site whose message is a
+// template (kFormattedMessage): the f-string's constant parts, and fields
+// that the dispatcher formats with Python's format() when it raises, from
+// the values the code records (ints, floats as their bits, bools, NumPy
+// scalars with their dtype). So messages read exactly as CPython's.
+//
+//===----------------------------------------------------------------------===//
+#include "EmitterImpl.h"
+
+namespace plait::frontend::detail {
+
+namespace {
+
+/// `text` with its braces doubled, as the template escapes them.
+std::string escapeBraces(const std::string &text) {
+  std::string out;
+  for (char c : text) {
+    out += c;
+    if (c == '{' || c == '}')
+      out += c;
+  }
+  return out;
+}
+
+} // namespace
+
+std::string FunctionEmitter::raiseMessage(const SExpr *message,
+                                          llvm::SmallVectorImpl<Value> &values) {
+  if (!message)
+    return std::string(1, kNoArgumentsMessage);
+  std::string text(1, kFormattedMessage);
+  auto field = [&](const SExpr &node, const std::string &conversion, const std::string &spec) {
+    Val value = emitExpr(node);
+    Location l = loc(node);
+    std::string kind;
+    Value recorded;
+    if (value.type.kind == Type::Kind::Bool) {
+      kind = "b";
+      recorded = builder.create<arith::ExtUIOp>(l, builder.getI64Type(), value.leaves[0]);
+    } else if (value.type.kind == Type::Kind::Int) {
+      kind = "i";
+      recorded = value.leaves[0];
+    } else if (value.type.kind == Type::Kind::Float) {
+      kind = "f";
+      recorded = builder.create<arith::BitcastOp>(l, builder.getI64Type(), value.leaves[0]);
+    } else { // a NumPy scalar: its dtype's code, the value as int64 or float64 bits
+      DType dtype = value.type.dtype;
+      kind = std::string("N") + dtypeInfo(dtype).dispatchCode;
+      if (isFloatDType(dtype))
+        recorded = builder.create<arith::BitcastOp>(l, builder.getI64Type(),
+                                                    castNumPy(value, DType::Float64).leaves[0]);
+      else
+        recorded = convert(value, Type::integer()).leaves[0];
+    }
+    text += "{" + std::to_string(values.size()) + ":" + kind + ":" + conversion + ":" + spec + "}";
+    values.push_back(recorded);
+  };
+  if (ast::is(*message, ast::NodeKind::Const)) {
+    text += escapeBraces(ast::value(*message).text);
+    return text;
+  }
+  if (!ast::is(*message, ast::NodeKind::JoinedStr)) {
+    // raise IndexError(i): the exception holds the number itself.
+    field(*message, "", "");
+    std::string kind = text.substr(text.find(':') + 1);
+    return std::string(1, kValueMessage) + kind.substr(0, kind.find(':'));
+  }
+  for (const SExpr *part : ast::values(*message)) {
+    if (ast::is(*part, ast::NodeKind::Const)) {
+      text += escapeBraces(ast::value(*part).text);
+      continue;
+    }
+    int code = std::atoi(ast::conversion(*part).text.c_str());
+    std::string conversion = code < 0 ? "" : std::string(1, static_cast<char>(code));
+    std::string spec;
+    if (!ast::isNone(ast::format_spec(*part)))
+      for (const SExpr *piece : ast::values(ast::format_spec(*part)))
+        spec += ast::value(*piece).text;
+    field(ast::value(*part), conversion, spec);
+  }
+  return text;
+}
+
+void FunctionEmitter::emitRaise(const SExpr &stmt) {
+  const SExpr &exc = ast::exc(stmt);
+  bool called = ast::is(exc, ast::NodeKind::Call);
+  const SExpr &cls = called ? ast::func(exc) : exc;
+  std::string name = typer.resolve(spec, ast::id(cls)).name;
+  std::vector<const SExpr *> args = called ? ast::args(exc).rest() : std::vector<const SExpr *>();
+  llvm::SmallVector<Value> values;
+  std::string message = raiseMessage(args.empty() ? nullptr : args[0], values);
+  checkWithArgs(constInt(1, 1), PyError(name, message), values);
+  // Nothing runs after it: end the block (its code is unreachable).
+  if (!loops.empty() && loops.back().structured) {
+    builder.create<dialect::ContinueOp>(loc(stmt));
+  } else if (!loops.empty()) {
+    branch(loops.back().continueTarget);
+  } else {
+    llvm::SmallVector<Value> results = {constInt(0, 32)};
+    Val placeholder = zeroOf(spec.result);
+    results.append(placeholder.leaves.begin(), placeholder.leaves.end());
+    builder.create<mlir::func::ReturnOp>(loc(stmt), results);
+  }
+}
+
+void FunctionEmitter::emitAssert(const SExpr &stmt) {
+  Value failed =
+      builder.create<arith::XOrIOp>(loc(stmt), truth(emitExpr(ast::test(stmt))), constInt(1, 1));
+  // The message is evaluated only when the assertion fails, as CPython
+  // does: its values are recorded on that path.
+  Block *fails = newBlock(), *holds = newBlock();
+  builder.create<mlir::cf::CondBranchOp>(loc(stmt), failed, fails, holds);
+  startBlock(fails);
+  llvm::SmallVector<Value> values;
+  const SExpr &msg = ast::msg(stmt);
+  std::string message = raiseMessage(ast::isNone(msg) ? nullptr : &msg, values);
+  checkWithArgs(constInt(1, 1), PyError("AssertionError", message), values);
+  branch(holds);
+  startBlock(holds);
+}
+
+} // namespace plait::frontend::detail
