@@ -403,7 +403,7 @@ void FunctionEmitter::emitWhile(const SExpr &stmt) {
 }
 
 void FunctionEmitter::emitFor(const SExpr &stmt) {
-  const Iterable &iterable = spec.iterables.at(&stmt);
+  const Iterable &iterable = typer.loopIterable(spec, stmt);
   Location l = loc(stmt);
   if (iterable.kind == Iterable::Kind::Range) { // a plait.for of the range itself
     std::vector<Val> args;

@@ -210,6 +210,9 @@ public:
   /// The NumPy function a call names ("zeros" for np.zeros(...)), or "".
   std::string numpyFunction(const Specialization &spec, const SExpr &callee) const;
   static Type constantType(const SExpr &value);
+  /// What a `for` statement iterates over, as typing found it; a located
+  /// error when its iterable never got a type.
+  const Iterable &loopIterable(const Specialization &spec, const SExpr &stmt) const;
   /// The constant atom a node is: a literal's, or that of a global (or a
   /// plait.overload implementation's closure value) bound to a constant;
   /// null otherwise.

@@ -60,10 +60,10 @@ std::optional<Iterable> Typer::iterableOf(Specialization &spec, const SExpr &nod
     if (args.empty() || args.size() > 3)
       fail(CompileError::Kind::Typing, fn, node, "range() takes 1 to 3 positional arguments");
     for (const SExpr *arg : args) {
+      // (An argument typed in a later round still makes ints: range(i)
+      // before i is bound raises when it runs.)
       Type t = exprType(spec, *arg);
-      if (t.kind == Type::Kind::Bottom)
-        return std::nullopt;
-      if (!t.isIntegral())
+      if (t.kind != Type::Kind::Bottom && !t.isIntegral())
         fail(CompileError::Kind::Typing, fn, *arg,
              "'" + t.str() + "' object cannot be interpreted as an integer");
     }
@@ -207,6 +207,14 @@ void Typer::bindLoopTarget(Specialization &spec, const SExpr &target, const Iter
            "unpack the rows of an array from enumerate() or zip() into names "
            "(for i, row in enumerate(a))");
   assign(spec, target, iterable.element, stmt);
+}
+
+const Iterable &Typer::loopIterable(const Specialization &spec, const SExpr &stmt) const {
+  auto found = spec.iterables.find(&stmt);
+  if (found == spec.iterables.end())
+    fail(CompileError::Kind::Typing, *spec.source, ast::iter(stmt),
+         "this loop's iterable has no type: does it read a variable before it is assigned?");
+  return found->second;
 }
 
 void Typer::unbindLoopTarget(const SExpr &target) {

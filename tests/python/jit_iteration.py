@@ -154,3 +154,18 @@ def temporary_iterable(a):
     for x in a * 2 + 1:
         total += x
     return float(total)  # (a NumPy float once an element is added)
+
+
+def range_of_its_own_variable(n):
+    total = 0
+    for i in range(i % 7, n):  # noqa: F821 - read before assignment: UnboundLocalError
+        total += i
+    return total
+
+
+def zip_of_its_own_variable(a):
+    total = 0.0
+    for x, y in zip(a, b):  # noqa: F821
+        b = a
+        total += x * y
+    return total

@@ -98,3 +98,9 @@ def test_loops_plait_refuses_say_what_is_supported() -> None:
         jit.over_tuple((1, 2.5))
     with pytest.raises(plait.UnsupportedError, match="a tuple of tuple.int, float. can only be indexed by integer constants"):
         jit.tuple_index((1, 2.5), 0)
+
+
+def test_a_loop_reading_its_own_variable_first() -> None:
+    # CPython's UnboundLocalError, raised when the loop starts.
+    assert_same(py.range_of_its_own_variable, jit.range_of_its_own_variable, 3)
+    assert_same(py.zip_of_its_own_variable, jit.zip_of_its_own_variable, np.ones(2))
