@@ -7,6 +7,7 @@
 #include "plait/JIT/EntryABI.h"
 
 #include <atomic>
+#include <cstdio>
 #include <cstring>
 #include <functional>
 
@@ -58,6 +59,8 @@ const char *kindName(char code) {
     return "tuple";
   case key::kDType:
     return "dtype";
+  case key::kFunction:
+    return "function";
   default:
     return "?";
   }
@@ -438,6 +441,23 @@ static bool classify(const DispatchState &state, size_t i, BoundCall &call) {
     call.keyLength += part.size();
     return true;
   }
+  if (isDispatcher(argument)) {
+    // A jitted function: the code is compiled to call it (by its id).
+    PyObject *id = PyObject_GetAttrString(argument, "_plait_id");
+    long long value = id ? PyLong_AsLongLong(id) : -1;
+    Py_XDECREF(id);
+    if (value < 0 || value > 0xffffffffLL || call.keyLength + 9 > sizeof(call.key)) {
+      PyErr_Clear();
+      PyErr_Format(PyExc_TypeError, "%s: too many functions or no id to compile for",
+                   describe().c_str());
+      return false;
+    }
+    char part[10];
+    std::snprintf(part, sizeof part, "%c%08llx", key::kFunction, value);
+    std::memcpy(call.key + call.keyLength, part, 9);
+    call.keyLength += 9;
+    return true;
+  }
   if (PyType_Check(argument) || !PyObject_CheckBuffer(argument)) {
     if (char code = dtypeArgumentCode(argument)) {
       call.key[call.keyLength++] = key::kDType;
@@ -447,8 +467,8 @@ static bool classify(const DispatchState &state, size_t i, BoundCall &call) {
   }
   if (!PyObject_CheckBuffer(argument)) {
     PyErr_Format(PyExc_TypeError,
-                 "%s() argument %zu ('%s') must be int, float, bool, complex, a tuple, a dtype "
-                 "or an array, not %s",
+                 "%s() argument %zu ('%s') must be int, float, bool, complex, a tuple, a dtype, "
+                 "a jitted function or an array, not %s",
                  state.name.c_str(), i + 1, state.params[i].c_str(), Py_TYPE(argument)->tp_name);
     return false;
   }
@@ -581,7 +601,7 @@ bool PackedArguments::unbox(const DispatchState &state, const Entry &entry,
         take(parts[p]);
       continue;
     }
-    if (kind == key::kDType)
+    if (kind == key::kDType || kind == key::kFunction)
       continue; // known when compiling
     if (kind == key::kTuple) {
       if (!unboxTuple(argument, executor.info.argumentTypes[i], take, state, i))

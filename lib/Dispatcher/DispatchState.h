@@ -100,6 +100,9 @@ extern std::atomic<int64_t> globalFallbacks;
 /// Invalidations a call tolerates before the interpreter runs it instead.
 constexpr int kMaxCallAttempts = 4;
 
+/// Whether `object` is a jitted function (a DispatcherBase instance).
+bool isDispatcher(PyObject *object);
+
 struct DispatcherObject {
   PyObject_HEAD
   vectorcallfunc vectorcall;

@@ -247,6 +247,10 @@ PyType_Spec dispatcherSpec = {
 
 } // namespace
 
+bool detail::isDispatcher(PyObject *object) {
+  return dispatcherBaseType && PyObject_TypeCheck(object, dispatcherBaseType);
+}
+
 PyObject *createDispatcherType() {
   if (!startWatchingDicts())
     return nullptr;

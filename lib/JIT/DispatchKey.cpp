@@ -2,6 +2,7 @@
 #include "plait/JIT/DispatchKey.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <optional>
 #include <stdexcept>
@@ -19,6 +20,8 @@ size_t partLength(std::string_view key, size_t at) {
   case kNumPyScalar:
   case kDType:
     return at + 2 <= key.size() ? 2 : 0;
+  case kFunction:
+    return at + 9 <= key.size() ? 9 : 0;
   case kTuple: {
     if (at + 2 > key.size() || key[at + 1] < '0' ||
         static_cast<size_t>(key[at + 1] - '0') > kMaxTupleLength)
@@ -71,6 +74,11 @@ Type typeOf(const std::string &part) {
         part.size() == 2 ? frontend::dtypeOfDispatchCode(part[1]) : nullptr;
     return dtype ? Type::dtypeValue(dtype->dtype) : fail();
   }
+  case kFunction: {
+    if (part.size() != 9 || part.find_first_not_of("0123456789abcdef", 1) != std::string::npos)
+      return fail();
+    return Type::globalFunction(static_cast<int>(std::stoul(part.substr(1), nullptr, 16)));
+  }
   case kTuple: {
     if (partLength(part, 0) != part.size())
       return fail();
@@ -108,6 +116,13 @@ std::string partOf(const Type &type) {
             type.contiguous ? kContiguous : type.fortran ? kFortran : kAnyLayout};
   case Type::Kind::DType:
     return {kDType, frontend::dtypeInfo(type.dtype).dispatchCode};
+  case Type::Kind::Function: {
+    if (type.takesClosure || type.function < 0)
+      break;
+    char digits[9];
+    std::snprintf(digits, sizeof digits, "%08x", static_cast<unsigned>(type.function));
+    return std::string(1, kFunction) + digits;
+  }
   case Type::Kind::Tuple: {
     if (type.named || type.elements.size() > kMaxTupleLength)
       break;
@@ -225,6 +240,11 @@ Type typeOfName(const std::string &name, bool &narrow) {
     }
     return Type::tuple(std::move(types));
   }
+  if (std::optional<std::string> id = inside("function[")) {
+    if (id->empty() || id->find_first_not_of("0123456789") != std::string::npos)
+      throw std::invalid_argument("unknown type name '" + name + "'");
+    return Type::globalFunction(std::stoi(*id));
+  }
   if (std::optional<std::string> dtypeName = inside("dtype[")) {
     frontend::DType dtype;
     if (!frontend::dtypeFromName(*dtypeName, dtype))
@@ -255,7 +275,7 @@ bool accepts(std::string_view signature, std::string_view call) {
   size_t k = 0, w = 0;
   while (k < call.size() && w < signature.size()) {
     if (call[k] == kTuple || signature[w] == kTuple || call[k] == kDType ||
-        signature[w] == kDType) {
+        signature[w] == kDType || call[k] == kFunction || signature[w] == kFunction) {
       // Tuples and dtypes: exactly the signature's.
       size_t length = partLength(call, k);
       if (length == 0 || call.substr(k, length) != signature.substr(w, length))

@@ -11,7 +11,8 @@ size_t argumentSlots(const Type &type) {
   switch (type.kind) {
   case Type::Kind::Array:
     return 3 + 2 * static_cast<size_t>(type.ndim);
-  case Type::Kind::Tuple: {
+  case Type::Kind::Tuple:
+  case Type::Kind::Function: {
     size_t slots = 0;
     for (const Type &element : type.elements)
       slots += argumentSlots(element);

@@ -29,6 +29,9 @@ __all__ = ["jit", "stats", "Dispatcher", "CompileError", "TypingError", "Unsuppo
 _native._set_error_classes(TypingError, UnsupportedError)
 _MESSAGES = _messages.sample()
 _ids = itertools.count(1)
+#: Jitted functions by id, for the ones passed as arguments (a dispatch key
+#: names them by id: `function[7]`).
+_by_id: "weakref.WeakValueDictionary[int, Any]" = weakref.WeakValueDictionary()
 _STAGES = ("plait", "optimized-plait", "mlir", "optimized-mlir", "llvm", "asm")
 _NOGIL = {False: 0, True: 1, "auto": 2}
 #: Native frames are small but threads' stacks are not unbounded: the depth
@@ -130,6 +133,7 @@ class Dispatcher(_native.DispatcherBase):
         functools.update_wrapper(self, py_func)
         self.py_func = py_func
         self._plait_id = next(_ids)
+        _by_id[self._plait_id] = self
         self._options = {
             "check_overflow": overflow == "check",
             "fastmath": bool(fastmath),
@@ -164,6 +168,12 @@ class Dispatcher(_native.DispatcherBase):
         _overload.load_numpy_library()
         snapshotter = Snapshotter(lambda value: isinstance(value, Dispatcher), _implicit_dispatcher)
         snapshotter.add(self)
+        for name in types:  # jitted functions passed as arguments: their code too
+            for ident in re.findall(r"function\[(\d+)\]", name):
+                passed = _by_id.get(int(ident))
+                if passed is None:
+                    raise CompileError(f"{self.__name__}(): the jitted function passed as an argument no longer exists")
+                snapshotter.add(passed)
         start = time.perf_counter()
         try:
             executor = _native.compile(

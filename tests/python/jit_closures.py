@@ -131,3 +131,15 @@ def calls_itself(n):
 
 def returns_a_function(x):
     return lambda: x
+
+
+def integrate(f, a, b, n):
+    h = (b - a) / n
+    s = 0.5 * (f(a) + f(b))
+    for i in range(1, n):
+        s += f(a + i * h)
+    return s * h
+
+
+def cube(x):
+    return x * x * x

@@ -85,7 +85,7 @@ def test_wrapper_attributes_and_dispatch() -> None:
     assert f.py_func is add
     assert f(1) == 3 and f(1, 2.5) == 3.5 and f(b=4, a=1) == 5 and f(True, True) == 2
     assert sorted(f.signatures) == ["float(int64, float64)", "int(bool, bool)", "int(int64, int64)"]
-    with pytest.raises(TypeError, match=r"argument 1 \('a'\) must be int, float, bool, complex, a tuple, a dtype or an array, not str"):
+    with pytest.raises(TypeError, match=r"argument 1 \('a'\) must be int, float, bool, complex, a tuple, a dtype, a jitted function or an array, not str"):
         f("x")
     with pytest.raises(TypeError, match="missing required argument: 'a'"):
         f()

@@ -70,3 +70,24 @@ def test_closure_limits_are_explained() -> None:
         jit.calls_itself(3)
     with pytest.raises(plait.UnsupportedError, match="returns a dtype, a string or a function"):
         jit.returns_a_function(3)
+
+
+@given(a=st.floats(-10, 10), b=st.floats(-10, 10), n=st.integers(1, 50))
+@SETTINGS
+def test_jitted_functions_passed_from_python(a: float, b: float, n: int) -> None:
+    # Each function passed is part of the call's key: the code calls it
+    # directly (as Numba's first-class functions, jitted ones only).
+    for f in (jit.square, jit.cube):
+        assert jit.integrate(f, a, b, n) == py.integrate(f.py_func, a, b, n)
+
+
+def test_functions_as_arguments_are_keys_and_plain_ones_are_refused() -> None:
+    integrate = plait.jit(py.integrate)
+    integrate(jit.square, 0.0, 1.0, 4)
+    integrate(jit.cube, 0.0, 1.0, 4)
+    assert integrate.signatures == [f"float(function[{jit.square._plait_id}], float64, float64, int64)",
+                                    f"float(function[{jit.cube._plait_id}], float64, float64, int64)"]
+    with pytest.raises(TypeError, match="must be .* a jitted function or an array, not function"):
+        integrate(py.cube, 0.0, 1.0, 4)
+    explicit = plait.jit(f"float64(function[{jit.cube._plait_id}], float64, float64, int64)")(py.integrate)
+    assert explicit(jit.cube, 0.0, 2.0, 8) == py.integrate(py.cube, 0.0, 2.0, 8)

@@ -12,6 +12,8 @@
 //                  compiling, so no value is passed
 //   T<n><parts>    a tuple of n elements ('0' + n, n <= kMaxTupleLength),
 //                  each a part of its own (scalars and tuples)
+//   J<8 hex>       a jitted function passed as a value: its id (no value
+//                  is passed: the code calls that function directly)
 //
 // Executors also know how to unbox each argument: the part's first letter,
 // or I (int32) and F (float32) for the narrow scalars of an explicit
@@ -30,7 +32,7 @@
 namespace plait::jit::key {
 
 constexpr char kBool = 'b', kInt = 'i', kFloat = 'f', kComplex = 'c';
-constexpr char kNumPyScalar = 'N', kArray = 'A', kDType = 'D', kTuple = 'T';
+constexpr char kNumPyScalar = 'N', kArray = 'A', kDType = 'D', kTuple = 'T', kFunction = 'J';
 constexpr size_t kMaxTupleLength = 64;
 constexpr char kContiguous = 'C', kFortran = 'F', kAnyLayout = 'A';
 /// Unboxing kinds of explicit signatures' narrow scalars.
