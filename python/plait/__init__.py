@@ -10,6 +10,7 @@ from .errors import CompileError, TypingError, UnsupportedError
 from ._jit import Dispatcher, blas_library, jit, stats
 from ._overload import UfuncLoop, overload, overload_method
 from . import types
+from . import _mathlib  # noqa: F401  (registers the math module's integer functions)
 
 __version__ = "0.1.0"
 __all__ = [
