@@ -103,10 +103,11 @@ def _broadcast_strides(array, shape, rank):
     # NumPy's broadcast_to: the array's axes align with the shape's last
     # ones; an axis of size 1 has stride 0 (it repeats), new leading axes
     # too.
-    extra = rank - array.ndim
-    raise_if(extra < 0, "ValueError", "input operand has more dimensions than allowed by the axis remapping")
+    # (NumPy checks the shape's signs first, then the ranks.)
     for k in range(rank):
         raise_if(shape[k] < 0, "ValueError", "all elements of broadcast shape must be non-negative")
+    extra = rank - array.ndim
+    raise_if(extra < 0, "ValueError", "input operand has more dimensions than allowed by the axis remapping")
     steps = np.zeros(rank, np.int64)
     fits = True  # (the caller raises: its message shows the ranks)
     for k in range(extra, rank):
