@@ -36,7 +36,7 @@ def compile_error(fn: Any, *args: Any) -> plait.CompileError:
         (bad.unknown_name, plait.TypingError, 46, 16, "name 'undefined_name' is not defined"),
         (bad.huge_constant, plait.UnsupportedError, 50, 16, "does not fit in int64"),
         (bad.uses_comprehension, plait.UnsupportedError, 54, 9, "ListComp expressions are not supported"),
-        (bad.unsupported_math, plait.UnsupportedError, 59, 12, "math.factorial() is not supported"),
+        (bad.unsupported_math, plait.UnsupportedError, 59, 12, "math.fsum() is not supported"),
         (bad.attribute_of_value, plait.UnsupportedError, 63, 12, "attribute access"),
         (bad.maybe_none, plait.TypingError, 68, 9, "may also end without a return"),
         (bad.wrong_arity, plait.TypingError, 72, 12, "helper_for_arity() takes 1"),
