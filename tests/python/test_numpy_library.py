@@ -754,9 +754,19 @@ def test_broadcast_to(a: np.ndarray, shape: tuple[int, ...], n: int) -> None:
 @SETTINGS
 def test_median_and_percentile_along_axes(a: np.ndarray, q: Any) -> None:
     assume(a.dtype.kind != "f" or np.all(np.abs(a[np.isfinite(a)]) < 1e300))
-    compare("median_nd", a)
-    compare("percentile_nd", a, q)
-    compare("percentile_several", a)
+    # (The sign of a zero result may differ: NumPy's partition leaves equal
+    # values, -0.0 and 0.0, in another order than a sort.)
+    for name, args in (("median_nd", (a,)), ("percentile_nd", (a, q)), ("percentile_several", (a,))):
+        with quiet():
+            try:
+                want = getattr(py, name)(*args)
+            except Exception:  # noqa: BLE001 - compare checks the exception
+                compare(name, *args)
+                continue
+            got = getattr(jit, name)(*args)
+        for g, w in zip(got, want):
+            assert type(g) is type(w) and np.shape(g) == np.shape(w) and np.asarray(g).dtype == np.asarray(w).dtype
+            np.testing.assert_array_equal(g, w)
 
 
 @given(seed=st.integers(0, 2**32 - 1), size=st.integers(-1, 5),
