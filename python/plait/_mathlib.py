@@ -116,13 +116,17 @@ def _factorial_typer(n):
     return _factorial
 
 
-def _comb(n, k):
-    n = int(n)
-    k = int(k)
+def _check_n_k(n, k):
     if n < 0:
         raise ValueError("n must be a non-negative integer")
     if k < 0:
         raise ValueError("k must be a non-negative integer")
+
+
+def _comb(n, k):
+    n = int(n)
+    k = int(k)
+    _check_n_k(n, k)
     if k > n:
         return 0
     if k > n - k:
@@ -145,10 +149,7 @@ def _comb_typer(n, k):
 def _perm(n, k):
     n = int(n)
     k = int(k)
-    if n < 0:
-        raise ValueError("n must be a non-negative integer")
-    if k < 0:
-        raise ValueError("k must be a non-negative integer")
+    _check_n_k(n, k)
     if k > n:
         return 0
     result = 1
