@@ -1,8 +1,6 @@
 """raise and assert in compiled code, run interpreted and compiled by
 test_jit_exceptions.py."""
 
-import numpy as np
-
 
 class DomainError(ValueError):
     """A user's exception class, defined at module level."""
