@@ -19,14 +19,7 @@ FunctionEmitter::Iteration FunctionEmitter::iterate(const Iterable &iterable,
   };
   switch (iterable.kind) {
   case Iterable::Kind::Range: {
-    std::vector<Value> args;
-    for (const SExpr *arg : ast::args(node).rest())
-      args.push_back(convert(emitExpr(*arg), Type::integer()).leaves[0]);
-    Value start = args.size() == 1 ? constInt(0) : args[0];
-    Value stop = args.size() == 1 ? args[0] : args[1];
-    Value step = args.size() == 3 ? args[2] : constInt(1);
-    check(builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq, step, constInt(0)),
-          errorCode("ValueError", "range_step_zero"));
+    auto [start, stop, step] = rangeBounds(node);
     // CPython's range length: ceil((stop - start) / step), at least 0.
     Value positive = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::sgt, step, constInt(0));
     Value span =
@@ -142,6 +135,20 @@ FunctionEmitter::Iteration FunctionEmitter::iterate(const Iterable &iterable,
   }
   }
   throw std::logic_error("internal: an iterable of no kind");
+}
+
+std::array<Value, 3> FunctionEmitter::rangeBounds(const SExpr &call) {
+  // range(stop), range(start, stop[, step]); a zero step is CPython's
+  // ValueError before the loop.
+  std::vector<Value> args;
+  for (const SExpr *arg : ast::args(call).rest())
+    args.push_back(convert(emitExpr(*arg), Type::integer()).leaves[0]);
+  Value start = args.size() == 1 ? constInt(0) : args[0];
+  Value stop = args.size() == 1 ? args[0] : args[1];
+  Value step = args.size() == 3 ? args[2] : constInt(1);
+  check(builder.create<arith::CmpIOp>(loc(call), arith::CmpIPredicate::eq, step, constInt(0)),
+        errorCode("ValueError", "range_step_zero"));
+  return {start, stop, step};
 }
 
 llvm::SmallVector<Value> FunctionEmitter::unravel(Value k, llvm::ArrayRef<Value> sizes,

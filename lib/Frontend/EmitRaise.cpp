@@ -98,10 +98,7 @@ void FunctionEmitter::emitRaise(const SExpr &stmt) {
   } else if (!loops.empty()) {
     branch(loops.back().continueTarget);
   } else {
-    llvm::SmallVector<Value> results = {constInt(0, 32)};
-    Val placeholder = zeroOf(spec.result);
-    results.append(placeholder.leaves.begin(), placeholder.leaves.end());
-    builder.create<mlir::func::ReturnOp>(loc(stmt), results);
+    returnPlaceholder(loc(stmt));
   }
 }
 

@@ -119,13 +119,17 @@ void FunctionEmitter::emit(const std::string &symbol) {
   if (!terminated() && alwaysReturns(ast::body(spec.source->definition))) {
     // Every path returned (an if/else that both return): nothing gets here
     // (the typer did not add None to the result type either).
-    llvm::SmallVector<Value> values = {constInt(0, 32)};
-    Val placeholder = zeroOf(spec.result);
-    values.append(placeholder.leaves.begin(), placeholder.leaves.end());
-    builder.create<mlir::func::ReturnOp>(builder.getUnknownLoc(), values);
+    returnPlaceholder(builder.getUnknownLoc());
   } else if (!terminated()) {
     emitReturn(Val{Type::none(), {}});
   }
+}
+
+void FunctionEmitter::returnPlaceholder(Location l) {
+  llvm::SmallVector<Value> values = {constInt(0, 32)};
+  Val placeholder = zeroOf(spec.result);
+  values.append(placeholder.leaves.begin(), placeholder.leaves.end());
+  builder.create<mlir::func::ReturnOp>(l, values);
 }
 
 void FunctionEmitter::emitBody(const SExpr &body) {
@@ -404,16 +408,8 @@ void FunctionEmitter::emitWhile(const SExpr &stmt) {
 
 void FunctionEmitter::emitFor(const SExpr &stmt) {
   const Iterable &iterable = typer.loopIterable(spec, stmt);
-  Location l = loc(stmt);
   if (iterable.kind == Iterable::Kind::Range) { // a plait.for of the range itself
-    std::vector<Val> args;
-    for (const SExpr *arg : ast::args(*iterable.node).rest())
-      args.push_back(convert(emitExpr(*arg), Type::integer()));
-    Value start = args.size() == 1 ? constInt(0) : args[0].leaves[0];
-    Value stop = args.size() == 1 ? args[0].leaves[0] : args[1].leaves[0];
-    Value step = args.size() == 3 ? args[2].leaves[0] : constInt(1);
-    check(builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq, step, constInt(0)),
-          errorCode("ValueError", "range_step_zero"));
+    auto [start, stop, step] = rangeBounds(*iterable.node);
     emitRangeLoop(stmt, start, stop, step, [&](Value i) { return Val{Type::integer(), {i}}; });
     return;
   }

@@ -27,6 +27,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/DenseSet.h"
 
+#include <array>
 #include <cmath>
 #include <functional>
 #include <map>
@@ -173,6 +174,11 @@ private:
     std::function<Val(Value)> item;
   };
   Iteration iterate(const Iterable &iterable, std::vector<Val> &operands);
+  /// range()'s start, stop and step (i64), with CPython's error for step 0.
+  std::array<Value, 3> rangeBounds(const SExpr &call);
+  /// A return of zeros where no path reaches (after every path returned or
+  /// raised): the function's status 0 and its result type's zeros.
+  void returnPlaceholder(Location l);
   /// Position k of C order in an array of `sizes` (i64 values).
   llvm::SmallVector<Value> unravel(Value k, llvm::ArrayRef<Value> sizes, Location l);
   /// A for loop over range(start, stop, step) (a plait.for), binding

@@ -16,7 +16,7 @@ from .errors import TypingError
 
 def _need_ints(*args: Any) -> None:
     for t in args:
-        if not (isinstance(t, (types.Integer, types.Boolean)) or (isinstance(t, types.NumPyScalar) and t.dtype.kind in "biu")):
+        if not types.is_integral(t):
             raise TypingError(f"'{t}' object cannot be interpreted as an integer")
 
 
@@ -62,20 +62,19 @@ def _lcm_three(a, b, c):
     return _lcm2(_lcm2(int(a), int(b)), int(c))
 
 
-@overload(math.gcd)
-def _gcd(*args):
-    _need_ints(*args)
-    if len(args) > 3:
-        return None
-    return (_gcd0, _gcd1, _gcd_two, _gcd_three)[len(args)]
+def _by_arity(*implementations: Any) -> Any:
+    """A type-level function of ints choosing the implementation of its
+    number of arguments (up to three)."""
+
+    def typer(*args: Any) -> Any:
+        _need_ints(*args)
+        return implementations[len(args)] if len(args) < len(implementations) else None
+
+    return typer
 
 
-@overload(math.lcm)
-def _lcm(*args):
-    _need_ints(*args)
-    if len(args) > 3:
-        return None
-    return (_lcm0, _gcd1, _lcm_two, _lcm_three)[len(args)]
+overload(math.gcd)(_by_arity(_gcd0, _gcd1, _gcd_two, _gcd_three))
+overload(math.lcm)(_by_arity(_lcm0, _gcd1, _lcm_two, _lcm_three))
 
 
 def _isqrt(n):

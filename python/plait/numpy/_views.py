@@ -42,3 +42,14 @@ def c_strides(sizes: Any, rank: int) -> np.ndarray:
         steps[k] = step
         step *= sizes[k]
     return steps
+
+
+def moved_axes(a: Any, order: Any, rank: int) -> tuple[np.ndarray, np.ndarray]:
+    """The sizes and strides (in elements) of `a` with its axes in `order`
+    (normalised axes), for strided_view."""
+    sizes = np.empty(rank, np.int64)
+    steps = np.empty(rank, np.int64)
+    for k in range(rank):
+        sizes[k] = a.shape[order[k]]
+        steps[k] = a.strides[order[k]] // a.itemsize
+    return sizes, steps

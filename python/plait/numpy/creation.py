@@ -311,13 +311,14 @@ def _asarray_typer(a, dtype=None, order=None, device=None, copy=None, like=None)
     return asarray_cast
 
 
-def _index_fill(flat, sizes, rank, total):
-    # flat[k, p] = the k-th index of position p in C order.
+def _grid_fill(flat, sizes, begins, steps, rank, total):
+    # flat[k, p] = index_k(p) * step_k + begin_k, p in C order.
     inner = total
     for k in range(rank):
         inner = inner // sizes[k] if sizes[k] > 0 else 0
         for p in range(total):
-            flat[k * total + p] = (p // inner) % sizes[k]
+            index = (p // inner) % sizes[k]
+            flat[k * total + p] = index * steps[k] + begins[k]
 
 
 @overload(np.indices, family="creation")
@@ -341,7 +342,7 @@ def _indices(dimensions, dtype=None, sparse=None):
             sizes[k + 1] = dimensions[k]
             total *= dimensions[k]
         flat = np.empty(rank * total, dt)
-        _index_fill(flat, sizes[1:], rank, total)
+        _grid_fill(flat, sizes[1:], np.zeros(rank, np.int64), np.ones(rank, np.int64), rank, total)
         return strided_view(flat, 0, sizes, c_strides(sizes, grid_rank), grid_rank)
 
     return indices
@@ -353,16 +354,6 @@ def _grid_point_step(start, stop, points):
     if points == 1:
         return 1.0
     return (stop - start) / float(points - 1)
-
-
-def _grid_fill(flat, sizes, begins, steps, rank, total):
-    # flat[k, p] = index_k(p) * step_k + begin_k, p in C order.
-    inner = total
-    for k in range(rank):
-        inner = inner // sizes[k] if sizes[k] > 0 else 0
-        for p in range(total):
-            index = (p // inner) % sizes[k]
-            flat[k * total + p] = index * steps[k] + begins[k]
 
 
 @overload(np.mgrid.__getitem__, family="creation")

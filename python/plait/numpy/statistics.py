@@ -14,7 +14,7 @@ from .ufuncs import ufunc_loop
 from ..errors import TypingError, UnsupportedError
 from ._errors import raise_if
 from ._sequences import array_from_sequence
-from ._views import c_strides, strided_view
+from ._views import c_strides, moved_axes, strided_view
 from .shape import _diagonal
 from ._util import absent, literal_axis, literal_flag, need_array, need_integral, result_dtype
 
@@ -533,16 +533,6 @@ def _literal_axes(name: str, axis: Any, ndim: int) -> Optional[tuple[int, ...]]:
     return tuple(sorted(axes))
 
 
-def _moved_axes(a, order, rank):
-    # The sizes and strides of `a` with its axes in `order`.
-    sizes = np.empty(rank, np.int64)
-    steps = np.empty(rank, np.int64)
-    for k in range(rank):
-        sizes[k] = a.shape[order[k]]
-        steps[k] = a.strides[order[k]] // a.itemsize
-    return sizes, steps
-
-
 def _reduced_shape(a, reduced, keep, rank, out_rank, leading):
     # The result's sizes (after `leading` sizes the caller fills) and its
     # C-order strides.
@@ -579,7 +569,7 @@ class _Lines:
 
 
 def _lines_of(a, order, rank, kept):
-    sizes, steps = _moved_axes(a, order, rank)
+    sizes, steps = moved_axes(a, order, rank)
     count = 1
     for k in range(kept):
         count *= sizes[k]

@@ -12,7 +12,7 @@ from .._overload import overload, overload_method
 from ..errors import TypingError, UnsupportedError
 from ._errors import check_axis, raise_if
 from ._util import absent, need_array
-from ._views import strided_view
+from ._views import moved_axes, strided_view
 
 
 def _int_tuple(name: str, what: str, t: Any) -> int:
@@ -27,8 +27,7 @@ def _int_tuple(name: str, what: str, t: Any) -> int:
 def _permutation(a, axes, rank):
     # NumPy's PyArray_Transpose: each axis in range, none twice. (The
     # caller makes the view: its rank must be a constant there.)
-    sizes = np.empty(rank, np.int64)
-    steps = np.empty(rank, np.int64)
+    order = np.empty(rank, np.int64)
     seen = np.zeros(rank, np.bool_)
     for k in range(rank):
         axis = axes[k]
@@ -37,9 +36,8 @@ def _permutation(a, axes, rank):
             axis += rank
         raise_if(seen[axis], "ValueError", "repeated axis in transpose")
         seen[axis] = True
-        sizes[k] = a.shape[axis]
-        steps[k] = a.strides[axis] // a.itemsize
-    return sizes, steps
+        order[k] = axis
+    return moved_axes(a, order, rank)
 
 
 def _transpose_typer(name: str, a: Any, axes: Any) -> Any:
