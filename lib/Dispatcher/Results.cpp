@@ -21,6 +21,12 @@
 #include <cstring>
 #include <string>
 
+#if PY_VERSION_HEX >= 0x030D0000
+// Private since 3.13 (internal/pycore_traceback.h), still exported: what
+// CPython's own C modules use to add a frame of code that has none.
+extern "C" void _PyTraceback_Add(const char *, const char *, int);
+#endif
+
 namespace plait::dispatch::detail {
 
 using frontend::DType;
@@ -446,10 +452,52 @@ PyObject *formatRaiseMessage(const std::string &message,
   return PyUnicode_FromStringAndSize(out.data(), static_cast<Py_ssize_t>(out.size()));
 }
 
-} // namespace
+/// The folder of the plait package, whose own frames (its NumPy library)
+/// tracebacks leave out, as NumPy's C functions have none.
+const std::string &packageFolder() {
+  static const std::string folder = [] {
+    std::string path;
+    if (PyObject *plait = PyImport_ImportModule("plait")) {
+      PyObject *file = PyObject_GetAttrString(plait, "__file__");
+      const char *text = file && PyUnicode_Check(file) ? PyUnicode_AsUTF8(file) : nullptr;
+      if (text)
+        path = text;
+      Py_XDECREF(file);
+      Py_DECREF(plait);
+    }
+    PyErr_Clear();
+    size_t slash = path.find_last_of('/');
+    return slash == std::string::npos ? std::string() : path.substr(0, slash + 1);
+  }();
+  return folder;
+}
 
-PyObject *raiseRunError(const jit::Executor &executor, int32_t status) {
-  const frontend::ErrorSite &site = executor.info.errors.at(status - 1);
+/// Adds the frames of an error site ("file:line:function" lines, innermost
+/// first) to the traceback of the exception being raised, so that it
+/// points at the user's line as CPython's would.
+void addTracebackFrames(const std::string &frames) {
+  const std::string &own = packageFolder();
+  for (size_t start = 0; start < frames.size();) {
+    size_t end = frames.find('\n', start);
+    std::string frame = frames.substr(start, end - start);
+    start = end == std::string::npos ? frames.size() : end + 1;
+    size_t functionColon = frame.rfind(':');
+    size_t lineColon = functionColon == std::string::npos || functionColon == 0
+                           ? std::string::npos
+                           : frame.rfind(':', functionColon - 1);
+    if (lineColon == std::string::npos)
+      continue;
+    std::string file = frame.substr(0, lineColon);
+    if (!own.empty() && file.compare(0, own.size(), own) == 0)
+      continue;
+    int line = std::atoi(frame.substr(lineColon + 1, functionColon - lineColon - 1).c_str());
+    std::string function = frame.substr(functionColon + 1);
+    _PyTraceback_Add(function.empty() ? "<compiled>" : function.c_str(), file.c_str(), line);
+  }
+}
+
+/// Sets the exception of error site `site`.
+void setRunError(const jit::Executor &executor, const frontend::ErrorSite &site) {
   // A built-in exception by name, or a dotted module.Class
   // (numpy.linalg.LinAlgError), imported when raised.
   PyObject *cls = nullptr;
@@ -478,7 +526,7 @@ PyObject *raiseRunError(const jit::Executor &executor, int32_t status) {
                          : formatRaiseMessage(site.message, values);
     if (!bare && !text) {
       Py_DECREF(cls);
-      return nullptr;
+      return;
     }
     PyObject *exception = bare ? PyObject_CallNoArgs(cls) : PyObject_CallOneArg(cls, text);
     Py_XDECREF(text);
@@ -487,7 +535,7 @@ PyObject *raiseRunError(const jit::Executor &executor, int32_t status) {
       Py_DECREF(exception);
     }
     Py_DECREF(cls);
-    return nullptr;
+    return;
   }
   // Messages with {0}..{23} take the values the code recorded on this thread
   // (ints; {k!f}: a float's bits, shown as Python shows the float).
@@ -513,6 +561,16 @@ PyObject *raiseRunError(const jit::Executor &executor, int32_t status) {
   }
   PyErr_SetString(cls, message.c_str());
   Py_DECREF(cls);
+}
+
+} // namespace
+
+PyObject *raiseRunError(const jit::Executor &executor, int32_t status) {
+  const frontend::ErrorSite &site = executor.info.errors.at(status - 1);
+  packageFolder(); // (found first: finding it clears errors)
+  setRunError(executor, site);
+  if (PyErr_Occurred())
+    addTracebackFrames(site.frames);
   return nullptr;
 }
 

@@ -40,6 +40,16 @@ bool alwaysReturns(const SExpr &body) {
     if (kind == ast::NodeKind::If && alwaysReturns(ast::body(*stmt)) &&
         alwaysReturns(ast::orelse(*stmt)))
       return true;
+    if (kind == ast::NodeKind::Try) {
+      // Its finally leaves, or its body (or else) and every handler do.
+      if (alwaysReturns(ast::finalbody(*stmt)))
+        return true;
+      bool handlersLeave = true;
+      for (const SExpr *handler : ast::handlers(*stmt).rest())
+        handlersLeave = handlersLeave && alwaysReturns(ast::body(*handler));
+      if (handlersLeave && (alwaysReturns(ast::body(*stmt)) || alwaysReturns(ast::orelse(*stmt))))
+        return true;
+    }
     if (kind == ast::NodeKind::While) {
       // `while True:` without a break only leaves through return.
       const SExpr &test = ast::test(*stmt);

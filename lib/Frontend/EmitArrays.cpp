@@ -510,7 +510,7 @@ void FunctionEmitter::forEachElement(Value memref, int ndim,
     }
     int axis = fortranOrder ? ndim - 1 - depth : depth;
     countedLoop(dimension(memref, axis), [&](Value k) {
-      indices[axis] = builder.create<arith::IndexCastOp>(builder.getUnknownLoc(), builder.getIndexType(), k);
+      indices[axis] = builder.create<arith::IndexCastOp>(here(), builder.getIndexType(), k);
       level(depth + 1);
     });
   };
@@ -530,7 +530,7 @@ Value FunctionEmitter::stackBuffer(size_t n) {
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToStart(entry);
   return builder.create<mlir::memref::AllocaOp>(
-      builder.getUnknownLoc(),
+      here(),
       mlir::MemRefType::get({static_cast<int64_t>(std::max<size_t>(n, 1))}, builder.getI64Type()));
 }
 
@@ -916,8 +916,7 @@ void FunctionEmitter::forEachPosition(llvm::ArrayRef<Value> sizes,
     if (depth == sizes.size())
       return body(at);
     countedLoop(sizes[depth], [&](Value k) {
-      at[depth] =
-          builder.create<arith::IndexCastOp>(builder.getUnknownLoc(), builder.getIndexType(), k);
+      at[depth] = builder.create<arith::IndexCastOp>(here(), builder.getIndexType(), k);
       level(depth + 1);
     });
   };

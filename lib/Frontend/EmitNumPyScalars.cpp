@@ -11,7 +11,7 @@
 namespace plait::frontend::detail {
 
 Val FunctionEmitter::castNumPy(const Val &value, DType to) {
-  Location l = builder.getUnknownLoc();
+  Location l = here();
   Type target = Type::numpy(to);
   if (value.type == target)
     return value;
@@ -84,7 +84,7 @@ Val FunctionEmitter::castNumPy(const Val &value, DType to) {
 }
 
 void FunctionEmitter::checkPythonIntFits(Value i, DType dtype) {
-  Location l = builder.getUnknownLoc();
+  Location l = here();
   Value outside;
   if (dtype == DType::UInt64) {
     outside = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, i, constInt(0));
@@ -114,7 +114,7 @@ Val FunctionEmitter::weakToNumPy(const Val &value, DType to) {
 Value FunctionEmitter::numpyIntDivMod(ast::Operator op, Value a, Value b, bool isUnsigned) {
   // NumPy does not raise: x // 0 and x % 0 are 0 (with a warning), and
   // INT_MIN // -1 wraps to INT_MIN.
-  Location l = builder.getUnknownLoc();
+  Location l = here();
   mlir::Type type = a.getType();
   using P = arith::CmpIPredicate;
   Value zero = constOf(type, 0), one = constOf(type, 1);
@@ -146,7 +146,7 @@ Value FunctionEmitter::numpyIntDivMod(ast::Operator op, Value a, Value b, bool i
 Value FunctionEmitter::numpyShift(ast::Operator op, Value a, Value b, bool isUnsigned) {
   // NumPy: shifting by the width or more (or by a negative amount, seen as
   // unsigned) gives 0, or -1 for a negative value shifted right.
-  Location l = builder.getUnknownLoc();
+  Location l = here();
   mlir::Type type = a.getType();
   unsigned width = type.getIntOrFloatBitWidth();
   using P = arith::CmpIPredicate;
@@ -301,7 +301,7 @@ std::pair<Value, Value>
 FunctionEmitter::callComplexRuntime(const char *name, std::vector<Value> args, mlir::Type part,
                                     std::initializer_list<std::pair<int32_t, PyError>> codes) {
   // The two parts come back through a stack pair.
-  Location l = builder.getUnknownLoc();
+  Location l = here();
   Value &complexOut = part.isF32() ? complexOutF32 : complexOutF64;
   if (!complexOut) {
     OpBuilder::InsertionGuard guard(builder);
@@ -397,7 +397,7 @@ Value FunctionEmitter::complexCompare(ast::Operator op, const Val &left, const V
 }
 
 Value FunctionEmitter::complexAbs(const Val &z, bool checkOverflow) {
-  Location l = builder.getUnknownLoc();
+  Location l = here();
   if (!checkOverflow)
     return numpyComplexAbs(z.leaves[0], z.leaves[1], l);
   // CPython: hypot (inf if either part is, nan if one is nan), and

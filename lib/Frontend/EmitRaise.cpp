@@ -85,21 +85,40 @@ std::string FunctionEmitter::raiseMessage(const SExpr *message,
 
 void FunctionEmitter::emitRaise(const SExpr &stmt) {
   const SExpr &exc = ast::exc(stmt);
+  Location l = loc(stmt);
+  if (ast::isNone(exc) ||
+      (ast::is(exc, ast::NodeKind::Name) && spec.caughtNames.count(ast::id(exc)))) {
+    // raise, raise e: the exception an enclosing except clause handles
+    // (CPython's RuntimeError outside of one).
+    auto handled = handling.rbegin();
+    if (!ast::isNone(exc))
+      while (handled != handling.rend() && handled->name != ast::id(exc))
+        ++handled;
+    if (handled == handling.rend() && ast::isNone(exc)) {
+      check(constInt(1, 1), PyError("RuntimeError", "No active exception to reraise"));
+    } else if (handled == handling.rend()) {
+      // After its clause, CPython has deleted the name.
+      std::string message = module.options.message("unbound_local");
+      size_t at = message.find("{name}");
+      if (at != std::string::npos)
+        message.replace(at, 6, ast::id(exc));
+      check(constInt(1, 1), PyError("UnboundLocalError", message));
+    } else {
+      builder.create<dialect::CheckStatusOp>(
+          l, builder.create<mlir::memref::LoadOp>(l, handled->statusSlot).getResult());
+    }
+    endRaisingBlock(l);
+    return;
+  }
   bool called = ast::is(exc, ast::NodeKind::Call);
   const SExpr &cls = called ? ast::func(exc) : exc;
   std::string name = typer.resolve(spec, ast::id(cls)).name;
+  module.noteExceptionClass(name, typer.exceptionBases(spec, ast::id(cls)));
   std::vector<const SExpr *> args = called ? ast::args(exc).rest() : std::vector<const SExpr *>();
   llvm::SmallVector<Value> values;
   std::string message = raiseMessage(args.empty() ? nullptr : args[0], values);
   checkWithArgs(constInt(1, 1), PyError(name, message), values);
-  // Nothing runs after it: end the block (its code is unreachable).
-  if (!loops.empty() && loops.back().structured) {
-    builder.create<dialect::ContinueOp>(loc(stmt));
-  } else if (!loops.empty()) {
-    branch(loops.back().continueTarget);
-  } else {
-    returnPlaceholder(loc(stmt));
-  }
+  endRaisingBlock(l);
 }
 
 void FunctionEmitter::emitAssert(const SExpr &stmt) {

@@ -397,7 +397,7 @@ Val FunctionEmitter::reduceArray(const SExpr &node, const std::string &name, con
 Val FunctionEmitter::fromIdentity(const Val &sum) {
   // NumPy's add.reduce starts from its identity, +0.0: a sum of -0.0s (or
   // of nothing) is +0.0. (The pairwise code starts from -0.0 as NumPy's.)
-  Location l = builder.getUnknownLoc();
+  Location l = here();
   Val result = sum;
   for (Value &leaf : result.leaves) {
     auto type = leaf.getType().cast<mlir::FloatType>();

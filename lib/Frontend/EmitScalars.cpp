@@ -217,7 +217,7 @@ Val FunctionEmitter::tupleElement(const Val &tuple, size_t i) {
 Val FunctionEmitter::intArith(ast::Operator op, Value a, Value b) {
   // Python's int semantics are plait's operations: passes decide which
   // checks a loop needs, the lowering how they are done.
-  Location l = builder.getUnknownLoc();
+  Location l = here();
   bool checked = module.options.checkOverflow;
   auto mode = checked ? dialect::OverflowMode::check : dialect::OverflowMode::wrap;
   if (op == ast::Operator::Add)

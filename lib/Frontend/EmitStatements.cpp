@@ -6,6 +6,8 @@
 //===----------------------------------------------------------------------===//
 #include "EmitterImpl.h"
 
+#include "llvm/Support/SaveAndRestore.h"
+
 namespace plait::frontend::detail {
 
 /// Whether a statement list binds `name` (assignment, augmented or
@@ -79,8 +81,7 @@ void FunctionEmitter::emit(const std::string &symbol) {
     for (mlir::Type leaf : types)
       slots[name].push_back(alloca(leaf));
     assigned[name] = alloca(builder.getI1Type());
-    builder.create<mlir::memref::StoreOp>(builder.getUnknownLoc(),
-                                          constInt(0, 1), assigned[name]);
+    builder.create<mlir::memref::StoreOp>(here(), constInt(0, 1), assigned[name]);
   }
   depth = entry->getArgument(0);
   size_t argIndex = 1;
@@ -101,25 +102,23 @@ void FunctionEmitter::emit(const std::string &symbol) {
     // A parameter the function assigns: its slots hold a reference of their own.
     converted = claim(converted);
     for (size_t k = 0; k < converted.leaves.size(); ++k)
-      storeSlot(converted.leaves[k], slots[name][k], builder.getUnknownLoc(), /*slotIsEmpty=*/true);
-    builder.create<mlir::memref::StoreOp>(builder.getUnknownLoc(),
-                                          constInt(1, 1), assigned[name]);
+      storeSlot(converted.leaves[k], slots[name][k], here(), /*slotIsEmpty=*/true);
+    builder.create<mlir::memref::StoreOp>(here(), constInt(1, 1), assigned[name]);
   }
   if (spec.callsJit) {
     // Functions that call jitted functions may recurse: runaway recursion is
     // RecursionError, never a native stack overflow.
     Value limit = constInt(module.options.recursionLimit);
-    check(builder.create<arith::CmpIOp>(builder.getUnknownLoc(), arith::CmpIPredicate::sge,
-                                        depth, limit),
+    check(builder.create<arith::CmpIOp>(here(), arith::CmpIPredicate::sge, depth, limit),
           PyError("RecursionError", module.options.message("recursion")));
   }
-  builder.create<mlir::cf::BranchOp>(builder.getUnknownLoc(), body);
+  builder.create<mlir::cf::BranchOp>(here(), body);
   startBlock(body);
   emitBody(ast::body(spec.source->definition));
   if (!terminated() && alwaysReturns(ast::body(spec.source->definition))) {
     // Every path returned (an if/else that both return): nothing gets here
     // (the typer did not add None to the result type either).
-    returnPlaceholder(builder.getUnknownLoc());
+    returnPlaceholder(here());
   } else if (!terminated()) {
     emitReturn(Val{Type::none(), {}});
   }
@@ -146,18 +145,18 @@ void FunctionEmitter::freeIfTemporary(const Val &value) {
   // run in constant memory. Error paths leave it to the call's arena.
   if (value.type.kind != Type::Kind::Array || !temporaries.erase(value.leaves[0]) || terminated())
     return;
-  builder.create<dialect::ReleaseOp>(builder.getUnknownLoc(), value.leaves[0]);
+  builder.create<dialect::ReleaseOp>(here(), value.leaves[0]);
 }
 
 Val FunctionEmitter::claim(const Val &value) {
   for (Value leaf : value.leaves)
     if (leaf.getType().isa<mlir::MemRefType>() && !temporaries.erase(leaf) && !terminated())
-      builder.create<dialect::RetainOp>(builder.getUnknownLoc(), leaf);
+      builder.create<dialect::RetainOp>(here(), leaf);
   return value;
 }
 
 void FunctionEmitter::releaseLocals() {
-  Location l = builder.getUnknownLoc();
+  Location l = here();
   for (auto &[name, leaves] : slots)
     for (Value slot : leaves)
       if (slot.getType().isa<dialect::ArraySlotType>())
@@ -169,6 +168,7 @@ void FunctionEmitter::releaseLocals() {
 
 void FunctionEmitter::emitStatement(const SExpr &stmt) {
   ast::NodeKind kind = ast::kindOf(stmt);
+  llvm::SaveAndRestore<const SExpr *> at(currentStatement, &stmt);
   if (kind == ast::NodeKind::Assign && ast::is(ast::value(stmt), ast::NodeKind::Closure) &&
       ast::targets(stmt).items.size() == 2 &&
       ast::is(ast::targets(stmt).items[1], ast::NodeKind::Name))
@@ -240,6 +240,9 @@ void FunctionEmitter::emitStatement(const SExpr &stmt) {
              kind == ast::NodeKind::Continue) { // (inside a loop: typing checked)
     if (terminated())
       return;
+    leaveTries(triesOutsideLoop());
+    if (terminated())
+      return; // a finally returned or raised
     const Loop &loop = loops.back();
     if (loop.structured && kind == ast::NodeKind::Break)
       builder.create<dialect::BreakOp>(loc(stmt));
@@ -247,6 +250,8 @@ void FunctionEmitter::emitStatement(const SExpr &stmt) {
       builder.create<dialect::ContinueOp>(loc(stmt));
     else
       branch(kind == ast::NodeKind::Break ? loop.breakTarget : loop.continueTarget);
+  } else if (kind == ast::NodeKind::Try) {
+    emitTry(stmt);
   } else if (kind == ast::NodeKind::Raise) {
     emitRaise(stmt);
   } else if (kind == ast::NodeKind::Assert) {
@@ -349,8 +354,12 @@ void FunctionEmitter::bindOwned(const SExpr &target, const Val &owned) {
 }
 
 void FunctionEmitter::emitReturn(const Val &value) {
-  // The caller gets a reference to each array returned; locals give theirs up.
+  // The caller gets a reference to each array returned; locals give theirs
+  // up, after the finally bodies the return runs (which may read them).
   Val converted = convert(claim(value), spec.result);
+  leaveTries(0);
+  if (terminated())
+    return; // a finally returned or raised instead
   releaseLocals();
   if (insideRangeLoop()) {
     // Out of a plait.for: the results wait in slots while the loops end.
@@ -361,13 +370,13 @@ void FunctionEmitter::emitReturn(const Val &value) {
         returnSlots.push_back(alloca(type));
     }
     for (size_t k = 0; k < converted.leaves.size(); ++k)
-      storeSlot(converted.leaves[k], returnSlots[k], builder.getUnknownLoc());
-    builder.create<dialect::LeaveOp>(builder.getUnknownLoc());
+      storeSlot(converted.leaves[k], returnSlots[k], here());
+    builder.create<dialect::LeaveOp>(here());
     return;
   }
   llvm::SmallVector<Value> values = {constInt(0, 32)};
   values.append(converted.leaves.begin(), converted.leaves.end());
-  builder.create<mlir::func::ReturnOp>(builder.getUnknownLoc(), values);
+  builder.create<mlir::func::ReturnOp>(here(), values);
 }
 
 void FunctionEmitter::emitIf(const SExpr &stmt) {

@@ -13,9 +13,11 @@ FunctionEmitter::FunctionEmitter(ModuleEmitter &module, Specialization &spec)
     : module(module), spec(spec), typer(module.typer), builder(module.context) {}
 
 Location FunctionEmitter::loc(const SExpr &node) {
+  // Named after the function: a traceback's frame reads "in f".
   SourceLocation l = node.location();
-  return mlir::FileLineColLoc::get(builder.getContext(), spec.source->filename,
-                                   l.line, l.column + 1);
+  return mlir::NameLoc::get(
+      builder.getStringAttr(spec.source->name),
+      mlir::FileLineColLoc::get(builder.getContext(), spec.source->filename, l.line, l.column + 1));
 }
 
 mlir::arith::CmpFPredicate floatPredicate(ast::Operator op) {
@@ -85,7 +87,7 @@ bool FunctionEmitter::terminated() {
 
 void FunctionEmitter::branch(Block *target, mlir::ValueRange args) {
   if (!terminated())
-    builder.create<mlir::cf::BranchOp>(builder.getUnknownLoc(), target, args);
+    builder.create<mlir::cf::BranchOp>(here(), target, args);
 }
 
 bool FunctionEmitter::insideRangeLoop() const {
@@ -100,9 +102,8 @@ Value FunctionEmitter::alloca(mlir::Type type) {
   builder.setInsertionPointToStart(entry);
   if (auto array = type.dyn_cast<mlir::MemRefType>())
     return builder.create<dialect::ArraySlotOp>(
-        builder.getUnknownLoc(), dialect::ArraySlotType::get(builder.getContext(), array));
-  return builder.create<mlir::memref::AllocaOp>(
-      builder.getUnknownLoc(), mlir::MemRefType::get({}, type));
+        here(), dialect::ArraySlotType::get(builder.getContext(), array));
+  return builder.create<mlir::memref::AllocaOp>(here(), mlir::MemRefType::get({}, type));
 }
 
 Value FunctionEmitter::loadSlot(Value slot, Location l) {
@@ -123,12 +124,11 @@ void FunctionEmitter::storeSlot(Value value, Value slot, Location l, bool slotIs
 }
 
 Value FunctionEmitter::constInt(int64_t v, unsigned width) {
-  return builder.create<arith::ConstantIntOp>(builder.getUnknownLoc(), v, width);
+  return builder.create<arith::ConstantIntOp>(here(), v, width);
 }
 
 Value FunctionEmitter::constFloat(double v) {
-  return builder.create<arith::ConstantFloatOp>(
-      builder.getUnknownLoc(), llvm::APFloat(v), builder.getF64Type());
+  return builder.create<arith::ConstantFloatOp>(here(), llvm::APFloat(v), builder.getF64Type());
 }
 
 Value FunctionEmitter::constFloatOf(mlir::Type type, double v) {
@@ -136,7 +136,7 @@ Value FunctionEmitter::constFloatOf(mlir::Type type, double v) {
   llvm::APFloat value(v);
   bool lost;
   value.convert(floatType.getFloatSemantics(), llvm::APFloat::rmNearestTiesToEven, &lost);
-  return builder.create<arith::ConstantFloatOp>(builder.getUnknownLoc(), value, floatType);
+  return builder.create<arith::ConstantFloatOp>(here(), value, floatType);
 }
 
 Val FunctionEmitter::zeroOf(const Type &type) {
@@ -146,7 +146,7 @@ Val FunctionEmitter::zeroOf(const Type &type) {
   for (mlir::Type t : types) {
     if (auto memref = t.dyn_cast<mlir::MemRefType>()) {
       // Error paths return an empty array nobody reads (the status says so).
-      Location l = builder.getUnknownLoc();
+      Location l = here();
       llvm::SmallVector<Value> zeros(memref.getRank(),
                                      builder.create<arith::ConstantIndexOp>(l, 0));
       Value empty = builder.create<mlir::memref::AllocaOp>(
@@ -155,8 +155,8 @@ Val FunctionEmitter::zeroOf(const Type &type) {
       continue;
     }
     if (auto f = t.dyn_cast<mlir::FloatType>())
-      v.leaves.push_back(builder.create<arith::ConstantFloatOp>(
-          builder.getUnknownLoc(), llvm::APFloat(f.getFloatSemantics()), f));
+      v.leaves.push_back(
+          builder.create<arith::ConstantFloatOp>(here(), llvm::APFloat(f.getFloatSemantics()), f));
     else
       v.leaves.push_back(constInt(0, t.getIntOrFloatBitWidth()));
   }
@@ -168,8 +168,7 @@ void FunctionEmitter::check(Value failed, const PyError &error) {
 }
 
 void FunctionEmitter::checkWithArgs(Value failed, const PyError &error, llvm::ArrayRef<Value> args) {
-  builder.create<dialect::RaiseIfOp>(builder.getUnknownLoc(), failed, error.exception, error.message,
-                                     args);
+  builder.create<dialect::RaiseIfOp>(here(), failed, error.exception, error.message, args);
 }
 
 PyError FunctionEmitter::errorCode(const char *exception, const std::string &messageKey) {
@@ -180,7 +179,7 @@ void FunctionEmitter::checkRuntime(Value status,
                                    std::initializer_list<std::pair<int32_t, PyError>> codes) {
   // A runtime helper's status names the error (0 is success).
   for (const auto &[runtimeStatus, error] : codes)
-    check(builder.create<arith::CmpIOp>(builder.getUnknownLoc(), arith::CmpIPredicate::eq, status,
+    check(builder.create<arith::CmpIOp>(here(), arith::CmpIPredicate::eq, status,
                                         constInt(runtimeStatus, 32)),
           error);
 }
@@ -198,8 +197,7 @@ std::string FunctionEmitter::formatMessage(
 }
 
 Value FunctionEmitter::outPointer(Value slot) {
-  return builder.create<mlir::memref::ExtractAlignedPointerAsIndexOp>(
-      builder.getUnknownLoc(), slot);
+  return builder.create<mlir::memref::ExtractAlignedPointerAsIndexOp>(here(), slot);
 }
 
 Val FunctionEmitter::callRuntime(
@@ -216,13 +214,11 @@ Val FunctionEmitter::callRuntime(
   inputs.push_back(builder.getIndexType());
   module.declare(name, builder.getFunctionType(inputs, {builder.getI32Type()}));
   args.push_back(outPointer(slot));
-  Value status = builder
-                     .create<mlir::func::CallOp>(builder.getUnknownLoc(), name,
-                                                 mlir::TypeRange{builder.getI32Type()},
-                                                 args)
-                     .getResult(0);
+  Value status =
+      builder.create<mlir::func::CallOp>(here(), name, mlir::TypeRange{builder.getI32Type()}, args)
+          .getResult(0);
   checkRuntime(status, codes);
-  return {resultType, {builder.create<mlir::memref::LoadOp>(builder.getUnknownLoc(), slot)}};
+  return {resultType, {builder.create<mlir::memref::LoadOp>(here(), slot)}};
 }
 
 Val FunctionEmitter::callRuntimeFloat(
@@ -243,16 +239,14 @@ Value FunctionEmitter::callLibm(const char *name, std::vector<Value> args) {
   for (Value a : args)
     inputs.push_back(a.getType());
   module.declare(name, builder.getFunctionType(inputs, {inputs[0]}));
-  return builder
-      .create<mlir::func::CallOp>(builder.getUnknownLoc(), name,
-                                  mlir::TypeRange{inputs[0]}, args)
+  return builder.create<mlir::func::CallOp>(here(), name, mlir::TypeRange{inputs[0]}, args)
       .getResult(0);
 }
 
 Val FunctionEmitter::convert(const Val &value, const Type &to) {
   if (value.type == to)
     return value;
-  Location l = builder.getUnknownLoc();
+  Location l = here();
   if (to.kind == Type::Kind::Tuple) {
     Val result{to, {}};
     size_t offset = 0;
@@ -304,7 +298,7 @@ Val FunctionEmitter::convert(const Val &value, const Type &to) {
 }
 
 Value FunctionEmitter::truth(const Val &value) {
-  Location l = builder.getUnknownLoc();
+  Location l = here();
   if (value.type.isComplex()) {
     Value re = builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::UNE, value.leaves[0], constFloat(0.0));
     Value im = builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::UNE, value.leaves[1], constFloat(0.0));
@@ -368,14 +362,14 @@ Val FunctionEmitter::constant(const SExpr &value, const Type &type) {
 }
 
 Value FunctionEmitter::dimension(Value memref, int64_t axis) {
-  Location l = builder.getUnknownLoc();
+  Location l = here();
   Value d = builder.create<mlir::memref::DimOp>(l, memref, axis);
   return builder.create<arith::IndexCastOp>(l, builder.getI64Type(), d);
 }
 
 void FunctionEmitter::countedLoop(Value n, const std::function<void(Value)> &body) {
   // A loop of plait's own (over elements, say): a plait.for over range(n).
-  Location l = builder.getUnknownLoc();
+  Location l = here();
   auto loop = builder.create<dialect::ForOp>(l, constInt(0), n, constInt(1));
   Block *block = new Block();
   loop.getBody().push_back(block);

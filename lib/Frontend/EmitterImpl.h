@@ -11,6 +11,7 @@
 #define PLAIT_LIB_FRONTEND_EMITTERIMPL_H
 
 #include "Typer.h"
+#include "plait/Dialect/Plait/ExceptionClasses.h"
 #include "plait/Dialect/Plait/Messages.h"
 #include "plait/Dialect/Plait/Passes.h"
 #include "plait/Dialect/Plait/PlaitOps.h"
@@ -66,6 +67,8 @@ public:
 private:
   // Infrastructure.
   Location loc(const SExpr &node);
+  /// The location of the statement being emitted (a traceback's line).
+  Location here() { return currentStatement ? loc(*currentStatement) : builder.getUnknownLoc(); }
   mlir::Type leafType(Type::Kind kind);
   void leafTypes(const Type &type, llvm::SmallVectorImpl<mlir::Type> &out);
   Block *newBlock();
@@ -81,9 +84,7 @@ private:
   /// claim()).
   void storeSlot(Value value, Value slot, Location l, bool slotIsEmpty = false);
   Value constInt(int64_t v, unsigned width = 64);
-  Value constIndexValue(int64_t v) {
-    return builder.create<arith::ConstantIndexOp>(builder.getUnknownLoc(), v);
-  }
+  Value constIndexValue(int64_t v) { return builder.create<arith::ConstantIndexOp>(here(), v); }
   Value constFloat(double v);
   /// `v` rounded to the float type `type` (f16, f32, f64).
   Value constFloatOf(mlir::Type type, double v);
@@ -142,7 +143,7 @@ private:
   /// np.abs of a complex number, as NumPy computes it (not hypot).
   Value numpyComplexAbs(Value re, Value im, Location l);
   Value constOf(mlir::Type type, int64_t v) {
-    return builder.create<arith::ConstantIntOp>(builder.getUnknownLoc(), v, type);
+    return builder.create<arith::ConstantIntOp>(here(), v, type);
   }
 
   // Statements.
@@ -166,6 +167,17 @@ private:
   void emitRaise(const SExpr &stmt);
   void emitAssert(const SExpr &stmt);
   std::string raiseMessage(const SExpr *message, llvm::SmallVectorImpl<Value> &values);
+  /// After a raise that always happens: ends the try scopes and the block
+  /// (nothing after it runs).
+  void endRaisingBlock(Location l);
+  /// try/except/else/finally (EmitTry.cpp).
+  void emitTry(const SExpr &stmt);
+  /// Leaves the try scopes above the innermost `keep`, innermost first: a
+  /// plait.try_end each, and its finally body.
+  void leaveTries(size_t keep);
+  /// The try scopes a break or continue stays in: those opened outside the
+  /// innermost loop.
+  size_t triesOutsideLoop() const;
   /// A loop's items (EmitIteration.cpp): how many, and item k. The arrays
   /// the iterable evaluated are appended to `operands` (freed after the
   /// loop if temporary).
@@ -434,6 +446,26 @@ private:
     Block *breakTarget = nullptr;    // while only
   };
   std::vector<Loop> loops;
+  /// The try scopes around the code being emitted, innermost last: a try
+  /// statement's handlers are one scope, its finally (which also runs when
+  /// an exception leaves) another around it.
+  struct TryScope {
+    int64_t id;
+    size_t loopDepth;       // loops.size() where it opened
+    const SExpr *finalbody; // the finally to run on leaving, or null
+  };
+  std::vector<TryScope> tries;
+  int64_t nextTryId = 0;
+  /// The except clauses being emitted, innermost last: the slot with the
+  /// status of the exception each handles (what `raise` re-raises) and the
+  /// name it binds.
+  struct Handling {
+    Value statusSlot;
+    std::string name;
+  };
+  std::vector<Handling> handling;
+  /// The statement being emitted: where its raising sites are.
+  const SExpr *currentStatement = nullptr;
   /// Inside a plait.for: returning stores the results here and leaves.
   llvm::SmallVector<Value, 2> returnSlots;
   bool insideRangeLoop() const;
@@ -462,6 +494,22 @@ public:
                 const CompileOptions &options)
       : module(module), context(module.getContext()), typer(typer),
         options(options) {}
+
+  /// Records the bases of an exception class the code raises or catches
+  /// (for classes that are not built in: `bases` not empty), which decide
+  /// what its except clauses catch.
+  void noteExceptionClass(const std::string &name, const std::vector<std::string> &bases) {
+    if (bases.empty())
+      return;
+    OpBuilder b(context);
+    mlir::NamedAttrList entries;
+    if (auto existing =
+            module->getAttrOfType<mlir::DictionaryAttr>(dialect::kExceptionBasesAttrName))
+      entries.append(existing.begin(), existing.end());
+    entries.set(name,
+                b.getStrArrayAttr(llvm::SmallVector<llvm::StringRef>(bases.begin(), bases.end())));
+    module->setAttr(dialect::kExceptionBasesAttrName, entries.getDictionary(context));
+  }
 
   /// Declares an external function once.
   void declare(const std::string &name, mlir::FunctionType type) {

@@ -229,6 +229,14 @@ Specialization &Typer::specialize(int functionId,
     spec.locals.insert(spec.source->params[i]);
   }
   collectLocals(spec.source->definition, spec.locals);
+  std::function<void(const SExpr &)> findCaught = [&](const SExpr &node) {
+    if (ast::is(node, ast::NodeKind::ExceptHandler) && !ast::isNone(ast::handlerName(node)))
+      spec.caughtNames.insert(ast::handlerName(node).text);
+    for (const SExpr &item : node.items)
+      if (item.isList())
+        findCaught(item);
+  };
+  findCaught(spec.source->definition);
   {
     // Count every binding of each name; keep those bound once, at top level.
     std::map<std::string, int> bindings;
@@ -298,9 +306,27 @@ Specialization &Typer::run(int functionId, const std::vector<Type> &arguments) {
                    " here but may also end without a return (None)");
       spec.result = unified;
     }
-    if (spec.result.kind == Type::Kind::Bottom)
-      // Only reachable through endless recursion: nothing ever returns.
-      spec.result = Type::none();
+    if (spec.result.kind == Type::Kind::Bottom) {
+      // Nothing ever returns: every path raises, or needs the value of a
+      // call that never returns (recursion without a base case).
+      std::function<const SExpr *(const SExpr &)> valueReturn =
+          [&](const SExpr &node) -> const SExpr * {
+        if (ast::is(node, ast::NodeKind::Return) && ast::value(node).kind != SExpr::Kind::None)
+          return &node;
+        for (const SExpr &item : node.items)
+          if (item.isList())
+            if (const SExpr *found = valueReturn(item))
+              return found;
+        return nullptr;
+      };
+      if (const SExpr *returned = valueReturn(ast::body(spec.source->definition)))
+        fail(CompileError::Kind::Typing, *spec.source, *returned,
+             spec.source->name +
+                 "() never returns a value: each of its returns needs the value of a call that "
+                 "never returns (recursion without a base case; CPython raises RecursionError "
+                 "when it runs it)");
+      spec.result = Type::none(); // it only raises
+    }
   }
   return entry;
 }

@@ -85,6 +85,9 @@ struct Specialization {
   /// Where each variable got its (first) type, for conflict messages.
   std::map<std::string, SourceLocation> variableOrigins;
   std::set<std::string> locals;
+  /// Names `except ... as name` binds: the caught exception, which compiled
+  /// code can re-raise (`raise name`) but not use as a value.
+  std::set<std::string> caughtNames;
   /// Locals assigned exactly once, by a top-level statement: an array there
   /// is an SSA value; other array variables live in array slots.
   std::set<std::string> singleAssignment;
@@ -189,6 +192,16 @@ public:
   /// What a name means in a specialisation: a local, a global constant, a
   /// module, a jitted function...
   NameBinding resolve(const Specialization &spec, const std::string &name) const;
+  /// The classes an `except` clause names (its type: a class or a tuple of
+  /// them; BaseException for a bare `except:`), each with its bases as the
+  /// snapshot lists them for classes that are not built in (their MRO
+  /// without the class and `object`; empty for built-in ones).
+  std::vector<std::pair<std::string, std::vector<std::string>>>
+  handledClasses(const Specialization &spec, const SExpr &handler) const;
+  /// The bases of the exception class the global `name` is bound to, as
+  /// handledClasses() gives them.
+  std::vector<std::string> exceptionBases(const Specialization &spec,
+                                          const std::string &name) const;
   /// Whether `node` names the numpy or math module (np in np.pi, np.sum).
   bool namesModule(const Specialization &spec, const SExpr &node) const;
   /// True for numpy.linalg, as a name or as np.linalg.
@@ -246,6 +259,7 @@ private:
   /// names (its binding's name), and the message forms compiled code
   /// formats: constant strings, f-strings of numbers, a number.
   std::string raisedClass(Specialization &spec, const SExpr &stmt);
+  void typeTry(Specialization &spec, const SExpr &stmt);
   void typeMessage(Specialization &spec, const SExpr &message);
   /// Marks the list displays among a call's arguments as sequenceLiterals.
   void markSequenceLiterals(Specialization &spec, const SExpr &call);

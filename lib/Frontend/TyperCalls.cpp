@@ -130,6 +130,10 @@ Type Typer::callType(Specialization &spec, const SExpr &call) {
   const FunctionSource &fn = *spec.source;
   const SExpr &callee = ast::func(call);
   markSequenceLiterals(spec, call);
+  // str(e), repr(e), print(e) of a caught exception: said as such.
+  for (const SExpr *argument : ast::args(call).rest())
+    if (ast::is(*argument, ast::NodeKind::Name) && spec.caughtNames.count(ast::id(*argument)))
+      exprType(spec, *argument);
   bool calleeIsValue = ast::is(callee, ast::NodeKind::Name)
                            ? resolve(spec, ast::id(callee)).kind == NameBinding::Kind::Local
                            : !ast::is(callee, ast::NodeKind::Attribute);

@@ -129,6 +129,11 @@ Type Typer::computeType(Specialization &spec, const SExpr &expr) {
   }
   if (kind == ast::NodeKind::Name) {
     const std::string &name = ast::id(expr);
+    if (spec.caughtNames.count(name))
+      fail(CompileError::Kind::Unsupported, fn, expr,
+           "compiled code can re-raise the caught exception '" + name + "' (raise " + name +
+               ") but not use it as a value (str(" + name + "), " + name +
+               ".args): catch it outside the compiled function for that");
     NameBinding binding = resolve(spec, name);
     switch (binding.kind) {
     case NameBinding::Kind::Local:

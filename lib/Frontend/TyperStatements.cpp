@@ -90,6 +90,8 @@ void Typer::typeStatement(Specialization &spec, const SExpr &stmt) {
     typeLoopBody(spec, ast::body(stmt));
     unbindLoopTarget(target);
     typeBody(spec, ast::orelse(stmt)); // else: in the enclosing loop
+  } else if (kind == ast::NodeKind::Try) {
+    typeTry(spec, stmt);
   } else if (kind == ast::NodeKind::Raise) {
     raisedClass(spec, stmt);
   } else if (kind == ast::NodeKind::Assert) {
@@ -135,14 +137,66 @@ void Typer::typeStatement(Specialization &spec, const SExpr &stmt) {
   }
 }
 
+void Typer::typeTry(Specialization &spec, const SExpr &stmt) {
+  typeBody(spec, ast::body(stmt));
+  for (const SExpr *handler : ast::handlers(stmt).rest()) {
+    handledClasses(spec, *handler);
+    const SExpr &name = ast::handlerName(*handler);
+    if (!ast::isNone(name) && spec.locals.count(name.text))
+      fail(CompileError::Kind::Unsupported, *spec.source, *handler,
+           "'" + name.text +
+               "' names both a variable and a caught exception; compiled code keeps them apart "
+               "(rename one)");
+    typeBody(spec, ast::body(*handler));
+  }
+  typeBody(spec, ast::orelse(stmt));
+  typeBody(spec, ast::finalbody(stmt));
+}
+
+std::vector<std::pair<std::string, std::vector<std::string>>>
+Typer::handledClasses(const Specialization &spec, const SExpr &handler) const {
+  const SExpr &type = ast::type(handler);
+  if (ast::isNone(type))
+    return {{"BaseException", {}}};
+  std::vector<const SExpr *> named =
+      ast::is(type, ast::NodeKind::Tuple) ? ast::elts(type) : std::vector<const SExpr *>{&type};
+  std::vector<std::pair<std::string, std::vector<std::string>>> classes;
+  for (const SExpr *cls : named) {
+    NameBinding binding =
+        ast::is(*cls, ast::NodeKind::Name) ? resolve(spec, ast::id(*cls)) : NameBinding();
+    if (binding.kind != NameBinding::Kind::ExceptionClass)
+      fail(CompileError::Kind::Unsupported, *spec.source, *cls,
+           "except takes exception classes (built-in ones, or classes defined at module "
+           "level), or a tuple of them");
+    classes.emplace_back(binding.name, exceptionBases(spec, ast::id(*cls)));
+  }
+  return classes;
+}
+
+std::vector<std::string> Typer::exceptionBases(const Specialization &spec,
+                                               const std::string &name) const {
+  std::vector<std::string> bases;
+  auto found = spec.source->globals.find(name);
+  if (found == spec.source->globals.end() || found->second.items.size() < 3)
+    return bases;
+  for (const SExpr *base : found->second.items[2].rest())
+    bases.push_back(base->text);
+  return bases;
+}
+
 std::string Typer::raisedClass(Specialization &spec, const SExpr &stmt) {
   const FunctionSource &fn = *spec.source;
   const SExpr &exc = ast::exc(stmt);
   if (ast::isNone(exc))
-    fail(CompileError::Kind::Unsupported, fn, stmt,
-         "a bare raise (re-raising) is not supported yet: try/except is not");
-  if (!ast::isNone(ast::cause(stmt)))
-    fail(CompileError::Kind::Unsupported, fn, stmt, "raise ... from ... is not supported yet");
+    return ""; // a bare raise: the exception being handled
+  const SExpr &cause = ast::cause(stmt);
+  if (!ast::isNone(cause) &&
+      !(ast::is(cause, ast::NodeKind::Const) && ast::value(cause).kind == SExpr::Kind::None))
+    fail(CompileError::Kind::Unsupported, fn, cause,
+         "raise ... from <exception> is not supported (compiled code does not chain "
+         "exceptions); raise ... from None is");
+  if (ast::is(exc, ast::NodeKind::Name) && spec.caughtNames.count(ast::id(exc)))
+    return ""; // raise e: re-raises the exception caught as e
   bool called = ast::is(exc, ast::NodeKind::Call);
   const SExpr &cls = called ? ast::func(exc) : exc;
   NameBinding binding =

@@ -116,8 +116,10 @@ std::vector<frontend::ErrorSite> errorTable(mlir::ModuleOp module) {
   std::vector<frontend::ErrorSite> errors;
   if (auto table = module->getAttrOfType<mlir::ArrayAttr>(dialect::kErrorTableAttrName))
     for (mlir::Attribute entry : table) {
-      auto pair = entry.cast<mlir::ArrayAttr>();
-      errors.push_back({pair[0].cast<mlir::StringAttr>().str(), pair[1].cast<mlir::StringAttr>().str()});
+      auto triple = entry.cast<mlir::ArrayAttr>();
+      errors.push_back({triple[0].cast<mlir::StringAttr>().str(),
+                        triple[1].cast<mlir::StringAttr>().str(),
+                        triple[2].cast<mlir::StringAttr>().str()});
     }
   return errors;
 }
@@ -234,6 +236,7 @@ std::shared_ptr<Executor> compile(const CompileRequest &request) {
         mlir::ModuleOp::create(mlir::UnknownLoc::get(&mlirContext));
     executor->info = frontend::emitModule(*module, program, request.entryFunction,
                                           request.argumentTypes, request.options, id);
+
     if (mlir::failed(mlir::verify(*module)))
       capture.fail("internal error: plait emitted invalid MLIR:\n" +
                    print(*module));

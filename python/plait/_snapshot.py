@@ -30,6 +30,8 @@ _LIST_HEADS = {
     "targets": "Targets",
     "body": "Body",
     "orelse": "Body",
+    "finalbody": "Body",
+    "handlers": "Handlers",
     "ops": "Ops",
     "comparators": "Comparators",
     "args": "Args",
@@ -75,6 +77,13 @@ def _atom(value: object) -> str:
     return "(Unsupported " + _string(type(value).__name__) + ")"
 
 
+def _exception_name(cls: type) -> str:
+    """A built-in exception class's name, or another one's module.Class."""
+    if getattr(builtins, cls.__name__, None) is cls:
+        return cls.__name__
+    return cls.__module__ + "." + cls.__qualname__
+
+
 def _is_constant(value: object) -> bool:
     if isinstance(value, (bool, int, float, complex, str)) or value is None:
         return True
@@ -115,6 +124,8 @@ def _scope_locals(params: list[str], body: list[ast.AST]) -> set[str]:
         if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
             bound.add(node.id)
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            bound.add(node.name)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
             bound.add(node.name)
     return bound
 
@@ -209,7 +220,7 @@ class _Serializer:
             elif spec.endswith("+"):
                 parts.extend(self.node(v) for v in value)
             elif spec.endswith("?"):
-                parts.append("#none" if value is None else self.node(value))
+                parts.append("#none" if value is None else str(value) if isinstance(value, str) else self.node(value))
             elif isinstance(value, ast.AST):
                 parts.append(self.node(value))
             else:
@@ -289,12 +300,15 @@ class Snapshotter:
                 return f"(ExceptionClass {_string(value.__name__)})"
             module = sys.modules.get(value.__module__)
             if module is not None and "." not in value.__qualname__ and getattr(module, value.__qualname__, None) is value:
-                return f"(ExceptionClass {_string(value.__module__ + '.' + value.__qualname__)})"
+                # Its bases by name, for `except Base:` in compiled code.
+                bases = " ".join(_string(_exception_name(base)) for base in value.__mro__[1:-1])
+                return f"(ExceptionClass {_string(value.__module__ + '.' + value.__qualname__)} (Bases {bases}))"
         name = getattr(value, "__name__", None)
         if name and getattr(math, name, None) is value and callable(value):
             return f"(MathFunction {name})"
         numpy = sys.modules.get("numpy")  # only if the program imported it
-        if numpy is not None:
+        # (A builtin such as str is not looked up in numpy: numpy.str warns.)
+        if numpy is not None and not (name and getattr(builtins, name, None) is value):
             if isinstance(value, type) and issubclass(value, numpy.generic):
                 return f"(DType {numpy.dtype(value).name})"
             if name and getattr(numpy, name, None) is value and callable(value):

@@ -18,11 +18,11 @@ def calls_print(x):
     return x
 
 
-def uses_try(x):
-    try:
+def uses_with(x):
+    with open(x) as f:
+        x = f
         return x
-    except ValueError:
-        return 0
+    return 0
 
 
 def int_or_tuple(x):

@@ -71,6 +71,10 @@ enum class Field : uint8_t {
   msg,
   conversion,
   format_spec,
+  handlers,
+  finalbody,
+  type,
+  name,
 };
 
 /// The field `field` of `node`; a logic_error if its kind has none.
@@ -107,6 +111,9 @@ PLAIT_AST_ACCESSOR(cause)
 PLAIT_AST_ACCESSOR(msg)
 PLAIT_AST_ACCESSOR(conversion)
 PLAIT_AST_ACCESSOR(format_spec)
+PLAIT_AST_ACCESSOR(handlers)
+PLAIT_AST_ACCESSOR(finalbody)
+PLAIT_AST_ACCESSOR(type)
 #undef PLAIT_AST_ACCESSOR
 /// A Closure's function id.
 inline int closureFunction(const SExpr &node) {
@@ -116,6 +123,8 @@ inline std::vector<const SExpr *> values(const SExpr &node) { return spreadOf(no
 inline std::vector<const SExpr *> elts(const SExpr &node) { return spreadOf(node, Field::elts); }
 /// A Name's identifier.
 inline const std::string &id(const SExpr &node) { return fieldOf(node, Field::id).text; }
+/// An ExceptHandler's name (`except E as name`), or #none.
+inline const SExpr &handlerName(const SExpr &node) { return fieldOf(node, Field::name); }
 /// An Attribute's attribute name.
 inline const std::string &attr(const SExpr &node) { return fieldOf(node, Field::attr).text; }
 /// The Python class name of unsupported syntax.

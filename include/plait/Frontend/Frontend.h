@@ -327,6 +327,9 @@ public:
 struct ErrorSite {
   std::string exception; // e.g. "ZeroDivisionError"
   std::string message;
+  /// Where it is raised, for the traceback: "file:line:function" lines,
+  /// innermost first (a site in an inlined callee, then its call).
+  std::string frames;
 };
 
 struct EmittedModule {

@@ -26,6 +26,9 @@ struct PlaitInlinerInterface : public mlir::DialectInlinerInterface {
   bool isLegalToInline(mlir::Region *, mlir::Region *, bool, mlir::IRMapping &) const final {
     return true;
   }
+  /// The inliner shows every terminator of an inlined callee's blocks to its
+  /// dialect; plait.try is one, and none of plait's returns.
+  void handleTerminator(mlir::Operation *, mlir::Block *) const final {}
 };
 
 } // namespace

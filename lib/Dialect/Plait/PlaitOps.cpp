@@ -331,6 +331,29 @@ LogicalResult RaiseIfOp::canonicalize(RaiseIfOp op, PatternRewriter &rewriter) {
 }
 
 //===----------------------------------------------------------------------===//
+// try
+//===----------------------------------------------------------------------===//
+
+LogicalResult TryOp::verify() {
+  if (getBody() == getHandler())
+    return emitOpError("needs distinct body and handler blocks");
+  if (getBody()->getNumArguments() != 0 || getHandler()->getNumArguments() != 0)
+    return emitOpError("branches to blocks without arguments");
+  if (!getHandler()->getSinglePredecessor())
+    return emitOpError("needs a handler block only it branches to");
+  return success();
+}
+
+LogicalResult CaughtOp::verify() {
+  Block *block = (*this)->getBlock();
+  auto entered = dyn_cast_or_null<TryOp>(
+      block->getSinglePredecessor() ? block->getSinglePredecessor()->getTerminator() : nullptr);
+  if (!entered || entered.getHandler() != block)
+    return emitOpError("must be in the handler block of a plait.try");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // for
 //===----------------------------------------------------------------------===//
 

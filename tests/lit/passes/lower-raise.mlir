@@ -2,7 +2,8 @@
 // the module's error table) from the function.
 // RUN: plait-opt %s --plait-lower-raise | FileCheck %s
 
-// CHECK: module attributes {plait.errors = {{\[}}["ZeroDivisionError", "division by zero"], ["IndexError", "index {0} out of {1}"]]}
+// The table: class, message, traceback frames ("file:line:function" lines).
+// CHECK: module attributes {plait.errors = {{\[}}["ZeroDivisionError", "division by zero", "{{[^"]*}}lower-raise.mlir:12:\0A"], ["IndexError", "index {0} out of {1}", "{{[^"]*}}lower-raise.mlir:16:\0A"]]}
 
 // CHECK-LABEL: func.func @raises
 func.func @raises(%c: i1, %i: i64, %n: i64, %a: memref<?xf64, strided<[?], offset: ?>>) -> (i32, f64, memref<?xf64, strided<[?], offset: ?>>) {

@@ -35,7 +35,8 @@ inline constexpr const char *kArrayRetainFunction = "plait_rt_array_retain";
 inline constexpr const char *kArrayReleaseFunction = "plait_rt_array_release";
 
 /// The module attribute holding the error table LowerRaise writes: an array
-/// of [exception, message] string pairs; status k is element k - 1.
+/// of [exception, message, traceback frames] strings; status k is element
+/// k - 1. The frames are "file:line:function" lines, innermost first.
 inline constexpr const char *kErrorTableAttrName = "plait.errors";
 /// The module attribute (a dictionary) with the running CPython's messages,
 /// by key (see Messages.h).

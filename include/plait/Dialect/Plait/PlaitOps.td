@@ -249,6 +249,66 @@ def Plait_CheckStatusOp : Plait_Op<"check_status", [
 }
 
 //===----------------------------------------------------------------------===//
+// Catching (try/except)
+//===----------------------------------------------------------------------===//
+
+def Plait_TryOp : Plait_Op<"try", [Terminator,
+    MemoryEffects<[MemWrite<Plait_ErrorState>]>]> {
+  let summary = "enters the body of a try statement";
+  let description = [{
+    Branches to `body`. Until a `plait.try_end` with the same `id` ends the
+    scope on a path, an exception raised there (a `raise_if` or a callee's
+    `check_status`, also of code inlined later) branches to `handler`
+    instead of leaving the function; `plait.caught` there is its status.
+    The scope is the blocks reachable from `body` without passing a
+    `try_end` of this id, so every path out of a try body (its end,
+    `break`, `continue`, `return`) passes one. plait-lower-raise makes the
+    branches real; until then the handler is reached from here, as if the
+    body raised before its first operation (variables live in memory).
+    ```mlir
+    plait.try 0, ^body, ^handler
+    ```
+  }];
+  let arguments = (ins I64Attr:$id);
+  let successors = (successor AnySuccessor:$body, AnySuccessor:$handler);
+  let assemblyFormat = "$id `,` $body `,` $handler attr-dict";
+  let hasVerifier = 1;
+}
+
+def Plait_TryEndOp : Plait_Op<"try_end", [
+    MemoryEffects<[MemWrite<Plait_ErrorState>]>]> {
+  let summary = "ends the scope of the plait.try of the same id on this path";
+  let arguments = (ins I64Attr:$id);
+  let assemblyFormat = "$id attr-dict";
+}
+
+def Plait_CaughtOp : Plait_Op<"caught", [
+    MemoryEffects<[MemRead<Plait_ErrorState>]>]> {
+  let summary = "the status of the exception a try's handler caught";
+  let description = [{
+    Only in the handler block of a `plait.try` (its first operation): the
+    error code of the exception raised in the try's scope.
+  }];
+  let results = (outs I32:$status);
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
+}
+
+def Plait_ExceptionMatchesOp : Plait_Op<"exception_matches", [Pure]> {
+  let summary = "whether an error status is an instance of exception classes";
+  let description = [{
+    True when the exception of error code `status` is an instance of one of
+    `classes` (built-in names, or the module.Class names the module's
+    `plait.exception_bases` lists with their bases), as `except (A, B):`
+    tests. plait-lower-raise compares `status` with the codes of its error
+    table whose classes match.
+  }];
+  let arguments = (ins I32:$status, StrArrayAttr:$classes);
+  let results = (outs I1:$matches);
+  let assemblyFormat = "$status `,` $classes attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
 // Loops
 //===----------------------------------------------------------------------===//
 
