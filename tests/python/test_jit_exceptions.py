@@ -59,12 +59,14 @@ def test_the_raised_class_is_the_user_class() -> None:
         jit.raises_in_a_loop(np.array([1.0, -1.0]))
 
 
+def test_bare_raise_outside_a_handler_and_from_none() -> None:
+    # CPython's RuntimeError when no exception is being handled.
+    same("bare_raise", 1)
+    same("raise_from", 1)
+
+
 def test_raise_forms_plait_does_not_compile_are_named() -> None:
     with pytest.raises(plait.TypingError, match="truth value of an array"):
         jit.asserts_an_array(np.ones(2))
-    with pytest.raises(plait.UnsupportedError, match="a bare raise"):
-        jit.bare_raise(1)
-    with pytest.raises(plait.UnsupportedError, match="raise ... from ... is not supported yet"):
-        jit.raise_from(1)
     with pytest.raises(plait.UnsupportedError):
         jit.message_of_a_string_value(1)
