@@ -32,6 +32,16 @@ std::vector<const SExpr *> subscriptIndices(const SExpr &subscript) {
   return indices;
 }
 
+const SExpr *findReturn(const SExpr &node, bool (*accept)(const SExpr &ret)) {
+  if (ast::is(node, ast::NodeKind::Return) && (!accept || accept(node)))
+    return &node;
+  for (const SExpr &item : node.items)
+    if (item.isList())
+      if (const SExpr *found = findReturn(item, accept))
+        return found;
+  return nullptr;
+}
+
 bool alwaysReturns(const SExpr &body) {
   for (const SExpr *stmt : body.rest()) {
     ast::NodeKind kind = ast::kindOf(*stmt);

@@ -40,16 +40,6 @@ static bool assigns(const SExpr &body, const std::string &name) {
   return scan(body);
 }
 
-/// Whether a statement list contains `return` (nested statements included).
-static bool containsReturn(const SExpr &body) {
-  if (ast::is(body, ast::NodeKind::Return))
-    return true;
-  for (const SExpr &item : body.items)
-    if (item.isList() && containsReturn(item))
-      return true;
-  return false;
-}
-
 void FunctionEmitter::emit(const std::string &symbol) {
   mlir::FunctionType type = module.signatureOf(spec);
   OpBuilder top(module.context);
@@ -475,7 +465,7 @@ void FunctionEmitter::emitRangeLoop(const SExpr &stmt, Value start, Value stop, 
   auto is = [&](int32_t kind) {
     return builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq, exit, constInt(kind, 32)).getResult();
   };
-  if (containsReturn(ast::body(stmt))) {
+  if (findReturn(ast::body(stmt))) {
     // The body returned: return (or leave the enclosing loop too).
     Block *leaving = newBlock(), *staying = newBlock();
     builder.create<mlir::cf::CondBranchOp>(l, is(dialect::ForOp::kLeft), leaving, staying);

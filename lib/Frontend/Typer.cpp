@@ -307,19 +307,15 @@ Specialization &Typer::run(int functionId, const std::vector<Type> &arguments) {
       spec.result = unified;
     }
     if (spec.result.kind == Type::Kind::Bottom) {
-      // Nothing ever returns: every path raises, or needs the value of a
-      // call that never returns (recursion without a base case).
-      std::function<const SExpr *(const SExpr &)> valueReturn =
-          [&](const SExpr &node) -> const SExpr * {
-        if (ast::is(node, ast::NodeKind::Return) && ast::value(node).kind != SExpr::Kind::None)
-          return &node;
-        for (const SExpr &item : node.items)
-          if (item.isList())
-            if (const SExpr *found = valueReturn(item))
-              return found;
-        return nullptr;
+      // Nothing ever returns: every path raises, or returns what a call
+      // that never returns gives (runaway recursion: it compiles, and
+      // raises RecursionError as CPython does). A return that computes
+      // with that value (f(n + 1) + 1) has nothing to compute with.
+      auto computesWithIt = [](const SExpr &ret) {
+        const SExpr &value = ast::value(ret);
+        return value.kind != SExpr::Kind::None && !ast::is(value, ast::NodeKind::Call);
       };
-      if (const SExpr *returned = valueReturn(ast::body(spec.source->definition)))
+      if (const SExpr *returned = findReturn(ast::body(spec.source->definition), computesWithIt))
         fail(CompileError::Kind::Typing, *spec.source, *returned,
              spec.source->name +
                  "() never returns a value: each of its returns needs the value of a call that "

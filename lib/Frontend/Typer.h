@@ -415,6 +415,9 @@ bool isSupportedBuiltin(const std::string &name);
 /// such intrinsic); `single` for a "<name>f" float version.
 size_t libmArity(const std::string &name, bool &single);
 bool alwaysReturns(const SExpr &body);
+/// The first `return` in `node` (nested statements included) that
+/// `accept` accepts (any, without one), or null.
+const SExpr *findReturn(const SExpr &node, bool (*accept)(const SExpr &ret) = nullptr);
 /// -N for an integer constant N (its negation fits int64 even where N does
 /// not: -9223372036854775808).
 bool negatedIntConstant(const SExpr &unary, int64_t &value);
