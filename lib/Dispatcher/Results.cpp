@@ -453,30 +453,32 @@ PyObject *formatRaiseMessage(const std::string &message,
 }
 
 /// The folder of the plait package, whose own frames (its NumPy library)
-/// tracebacks leave out, as NumPy's C functions have none.
-const std::string &packageFolder() {
-  static const std::string folder = [] {
-    std::string path;
-    if (PyObject *plait = PyImport_ImportModule("plait")) {
-      PyObject *file = PyObject_GetAttrString(plait, "__file__");
-      const char *text = file && PyUnicode_Check(file) ? PyUnicode_AsUTF8(file) : nullptr;
-      if (text)
-        path = text;
-      Py_XDECREF(file);
-      Py_DECREF(plait);
-    }
-    PyErr_Clear();
-    size_t slash = path.find_last_of('/');
-    return slash == std::string::npos ? std::string() : path.substr(0, slash + 1);
-  }();
-  return folder;
+/// tracebacks leave out, as NumPy's C functions have none. Read from
+/// sys.modules (no import, no lock held around the interpreter); call it
+/// with no exception set.
+std::string packageFolder() {
+  std::string path;
+  PyObject *name = PyUnicode_FromString("plait");
+  PyObject *plait = name ? PyImport_GetModule(name) : nullptr;
+  Py_XDECREF(name);
+  if (plait) {
+    PyObject *file = PyObject_GetAttrString(plait, "__file__");
+    const char *text = file && PyUnicode_Check(file) ? PyUnicode_AsUTF8(file) : nullptr;
+    if (text)
+      path = text;
+    Py_XDECREF(file);
+    Py_DECREF(plait);
+  }
+  PyErr_Clear();
+  size_t slash = path.find_last_of('/');
+  return slash == std::string::npos ? std::string() : path.substr(0, slash + 1);
 }
 
 /// Adds the frames of an error site ("file:line:function" lines, innermost
 /// first) to the traceback of the exception being raised, so that it
-/// points at the user's line as CPython's would.
-void addTracebackFrames(const std::string &frames) {
-  const std::string &own = packageFolder();
+/// points at the user's line as CPython's would. Frames in the folder
+/// `own` are left out.
+void addTracebackFrames(const std::string &frames, const std::string &own) {
   for (size_t start = 0; start < frames.size();) {
     size_t end = frames.find('\n', start);
     std::string frame = frames.substr(start, end - start);
@@ -497,7 +499,7 @@ void addTracebackFrames(const std::string &frames) {
 }
 
 /// Sets the exception of error site `site`.
-void setRunError(const jit::Executor &executor, const frontend::ErrorSite &site) {
+void setRunError(const frontend::ErrorSite &site) {
   // A built-in exception by name, or a dotted module.Class
   // (numpy.linalg.LinAlgError), imported when raised.
   PyObject *cls = nullptr;
@@ -567,10 +569,10 @@ void setRunError(const jit::Executor &executor, const frontend::ErrorSite &site)
 
 PyObject *raiseRunError(const jit::Executor &executor, int32_t status) {
   const frontend::ErrorSite &site = executor.info.errors.at(status - 1);
-  packageFolder(); // (found first: finding it clears errors)
-  setRunError(executor, site);
+  std::string own = packageFolder(); // (before the error is set: it clears errors)
+  setRunError(site);
   if (PyErr_Occurred())
-    addTracebackFrames(site.frames);
+    addTracebackFrames(site.frames, own);
   return nullptr;
 }
 

@@ -98,11 +98,7 @@ void FunctionEmitter::emitRaise(const SExpr &stmt) {
       check(constInt(1, 1), PyError("RuntimeError", "No active exception to reraise"));
     } else if (handled == handling.rend()) {
       // After its clause, CPython has deleted the name.
-      std::string message = module.options.message("unbound_local");
-      size_t at = message.find("{name}");
-      if (at != std::string::npos)
-        message.replace(at, 6, ast::id(exc));
-      check(constInt(1, 1), PyError("UnboundLocalError", message));
+      check(constInt(1, 1), unboundLocal(ast::id(exc)));
     } else {
       builder.create<dialect::CheckStatusOp>(
           l, builder.create<mlir::memref::LoadOp>(l, handled->statusSlot).getResult());

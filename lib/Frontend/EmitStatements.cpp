@@ -490,6 +490,14 @@ void FunctionEmitter::emitRangeLoop(const SExpr &stmt, Value start, Value stop, 
   startBlock(after);
 }
 
+PyError FunctionEmitter::unboundLocal(const std::string &name) {
+  std::string message = module.options.message("unbound_local");
+  size_t at = message.find("{name}");
+  if (at != std::string::npos)
+    message.replace(at, 6, sourceName(name));
+  return PyError("UnboundLocalError", message);
+}
+
 Val FunctionEmitter::loadVariable(const std::string &name, const SExpr &node) {
   Location l = loc(node);
   auto fixed = bound.find(name);
@@ -498,19 +506,14 @@ Val FunctionEmitter::loadVariable(const std::string &name, const SExpr &node) {
   auto found = arrays.find(name);
   if (found != arrays.end())
     return {spec.variables[name], {found->second}};
-  std::string message = module.options.message("unbound_local");
-  size_t at = message.find("{name}");
-  if (at != std::string::npos)
-    message.replace(at, 6, sourceName(name));
   if (!assigned.count(name)) {
     // An array bound once, used before that assignment: CPython raises
     // UnboundLocalError.
-    check(constInt(1, 1), PyError("UnboundLocalError", message));
+    check(constInt(1, 1), unboundLocal(name));
     return zeroOf(spec.variables[name]);
   }
   Value isAssigned = builder.create<mlir::memref::LoadOp>(l, assigned[name]);
-  check(builder.create<arith::XOrIOp>(l, isAssigned, constInt(1, 1)),
-        PyError("UnboundLocalError", message));
+  check(builder.create<arith::XOrIOp>(l, isAssigned, constInt(1, 1)), unboundLocal(name));
   Val value{spec.variables[name], {}};
   for (Value slot : slots[name])
     value.leaves.push_back(loadSlot(slot, l));

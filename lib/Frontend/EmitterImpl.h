@@ -204,6 +204,8 @@ private:
   // Expressions.
   Val emitExpr(const SExpr &expr);
   Val loadVariable(const std::string &name, const SExpr &node);
+  /// CPython's UnboundLocalError for a read of `name` before it is bound.
+  PyError unboundLocal(const std::string &name);
   /// `left op right`; `out` is the target of an in-place array operation
   /// (a += b), for NumPy's shape rules and messages.
   Val emitBinary(const SExpr &node, ast::Operator op, const Val &left,

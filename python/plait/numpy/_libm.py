@@ -19,15 +19,21 @@ _C_TO_NUMPY = {
 }
 
 
+def _as_intrinsic(name: str, interpreted: Callable[..., Any]) -> Callable[..., Any]:
+    """`interpreted` (what the intrinsic computes, run by Python) as the
+    intrinsic `name` compiled code calls."""
+    interpreted.__name__ = name
+    interpreted._plait_intrinsic = name  # type: ignore[attr-defined]
+    return interpreted
+
+
 def _intrinsic(name: str) -> Callable[..., Any]:
     def interpreted(*args: Any) -> Any:
         import numpy
 
         return getattr(numpy, _C_TO_NUMPY.get(name, name))(*(numpy.float64(a) for a in args))
 
-    interpreted.__name__ = name
-    interpreted._plait_intrinsic = name  # type: ignore[attr-defined]
-    return interpreted
+    return _as_intrinsic(name, interpreted)
 
 
 sin, cos, tan = _intrinsic("sin"), _intrinsic("cos"), _intrinsic("tan")
@@ -42,13 +48,13 @@ atan2, hypot, pow, fmod = _intrinsic("atan2"), _intrinsic("hypot"), _intrinsic("
 copysign, nextafter = _intrinsic("copysign"), _intrinsic("nextafter")
 
 
-def nextafterf(x: Any, y: Any) -> Any:
+def _nextafterf(x: Any, y: Any) -> Any:
     import numpy
 
     return numpy.nextafter(numpy.float32(x), numpy.float32(y))
 
 
-nextafterf._plait_intrinsic = "nextafterf"  # type: ignore[attr-defined]
+nextafterf = _as_intrinsic("nextafterf", _nextafterf)
 
 
 _COMPLEX_TO_NUMPY = {
@@ -69,9 +75,7 @@ def _complex_intrinsic(name: str) -> Callable[..., Any]:
 
         return getattr(numpy, ufunc_name)((numpy.complex64 if single else numpy.complex128)(z))
 
-    interpreted.__name__ = name
-    interpreted._plait_intrinsic = name  # type: ignore[attr-defined]
-    return interpreted
+    return _as_intrinsic(name, interpreted)
 
 
 cexp, clog, csqrt = _complex_intrinsic("cexp"), _complex_intrinsic("clog"), _complex_intrinsic("csqrt")

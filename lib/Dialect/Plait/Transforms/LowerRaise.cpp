@@ -120,12 +120,10 @@ Value placeholder(OpBuilder &b, Location l, Type type) {
   return b.create<arith::ConstantIntOp>(l, 0, type);
 }
 
-/// For each raising site (and plait.try) of `function`, the innermost
-/// plait.try whose scope holds it: the blocks reachable from the try's body
+/// For each raising site (and plait.try) of a function, the innermost of
+/// its plait.try ops `tries` whose scope holds it: the blocks reachable from the try's body
 /// without passing a plait.try_end of its id.
-DenseMap<Operation *, TryOp> catchingTries(func::FuncOp function) {
-  SmallVector<TryOp> tries;
-  function.walk([&](TryOp entered) { tries.push_back(entered); });
+DenseMap<Operation *, TryOp> catchingTries(ArrayRef<TryOp> tries) {
   DenseMap<Operation *, SmallVector<TryOp, 2>> scopes;
   for (TryOp entered : tries) {
     SmallVector<Block *> pending = {entered.getBody()};
@@ -164,12 +162,12 @@ LogicalResult lowerFunction(func::FuncOp function, ErrorTable &table) {
     if (isa<RaiseIfOp, CheckStatusOp>(op))
       sites.push_back(op);
   });
-  DenseMap<Operation *, TryOp> catching = catchingTries(function);
+  SmallVector<TryOp> tries;
+  function.walk([&](TryOp entered) { tries.push_back(entered); });
+  DenseMap<Operation *, TryOp> catching = catchingTries(tries);
   OpBuilder b(function.getContext());
 
   // Each handler receives the status it caught.
-  SmallVector<TryOp> tries;
-  function.walk([&](TryOp entered) { tries.push_back(entered); });
   for (TryOp entered : tries) {
     Block *handler = entered.getHandler();
     Value status = handler->addArgument(b.getI32Type(), entered.getLoc());
