@@ -302,7 +302,7 @@ class Snapshotter:
             if module is not None and "." not in value.__qualname__ and getattr(module, value.__qualname__, None) is value:
                 # Its bases by name, for `except Base:` in compiled code.
                 bases = " ".join(_string(_exception_name(base)) for base in value.__mro__[1:-1])
-                return f"(ExceptionClass {_string(value.__module__ + '.' + value.__qualname__)} (Bases {bases}))"
+                return f"(ExceptionClass {_string(_exception_name(value))} (Bases {bases}))"
         name = getattr(value, "__name__", None)
         if name and getattr(math, name, None) is value and callable(value):
             return f"(MathFunction {name})"
