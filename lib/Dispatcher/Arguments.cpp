@@ -513,18 +513,55 @@ static bool classify(const DispatchState &state, size_t i, BoundCall &call) {
   return true;
 }
 
+/// CPython's TypeError for more positional arguments than parameters.
+static void tooManyPositional(const DispatchState &state, size_t named, size_t given) {
+  size_t required = named - state.defaults.size();
+  std::string takes = required == named
+                          ? std::to_string(named)
+                          : "from " + std::to_string(required) + " to " + std::to_string(named);
+  PyErr_Format(PyExc_TypeError, "%s() takes %s positional argument%s but %zu %s given",
+               state.name.c_str(), takes.c_str(), named == 1 ? "" : "s", given,
+               given == 1 ? "was" : "were");
+}
+
+/// CPython's TypeError naming every missing argument: 'a', 'a' and 'b',
+/// 'a', 'b', and 'c'.
+static void missingPositional(const DispatchState &state, const BoundCall &call, size_t required) {
+  std::vector<std::string> missing;
+  for (size_t i = 0; i < required; ++i)
+    if (!call.arguments[i])
+      missing.push_back("'" + state.params[i] + "'");
+  std::string names;
+  for (size_t i = 0; i < missing.size(); ++i) {
+    if (i > 0)
+      names += missing.size() == 2 ? " and " : i + 1 == missing.size() ? ", and " : ", ";
+    names += missing[i];
+  }
+  PyErr_Format(PyExc_TypeError, "%s() missing %zu required positional argument%s: %s",
+               state.name.c_str(), missing.size(), missing.size() == 1 ? "" : "s", names.c_str());
+}
+
 bool bindArguments(const DispatchState &state, PyObject *const *args, size_t nargsf,
                    PyObject *kwnames, BoundCall &call) {
   size_t positional = PyVectorcall_NARGS(nargsf);
-  size_t n = state.params.size();
-  if (positional > n) {
-    PyErr_Format(PyExc_TypeError, "%s() takes %zu positional arguments but %zu were given",
-                 state.name.c_str(), n, positional);
+  // Named parameters; a *args parameter (the last) takes the rest.
+  size_t n = state.params.size() - (state.varargs ? 1 : 0);
+  if (positional > n && !state.varargs) {
+    tooManyPositional(state, n, positional);
     return false;
   }
-  call.count = n;
+  call.count = state.params.size();
   for (size_t i = 0; i < n; ++i)
     call.arguments[i] = i < positional ? args[i] : nullptr;
+  if (state.varargs) {
+    size_t extra = positional > n ? positional - n : 0;
+    call.varargs = PyTuple_New(static_cast<Py_ssize_t>(extra));
+    if (!call.varargs)
+      return false;
+    for (size_t k = 0; k < extra; ++k)
+      PyTuple_SET_ITEM(call.varargs, static_cast<Py_ssize_t>(k), Py_NewRef(args[n + k]));
+    call.arguments[n] = call.varargs;
+  }
   if (kwnames) {
     Py_ssize_t nk = PyTuple_GET_SIZE(kwnames);
     for (Py_ssize_t k = 0; k < nk; ++k) {
@@ -548,18 +585,17 @@ bool bindArguments(const DispatchState &state, PyObject *const *args, size_t nar
     }
   }
   size_t firstDefault = n - state.defaults.size();
-  for (size_t i = 0; i < n; ++i) {
+  for (size_t i = 0; i < firstDefault; ++i)
     if (!call.arguments[i]) {
-      if (i < firstDefault) {
-        PyErr_Format(PyExc_TypeError, "%s() missing required argument: '%s'",
-                     state.name.c_str(), state.params[i].c_str());
-        return false;
-      }
-      call.arguments[i] = state.defaults[i - firstDefault];
+      missingPositional(state, call, firstDefault);
+      return false;
     }
+  for (size_t i = firstDefault; i < n; ++i)
+    if (!call.arguments[i])
+      call.arguments[i] = state.defaults[i - firstDefault];
+  for (size_t i = 0; i < call.count; ++i)
     if (!classify(state, i, call))
       return false;
-  }
   return true;
 }
 

@@ -81,6 +81,13 @@ struct BoundCall {
   char key[kMaxParameters * 4 + 256];
   size_t keyLength = 0;
   PinnedBuffers pins;
+  /// The tuple a *args parameter receives (a new reference).
+  PyObject *varargs = nullptr;
+
+  BoundCall() = default;
+  BoundCall(const BoundCall &) = delete;
+  BoundCall &operator=(const BoundCall &) = delete;
+  ~BoundCall() { Py_XDECREF(varargs); }
 };
 
 /// Binds positional and keyword arguments and defaults, and classifies each

@@ -79,6 +79,7 @@ struct DispatchState {
   CallConfiguration::Detach detach = CallConfiguration::Detach::WhenLong;
   bool lazy = true;
   std::vector<std::string> params;
+  bool varargs = false;             // the last parameter is *args
   std::vector<PyObject *> defaults; // strong references, set once
   std::string name = "function";
   ShardedCounter hits;

@@ -282,12 +282,14 @@ bool configure(PyObject *self, const CallConfiguration &configuration) {
     PyErr_Format(PyExc_ValueError, "plait.jit supports at most %zu parameters", kMaxParameters);
     return false;
   }
-  if (configuration.defaults.size() > configuration.parameters.size()) {
+  if (configuration.defaults.size() + (configuration.varargs ? 1 : 0) >
+      configuration.parameters.size()) {
     PyErr_SetString(PyExc_ValueError, "more defaults than parameters");
     return false;
   }
   state->name = configuration.name;
   state->params = configuration.parameters;
+  state->varargs = configuration.varargs;
   for (PyObject *old : state->defaults)
     Py_DECREF(old);
   state->defaults.clear();

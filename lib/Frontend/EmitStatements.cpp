@@ -412,6 +412,13 @@ void FunctionEmitter::emitFor(const SExpr &stmt) {
     emitRangeLoop(stmt, start, stop, step, [&](Value i) { return Val{Type::integer(), {i}}; });
     return;
   }
+  if (iterable.kind == Iterable::Kind::Tuple && iterable.element.kind == Type::Kind::Bottom) {
+    // An empty tuple: evaluated, then the loop runs out at once (the body,
+    // never run, was not typed).
+    freeIfTemporary(emitExpr(*iterable.node));
+    emitBody(ast::orelse(stmt));
+    return;
+  }
   std::vector<Val> operands;
   Iteration iteration = iterate(iterable, operands);
   emitRangeLoop(stmt, constInt(0), iteration.count, constInt(1), iteration.item);

@@ -200,8 +200,11 @@ Program parseProgram(const std::string &snapshot) {
     fn.id = std::stoi(item->items[1].text);
     fn.name = item->items[2].text;
     fn.filename = item->items[3].text;
-    for (const SExpr *p : item->items[4].rest())
-      fn.params.push_back(p->text);
+    for (const SExpr *p : item->items[4].rest()) {
+      // (Star name): the *args parameter, always the last.
+      fn.varargs = p->isList();
+      fn.params.push_back(fn.varargs ? p->items.at(1).text : p->text);
+    }
     for (const SExpr *d : item->items[5].rest())
       fn.defaults.push_back(*d);
     for (const SExpr *g : item->items[6].rest())

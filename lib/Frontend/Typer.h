@@ -295,6 +295,10 @@ private:
   std::vector<const SExpr *> callArguments(Specialization &caller, const SExpr &call,
                                            const std::vector<const SExpr *> &positional,
                                            const FunctionSource &callee);
+  /// The tuple a *args parameter receives: a node of the call's positional
+  /// arguments after the named parameters.
+  const SExpr &varargsTuple(const SExpr &call, const FunctionSource &callee,
+                            const std::vector<const SExpr *> &positional);
   /// A call of a jitted function with `actual` arguments (defaults filled
   /// in): its callee specialised, recorded for the emitter.
   Type jitCallType(Specialization &spec, const SExpr &call, int functionId,
@@ -391,6 +395,8 @@ private:
   /// nodes the snapshot has not, kept for the emitter.
   std::map<const SExpr *, std::vector<const SExpr *>> subscriptArguments;
   std::deque<SExpr> synthesizedNodes;
+  /// The *args tuples made, by call and callee id (varargsTuple).
+  std::map<std::pair<const SExpr *, int>, const SExpr *> varargsTuples;
   const CompileOptions &options;
   uint64_t uniqueId;
   std::deque<Specialization> specs; // stable addresses

@@ -17,9 +17,10 @@ std::vector<const SExpr *> Typer::callArguments(Specialization &caller,
 std::vector<const SExpr *> Typer::callArguments(Specialization &caller, const SExpr &call,
                                                 const std::vector<const SExpr *> &positional,
                                                 const FunctionSource &callee) {
-  size_t n = callee.params.size();
+  // Named parameters; a *args parameter (the last) takes the rest.
+  size_t n = callee.params.size() - (callee.varargs ? 1 : 0);
   std::vector<const SExpr *> args(n, nullptr);
-  if (positional.size() > n)
+  if (positional.size() > n && !callee.varargs)
     fail(CompileError::Kind::Typing, *caller.source, call,
          callee.name + "() takes " + std::to_string(n) +
              " positional arguments but " + std::to_string(positional.size()) +
@@ -28,7 +29,8 @@ std::vector<const SExpr *> Typer::callArguments(Specialization &caller, const SE
     if (ast::is(*positional[i], ast::NodeKind::Starred))
       fail(CompileError::Kind::Unsupported, *caller.source, *positional[i],
            "*args in calls is not supported");
-    args[i] = positional[i];
+    if (i < n)
+      args[i] = positional[i];
   }
   std::vector<const SExpr *> keywords;
   if (ast::is(call, ast::NodeKind::Call)) // (or a subscript standing for one)
@@ -56,7 +58,28 @@ std::vector<const SExpr *> Typer::callArguments(Specialization &caller, const SE
                "'");
     args[i] = &callee.defaults[i - firstDefault];
   }
+  if (callee.varargs)
+    args.push_back(&varargsTuple(call, callee, positional));
   return args;
+}
+
+const SExpr &Typer::varargsTuple(const SExpr &call, const FunctionSource &callee,
+                                 const std::vector<const SExpr *> &positional) {
+  // Made once per call and callee: typing runs to a fixed point, and the
+  // emitter emits the node the typer typed.
+  auto key = std::make_pair(&call, callee.id);
+  auto found = varargsTuples.find(key);
+  if (found != varargsTuples.end())
+    return *found->second;
+  SExpr tuple;
+  tuple.items.push_back(SExpr{SExpr::Kind::Symbol, "Tuple", 0, {}});
+  for (size_t k = 1; k <= 4; ++k)
+    tuple.items.push_back(call.items.at(k));
+  size_t named = callee.params.size() - 1;
+  for (size_t i = named; i < positional.size(); ++i)
+    tuple.items.push_back(*positional[i]);
+  synthesizedNodes.push_back(std::move(tuple));
+  return *varargsTuples.emplace(key, &synthesizedNodes.back()).first->second;
 }
 
 Type Typer::argumentType(Specialization &spec, const SExpr &arg, bool constantStrings) {

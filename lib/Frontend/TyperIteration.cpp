@@ -160,11 +160,17 @@ std::optional<Iterable> Typer::iterableOf(Specialization &spec, const SExpr &nod
     return iterable;
   }
   if (iterated.kind == Type::Kind::Tuple) {
+    iterable.kind = Iterable::Kind::Tuple;
+    if (iterated.elements.empty()) {
+      // (an empty *args): the body never runs, so nothing it computes has
+      // a type; the emitter leaves it out.
+      iterable.element = Type::bottom();
+      return iterable;
+    }
     if (!hasUniformScalars(iterated))
       fail(CompileError::Kind::Unsupported, fn, node,
            "a for loop over a tuple of " + iterated.str() +
                " is not supported (its elements need one scalar type)");
-    iterable.kind = Iterable::Kind::Tuple;
     iterable.element = iterated.elements[0];
     return iterable;
   }

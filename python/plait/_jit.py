@@ -10,6 +10,7 @@ the GIL released.
 from __future__ import annotations
 
 import functools
+import inspect
 import itertools
 import re
 import sys
@@ -21,7 +22,7 @@ from typing import Any, Callable, Optional, Sequence, Union, overload
 
 from . import _messages, _overload
 from ._core import jit as _native
-from ._snapshot import Snapshotter
+from ._snapshot import Snapshotter, parameters
 from .errors import CompileError, TypingError, UnsupportedError
 
 __all__ = ["jit", "stats", "Dispatcher", "CompileError", "TypingError", "UnsupportedError"]
@@ -153,9 +154,10 @@ class Dispatcher(_native.DispatcherBase):
         #: it from whichever thread drops a dependent, which free-threaded
         #: builds let race with iteration). Guarded by _lock.
         self._dependents: dict[int, "weakref.ref[Dispatcher]"] = {}
-        code = py_func.__code__
-        params = list(code.co_varnames[: code.co_argcount])
-        _native._configure(self, py_func.__name__, params, list(py_func.__defaults__ or ()), _NOGIL[nogil], not signatures)
+        varargs = bool(py_func.__code__.co_flags & inspect.CO_VARARGS)
+        _native._configure(
+            self, py_func.__name__, parameters(py_func), varargs, list(py_func.__defaults__ or ()), _NOGIL[nogil], not signatures
+        )
         for signature in signatures:
             self.compile(signature)
 

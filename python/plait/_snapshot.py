@@ -46,6 +46,19 @@ def _string(text: str) -> str:
     return '"' + "".join(c if c.isprintable() else "\\x%02x" % (ord(c) & 0xFF) for c in escaped) + '"'
 
 
+def parameters(fn: FunctionType) -> list[str]:
+    """A function's positional parameters, then its *args parameter if any."""
+    code = fn.__code__
+    return list(code.co_varnames[: code.co_argcount + bool(code.co_flags & inspect.CO_VARARGS)])
+
+
+def _params(names: list[str], varargs: object) -> str:
+    """(Params a b (Star rest)): the last name is *args when `varargs`."""
+    named = names[:-1] if varargs else names
+    star = f" (Star {names[-1]})" if varargs else ""
+    return f"(Params {' '.join(named)}{star})"
+
+
 def _float(value: float) -> str:
     if value != value:
         return "#fnan"
@@ -342,13 +355,13 @@ class Snapshotter:
     def function(self, ident: int, fn: FunctionType) -> str:
         definition, line_offset, indent, lines = function_definition(fn)
         code = fn.__code__
-        if code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS) or code.co_kwonlyargcount:
+        if code.co_flags & inspect.CO_VARKEYWORDS or code.co_kwonlyargcount:
             raise CompileError(
-                f"cannot compile {fn.__qualname__}: *args, **kwargs and keyword-only parameters are not supported"
+                f"cannot compile {fn.__qualname__}: **kwargs and keyword-only parameters are not supported"
             )
         if inspect.isgeneratorfunction(fn) or inspect.iscoroutinefunction(fn):
             raise CompileError(f"cannot compile {fn.__qualname__}: generators and coroutines are not supported")
-        params = list(code.co_varnames[: code.co_argcount])
+        params = parameters(fn)
         rename_versions(definition, params)
         self.guard_functions.append(fn)
         source_lines = " ".join(
@@ -359,7 +372,7 @@ class Snapshotter:
         body = "(Body " + " ".join(serializer.node(s) for s in definition.body) + ")"
         defaults = " ".join(_default(v) for v in fn.__defaults__ or ())
         return (
-            f"(Function {ident} {fn.__name__} {_string(code.co_filename)} (Params {' '.join(params)}) "
+            f"(Function {ident} {fn.__name__} {_string(code.co_filename)} {_params(params, code.co_flags & inspect.CO_VARARGS)} "
             f"(Defaults {defaults}) (Globals {self._globals(fn, _read_names(definition) - set(params))}) "
             f"(Lines {source_lines}) (FunctionDef {serializer.location(definition)} {body}))"
         )
@@ -400,8 +413,8 @@ class Snapshotter:
         name = "lambda" if isinstance(node, ast.Lambda) else node.name  # type: ignore[attr-defined]
         where = f"{fn.__qualname__}.{name}"
         arguments = node.args  # type: ignore[attr-defined]
-        if arguments.vararg or arguments.kwarg or arguments.kwonlyargs or arguments.posonlyargs:
-            raise CompileError(f"cannot compile {where}: *args, **kwargs and keyword-only parameters are not supported")
+        if arguments.kwarg or arguments.kwonlyargs or arguments.posonlyargs:
+            raise CompileError(f"cannot compile {where}: **kwargs and keyword-only parameters are not supported")
         if isinstance(node, ast.AsyncFunctionDef) or getattr(node, "decorator_list", None):
             raise CompileError(f"cannot compile {where}: decorated and async inner functions are not supported")
         if any(isinstance(n, (ast.Yield, ast.YieldFrom, ast.Nonlocal, ast.Global)) for n in ast.walk(node)):
@@ -413,7 +426,7 @@ class Snapshotter:
             except ValueError:
                 raise CompileError(f"cannot compile {where}: its defaults must be constants") from None
             defaults.append(_atom(value))
-        params = [a.arg for a in arguments.args]
+        params = [a.arg for a in arguments.args] + ([arguments.vararg.arg] if arguments.vararg else [])
         body = _scope_body(node)
         captured = sorted(_free_names(node) & enclosing)
         if name in captured and not isinstance(node, ast.Lambda):
@@ -431,7 +444,7 @@ class Snapshotter:
             statements.extend(inner.node(statement) for statement in body)
         reads = _free_names(node) - set(captured)
         self.functions[ident] = (
-            f"(Function {ident} {name} {_string(fn.__code__.co_filename)} (Params $closure {' '.join(params)}) "
+            f"(Function {ident} {name} {_string(fn.__code__.co_filename)} {_params(['$closure'] + params, arguments.vararg)} "
             f"(Defaults {' '.join(defaults)}) (Globals {self._globals(fn, reads)}) (Lines {scope.source_lines}) "
             f"(FunctionDef {location} (Body {' '.join(statements)})))"
         )

@@ -47,7 +47,8 @@ bool enableVectorcall(PyObject *base, PyObject *subclass);
 struct CallConfiguration {
   std::string name;
   std::vector<std::string> parameters;
-  std::vector<PyObject *> defaults; // of the last parameters
+  bool varargs = false;             // the last parameter is *args
+  std::vector<PyObject *> defaults; // of the last named parameters
   enum class Detach { Never, Always, WhenLong } detach = Detach::WhenLong;
   /// Compile on a miss (true) or accept only explicit signatures, to which
   /// arguments convert (false).

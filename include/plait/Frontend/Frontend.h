@@ -243,6 +243,8 @@ struct FunctionSource {
   std::string name;
   std::string filename;
   std::vector<std::string> params;
+  /// The last parameter is *args: a tuple of the extra positional arguments.
+  bool varargs = false;
   /// Default values of the trailing parameters (constant atoms).
   std::vector<SExpr> defaults;
   /// name -> (G name value): what a global name read by the body is bound to.

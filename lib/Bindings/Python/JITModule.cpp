@@ -229,11 +229,12 @@ void populateJIT(nb::module_ &m) {
       nb::call_guard<nb::gil_scoped_release>());
 
   m.def("_configure",
-        [](nb::handle self, const std::string &name, std::vector<std::string> params,
+        [](nb::handle self, const std::string &name, std::vector<std::string> params, bool varargs,
            nb::list defaults, int nogil, bool lazy) {
           dispatch::CallConfiguration configuration;
           configuration.name = name;
           configuration.parameters = std::move(params);
+          configuration.varargs = varargs;
           for (nb::handle value : defaults)
             configuration.defaults.push_back(value.ptr());
           using Detach = dispatch::CallConfiguration::Detach;
