@@ -217,10 +217,6 @@ Type Typer::callType(Specialization &spec, const SExpr &call) {
   }
   if (!mathName.empty()) {
     const MathFunctionInfo *info = lookupMathFunction(mathName);
-    if (!info && (mathName == "gamma" || mathName == "lgamma" || mathName == "hypot"))
-      fail(CompileError::Kind::Unsupported, fn, callee,
-           "math." + mathName + "() is not supported: CPython computes it with "
-           "its own algorithm, which the C library's does not match bit for bit");
     if (!info)
       fail(CompileError::Kind::Unsupported, fn, callee,
            "math." + mathName + "() is not supported");

@@ -11,6 +11,7 @@ from ._jit import Dispatcher, blas_library, jit, stats
 from ._overload import UfuncLoop, overload, overload_method
 from . import types
 from . import _mathlib  # noqa: F401  (registers the math module's integer functions)
+from . import _mathfloat  # noqa: F401  (and its float functions with CPython's algorithms)
 
 __version__ = "0.1.0"
 __all__ = [

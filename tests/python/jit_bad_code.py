@@ -55,7 +55,7 @@ def uses_comprehension(x):
     return f
 
 
-def unsupported_math(x):
+def math_of_an_int(x):
     return math.fsum(x)
 
 
@@ -74,7 +74,3 @@ def wrong_arity(x):
 
 def helper_for_arity(a):
     return a
-
-
-def uses_gamma(x):
-    return math.gamma(x)

@@ -36,11 +36,10 @@ def compile_error(fn: Any, *args: Any) -> plait.CompileError:
         (bad.unknown_name, plait.TypingError, 46, 16, "name 'undefined_name' is not defined"),
         (bad.huge_constant, plait.UnsupportedError, 50, 16, "does not fit in int64"),
         (bad.uses_comprehension, plait.UnsupportedError, 54, 9, "ListComp expressions are not supported"),
-        (bad.unsupported_math, plait.UnsupportedError, 59, 12, "math.fsum() is not supported"),
+        (bad.math_of_an_int, plait.TypingError, 59, 12, "fsum() takes a tuple or a 1-D array of real numbers, not int"),
         (bad.attribute_of_value, plait.UnsupportedError, 63, 12, "attribute access"),
         (bad.maybe_none, plait.TypingError, 68, 9, "may also end without a return"),
         (bad.wrong_arity, plait.TypingError, 72, 12, "helper_for_arity() takes 1"),
-        (bad.uses_gamma, plait.UnsupportedError, 80, 12, "its own algorithm"),
     ],
 )
 def test_unsupported_code_fails_at_the_right_place(fn: Any, cls: type, line: int, column: int, fragment: str) -> None:

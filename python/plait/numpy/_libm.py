@@ -48,6 +48,42 @@ atan2, hypot, pow, fmod = _intrinsic("atan2"), _intrinsic("hypot"), _intrinsic("
 copysign, nextafter = _intrinsic("copysign"), _intrinsic("nextafter")
 
 
+def _round(x: Any) -> float:
+    # C's round: halves away from zero (x - floor(x) is exact).
+    import math
+
+    x = float(x)
+    if x != x or x in (math.inf, -math.inf):
+        return x
+    whole = math.floor(abs(x))
+    return math.copysign(whole + 1.0 if abs(x) - whole >= 0.5 else float(whole), x)
+
+
+def _logb(x: Any) -> float:
+    import math
+
+    x = float(x)
+    if x != x or x in (math.inf, -math.inf):
+        return abs(x)
+    return -math.inf if x == 0.0 else float(math.frexp(x)[1] - 1)
+
+
+def _fma(x: Any, y: Any, z: Any) -> float:
+    # x * y + z rounded once (exact rationals; IEEE specials as C's).
+    from fractions import Fraction
+
+    x, y, z = float(x), float(y), float(z)
+    try:
+        return float(Fraction(x) * Fraction(y) + Fraction(z))
+    except (OverflowError, ValueError):
+        return x * y + z
+
+
+round = _as_intrinsic("round", _round)
+logb = _as_intrinsic("logb", _logb)
+fma = _as_intrinsic("fma", _fma)
+
+
 def _nextafterf(x: Any, y: Any) -> Any:
     import numpy
 
