@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "Results.h"
 #include "DispatchState.h"
+#include "Print.h"
 
 #include "plait/Frontend/DType.h"
 #include "plait/JIT/Compiler.h"
@@ -121,10 +122,10 @@ PyObject *owningCapsule(void *memory) {
   });
 }
 
-PyObject *boxArray(const Type &type, const int64_t *&words, ResultOwners &owners) {
-  int64_t base = *words++;
-  int64_t offset = *words++;
-  const frontend::DTypeInfo &dtype = frontend::dtypeInfo(type.dtype);
+/// An exporter of `data` with `ndim` sizes then `ndim` strides (in
+/// elements) at `layout`, and no owner yet.
+ResultBuffer *newResultBuffer(DType type, int ndim, char *data, const int64_t *layout) {
+  const frontend::DTypeInfo &dtype = frontend::dtypeInfo(type);
   PyObject *bufferType = resultBufferType();
   if (!bufferType)
     return nullptr;
@@ -132,17 +133,38 @@ PyObject *boxArray(const Type &type, const int64_t *&words, ResultOwners &owners
       reinterpret_cast<PyTypeObject *>(bufferType)->tp_alloc(reinterpret_cast<PyTypeObject *>(bufferType), 0));
   if (!buffer)
     return nullptr;
-  buffer->data = reinterpret_cast<char *>(base) + offset * dtype.bytes;
+  buffer->data = data;
   buffer->format = dtype.format;
   buffer->itemsize = dtype.bytes;
-  buffer->ndim = type.ndim;
+  buffer->ndim = ndim;
   buffer->length = dtype.bytes;
-  for (int d = 0; d < type.ndim; ++d) {
-    buffer->shape[d] = static_cast<Py_ssize_t>(*words++);
+  for (int d = 0; d < ndim; ++d) {
+    buffer->shape[d] = static_cast<Py_ssize_t>(layout[d]);
     buffer->length *= buffer->shape[d];
   }
-  for (int d = 0; d < type.ndim; ++d)
-    buffer->strides[d] = static_cast<Py_ssize_t>(*words++) * dtype.bytes;
+  for (int d = 0; d < ndim; ++d)
+    buffer->strides[d] = static_cast<Py_ssize_t>(layout[ndim + d]) * dtype.bytes;
+  return buffer;
+}
+
+/// numpy.asarray of the exporter (which it consumes).
+PyObject *asArray(ResultBuffer *buffer) {
+  static std::atomic<PyObject *> asarrayCache{nullptr};
+  PyObject *asarray = cachedObject(asarrayCache, [] { return numpyAttribute("asarray"); });
+  PyObject *array =
+      asarray ? PyObject_CallOneArg(asarray, reinterpret_cast<PyObject *>(buffer)) : nullptr;
+  Py_DECREF(buffer);
+  return array;
+}
+
+PyObject *boxArray(const Type &type, const int64_t *&words, ResultOwners &owners) {
+  int64_t base = *words++;
+  int64_t offset = *words++;
+  char *data = reinterpret_cast<char *>(base) + offset * frontend::dtypeInfo(type.dtype).bytes;
+  ResultBuffer *buffer = newResultBuffer(type.dtype, type.ndim, data, words);
+  if (!buffer)
+    return nullptr;
+  words += 2 * type.ndim;
   // 1. A view of an argument keeps the argument alive.
   for (size_t i = 0; i < owners.count && !buffer->owner; ++i) {
     const Py_buffer *view = owners.views[i];
@@ -177,10 +199,7 @@ PyObject *boxArray(const Type &type, const int64_t *&words, ResultOwners &owners
       return nullptr;
     }
   }
-  static std::atomic<PyObject *> asarrayCache{nullptr};
-  PyObject *asarray = cachedObject(asarrayCache, [] { return numpyAttribute("asarray"); });
-  PyObject *array = asarray ? PyObject_CallOneArg(asarray, reinterpret_cast<PyObject *>(buffer)) : nullptr;
-  Py_DECREF(buffer);
+  PyObject *array = asArray(buffer);
   if (array)
     owners.made.emplace_back(base, array);
   return array;
@@ -196,6 +215,16 @@ PyObject *numpyScalarType(DType dtype) {
   return cachedObject(types[static_cast<int>(dtype)], [dtype] {
     return numpyAttribute(dtype == DType::Bool ? "bool_" : frontend::dtypeName(dtype));
   });
+}
+
+} // namespace
+
+PyObject *borrowedArray(DType dtype, int ndim, char *data, const int64_t *layout) {
+  ResultBuffer *buffer = newResultBuffer(dtype, ndim, data, layout);
+  if (!buffer)
+    return nullptr;
+  buffer->owner = Py_NewRef(Py_None); // the memory outlives the array's use
+  return asArray(buffer);
 }
 
 /// A new NumPy scalar holding `bytes`, built as NumPy's PyArray_Scalar
@@ -214,6 +243,8 @@ PyObject *newNumPyScalar(DType dtype, const void *bytes, size_t size) {
     std::memcpy(reinterpret_cast<char *>(scalar) + sizeof(PyObject), bytes, size);
   return scalar;
 }
+
+namespace {
 
 /// The Python number a NumPy scalar's word holds (the low bytes hold narrow
 /// values).
@@ -500,6 +531,8 @@ void addTracebackFrames(const std::string &frames, const std::string &own) {
 
 /// Sets the exception of error site `site`.
 void setRunError(const frontend::ErrorSite &site) {
+  if (site.exception == frontend::kCallbackException && restoreCallbackError())
+    return;
   // A built-in exception by name, or a dotted module.Class
   // (numpy.linalg.LinAlgError), imported when raised.
   PyObject *cls = nullptr;

@@ -34,6 +34,13 @@ struct ResultOwners {
 PyObject *boxResult(const frontend::Type &type, const int64_t *&words, char cast,
                     ResultOwners &owners);
 
+/// A NumPy array viewing `data` (`ndim` sizes then strides in elements at
+/// `layout`) that does not own it: for memory alive while it is used.
+PyObject *borrowedArray(frontend::DType dtype, int ndim, char *data, const int64_t *layout);
+
+/// A new NumPy scalar of `dtype` holding `bytes` (its size in memory).
+PyObject *newNumPyScalar(frontend::DType dtype, const void *bytes, size_t size);
+
 /// Raises the error the compiled code reported with `status`; returns null.
 PyObject *raiseRunError(const jit::Executor &executor, int32_t status);
 

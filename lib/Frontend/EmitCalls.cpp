@@ -165,6 +165,8 @@ Val FunctionEmitter::emitMath(const SExpr &node, const std::string &name,
 Val FunctionEmitter::emitBuiltin(const SExpr &node, const std::string &name) {
   Location l = loc(node);
   Type type = spec.typeOf(node);
+  if (name == "print")
+    return emitPrint(node);
   if (name == "abs" && type.kind == Type::Kind::Array) // ndarray.__abs__ is np.abs
     return emitAbsolute(node);
   std::vector<Val> args;

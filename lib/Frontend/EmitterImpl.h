@@ -244,6 +244,8 @@ private:
   Val emitMath(const SExpr &node, const std::string &name,
                std::vector<Val> args);
   Val emitBuiltin(const SExpr &node, const std::string &name);
+  /// print(...) through the interpreter's print (EmitPrint.cpp).
+  Val emitPrint(const SExpr &node);
   Val emitJitCall(const SExpr &node);
   /// Calls a jitted specialisation with `arguments` (converted to its
   /// parameters' types); its error propagates.

@@ -287,6 +287,9 @@ private:
 
   //--- calls (TyperCalls.cpp) --------------------------------------------//
   Type callType(Specialization &spec, const SExpr &call);
+  /// print(...): values compiled code can hand to the interpreter's print
+  /// (TyperPrint.cpp).
+  Type printCallType(Specialization &spec, const SExpr &call);
   /// The arguments of a call to a jitted function, defaults filled in.
   std::vector<const SExpr *> callArguments(Specialization &caller, const SExpr &call,
                                            const FunctionSource &callee);

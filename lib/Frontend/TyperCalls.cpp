@@ -306,6 +306,8 @@ Type Typer::callType(Specialization &spec, const SExpr &call) {
              "(whose source plait can read), math and numeric builtins");
   }
 
+  if (name == "print")
+    return printCallType(spec, call);
   if (name == "abs") {
     needArgs(name, 1, 1);
     Type t = argType(0);

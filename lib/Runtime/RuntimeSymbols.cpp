@@ -3,6 +3,7 @@
 #include "plait/Runtime/ComplexMath.h"
 #include "plait/Runtime/LinearAlgebra.h"
 #include "plait/Runtime/NumPyKernels.h"
+#include "plait/Runtime/Print.h"
 #include "plait/Runtime/PyNumeric.h"
 #include "plait/Runtime/Random.h"
 #include "plait/Support/Rendezvous.h"
@@ -184,6 +185,7 @@ std::vector<std::pair<std::string, void *>> getRuntimeSymbols() {
           PLAIT_SYMBOL(plait_rt_float_to_int),
           PLAIT_SYMBOL(plait_rt_float_floor_to_int),
           PLAIT_SYMBOL(plait_rt_float_ceil_to_int),
+          PLAIT_SYMBOL(plait_rt_print),
           PLAIT_SYMBOL(plait_rt_random_seed),
           PLAIT_SYMBOL(plait_rt_random_double),
           PLAIT_SYMBOL(plait_rt_random_gauss),

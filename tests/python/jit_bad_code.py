@@ -13,8 +13,8 @@ def uses_string(x):
     return "text"
 
 
-def calls_print(x):
-    print(x)
+def calls_open(x):
+    open(x)
     return x
 
 

@@ -28,7 +28,7 @@ def compile_error(fn: Any, *args: Any) -> plait.CompileError:
     [
         (bad.uses_list, plait.UnsupportedError, 8, 14, "lists are not supported yet, except as the arguments of calls"),
         (bad.uses_string, plait.UnsupportedError, 13, 12, "string constants"),
-        (bad.calls_print, plait.UnsupportedError, 17, 5, "calling 'print'"),
+        (bad.calls_open, plait.UnsupportedError, 17, 5, "calling 'open'"),
         (bad.uses_with, plait.UnsupportedError, 22, 5, "With statements are not supported"),
         (bad.int_or_tuple, plait.TypingError, 31, 9, "variable 'y' is tuple[int, int] here but int at"),
         (bad.returns_int_or_tuple, plait.TypingError, 38, 5, "returns tuple[int, int] here but int at"),

@@ -56,6 +56,10 @@ struct CallConfiguration {
 };
 bool configure(PyObject *self, const CallConfiguration &configuration);
 
+/// Makes print() in compiled code write through this interpreter's
+/// builtins.print (called when the extension module loads).
+void installPrintHandler();
+
 /// Makes `executor` serve calls whose arguments have dispatch key `key`;
 /// `kinds` says how each argument is unboxed and `resultCast` (0, 'f', 'F',
 /// 'i', 'I', 'c', 'b') how the result is converted to an explicit

@@ -236,6 +236,9 @@ constexpr char kNoArgumentsMessage = '\x02';
 /// kValueMessage then a kind (i, f, b, N<code>): the class called with the
 /// first recorded value itself (raise IndexError(i)).
 constexpr char kValueMessage = '\x03';
+/// The exception class of an error site whose exception Python code called
+/// from compiled code raised (print()): the dispatcher raises that one.
+constexpr const char *kCallbackException = "<callback>";
 
 /// One jitted Python function of the program.
 struct FunctionSource {

@@ -115,6 +115,7 @@ frontend::OverloadResolution resolveOverload(PyObject *resolver,
 namespace plait::python {
 
 void populateJIT(nb::module_ &m) {
+  dispatch::installPrintHandler();
   PyObject *type = dispatch::createDispatcherType();
   if (!type)
     throw nb::python_error();

@@ -1,0 +1,100 @@
+//===- TyperPrint.cpp - the types of print() ------------------------------===//
+//
+// print() in compiled code hands its values to the interpreter's print
+// (EmitPrint.cpp): numbers, bools, None, NumPy scalars, arrays, tuples of
+// these, string constants and f-strings of them; sep and end are constant
+// strings (or None), flush a constant bool.
+//
+//===----------------------------------------------------------------------===//
+#include "Typer.h"
+
+#include "plait/Frontend/AST.h"
+
+namespace plait::frontend {
+
+namespace {
+
+bool printable(const Type &t) {
+  switch (t.kind) {
+  case Type::Kind::Bottom:
+  case Type::Kind::Int:
+  case Type::Kind::Float:
+  case Type::Kind::Bool:
+  case Type::Kind::Complex:
+  case Type::Kind::None:
+  case Type::Kind::NumPy:
+  case Type::Kind::Array:
+    return true;
+  case Type::Kind::Tuple:
+    for (const Type &element : t.elements)
+      if (!printable(element))
+        return false;
+    return true;
+  default:
+    return false;
+  }
+}
+
+bool isConstString(const SExpr &node) {
+  return ast::is(node, ast::NodeKind::Const) && ast::value(node).kind == SExpr::Kind::String;
+}
+
+} // namespace
+
+Type Typer::printCallType(Specialization &spec, const SExpr &call) {
+  const FunctionSource &fn = *spec.source;
+  auto value = [&](const SExpr &node) {
+    if (isConstString(node))
+      return;
+    Type t = exprType(spec, node);
+    if (!printable(t))
+      fail(CompileError::Kind::Unsupported, fn, node,
+           "print() in compiled code shows numbers, bools, None, arrays, tuples of them and "
+           "strings written in the code, not " +
+               t.str());
+  };
+  for (const SExpr *arg : ast::args(call).rest()) {
+    if (ast::is(*arg, ast::NodeKind::Starred))
+      fail(CompileError::Kind::Unsupported, fn, *arg, "*args in calls is not supported");
+    if (!ast::is(*arg, ast::NodeKind::JoinedStr)) {
+      value(*arg);
+      continue;
+    }
+    for (const SExpr *part : ast::values(*arg)) {
+      if (!ast::is(*part, ast::NodeKind::FormattedValue))
+        continue; // a constant part
+      value(ast::value(*part));
+      const SExpr &format = ast::format_spec(*part);
+      if (ast::isNone(format))
+        continue;
+      for (const SExpr *piece : ast::values(format))
+        if (!ast::is(*piece, ast::NodeKind::Const))
+          fail(CompileError::Kind::Unsupported, fn, *piece,
+               "format specs computed when the code runs are not supported (write them out)");
+    }
+  }
+  for (const SExpr *keyword : ast::keywords(call).rest()) {
+    const std::string &name = keyword->items.at(1).text;
+    const SExpr &given = keyword->items.at(2);
+    bool constant = ast::is(given, ast::NodeKind::Const);
+    if (name == "sep" || name == "end") {
+      if (!constant || !(isConstString(given) || ast::value(given).kind == SExpr::Kind::None))
+        fail(CompileError::Kind::Unsupported, fn, given,
+             "print()'s " + name + " is a string written in the code (or None) in compiled code");
+    } else if (name == "flush") {
+      SExpr::Kind kind = constant ? ast::value(given).kind : SExpr::Kind::List;
+      if (kind != SExpr::Kind::True && kind != SExpr::Kind::False)
+        fail(CompileError::Kind::Unsupported, fn, given,
+             "print()'s flush is True or False written in the code in compiled code");
+    } else if (name == "file") {
+      fail(CompileError::Kind::Unsupported, fn, given,
+           "print(file=...) is not supported in compiled code: it prints to sys.stdout");
+    } else {
+      fail(CompileError::Kind::Typing, fn, call,
+           "'" + name + "' is an invalid keyword argument for print()");
+    }
+  }
+  return Type::none();
+}
+
+} // namespace plait::frontend
