@@ -12,6 +12,7 @@ from ._overload import UfuncLoop, overload, overload_method
 from . import types
 from . import _mathlib  # noqa: F401  (registers the math module's integer functions)
 from . import _mathfloat  # noqa: F401  (and its float functions with CPython's algorithms)
+from . import _builtins  # noqa: F401  (sum, any and all)
 
 __version__ = "0.1.0"
 __all__ = [

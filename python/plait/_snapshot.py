@@ -17,6 +17,7 @@ from typing import Any, Callable, Iterator, Optional
 
 from . import _overload
 from ._core import jit as _native
+from . import _generators
 from ._versions import rename_versions
 from .errors import CompileError
 
@@ -180,12 +181,15 @@ class _Serializer:
         line_offset: int,
         column_offset: int,
         nested: Optional[Callable[[ast.AST], tuple[int, list[str]]]] = None,
+        is_builtin: Optional[Callable[[str], bool]] = None,
     ) -> None:
         self.line_offset = line_offset
         self.column_offset = column_offset
         #: Registers a lambda or inner def as a function of the program:
         #: its id and the names it captures.
         self.nested = nested
+        #: Whether a name the code reads is the builtin of that name.
+        self.is_builtin = is_builtin
 
     def closure(self, node: ast.AST) -> str:
         """(Closure ...) of a lambda or inner def: its function and the
@@ -207,6 +211,13 @@ class _Serializer:
         kind = type(node).__name__
         if kind == "Lambda":
             return self.closure(node)
+        if kind == "Call" and self.is_builtin is not None and self.nested is not None:
+            # sum(x * x for x in a) and the like: a call of a function made
+            # for it (see _generators).
+            made = _generators.rewrite(node, self.is_builtin)  # type: ignore[arg-type]
+            if made is not None:
+                arguments = " ".join(self.node(a) for a in made.args)
+                return f"(Call {self.location(made)} {self.closure(made.function)} (Args {arguments}) (Keywords))"
         if kind == "FunctionDef" and self.nested is not None:
             # def g(...): ... inside a function is g = <its closure>.
             where = self.location(node)
@@ -393,6 +404,8 @@ class Snapshotter:
             elif name in builtins_dict:
                 value = builtins_dict[name]
                 self.guard_reads.append((builtins_dict, name, value))
+            elif name in _generators.HELPERS:
+                value = _generators.HELPERS[name]  # (what made functions call)
             else:
                 continue  # undefined: reported with its location by the compiler
             bindings.append(f"(G {name} {self.classify(value)})")
@@ -401,7 +414,17 @@ class Snapshotter:
     def _serializer(self, scope: "_Scope", enclosing: set[str]) -> _Serializer:
         """A serializer of a scope whose enclosing functions bind `enclosing`:
         its lambdas and inner defs become functions of the program."""
-        return _Serializer(scope.line_offset, scope.indent, lambda node: self._nested(scope, node, enclosing))
+        fn = scope.fn
+        builtins_dict = fn.__builtins__ if isinstance(fn.__builtins__, dict) else vars(builtins)
+
+        def is_builtin(name: str) -> bool:
+            if name in enclosing or name in fn.__code__.co_freevars:
+                return False
+            return fn.__globals__.get(name, builtins_dict.get(name)) is getattr(builtins, name, None)
+
+        return _Serializer(
+            scope.line_offset, scope.indent, lambda node: self._nested(scope, node, enclosing), is_builtin
+        )
 
     def _nested(self, scope: "_Scope", node: ast.AST, enclosing: set[str]) -> tuple[int, list[str]]:
         """Adds a lambda or inner def as a function of the program. Its first

@@ -1,0 +1,173 @@
+"""sum(), any() and all() in compiled code, and the steps of the reductions
+that generator expressions feed (see _generators.py), on plait.overload.
+
+CPython's sum() adds left to right, but since 3.12 it compensates Python
+floats (Neumaier's algorithm, from the first float after an int start);
+ints and NumPy scalars it adds plainly. Compiled code knows each value's
+type, so the step is chosen when typing: the results are the interpreter's
+bit for bit (int sums beyond int64 raise OverflowError)."""
+
+from __future__ import annotations
+
+import builtins
+import sys
+from typing import Any
+
+from . import types
+from ._overload import overload
+from .errors import TypingError
+from .numpy._libm import fabs
+
+#: CPython compensates float sums from 3.12 on.
+_COMPENSATED = sys.version_info >= (3, 12)
+
+
+def _empty_message(name: str) -> str:
+    try:
+        getattr(builtins, name)(())
+    except ValueError as error:
+        return str(error)
+    return f"{name}() arg is an empty sequence"
+
+
+#: CPython's message for min()/max() of nothing ("arg is an empty sequence"
+#: before 3.12, "iterable argument is empty" after).
+MIN_EMPTY = _empty_message("min")
+MAX_EMPTY = _empty_message("max")
+
+
+# -- the steps of sum --------------------------------------------------------
+
+
+def _plain_step(acc, comp, first, item, start):
+    return acc + item, comp
+
+
+def _neumaier_step(acc, comp, first, item, start):
+    f = float(acc)
+    t = f + item
+    if fabs(f) >= fabs(item):
+        comp += (f - t) + item
+    else:
+        comp += (item - t) + f
+    return t, comp
+
+
+def _neumaier_step_after_int(acc, comp, first, item, start):
+    # The first float meets the int start in a plain addition; CPython
+    # compensates from the next one on.
+    if first:
+        return float(acc) + item, comp
+    return _neumaier_step(acc, comp, first, item, start)
+
+
+def _plain_finish(acc, comp):
+    return acc
+
+
+def _compensated_finish(acc, comp):
+    # (Not an infinite or overflowed sum's compensation, nor a zero one,
+    # which would lose a negative zero's sign.)
+    if comp != 0.0 and comp - comp == 0.0:
+        return acc + comp
+    return acc
+
+
+def _is_python_number(t: Any) -> bool:
+    return isinstance(t, (types.Integer, types.Boolean, types.Float))
+
+
+@overload(_plain_step)
+def _sum_step(acc, comp, first, item, start):
+    """The step CPython takes for an item of this type after a total of
+    that type: compensated for Python floats (3.12+), plain otherwise."""
+    if _COMPENSATED and isinstance(item, types.Float) and _is_python_number(acc) and _is_python_number(start):
+        return _neumaier_step if isinstance(start, types.Float) else _neumaier_step_after_int
+    return _plain_step
+
+
+@overload(_plain_finish)
+def _sum_finish(acc, comp):
+    # The total is a Python float only where every item was (or an int met
+    # a float); a float total of plain steps has a zero compensation.
+    return _compensated_finish if _COMPENSATED and isinstance(acc, types.Float) else _plain_finish
+
+
+# -- sum, any and all of tuples and arrays -----------------------------------
+
+
+def _sum(iterable, start=0):
+    acc = start
+    comp = 0.0
+    first = True
+    for item in iterable:
+        acc, comp = _plain_step(acc, comp, first, item, start)
+        first = False
+    return _plain_finish(acc, comp)
+
+
+def _start(iterable, start=0):
+    return start
+
+
+def _any(iterable):
+    for item in iterable:
+        if item:
+            return True
+    return False
+
+
+def _all(iterable):
+    for item in iterable:
+        if not item:
+            return False
+    return True
+
+
+def _no_item(iterable):
+    return False
+
+
+def _every_item(iterable):
+    return True
+
+
+def _iterable_kind(t: Any, name: str) -> str:
+    """"items" (a 1-D array, a tuple of one type) or "empty" (the empty
+    tuple)."""
+    if isinstance(t, types.Array):
+        if t.ndim != 1:
+            raise TypingError(
+                f"{name}() of a {t.ndim}-D array adds its rows, which compiled code does not: "
+                f"use np.{name}(a, axis=0)"
+            )
+        return "items"
+    if isinstance(t, types.Tuple):
+        if not t.elements:
+            return "empty"
+        if all(e == t.elements[0] for e in t.elements):
+            return "items"
+        raise TypingError(
+            f"{name}() of {t}: compiled code iterates tuples whose items have one type "
+            "(write the sum out, or pass an array)"
+        )
+    raise TypingError(f"{name}() takes a tuple or an array in compiled code, not {t}")
+
+
+@overload(builtins.sum)
+def _sum_typer(iterable, start=0):
+    if isinstance(start, types.String):
+        raise TypingError("sum() can't sum strings [use ''.join(seq) instead]")
+    return _start if _iterable_kind(iterable, "sum") == "empty" else _sum
+
+
+@overload(builtins.any)
+def _any_typer(iterable):
+    kind = _iterable_kind(iterable, "any")
+    return _no_item if kind == "empty" else _any
+
+
+@overload(builtins.all)
+def _all_typer(iterable):
+    kind = _iterable_kind(iterable, "all")
+    return _every_item if kind == "empty" else _all

@@ -1,0 +1,184 @@
+"""Generator expressions (and list comprehensions) that sum(), min(), max(),
+any() and all() consume, as compiled code runs them: the snapshot replaces
+the call by a call of an inner function made for it, whose loops are the
+generator's and whose body is the reduction's step. So the generator runs
+lazily, as in CPython: one item at a time, any() and all() stop at the
+first that decides, and nothing is materialised.
+
+    sum(x * x for x in a if x > 0, start)
+    ->  (def <genexpr>($it, $start):
+             $acc = $start; $comp = 0.0; $first = True
+             for x in $it:
+                 if x > 0:
+                     $acc, $comp = sum_step($acc, $comp, $first, x * x, $start)
+                     $first = False
+             return sum_finish($acc, $comp))(a, start)
+
+The outermost iterable is evaluated where the generator is written (it is
+the call's argument), the rest inside, as CPython evaluates them. The
+steps are plait._builtins' (CPython's summation order per type)."""
+
+from __future__ import annotations
+
+import ast
+from typing import Any, Callable, Optional
+
+from . import _builtins
+
+#: Reductions a generator expression can feed.
+REDUCTIONS = ("sum", "min", "max", "any", "all")
+
+#: The helpers the made functions call, by the names they call them.
+HELPERS: dict[str, Any] = {
+    "__plait_sum_step__": _builtins._plain_step,
+    "__plait_sum_finish__": _builtins._plain_finish,
+}
+
+
+def _name(identifier: str, store: bool = False) -> ast.Name:
+    return ast.Name(id=identifier, ctx=ast.Store() if store else ast.Load())
+
+
+def _call(function: str, *args: ast.expr) -> ast.Call:
+    return ast.Call(func=_name(function), args=list(args), keywords=[])
+
+
+def _assign(target: str, value: ast.expr) -> ast.Assign:
+    return ast.Assign(targets=[_name(target, store=True)], value=value)
+
+
+#: Iterables that are no values (range(n), zip(a, b)): the made function
+#: makes them itself, from the values it captured when it was made.
+_LOOP_ONLY = ("range", "enumerate", "zip", "reversed")
+
+
+def _passed(iterable: ast.expr) -> bool:
+    """Whether the outermost iterable is the made function's argument."""
+    if not isinstance(iterable, ast.Call):
+        return True
+    func = iterable.func
+    if isinstance(func, ast.Name):
+        return func.id not in _LOOP_ONLY
+    return not (isinstance(func, ast.Attribute) and func.attr in ("ndindex", "ndenumerate"))
+
+
+def _loops(generators: list[ast.comprehension], body: list[ast.stmt]) -> list[ast.stmt]:
+    """The generator's loops around `body`: each `for` (the outermost over
+    $it when it is passed) with its conditions nested inside it."""
+    for index in range(len(generators) - 1, -1, -1):
+        generator = generators[index]
+        if generator.is_async:
+            raise SyntaxError("asynchronous comprehension")
+        for condition in reversed(generator.ifs):
+            body = [ast.If(test=condition, body=body, orelse=[])]
+        passed = index == 0 and _passed(generator.iter)
+        iterable = _name("$it") if passed else generator.iter
+        body = [ast.For(target=generator.target, iter=iterable, body=body, orelse=[])]
+    return body
+
+
+def _body(reduction: str, element: ast.expr, generators: list[ast.comprehension],
+          extra: Optional[str], lazy: bool) -> list[ast.stmt]:
+    """The made function's statements for `reduction` of `element`."""
+    if reduction == "sum":
+        step = ast.Assign(
+            targets=[ast.Tuple(elts=[_name("$acc", True), _name("$comp", True)], ctx=ast.Store())],
+            value=_call("__plait_sum_step__", _name("$acc"), _name("$comp"), _name("$first"), element,
+                        _name("$start")),
+        )
+        return [
+            _assign("$acc", _name("$start")),
+            _assign("$comp", ast.Constant(0.0)),
+            _assign("$first", ast.Constant(True)),
+            *_loops(generators, [step, _assign("$first", ast.Constant(False))]),
+            ast.Return(_call("__plait_sum_finish__", _name("$acc"), _name("$comp"))),
+        ]
+    if reduction in ("min", "max"):
+        # CPython keeps the first of equal items: a strict comparison.
+        better = ast.Compare(left=_name("$item"), ops=[ast.Lt() if reduction == "min" else ast.Gt()],
+                             comparators=[_name("$best")])
+        keep = ast.If(
+            test=ast.BoolOp(op=ast.Or(), values=[ast.UnaryOp(op=ast.Not(), operand=_name("$found")), better]),
+            body=[_assign("$best", _name("$item")), _assign("$found", ast.Constant(True))],
+            orelse=[],
+        )
+        message = _builtins.MIN_EMPTY if reduction == "min" else _builtins.MAX_EMPTY
+        empty: ast.stmt = (
+            ast.Return(_name("$default"))
+            if extra == "default"
+            else ast.Raise(exc=_call("ValueError", ast.Constant(message)), cause=None)
+        )
+        return [
+            _assign("$found", ast.Constant(False)),
+            *_loops(generators, [_assign("$item", element), keep]),
+            ast.If(test=ast.UnaryOp(op=ast.Not(), operand=_name("$found")), body=[empty], orelse=[]),
+            ast.Return(_name("$best")),
+        ]
+    # any, all: the first item that decides returns (a list comprehension's
+    # items are all made first: it is not lazy).
+    decides = element if reduction == "any" else ast.UnaryOp(op=ast.Not(), operand=element)
+    if lazy:
+        return [
+            *_loops(generators, [ast.If(test=decides, body=[ast.Return(ast.Constant(reduction == "any"))], orelse=[])]),
+            ast.Return(ast.Constant(reduction == "all")),
+        ]
+    decided = _name("$decided")
+    return [
+        _assign("$decided", ast.Constant(False)),
+        *_loops(generators, [ast.If(test=decides, body=[_assign("$decided", ast.Constant(True))], orelse=[])]),
+        ast.Return(decided if reduction == "any" else ast.UnaryOp(op=ast.Not(), operand=decided)),
+    ]
+
+
+class MadeCall(ast.expr):
+    """A call of a function made for a reduction: `function` (a FunctionDef
+    the serializer registers as an inner function) with `args`."""
+
+    _fields = ("function", "args")
+
+
+def rewrite(call: ast.Call, is_builtin: Callable[[str], bool]) -> Optional[MadeCall]:
+    """The made call replacing `call` when it is a reduction of a generator
+    expression or list comprehension; None otherwise."""
+    if not (isinstance(call.func, ast.Name) and call.func.id in REDUCTIONS and call.args):
+        return None
+    reduction = call.func.id
+    generator = call.args[0]
+    if not isinstance(generator, (ast.GeneratorExp, ast.ListComp)) or not is_builtin(reduction):
+        return None
+    rest = call.args[1:]
+    keywords = {k.arg: k.value for k in call.keywords}
+    extra: Optional[str] = None
+    outermost = generator.generators[0].iter
+    args: list[ast.expr] = [outermost] if _passed(outermost) else []
+    if reduction == "sum":
+        if len(rest) > 1 or set(keywords) - {"start"} or (rest and keywords):
+            return None
+        args.append(rest[0] if rest else keywords.get("start", ast.Constant(0)))
+        extra = "start"
+    elif reduction in ("min", "max"):
+        if rest or set(keywords) - {"default"}:
+            return None  # (key= is not supported)
+        if "default" in keywords:
+            args.append(keywords["default"])
+            extra = "default"
+    elif rest or keywords:
+        return None
+    params = (["$it"] if _passed(outermost) else []) + ([f"${extra}"] if extra else [])
+    function = ast.FunctionDef(
+        name="<genexpr>" if isinstance(generator, ast.GeneratorExp) else "<listcomp>",
+        args=ast.arguments(posonlyargs=[], args=[ast.arg(arg=p) for p in params], vararg=None,
+                           kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[]),
+        body=_body(reduction, generator.elt, generator.generators, extra,
+                   lazy=isinstance(generator, ast.GeneratorExp)),
+        decorator_list=[],
+        returns=None,
+    )
+    made = MadeCall(function=function, args=args)
+    # Every made node is located at the generator (carets and tracebacks).
+    for node in ast.walk(function):
+        if "lineno" in node._attributes and not hasattr(node, "lineno"):
+            ast.copy_location(node, generator)
+    ast.copy_location(function, generator)
+    ast.copy_location(made, call)
+    return made
