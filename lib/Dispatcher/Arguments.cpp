@@ -19,6 +19,8 @@ namespace {
 
 /// The key part of a Python scalar argument, 0 for anything else.
 char classifyScalar(PyObject *o) {
+  if (o == Py_None)
+    return key::kNone;
   if (PyBool_Check(o))
     return key::kBool;
   if (PyLong_CheckExact(o))
@@ -61,6 +63,10 @@ const char *kindName(char code) {
     return "dtype";
   case key::kFunction:
     return "function";
+  case key::kString:
+    return "str";
+  case key::kNone:
+    return "None";
   default:
     return "?";
   }
@@ -441,6 +447,26 @@ static bool classify(const DispatchState &state, size_t i, BoundCall &call) {
     call.keyLength += part.size();
     return true;
   }
+  if (PyUnicode_Check(argument)) {
+    // A str: a constant of the code compiled for it (mode="wrap").
+    Py_ssize_t size = 0;
+    const char *text = PyUnicode_AsUTF8AndSize(argument, &size);
+    if (!text)
+      return false;
+    size_t length = static_cast<size_t>(size);
+    if (length > key::kMaxStringBytes || call.keyLength + 3 + length > sizeof(call.key)) {
+      PyErr_Format(PyExc_TypeError,
+                   "%s: compiled code takes strs of at most %zu bytes (it is compiled for each)",
+                   describe().c_str(), key::kMaxStringBytes);
+      return false;
+    }
+    char header[4];
+    std::snprintf(header, sizeof header, "%c%02zx", key::kString, length);
+    std::memcpy(call.key + call.keyLength, header, 3);
+    std::memcpy(call.key + call.keyLength + 3, text, length);
+    call.keyLength += 3 + length;
+    return true;
+  }
   if (isDispatcher(argument)) {
     // A jitted function: the code is compiled to call it (by its id).
     PyObject *id = PyObject_GetAttrString(argument, "_plait_id");
@@ -467,7 +493,8 @@ static bool classify(const DispatchState &state, size_t i, BoundCall &call) {
   }
   if (!PyObject_CheckBuffer(argument)) {
     PyErr_Format(PyExc_TypeError,
-                 "%s() argument %zu ('%s') must be int, float, bool, complex, a tuple, a dtype, "
+                 "%s() argument %zu ('%s') must be int, float, bool, complex, None, a str, a "
+                 "tuple, a dtype, "
                  "a jitted function or an array, not %s",
                  state.name.c_str(), i + 1, state.params[i].c_str(), Py_TYPE(argument)->tp_name);
     return false;
@@ -637,7 +664,7 @@ bool PackedArguments::unbox(const DispatchState &state, const Entry &entry,
         take(parts[p]);
       continue;
     }
-    if (kind == key::kDType || kind == key::kFunction)
+    if (kind == key::kDType || kind == key::kFunction || kind == key::kString || kind == key::kNone)
       continue; // known when compiling
     if (kind == key::kTuple) {
       if (!unboxTuple(argument, executor.info.argumentTypes[i], take, state, i))

@@ -408,6 +408,12 @@ PyObject *recordedValue(const std::string &kind, int64_t bits) {
     value = PyFloat_FromDouble(real);
   } else if (kind == "b") {
     value = PyBool_FromLong(bits != 0);
+  } else if (!kind.empty() && kind[0] == 's') {
+    // A str known when compiling: its UTF-8 bytes in hex.
+    std::string text;
+    for (size_t k = 1; k + 1 < kind.size(); k += 2)
+      text += static_cast<char>(std::stoi(kind.substr(k, 2), nullptr, 16));
+    value = PyUnicode_DecodeUTF8(text.data(), static_cast<Py_ssize_t>(text.size()), "replace");
   } else if (!kind.empty() && kind[0] == 'N') {
     // The NumPy scalar's own type formats it (np.float32(0.1) is "0.1").
     const frontend::DTypeInfo *info = frontend::dtypeOfDispatchCode(kind.size() > 1 ? kind[1] : 0);
@@ -431,7 +437,8 @@ PyObject *recordedValue(const std::string &kind, int64_t bits) {
 /// The message of a `raise` in compiled code: a template (it starts with
 /// kFormattedMessage) whose {k:kind:conversion:spec} fields are an
 /// f-string's fields of recorded value k as a `kind` (i int, f float, b
-/// bool, N<code> a NumPy scalar of that dispatch code): its repr, str or
+/// bool, N<code> a NumPy scalar of that dispatch code, s<hex> a str of
+/// those UTF-8 bytes): its repr, str or
 /// ascii for the conversion r, s or a, then Python's format() with `spec`;
 /// {{ and }} are braces. Null with an exception if a value does not format.
 PyObject *formatRaiseMessage(const std::string &message,

@@ -32,7 +32,7 @@ std::vector<const SExpr *> subscriptIndices(const SExpr &subscript) {
   return indices;
 }
 
-const SExpr *findReturn(const SExpr &node, bool (*accept)(const SExpr &ret)) {
+const SExpr *findReturn(const SExpr &node, const std::function<bool(const SExpr &ret)> &accept) {
   if (ast::is(node, ast::NodeKind::Return) && (!accept || accept(node)))
     return &node;
   for (const SExpr &item : node.items)

@@ -288,6 +288,13 @@ Val FunctionEmitter::emitBuiltin(const SExpr &node, const std::string &name) {
   if (name == "len") {
     if (args[0].type.kind == Type::Kind::Array)
       return {type, {dimension(args[0].leaves[0], 0)}};
+    if (args[0].type.kind == Type::Kind::String) { // its code points
+      const std::string &text = args[0].type.text;
+      int64_t points = std::count_if(text.begin(), text.end(), [](char c) {
+        return (static_cast<unsigned char>(c) & 0xC0) != 0x80; // (not a continuation byte)
+      });
+      return {type, {constInt(points)}};
+    }
     return {type, {constInt(static_cast<int64_t>(args[0].type.elements.size()))}};
   }
   throw std::logic_error("internal: the typer let " + name + "() through");

@@ -61,6 +61,9 @@ Val FunctionEmitter::emitPrint(const SExpr &node) {
     case Type::Kind::None:
       descriptor += 'n';
       return;
+    case Type::Kind::String: // known when compiling
+      descriptor += stringItem(t.text);
+      return;
     case Type::Kind::NumPy:
       descriptor += 'N';
       descriptor += dtypeInfo(t.dtype).dispatchCode;

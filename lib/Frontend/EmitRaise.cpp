@@ -4,7 +4,8 @@
 // template (kFormattedMessage): the f-string's constant parts, and fields
 // that the dispatcher formats with Python's format() when it raises, from
 // the values the code records (ints, floats as their bits, bools, NumPy
-// scalars with their dtype). So messages read exactly as CPython's.
+// scalars with their dtype; strs, known when compiling, in the template).
+// So messages read exactly as CPython's.
 //
 //===----------------------------------------------------------------------===//
 #include "EmitterImpl.h"
@@ -36,7 +37,16 @@ std::string FunctionEmitter::raiseMessage(const SExpr *message,
     Location l = loc(node);
     std::string kind;
     Value recorded;
-    if (value.type.kind == Type::Kind::Bool) {
+    if (value.type.kind == Type::Kind::String) {
+      // Known when compiling: its UTF-8 bytes in hex in the kind (no value).
+      static const char digits[] = "0123456789abcdef";
+      kind = "s";
+      for (unsigned char c : value.type.text) {
+        kind += digits[c >> 4];
+        kind += digits[c & 15];
+      }
+      recorded = constInt(0);
+    } else if (value.type.kind == Type::Kind::Bool) {
       kind = "b";
       recorded = builder.create<arith::ExtUIOp>(l, builder.getI64Type(), value.leaves[0]);
     } else if (value.type.kind == Type::Kind::Int) {

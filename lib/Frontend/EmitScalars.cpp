@@ -532,6 +532,13 @@ Value FunctionEmitter::compare(ast::Operator op, const Val &left,
 Val FunctionEmitter::emitCompare(const SExpr &node) {
   std::vector<const SExpr *> ops = ast::ops(node).rest();
   std::vector<const SExpr *> rights = ast::comparators(node).rest();
+  if (std::optional<bool> known = spec.knownCondition(&node)) {
+    // strs and None: known when compiling; the operands still run.
+    freeIfTemporary(emitExpr(ast::left(node)));
+    for (const SExpr *right : rights)
+      freeIfTemporary(emitExpr(*right));
+    return {Type::boolean(), {constInt(*known ? 1 : 0, 1)}};
+  }
   Val left = emitExpr(ast::left(node));
   if (ops.size() == 1) {
     Val right = emitExpr(*rights[0]);
@@ -567,6 +574,10 @@ Val FunctionEmitter::emitIfExp(const SExpr &node) {
   // result owns a reference whichever side made it (a temporary's moves,
   // a named array is retained), so it is a temporary of its own.
   Type type = spec.typeOf(node);
+  if (std::optional<bool> known = spec.knownCondition(&ast::test(node))) {
+    freeIfTemporary(emitExpr(ast::test(node))); // (run for what it calls)
+    return emitExpr(*known ? ast::body(node) : ast::orelse(node));
+  }
   llvm::SmallVector<mlir::Type> types;
   leafTypes(type, types);
   Value condition = truth(emitExpr(ast::test(node)));

@@ -126,6 +126,8 @@ void FunctionEmitter::emitBody(const SExpr &body) {
     if (terminated())
       startBlock(newBlock()); // unreachable code after return/break/continue
     emitStatement(*stmt);
+    if (endsBody(spec, *stmt))
+      break; // (not typed: it never runs)
   }
 }
 
@@ -370,6 +372,13 @@ void FunctionEmitter::emitReturn(const Val &value) {
 }
 
 void FunctionEmitter::emitIf(const SExpr &stmt) {
+  if (std::optional<bool> known = spec.knownCondition(&ast::test(stmt))) {
+    // Known when compiling: the test runs (for what it calls), then the
+    // live branch, the only one typed.
+    freeIfTemporary(emitExpr(ast::test(stmt)));
+    emitBody(*known ? ast::body(stmt) : ast::orelse(stmt));
+    return;
+  }
   Value condition = truth(emitExpr(ast::test(stmt)));
   Block *thenBlock = newBlock();
   Block *elseBlock = newBlock();

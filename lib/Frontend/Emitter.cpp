@@ -328,6 +328,8 @@ Value FunctionEmitter::truth(const Val &value) {
                                          value.leaves[0], constFloat(0.0));
   case Type::Kind::Tuple:
     return constInt(value.type.elements.empty() ? 0 : 1, 1);
+  case Type::Kind::String:
+    return constInt(value.type.text.empty() ? 0 : 1, 1);
   default:
     return constInt(0, 1);
   }
@@ -410,16 +412,6 @@ EmittedModule emitModule(mlir::ModuleOp module, const Program &program,
   }
   Typer typer(program, options, uniqueId);
   Specialization &entry = typer.run(entryFunction, argumentTypes);
-  std::function<bool(const Type &)> holdsConstant = [&](const Type &t) {
-    return t.kind == Type::Kind::DType || t.kind == Type::Kind::String ||
-           t.kind == Type::Kind::Function ||
-           std::any_of(t.elements.begin(), t.elements.end(), holdsConstant);
-  };
-  if (holdsConstant(entry.result))
-    throw CompileError(CompileError::Kind::Unsupported,
-                       entry.source->name +
-                           "() returns a dtype, a string or a function, which compiled code "
-                           "cannot return (return an array or number made with it)");
   ModuleEmitter emitter(module, typer, options);
   OpBuilder b(module.getContext());
 

@@ -311,9 +311,11 @@ Specialization &Typer::run(int functionId, const std::vector<Type> &arguments) {
       // that never returns gives (runaway recursion: it compiles, and
       // raises RecursionError as CPython does). A return that computes
       // with that value (f(n + 1) + 1) has nothing to compute with.
-      auto computesWithIt = [](const SExpr &ret) {
+      // (Only returns typing reached: not those of branches never taken.)
+      auto computesWithIt = [&spec](const SExpr &ret) {
         const SExpr &value = ast::value(ret);
-        return value.kind != SExpr::Kind::None && !ast::is(value, ast::NodeKind::Call);
+        return value.kind != SExpr::Kind::None && !ast::is(value, ast::NodeKind::Call) &&
+               spec.types.count(&value);
       };
       if (const SExpr *returned = findReturn(ast::body(spec.source->definition), computesWithIt))
         fail(CompileError::Kind::Typing, *spec.source, *returned,
@@ -324,6 +326,16 @@ Specialization &Typer::run(int functionId, const std::vector<Type> &arguments) {
       spec.result = Type::none(); // it only raises
     }
   }
+  std::function<bool(const Type &)> holdsConstant = [&](const Type &t) {
+    return t.kind == Type::Kind::DType || t.kind == Type::Kind::String ||
+           t.kind == Type::Kind::Function ||
+           std::any_of(t.elements.begin(), t.elements.end(), holdsConstant);
+  };
+  if (holdsConstant(entry.result))
+    failAt(CompileError::Kind::Unsupported, *entry.source, entry.resultOrigin,
+           entry.source->name +
+               "() returns a dtype, a str or a function, which compiled code cannot return to "
+               "Python (return an array or number made with it)");
   return entry;
 }
 
@@ -334,8 +346,11 @@ void Typer::typeLoopBody(Specialization &spec, const SExpr &body) {
 }
 
 void Typer::typeBody(Specialization &spec, const SExpr &body) {
-  for (const SExpr *stmt : body.rest())
+  for (const SExpr *stmt : body.rest()) {
     typeStatement(spec, *stmt);
+    if (endsBody(spec, *stmt))
+      break; // what follows never runs
+  }
 }
 
 void Typer::widenVariable(Specialization &spec, const std::string &name, const Type &type,

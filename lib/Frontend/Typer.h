@@ -169,6 +169,15 @@ struct Specialization {
   std::set<const SExpr *> sequenceLiterals;
   /// What each `for` statement iterates over.
   std::unordered_map<const SExpr *, Iterable> iterables;
+  /// Conditions known when compiling (comparisons of strs and of None, a
+  /// str's truth): an `if` or `x if c else y` on one is only its live
+  /// branch (the other is neither typed nor emitted, as CPython never runs
+  /// it: mode="wrap" code for a 1-D array need not type for a 2-D one).
+  std::unordered_map<const SExpr *, bool> knownConditions;
+  std::optional<bool> knownCondition(const SExpr *test) const {
+    auto found = knownConditions.find(test);
+    return found == knownConditions.end() ? std::nullopt : std::optional<bool>(found->second);
+  }
   /// Subscripts that gather with index arrays beside other indices
   /// (a[rows, cols], a[:, idx]): NumPy's advanced indexing, read only.
   std::set<const SExpr *> gathers;
@@ -287,6 +296,13 @@ private:
 
   //--- calls (TyperCalls.cpp) --------------------------------------------//
   Type callType(Specialization &spec, const SExpr &call);
+  /// A comparison of strs and None (or any `is`) computed when compiling:
+  /// its value recorded in spec.knownConditions; nullopt for a comparison
+  /// of run-time values (TyperConstants.cpp).
+  std::optional<Type> constantComparisonType(Specialization &spec, const SExpr &compare);
+  /// The value `test` has when compiling, recorded for the emitter.
+  std::optional<bool> knownTest(Specialization &spec, const SExpr &test);
+
   /// print(...): values compiled code can hand to the interpreter's print
   /// (TyperPrint.cpp).
   Type printCallType(Specialization &spec, const SExpr &call);
@@ -426,7 +442,12 @@ size_t libmArity(const std::string &name, bool &single);
 bool alwaysReturns(const SExpr &body);
 /// The first `return` in `node` (nested statements included) that
 /// `accept` accepts (any, without one), or null.
-const SExpr *findReturn(const SExpr &node, bool (*accept)(const SExpr &ret) = nullptr);
+/// An `if` known when compiling whose live branch always returns or
+/// raises: the statements after it in its body never run, and are neither
+/// typed nor emitted (`if axis is None: return ...`).
+bool endsBody(const Specialization &spec, const SExpr &stmt);
+const SExpr *findReturn(const SExpr &node,
+                        const std::function<bool(const SExpr &ret)> &accept = nullptr);
 /// -N for an integer constant N (its negation fits int64 even where N does
 /// not: -9223372036854775808).
 bool negatedIntConstant(const SExpr &unary, int64_t &value);

@@ -407,7 +407,7 @@ Type Typer::callType(Specialization &spec, const SExpr &call) {
     needArgs(name, 1, 1);
     Type t = argType(0);
     if (t.kind != Type::Kind::Bottom && t.kind != Type::Kind::Tuple &&
-        t.kind != Type::Kind::Array)
+        t.kind != Type::Kind::Array && t.kind != Type::Kind::String)
       fail(CompileError::Kind::Typing, fn, *args[0],
            "object of type '" + t.str() + "' has no len()");
     return Type::integer();

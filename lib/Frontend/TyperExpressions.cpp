@@ -110,9 +110,8 @@ Type Typer::computeType(Specialization &spec, const SExpr &expr) {
   ast::NodeKind kind = ast::kindOf(expr);
   if (kind == ast::NodeKind::Const) {
     const SExpr &value = ast::value(expr);
-    if (value.kind == SExpr::Kind::String)
-      fail(CompileError::Kind::Unsupported, fn, expr,
-           "string constants are not supported");
+    if (value.kind == SExpr::Kind::String) // a constant of the code
+      return Type::stringConstant(value.text);
     if (value.kind == SExpr::Kind::Integer) {
       errno = 0;
       char *end = nullptr;
@@ -338,6 +337,8 @@ Type Typer::computeType(Specialization &spec, const SExpr &expr) {
     return result;
   }
   if (kind == ast::NodeKind::Compare) {
+    if (std::optional<Type> known = constantComparisonType(spec, expr))
+      return *known; // strs, None: known when compiling
     std::vector<const SExpr *> operands = {&ast::left(expr)};
     for (const SExpr *c : ast::comparators(expr).rest())
       operands.push_back(c);
@@ -403,7 +404,8 @@ Type Typer::computeType(Specialization &spec, const SExpr &expr) {
     return Type::boolean();
   }
   if (kind == ast::NodeKind::IfExp) {
-    exprType(spec, ast::test(expr));
+    if (std::optional<bool> known = knownTest(spec, ast::test(expr)))
+      return exprType(spec, *known ? ast::body(expr) : ast::orelse(expr)); // the live side
     Type a = exprType(spec, ast::body(expr));
     Type b = exprType(spec, ast::orelse(expr));
     Type result;

@@ -24,6 +24,7 @@ bool printable(const Type &t) {
   case Type::Kind::None:
   case Type::Kind::NumPy:
   case Type::Kind::Array:
+  case Type::Kind::String:
     return true;
   case Type::Kind::Tuple:
     for (const Type &element : t.elements)
@@ -49,8 +50,8 @@ Type Typer::printCallType(Specialization &spec, const SExpr &call) {
     Type t = exprType(spec, node);
     if (!printable(t))
       fail(CompileError::Kind::Unsupported, fn, node,
-           "print() in compiled code shows numbers, bools, None, arrays, tuples of them and "
-           "strings written in the code, not " +
+           "print() in compiled code shows numbers, bools, None, strs, arrays and tuples of "
+           "them, not " +
                t.str());
   };
   for (const SExpr *arg : ast::args(call).rest()) {

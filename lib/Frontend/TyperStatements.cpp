@@ -72,9 +72,11 @@ void Typer::typeStatement(Specialization &spec, const SExpr &stmt) {
     }
     assign(spec, target, result, stmt);
   } else if (kind == ast::NodeKind::If) {
-    exprType(spec, ast::test(stmt));
-    typeBody(spec, ast::body(stmt));
-    typeBody(spec, ast::orelse(stmt));
+    std::optional<bool> known = knownTest(spec, ast::test(stmt));
+    if (!known || *known)
+      typeBody(spec, ast::body(stmt));
+    if (!known || !*known) // (a branch never taken is not typed)
+      typeBody(spec, ast::orelse(stmt));
   } else if (kind == ast::NodeKind::While) {
     spec.loops = true;
     exprType(spec, ast::test(stmt));
@@ -220,10 +222,10 @@ void Typer::typeMessage(Specialization &spec, const SExpr &message) {
   const FunctionSource &fn = *spec.source;
   auto number = [&](const SExpr &value) {
     Type t = exprType(spec, value);
-    if (t.kind != Type::Kind::Bottom && !t.isNumeric())
+    if (t.kind != Type::Kind::Bottom && !t.isNumeric() && t.kind != Type::Kind::String)
       fail(CompileError::Kind::Unsupported, fn, value,
-           "messages of exceptions raised by compiled code show ints, floats and bools "
-           "(and NumPy's), not " +
+           "messages of exceptions raised by compiled code show ints, floats, bools, strs "
+           "(and NumPy's numbers), not " +
                t.str());
   };
   if (ast::is(message, ast::NodeKind::Const) && ast::value(message).kind == SExpr::Kind::String)

@@ -2,6 +2,7 @@
 #include "plait/JIT/DispatchKey.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cstring>
 #include <optional>
@@ -22,6 +23,13 @@ size_t partLength(std::string_view key, size_t at) {
     return at + 2 <= key.size() ? 2 : 0;
   case kFunction:
     return at + 9 <= key.size() ? 9 : 0;
+  case kString: {
+    if (at + 3 > key.size() || !std::isxdigit(static_cast<unsigned char>(key[at + 1])) ||
+        !std::isxdigit(static_cast<unsigned char>(key[at + 2])))
+      return 0;
+    size_t length = 3 + std::stoul(std::string(key.substr(at + 1, 2)), nullptr, 16);
+    return at + length <= key.size() ? length : 0;
+  }
   case kTuple: {
     if (at + 2 > key.size() || key[at + 1] < '0' ||
         static_cast<size_t>(key[at + 1] - '0') > kMaxTupleLength)
@@ -65,6 +73,8 @@ Type typeOf(const std::string &part) {
     return Type::floating();
   case kComplex:
     return Type::complex();
+  case kNone:
+    return part.size() == 1 ? Type::none() : fail();
   case kNumPyScalar: {
     const frontend::DTypeInfo *dtype = part.size() == 2 ? frontend::dtypeOfDispatchCode(part[1]) : nullptr;
     return dtype ? Type::numpy(dtype->dtype) : fail();
@@ -74,6 +84,10 @@ Type typeOf(const std::string &part) {
         part.size() == 2 ? frontend::dtypeOfDispatchCode(part[1]) : nullptr;
     return dtype ? Type::dtypeValue(dtype->dtype) : fail();
   }
+  case kString:
+    if (partLength(part, 0) != part.size())
+      return fail();
+    return Type::stringConstant(part.substr(3));
   case kFunction: {
     if (part.size() != 9 || part.find_first_not_of("0123456789abcdef", 1) != std::string::npos)
       return fail();
@@ -109,6 +123,8 @@ std::string partOf(const Type &type) {
     return std::string(1, kFloat);
   case Type::Kind::Complex:
     return std::string(1, kComplex);
+  case Type::Kind::None:
+    return std::string(1, kNone);
   case Type::Kind::NumPy:
     return {kNumPyScalar, frontend::dtypeInfo(type.dtype).dispatchCode};
   case Type::Kind::Array:
@@ -116,6 +132,13 @@ std::string partOf(const Type &type) {
             type.contiguous ? kContiguous : type.fortran ? kFortran : kAnyLayout};
   case Type::Kind::DType:
     return {kDType, frontend::dtypeInfo(type.dtype).dispatchCode};
+  case Type::Kind::String: {
+    if (type.text.size() > kMaxStringBytes)
+      break;
+    char length[3];
+    std::snprintf(length, sizeof length, "%02zx", type.text.size());
+    return std::string(1, kString) + length + type.text;
+  }
   case Type::Kind::Function: {
     if (type.takesClosure || type.function < 0)
       break;
@@ -200,8 +223,18 @@ std::vector<std::string> splitNames(const std::string &text) {
   std::vector<std::string> names;
   int depth = 0;
   size_t start = 0;
+  char quote = 0; // inside a str's literal: commas and brackets are text
   for (size_t k = 0; k <= text.size(); ++k) {
-    if (k == text.size() || (text[k] == ',' && depth == 0)) {
+    if (quote && k < text.size()) {
+      if (text[k] == '\\')
+        ++k;
+      else if (text[k] == quote)
+        quote = 0;
+      continue;
+    }
+    if (k < text.size() && (text[k] == '\'' || text[k] == '"')) {
+      quote = text[k];
+    } else if (k == text.size() || (text[k] == ',' && depth == 0)) {
       std::string name = text.substr(start, k - start);
       name.erase(0, name.find_first_not_of(' '));
       name.erase(name.find_last_not_of(' ') + 1);
@@ -219,6 +252,30 @@ std::vector<std::string> splitNames(const std::string &text) {
 
 } // namespace
 
+/// The text of a str literal as frontend::pythonStringLiteral writes it
+/// ('...' with \\, \' and \xNN), or fails.
+std::string stringOfLiteral(const std::string &literal) {
+  auto fail = [&]() -> std::string {
+    throw std::invalid_argument("malformed str literal " + literal);
+  };
+  if (literal.size() < 2 || literal.front() != '\'' || literal.back() != '\'')
+    return fail();
+  std::string text;
+  for (size_t k = 1; k + 1 < literal.size(); ++k) {
+    if (literal[k] != '\\') {
+      text += literal[k];
+    } else if (k + 1 < literal.size() - 1 && literal[k + 1] == 'x' && k + 3 < literal.size() - 1) {
+      text += static_cast<char>(std::stoi(literal.substr(k + 2, 2), nullptr, 16));
+      k += 3;
+    } else if (k + 1 < literal.size() - 1) {
+      text += literal[++k];
+    } else {
+      return fail();
+    }
+  }
+  return text;
+}
+
 Type typeOfName(const std::string &name, bool &narrow) {
   narrow = false;
   auto inside = [&](const char *prefix) -> std::optional<std::string> {
@@ -227,6 +284,10 @@ Type typeOfName(const std::string &name, bool &narrow) {
       return std::nullopt;
     return name.substr(length, name.size() - length - 1);
   };
+  if (std::optional<std::string> literal = inside("str["))
+    return Type::stringConstant(stringOfLiteral(*literal));
+  if (name == "None")
+    return Type::none();
   if (std::optional<std::string> elements = inside("tuple[")) {
     std::vector<Type> types;
     for (const std::string &element : splitNames(*elements)) {
@@ -274,8 +335,10 @@ bool accepts(std::string_view signature, std::string_view call) {
   auto rank = [](char c) { return c == kBool ? 0 : c == kInt ? 1 : c == kFloat ? 2 : 3; };
   size_t k = 0, w = 0;
   while (k < call.size() && w < signature.size()) {
-    if (call[k] == kTuple || signature[w] == kTuple || call[k] == kDType ||
-        signature[w] == kDType || call[k] == kFunction || signature[w] == kFunction) {
+    auto exact = [](char c) {
+      return c == kTuple || c == kDType || c == kFunction || c == kString || c == kNone;
+    };
+    if (exact(call[k]) || exact(signature[w])) {
       // Tuples and dtypes: exactly the signature's.
       size_t length = partLength(call, k);
       if (length == 0 || call.substr(k, length) != signature.substr(w, length))

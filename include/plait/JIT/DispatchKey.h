@@ -14,6 +14,9 @@
 //                  each a part of its own (scalars and tuples)
 //   J<8 hex>       a jitted function passed as a value: its id (no value
 //                  is passed: the code calls that function directly)
+//   n              None (a default such as axis=None): no value is passed
+//   S<2 hex><text> a str (its UTF-8 bytes, at most kMaxStringBytes): a
+//                  constant of the code compiled for it (no value is passed)
 //
 // Executors also know how to unbox each argument: the part's first letter,
 // or I (int32) and F (float32) for the narrow scalars of an explicit
@@ -33,6 +36,8 @@ namespace plait::jit::key {
 
 constexpr char kBool = 'b', kInt = 'i', kFloat = 'f', kComplex = 'c';
 constexpr char kNumPyScalar = 'N', kArray = 'A', kDType = 'D', kTuple = 'T', kFunction = 'J';
+constexpr char kString = 'S', kNone = 'n';
+constexpr size_t kMaxStringBytes = 64;
 constexpr size_t kMaxTupleLength = 64;
 constexpr char kContiguous = 'C', kFortran = 'F', kAnyLayout = 'A';
 /// Unboxing kinds of explicit signatures' narrow scalars.
