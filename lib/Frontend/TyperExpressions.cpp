@@ -369,7 +369,7 @@ Type Typer::computeType(Specialization &spec, const SExpr &expr) {
     }
     // NumPy comparisons give numpy.bool; a chain gives its last
     // comparison's result, so numpy.bool when every link involves NumPy.
-    bool allNumPy = true;
+    bool allNumPy = true, anyBottom = false;
     Type previous;
     for (size_t i = 0; i < operands.size(); ++i) {
       Type t = exprType(spec, *operands[i]);
@@ -387,11 +387,14 @@ Type Typer::computeType(Specialization &spec, const SExpr &expr) {
                  "ordering comparisons are not supported between complex numbers");
         continue;
       }
+      anyBottom |= t.kind == Type::Kind::Bottom;
       if (t.kind == Type::Kind::Bottom || t.isNumeric())
         continue;
       fail(CompileError::Kind::Unsupported, fn, *operands[i],
            "comparing values of type " + t.str() + " is not supported");
     }
+    if (anyBottom)
+      return Type::bottom(); // (an operand not typed yet may be an array)
     for (const SExpr *symbol : ops) {
       ast::Operator op = ast::operatorOf(*symbol);
       if (op == ast::Operator::Is || op == ast::Operator::IsNot || op == ast::Operator::In ||

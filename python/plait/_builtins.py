@@ -15,7 +15,7 @@ from typing import Any
 
 from . import types
 from ._overload import overload
-from .errors import TypingError
+from .errors import TypingError, UnsupportedError
 from .numpy._libm import fabs
 
 #: CPython compensates float sums from 3.12 on.
@@ -171,3 +171,30 @@ def _any_typer(iterable):
 def _all_typer(iterable):
     kind = _iterable_kind(iterable, "all")
     return _every_item if kind == "empty" else _all
+
+
+# -- a.shape = s (see _rewrites) ----------------------------------------------
+
+
+def _set_shape(a, shape):
+    return a  # (the interpreter's statement is the assignment itself)
+
+
+def _reshaped(a, shape):
+    return a.reshape(shape)
+
+
+@overload(_set_shape)
+def _set_shape_typer(a, shape):
+    if not isinstance(a, types.Array):
+        raise TypingError(f"'{a}' object has no writable attribute 'shape'")
+    sizes = shape.elements if isinstance(shape, types.Tuple) else (shape,)
+    if not all(types.is_integral(t) for t in sizes):
+        raise TypingError(f"a shape is an int or a tuple of ints, not {shape}")
+    if a.layout != "C":
+        # NumPy changes the shape in place only without a copy; compiled
+        # code knows that when compiling for C-contiguous arrays.
+        raise UnsupportedError(
+            f"a.shape = ... of a {a} array (not known to be C-contiguous): use a = a.reshape(...)"
+        )
+    return _reshaped

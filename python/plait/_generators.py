@@ -28,10 +28,11 @@ from . import _builtins
 #: Reductions a generator expression can feed.
 REDUCTIONS = ("sum", "min", "max", "any", "all")
 
-#: The helpers the made functions call, by the names they call them.
+#: The helpers rewritten code calls, by the names it calls them.
 HELPERS: dict[str, Any] = {
     "__plait_sum_step__": _builtins._plain_step,
     "__plait_sum_finish__": _builtins._plain_finish,
+    "__plait_set_shape__": _builtins._set_shape,  # (_rewrites: a.shape = s)
 }
 
 

@@ -18,6 +18,7 @@ from typing import Any, Callable, Iterator, Optional
 from . import _overload
 from ._core import jit as _native
 from . import _generators
+from ._rewrites import rewrite_shape_assignments
 from ._versions import rename_versions
 from .errors import CompileError
 
@@ -373,6 +374,7 @@ class Snapshotter:
         if inspect.isgeneratorfunction(fn) or inspect.iscoroutinefunction(fn):
             raise CompileError(f"cannot compile {fn.__qualname__}: generators and coroutines are not supported")
         params = parameters(fn)
+        rewrite_shape_assignments(definition, params)
         rename_versions(definition, params)
         self.guard_functions.append(fn)
         source_lines = " ".join(
@@ -405,7 +407,7 @@ class Snapshotter:
                 value = builtins_dict[name]
                 self.guard_reads.append((builtins_dict, name, value))
             elif name in _generators.HELPERS:
-                value = _generators.HELPERS[name]  # (what made functions call)
+                value = _generators.HELPERS[name]  # (what rewritten code calls)
             else:
                 continue  # undefined: reported with its location by the compiler
             bindings.append(f"(G {name} {self.classify(value)})")

@@ -583,3 +583,32 @@ def write_rows(a, i, v):
 
 def add_to_rows(a, i, v):
     a[i] += v
+
+
+def set_shapes(n, m):
+    # a.shape = ... of arrays no other name holds: a view of the new shape
+    # (the value evaluated once, the targets assigned left to right).
+    X = np.arange(n * m * 1.0)
+    Y = X * 2.0 + 1j
+    X.shape = Y.shape = (n, m)
+    mask = Y.real > 2.0
+    np.logical_not(mask, mask)
+    return X[n - 1, 0] + Y[0, m - 1].real, X.shape, mask
+
+
+def set_shape_of_parameter(a):
+    a.shape = (2, -1)
+    return a
+
+
+def set_shape_of_shared(n):
+    a = np.zeros(n)
+    b = a
+    a.shape = (1, n)
+    return b
+
+
+def set_shape_wrong_size(n):
+    a = np.zeros(n)
+    a.shape = n + 1
+    return a

@@ -1022,3 +1022,18 @@ def test_masks_of_fewer_axes_and_rows_through_index_arrays_match_numpy(shape: An
              "rows": np.full((len(rows),) + shape[1:], 3.0), "bad": np.ones(shape[-1] + 1)}[value]
     assert_same_effects(py.write_rows, jit.write_rows, a, i, row_v)
     assert_same_effects(py.add_to_rows, jit.add_to_rows, a, i, 1.5)
+
+
+@given(n=st.integers(1, 5), m=st.integers(1, 5))
+@settings(max_examples=20, deadline=None)
+def test_shape_assignment(n: int, m: int) -> None:
+    assert_same_effects(py.set_shapes, jit.set_shapes, n, m)
+    assert_same(py.set_shape_wrong_size, jit.set_shape_wrong_size, n)
+
+
+def test_shape_assignment_other_names_see_is_refused() -> None:
+    # (The caller's array, or another name's, would change shape too.)
+    with pytest.raises(plait.UnsupportedError, match="assignment to Attribute is not supported"):
+        jit.set_shape_of_parameter(np.zeros(6))
+    with pytest.raises(plait.UnsupportedError, match="assignment to Attribute is not supported"):
+        jit.set_shape_of_shared(3)
