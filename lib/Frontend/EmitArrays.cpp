@@ -923,10 +923,54 @@ void FunctionEmitter::forEachPosition(llvm::ArrayRef<Value> sizes,
   level(0);
 }
 
+Val FunctionEmitter::gatherRows(const SExpr &subscript, const Val &array, const Val &index) {
+  // a[idx] with an N-D int array: the rows idx names, in idx's shape
+  // (every index checked first, as NumPy does).
+  Location l = loc(subscript);
+  Type type = spec.typeOf(subscript);
+  int depth = index.type.ndim;
+  Value rows = dimension(array.leaves[0], 0);
+  llvm::SmallVector<Value> sizes;
+  appendDimensions(index.leaves[0], depth, sizes);
+  for (int axis = 1; axis < array.type.ndim; ++axis)
+    sizes.push_back(dimension(array.leaves[0], axis));
+  auto rowAt = [&](llvm::ArrayRef<Value> at, bool unchecked) {
+    Val element =
+        fromStorage(builder.create<mlir::memref::LoadOp>(l, index.leaves[0], at.take_front(depth)),
+                    index.type.dtype, l);
+    return builder
+        .create<dialect::IndexOp>(l, castNumPy(element, DType::Int64).leaves[0], rows, 0,
+                                  unchecked || !module.options.boundsCheck)
+        .getResult();
+  };
+  forEachPosition(llvm::ArrayRef<Value>(sizes).take_front(depth),
+                  [&](llvm::ArrayRef<Value> at) { rowAt(at, false); });
+  Value out = allocateArray(type, sizes, nullptr, l);
+  forEachPosition(sizes, [&](llvm::ArrayRef<Value> at) {
+    llvm::SmallVector<Value> from = {rowAt(at, /*unchecked=*/true)};
+    from.append(at.begin() + depth, at.end());
+    builder.create<mlir::memref::StoreOp>(
+        l, builder.create<mlir::memref::LoadOp>(l, array.leaves[0], from), out, at);
+  });
+  return {type, {out}};
+}
+
 Val FunctionEmitter::gather(const SExpr &subscript) {
   Location l = loc(subscript);
   Type type = spec.typeOf(subscript);
   Val array = emitExpr(ast::value(subscript));
+  std::vector<Typer::SubscriptItem> items = typer.subscriptItems(spec, subscript, array.type.ndim);
+  if (items.size() == 1 && items[0].kind == Typer::SubscriptItem::Kind::Index) {
+    Type indexType = spec.typeOf(*items[0].node);
+    if (indexType.kind == Type::Kind::Array && indexType.ndim > 1 &&
+        indexType.dtype != DType::Bool) {
+      Val index = emitExpr(*items[0].node);
+      Val result = gatherRows(subscript, array, index);
+      freeIfTemporary(array);
+      freeIfTemporary(index);
+      return result;
+    }
+  }
   GatherPlan plan = planGather(subscript, array, l);
   const Val &source = plan.source;
   checkGatherIndices(plan, source, l);

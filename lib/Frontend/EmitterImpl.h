@@ -297,6 +297,8 @@ private:
   /// first axes: NumPy's advanced indexing with 1-D index arrays, ints and
   /// whole slices (a new array).
   Val gather(const SExpr &subscript);
+  /// a[idx] with an N-D int index array (gather's case of one).
+  Val gatherRows(const SExpr &subscript, const Val &array, const Val &index);
   /// a[rows, cols] = v: the same places written.
   void scatter(const SExpr &subscript, const Val &value);
   /// The indexing result's sizes and, per subscript item, its index (emitted

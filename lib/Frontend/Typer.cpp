@@ -410,6 +410,15 @@ void Typer::assign(Specialization &spec, const SExpr &target, const Type &type,
   if (ast::is(target, ast::NodeKind::Subscript)) {
     Type element = subscriptType(spec, target);
     spec.types[&target] = element;
+    if (spec.gathers.count(&target)) {
+      const SExpr &index = ast::slice(target);
+      Type indexType = ast::is(index, ast::NodeKind::Tuple) ? Type() : exprType(spec, index);
+      if (indexType.kind == Type::Kind::Array && indexType.ndim > 1 &&
+          indexType.dtype != DType::Bool)
+        fail(CompileError::Kind::Unsupported, *spec.source, index,
+             "writing through an index array of more than one axis is not supported (read "
+             "through it, or index with 1-D arrays)");
+    }
     // a[mask] = v, a[indices] = v, a[rows, cols] = v: v broadcasts to the
     // indexing result.
     // (Index arrays beside other indices accept extra leading axes of 1.)

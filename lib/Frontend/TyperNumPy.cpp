@@ -736,11 +736,12 @@ Type Typer::subscriptType(Specialization &spec, const SExpr &subscript) {
           spec.gathers.insert(&subscript);
         return Type::array(array.dtype, 1 + array.ndim - t.ndim, true);
       }
-      if (t.ndim != 1 || isFloatDType(t.dtype) || isComplexDType(t.dtype))
+      if (isFloatDType(t.dtype) || isComplexDType(t.dtype))
         fail(CompileError::Kind::Unsupported, *spec.source, *i,
-             "index arrays are 1-D int arrays or boolean masks");
-      spec.gathers.insert(&subscript); // those rows: NumPy's advanced indexing
-      return Type::array(array.dtype, array.ndim, true);
+             "index arrays are int arrays or boolean masks");
+      // Those rows, in the index array's shape: NumPy's advanced indexing.
+      spec.gathers.insert(&subscript);
+      return Type::array(array.dtype, t.ndim + array.ndim - 1, true);
     }
     if (t.kind != Type::Kind::Bottom && !t.isIntegral())
       fail(CompileError::Kind::Typing, *spec.source, *i,

@@ -13,9 +13,11 @@ import builtins
 import sys
 from typing import Any
 
+import numpy as np
+
 from . import types
 from ._overload import overload
-from .errors import TypingError, UnsupportedError
+from .errors import TypingError
 from .numpy._libm import fabs
 
 #: CPython compensates float sums from 3.12 on.
@@ -184,6 +186,63 @@ def _reshaped(a, shape):
     return a.reshape(shape)
 
 
+def _c_contiguous(a):
+    # NumPy's flag: axes of length 1 have any stride.
+    expected = a.itemsize
+    for k in range(a.ndim - 1, -1, -1):
+        if a.shape[k] != 1:
+            if a.strides[k] != expected:
+                return False
+            expected *= a.shape[k]
+    return True
+
+
+def _reshapes_without_copy(a, new_shape):
+    """NumPy's _attempt_nocopy_reshape (C order): whether the axes of `a`
+    the new shape merges are contiguous enough for a view."""
+    old_shape = np.empty(a.ndim, np.int64)
+    old_strides = np.empty(a.ndim, np.int64)
+    old_ndim = 0
+    for k in range(a.ndim):  # (axes of length 1 do not matter)
+        if a.shape[k] != 1:
+            old_shape[old_ndim] = a.shape[k]
+            old_strides[old_ndim] = a.strides[k]
+            old_ndim += 1
+    new_ndim = len(new_shape)
+    oi = 0
+    oj = 1
+    ni = 0
+    nj = 1
+    while ni < new_ndim and oi < old_ndim:
+        new_part = new_shape[ni]
+        old_part = old_shape[oi]
+        while new_part != old_part:
+            if new_part < old_part:
+                new_part *= new_shape[nj]
+                nj += 1
+            else:
+                old_part *= old_shape[oj]
+                oj += 1
+        for ok in range(oi, oj - 1):
+            if old_strides[ok] != old_shape[ok + 1] * old_strides[ok + 1]:
+                return False
+        ni = nj
+        nj += 1
+        oi = oj
+        oj += 1
+    return True
+
+
+def _reshaped_in_place(a, shape):
+    # NumPy reshapes (its size error first), then refuses a copy.
+    b = a.reshape(shape)
+    if a.size > 1 and not _c_contiguous(a) and not _reshapes_without_copy(a, b.shape):
+        raise AttributeError(
+            "Incompatible shape for in-place modification. Use `.reshape()` to make a copy with the desired shape."
+        )
+    return b
+
+
 @overload(_set_shape)
 def _set_shape_typer(a, shape):
     if not isinstance(a, types.Array):
@@ -191,10 +250,5 @@ def _set_shape_typer(a, shape):
     sizes = shape.elements if isinstance(shape, types.Tuple) else (shape,)
     if not all(types.is_integral(t) for t in sizes):
         raise TypingError(f"a shape is an int or a tuple of ints, not {shape}")
-    if a.layout != "C":
-        # NumPy changes the shape in place only without a copy; compiled
-        # code knows that when compiling for C-contiguous arrays.
-        raise UnsupportedError(
-            f"a.shape = ... of a {a} array (not known to be C-contiguous): use a = a.reshape(...)"
-        )
-    return _reshaped
+    # Known C-contiguous: always a view. Otherwise checked as NumPy does.
+    return _reshaped if a.layout == "C" else _reshaped_in_place

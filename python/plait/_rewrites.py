@@ -2,9 +2,10 @@
 statements compiled code has no direct counterpart of.
 
 `a.shape = s` changes the shape of the array object `a` names. When no
-other name can hold that object (it is not a parameter, and never copied
-to another name or put in a tuple), that is re-binding `a` to a view of
-the new shape, which is what compiled code does:
+other name can hold that object (it is not a parameter, and never assigned
+to another name or into a tuple), that is re-binding `a` to a view of the
+new shape (NumPy's errors when only a copy could have it), which is what
+compiled code does:
 
     X.shape = Y.shape = n * m   ->   $shape = n * m
                                      X = __plait_set_shape__(X, $shape)
@@ -31,18 +32,28 @@ def _walk_scope(nodes: list[ast.AST]):
             pending.extend(ast.iter_child_nodes(node))
 
 
+def _names(node: ast.AST) -> set[str]:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+
+
 def _shared_names(definition: ast.FunctionDef, params: list[str]) -> set[str]:
     """Names whose array object another name may hold: parameters (the
-    caller holds them), names copied to another name, and names put in a
-    tuple or list or passed into a nested function's closure."""
+    caller holds them), both sides of an assignment of a name or of a
+    tuple or list holding names (`b = a`, `t = (a, 1)`, `a, b = b, x`),
+    and the names nested functions see."""
     shared = set(params)
     for node in _walk_scope(definition.body):
-        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Name):
-            shared.add(node.value.id)
-        elif isinstance(node, (ast.Tuple, ast.List)) and isinstance(getattr(node, "ctx", None), ast.Load):
-            shared.update(e.id for e in node.elts if isinstance(e, ast.Name))
+        if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)) and node.value is not None:
+            value = node.value
+            holds = isinstance(value, ast.Name) or (
+                isinstance(value, (ast.Tuple, ast.List)) and any(isinstance(e, ast.Name) for e in value.elts)
+            )
+            if holds:
+                shared |= _names(value)
+                for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
+                    shared |= {n.id for n in ast.walk(target) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
         elif isinstance(node, _NESTED):
-            shared.update(n.id for n in ast.walk(node) if isinstance(n, ast.Name))
+            shared |= _names(node)
     return shared
 
 

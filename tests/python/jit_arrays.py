@@ -612,3 +612,22 @@ def set_shape_wrong_size(n):
     a = np.zeros(n)
     a.shape = n + 1
     return a
+
+
+def set_shape_of_views(n):
+    # Not known C-contiguous: a view if NumPy's no-copy reshape finds one,
+    # else NumPy's AttributeError.
+    a = np.arange(4.0 * n).reshape(4, n)
+    b = a[:, : n - 1]
+    b.shape = (2, 2, n - 1)
+    c = a[:, ::2]
+    c.shape = c.size
+    return b, c
+
+
+def gather_by_nd_index(a, idx):
+    return a[idx]
+
+
+def scatter_by_nd_index(a, idx):
+    a[idx] = 0.0

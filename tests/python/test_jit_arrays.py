@@ -1037,3 +1037,26 @@ def test_shape_assignment_other_names_see_is_refused() -> None:
         jit.set_shape_of_parameter(np.zeros(6))
     with pytest.raises(plait.UnsupportedError, match="assignment to Attribute is not supported"):
         jit.set_shape_of_shared(3)
+
+
+@given(n=st.integers(1, 6))
+@settings(max_examples=12, deadline=None)
+def test_shape_assignment_of_views(n: int) -> None:
+    assert_same(py.set_shape_of_views, jit.set_shape_of_views, n)
+
+
+@given(
+    rows=st.integers(1, 5),
+    idx=hnp.arrays(np.int64, hnp.array_shapes(min_dims=2, max_dims=3, max_side=3), elements=st.integers(-6, 5)),
+)
+@settings(max_examples=40, deadline=None)
+def test_gather_by_an_nd_index_array(rows: int, idx: np.ndarray) -> None:
+    # The rows idx names, in idx's shape (an out-of-range one: NumPy's IndexError).
+    assert_same(py.gather_by_nd_index, jit.gather_by_nd_index, np.arange(rows * 1.0), idx)
+    assert_same(py.gather_by_nd_index, jit.gather_by_nd_index, np.arange(rows * 3.0).reshape(rows, 3), idx)
+    assert_same(py.gather_by_nd_index, jit.gather_by_nd_index, np.arange(rows * 3.0).reshape(rows, 3), idx.astype(np.int32))
+
+
+def test_writing_through_an_nd_index_array_is_refused() -> None:
+    with pytest.raises(plait.UnsupportedError, match="writing through an index array of more than one axis"):
+        jit.scatter_by_nd_index(np.zeros(3), np.zeros((2, 2), np.int64))
