@@ -515,7 +515,7 @@ def write_complex_parts(z, r):
     z.imag[1:] *= 2.0
 
 
-def write_through_transpose(a):
+def write_row_through_transpose(a):
     a.T[0] = 7.0
 
 

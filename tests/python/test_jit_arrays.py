@@ -7,7 +7,6 @@ import array
 import gc
 import re
 import sys
-import types
 from typing import Any
 
 import numpy as np
@@ -780,7 +779,8 @@ def test_array_methods_and_transposes_match_numpy(shape: Any, dtype: Any, fortra
     a = (np.random.default_rng(seed).standard_normal(shape) * 10).astype(dtype)
     if fortran:
         a = np.asfortranarray(a)
-    for name in ("method_reductions", "copies_and_casts", "transposes", "write_through_transpose"):
+    for name in ("method_reductions", "copies_and_casts", "transposes", "write_through_transpose",
+                 "write_row_through_transpose"):
         assert_same_effects(getattr(py, name), getattr(jit, name), a)
 
 
@@ -929,7 +929,7 @@ def test_real_imag_views_and_conjugates_of_arrays(data: st.DataObject) -> None:
         assert_same(py.parts_of_real_arrays, jit.parts_of_real_arrays, view.real.copy())
     # Writes through the views reach the complex array.
     assert_same_effects(py.write_complex_parts, jit.write_complex_parts, z, np.ones(shape))
-    assert_same_effects(py.write_through_transpose, jit.write_through_transpose, z.real.copy())
+    assert_same_effects(py.write_row_through_transpose, jit.write_row_through_transpose, z.real.copy())
 
 
 def test_imag_of_real_arrays_is_read_only() -> None:
