@@ -8,6 +8,9 @@
 namespace plait::frontend::detail {
 
 Val FunctionEmitter::emitCall(const SExpr &node) {
+  auto unpacked = spec.unpackedCalls.find(&node);
+  if (unpacked != spec.unpackedCalls.end()) // f(*t): f(t[0], t[1], ...)
+    return emitExpr(*unpacked->second);
   const SExpr &callee = ast::func(node);
   // Calls typing resolved to jitted code: plait.overload implementations
   // and ufunc loops first (they may stand for NumPy functions or methods).

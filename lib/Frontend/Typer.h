@@ -174,6 +174,8 @@ struct Specialization {
   /// branch (the other is neither typed nor emitted, as CPython never runs
   /// it: mode="wrap" code for a 1-D array need not type for a 2-D one).
   std::unordered_map<const SExpr *, bool> knownConditions;
+  /// f(*t) calls and the calls of t's elements they stand for.
+  std::unordered_map<const SExpr *, const SExpr *> unpackedCalls;
   std::optional<bool> knownCondition(const SExpr *test) const {
     auto found = knownConditions.find(test);
     return found == knownConditions.end() ? std::nullopt : std::optional<bool>(found->second);
@@ -296,6 +298,10 @@ private:
 
   //--- calls (TyperCalls.cpp) --------------------------------------------//
   Type callType(Specialization &spec, const SExpr &call);
+  /// f(a, *t): the call as f(a, t[0], t[1], ...) once t's type is known
+  /// (t a variable or its attribute, read once per element: no effects);
+  /// null for a call without *.
+  const SExpr *unpackedCall(Specialization &spec, const SExpr &call);
   /// A comparison of strs and None (or any `is`) computed when compiling:
   /// its value recorded in spec.knownConditions; nullopt for a comparison
   /// of run-time values (TyperConstants.cpp).
@@ -414,6 +420,8 @@ private:
   /// nodes the snapshot has not, kept for the emitter.
   std::map<const SExpr *, std::vector<const SExpr *>> subscriptArguments;
   std::deque<SExpr> synthesizedNodes;
+  /// The calls made for f(*t) (unpackedCall), by call.
+  std::map<const SExpr *, const SExpr *> unpackedCallNodes;
   /// The *args tuples made, by call and callee id (varargsTuple).
   std::map<std::pair<const SExpr *, int>, const SExpr *> varargsTuples;
   const CompileOptions &options;

@@ -149,8 +149,84 @@ void Typer::markSequenceLiterals(Specialization &spec, const SExpr &call) {
     mark(keyword->items.at(2));
 }
 
+const SExpr *Typer::unpackedCall(Specialization &spec, const SExpr &call) {
+  std::vector<const SExpr *> args = ast::args(call).rest();
+  if (std::none_of(args.begin(), args.end(),
+                   [](const SExpr *a) { return ast::is(*a, ast::NodeKind::Starred); }))
+    return nullptr;
+  auto made = unpackedCallNodes.find(&call);
+  if (made != unpackedCallNodes.end())
+    return made->second;
+  auto located = [&](const char *head, const SExpr &at) {
+    SExpr node;
+    node.items.push_back(SExpr{SExpr::Kind::Symbol, head, 0, {}});
+    for (size_t k = 1; k <= 4; ++k)
+      node.items.push_back(at.items.at(k));
+    return node;
+  };
+  SExpr unpacked = located("Call", call);
+  unpacked.items.push_back(ast::func(call));
+  SExpr positional;
+  positional.items.push_back(SExpr{SExpr::Kind::Symbol, "Args", 0, {}});
+  for (const SExpr *arg : args) {
+    if (!ast::is(*arg, ast::NodeKind::Starred)) {
+      positional.items.push_back(*arg);
+      continue;
+    }
+    const SExpr &value = ast::value(*arg);
+    // Read once per element: only what reading twice cannot tell apart.
+    std::function<bool(const SExpr &)> plain = [&](const SExpr &node) {
+      switch (ast::kindOf(node)) {
+      case ast::NodeKind::Name:
+      case ast::NodeKind::Const:
+        return true;
+      case ast::NodeKind::Attribute:
+        return plain(ast::value(node));
+      case ast::NodeKind::Subscript:
+        return plain(ast::value(node)) && plain(ast::slice(node));
+      case ast::NodeKind::Slice:
+        for (const SExpr *part : {&ast::lower(node), &ast::upper(node), &ast::step(node)})
+          if (!ast::isNone(*part) && !plain(*part))
+            return false;
+        return true;
+      default:
+        return false;
+      }
+    };
+    if (!plain(value))
+      fail(CompileError::Kind::Unsupported, *spec.source, *arg,
+           "f(*t) takes a variable, its attribute or a part of it (*a.shape, *t[1:]) in "
+           "compiled code");
+    Type t = exprType(spec, value);
+    if (t.kind == Type::Kind::Bottom)
+      return nullptr; // (unpacked once it is typed)
+    if (t.kind != Type::Kind::Tuple)
+      fail(CompileError::Kind::Unsupported, *spec.source, *arg,
+           "f(*t) unpacks tuples in compiled code, not " + t.str());
+    for (size_t k = 0; k < t.elements.size(); ++k) {
+      SExpr index = located("Const", value);
+      index.items.push_back(SExpr{SExpr::Kind::Integer, std::to_string(k), 0, {}});
+      SExpr element = located("Subscript", value);
+      element.items.push_back(value);
+      element.items.push_back(std::move(index));
+      positional.items.push_back(std::move(element));
+    }
+  }
+  unpacked.items.push_back(std::move(positional));
+  unpacked.items.push_back(ast::keywords(call));
+  synthesizedNodes.push_back(std::move(unpacked));
+  return unpackedCallNodes.emplace(&call, &synthesizedNodes.back()).first->second;
+}
+
 Type Typer::callType(Specialization &spec, const SExpr &call) {
   const FunctionSource &fn = *spec.source;
+  if (const SExpr *unpacked = unpackedCall(spec, call)) {
+    spec.unpackedCalls[&call] = unpacked;
+    return exprType(spec, *unpacked);
+  }
+  for (const SExpr *arg : ast::args(call).rest())
+    if (ast::is(*arg, ast::NodeKind::Starred))
+      return Type::bottom(); // (unpacked once its tuple is typed)
   const SExpr &callee = ast::func(call);
   markSequenceLiterals(spec, call);
   // str(e), repr(e), print(e) of a caught exception: said as such.

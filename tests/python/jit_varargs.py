@@ -1,6 +1,8 @@
 """Functions with *args parameters, run interpreted and compiled by
 test_jit_varargs.py."""
 
+import math
+
 import numpy as np
 
 
@@ -50,3 +52,21 @@ def empty_loop_else(*values):
     else:
         found = 0
     return found
+
+
+def unpacks(t, a):
+    # f(*t) in calls: of jitted and plain functions, builtins, math and NumPy.
+    return (weighted(*t), weighted(1.0, *t, 2.0), count(*t, *t), with_default(*t),
+            max(*t), min(*a.shape), math.hypot(*t), np.zeros(a.shape).sum(), count(*a.shape))
+
+
+def unpacks_a_call(t):
+    return count(*tuple_of(t))
+
+
+def tuple_of(t):
+    return t
+
+
+def unpacks_a_number(x):
+    return count(*x)

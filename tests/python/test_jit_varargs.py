@@ -5,6 +5,7 @@ bad call's TypeError is CPython's."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -54,3 +55,16 @@ def test_inner_functions_and_lambdas_take_star_args(x: int) -> None:
 @SETTINGS
 def test_a_loop_over_no_arguments_runs_its_else(values: list) -> None:
     assert_same(py.empty_loop_else, jit.empty_loop_else, *values)
+
+
+@given(t=st.lists(st.floats(-1e6, 1e6), min_size=2, max_size=4).map(tuple), rows=st.integers(1, 3))
+@SETTINGS
+def test_unpacking_in_calls(t: tuple, rows: int) -> None:
+    assert_same(py.unpacks, jit.unpacks, t, np.zeros((rows, 2)))
+
+
+def test_what_unpacking_takes() -> None:
+    with pytest.raises(plait.UnsupportedError, match=r"f\(\*t\) takes a variable, its attribute or a part of it"):
+        jit.unpacks_a_call((1.0, 2.0))
+    with pytest.raises(plait.UnsupportedError, match=r"f\(\*t\) unpacks tuples in compiled code, not int"):
+        jit.unpacks_a_number(3)
