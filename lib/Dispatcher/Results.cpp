@@ -337,6 +337,9 @@ PyObject *boxResult(const Type &type, const int64_t *&words, char cast, ResultOw
     return boxNumPyScalar(type.dtype, *words++, cast);
   case Type::Kind::None:
     Py_RETURN_NONE;
+  case Type::Kind::String: // known when compiling: no words
+    return PyUnicode_DecodeUTF8(type.text.data(), static_cast<Py_ssize_t>(type.text.size()),
+                                "replace");
   case Type::Kind::Array:
     return boxArray(type, words, owners);
   case Type::Kind::Bool:

@@ -327,15 +327,14 @@ Specialization &Typer::run(int functionId, const std::vector<Type> &arguments) {
     }
   }
   std::function<bool(const Type &)> holdsConstant = [&](const Type &t) {
-    return t.kind == Type::Kind::DType || t.kind == Type::Kind::String ||
-           t.kind == Type::Kind::Function ||
+    return t.kind == Type::Kind::DType || t.kind == Type::Kind::Function ||
            std::any_of(t.elements.begin(), t.elements.end(), holdsConstant);
   };
   if (holdsConstant(entry.result))
     failAt(CompileError::Kind::Unsupported, *entry.source, entry.resultOrigin,
            entry.source->name +
-               "() returns a dtype, a str or a function, which compiled code cannot return to "
-               "Python (return an array or number made with it)");
+               "() returns a dtype or a function, which compiled code cannot return to Python "
+               "(return an array or number made with it)");
   return entry;
 }
 

@@ -9,8 +9,8 @@ def uses_list(x):
     return values
 
 
-def uses_string(x):
-    return "text"
+def returns_a_dtype(x):
+    return float
 
 
 def calls_open(x):

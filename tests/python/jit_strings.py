@@ -59,3 +59,8 @@ def ordering_mixed(s):
 
 def identity_of_values(a, b):
     return a is b
+
+
+def returns_strs(mode, x):
+    # strs go back to Python as str (the constant the code was compiled for).
+    return mode, (mode, len(mode)), "done"

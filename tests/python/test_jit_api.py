@@ -27,7 +27,7 @@ def compile_error(fn: Any, *args: Any) -> plait.CompileError:
     "fn, cls, line, column, fragment",
     [
         (bad.uses_list, plait.UnsupportedError, 8, 14, "lists are not supported yet, except as the arguments of calls"),
-        (bad.uses_string, plait.UnsupportedError, 13, 5, "returns a dtype, a str or a function"),
+        (bad.returns_a_dtype, plait.UnsupportedError, 13, 5, "returns a dtype or a function"),
         (bad.calls_open, plait.UnsupportedError, 17, 5, "calling 'open'"),
         (bad.uses_with, plait.UnsupportedError, 22, 5, "With statements are not supported"),
         (bad.int_or_tuple, plait.TypingError, 31, 9, "variable 'y' is tuple[int, int] here but int at"),

@@ -68,7 +68,7 @@ def test_dtype_defaults() -> None:
 def test_closure_limits_are_explained() -> None:
     with pytest.raises(plait.CompileError, match="an inner function that calls itself is not supported yet"):
         jit.calls_itself(3)
-    with pytest.raises(plait.UnsupportedError, match="returns a dtype, a str or a function"):
+    with pytest.raises(plait.UnsupportedError, match="returns a dtype or a function"):
         jit.returns_a_function(3)
 
 

@@ -82,6 +82,12 @@ def test_print_and_messages(s: str, x: float) -> None:
     assert outputs[0] == outputs[1]
 
 
+@given(s=modes, x=st.floats(-10, 10))
+@SETTINGS
+def test_strs_are_returned(s: str, x: float) -> None:
+    assert_same(py.returns_strs, jit.returns_strs, s, x)
+
+
 def test_what_is_refused() -> None:
     with pytest.raises(plait.TypingError, match="'<' not supported between instances of 'str' and 'int'"):
         jit.ordering_mixed("a")
