@@ -42,6 +42,14 @@ const SExpr *findReturn(const SExpr &node, const std::function<bool(const SExpr 
   return nullptr;
 }
 
+SExpr madeNode(const char *head, const SExpr &at) {
+  SExpr node;
+  node.items.push_back(SExpr{SExpr::Kind::Symbol, head, 0, {}});
+  for (size_t k = 1; k <= 4; ++k) // the location
+    node.items.push_back(at.items.at(k));
+  return node;
+}
+
 bool alwaysReturns(const SExpr &body) {
   for (const SExpr *stmt : body.rest()) {
     ast::NodeKind kind = ast::kindOf(*stmt);

@@ -272,6 +272,10 @@ private:
   std::string raisedClass(Specialization &spec, const SExpr &stmt);
   void typeTry(Specialization &spec, const SExpr &stmt);
   void typeMessage(Specialization &spec, const SExpr &message);
+  /// The fields of an f-string: `value` of each field's expression, and
+  /// its format spec, which must be constant.
+  void typeFormattedString(Specialization &spec, const SExpr &joined,
+                           const std::function<void(const SExpr &)> &value);
   /// Marks the list displays among a call's arguments as sequenceLiterals.
   void markSequenceLiterals(Specialization &spec, const SExpr &call);
   void assign(Specialization &spec, const SExpr &target, const Type &type, const SExpr &origin);
@@ -448,6 +452,9 @@ bool isSupportedBuiltin(const std::string &name);
 /// such intrinsic); `single` for a "<name>f" float version.
 size_t libmArity(const std::string &name, bool &single);
 bool alwaysReturns(const SExpr &body);
+/// A new AST node `(head <at's location>)`, for the nodes the typer makes
+/// (its fields appended by the caller).
+SExpr madeNode(const char *head, const SExpr &at);
 /// The first `return` in `node` (nested statements included) that
 /// `accept` accepts (any, without one), or null.
 /// An `if` known when compiling whose live branch always returns or

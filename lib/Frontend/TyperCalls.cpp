@@ -71,10 +71,7 @@ const SExpr &Typer::varargsTuple(const SExpr &call, const FunctionSource &callee
   auto found = varargsTuples.find(key);
   if (found != varargsTuples.end())
     return *found->second;
-  SExpr tuple;
-  tuple.items.push_back(SExpr{SExpr::Kind::Symbol, "Tuple", 0, {}});
-  for (size_t k = 1; k <= 4; ++k)
-    tuple.items.push_back(call.items.at(k));
+  SExpr tuple = madeNode("Tuple", call);
   size_t named = callee.params.size() - 1;
   for (size_t i = named; i < positional.size(); ++i)
     tuple.items.push_back(*positional[i]);
@@ -157,14 +154,7 @@ const SExpr *Typer::unpackedCall(Specialization &spec, const SExpr &call) {
   auto made = unpackedCallNodes.find(&call);
   if (made != unpackedCallNodes.end())
     return made->second;
-  auto located = [&](const char *head, const SExpr &at) {
-    SExpr node;
-    node.items.push_back(SExpr{SExpr::Kind::Symbol, head, 0, {}});
-    for (size_t k = 1; k <= 4; ++k)
-      node.items.push_back(at.items.at(k));
-    return node;
-  };
-  SExpr unpacked = located("Call", call);
+  SExpr unpacked = madeNode("Call", call);
   unpacked.items.push_back(ast::func(call));
   SExpr positional;
   positional.items.push_back(SExpr{SExpr::Kind::Symbol, "Args", 0, {}});
@@ -204,9 +194,9 @@ const SExpr *Typer::unpackedCall(Specialization &spec, const SExpr &call) {
       fail(CompileError::Kind::Unsupported, *spec.source, *arg,
            "f(*t) unpacks tuples in compiled code, not " + t.str());
     for (size_t k = 0; k < t.elements.size(); ++k) {
-      SExpr index = located("Const", value);
+      SExpr index = madeNode("Const", value);
       index.items.push_back(SExpr{SExpr::Kind::Integer, std::to_string(k), 0, {}});
-      SExpr element = located("Subscript", value);
+      SExpr element = madeNode("Subscript", value);
       element.items.push_back(value);
       element.items.push_back(std::move(index));
       positional.items.push_back(std::move(element));

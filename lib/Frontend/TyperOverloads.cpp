@@ -354,19 +354,13 @@ Type Typer::subscriptCallType(Specialization &spec, const SExpr &subscript,
     std::vector<const SExpr *> slices = ast::is(index, ast::NodeKind::Tuple)
                                             ? ast::elts(index)
                                             : std::vector<const SExpr *>{&index};
-    auto node = [&](const char *head, const SExpr &at) {
-      SExpr made;
-      made.items.push_back(SExpr{SExpr::Kind::Symbol, head, 0, {}});
-      for (size_t k = 1; k <= 4; ++k)
-        made.items.push_back(at.items.at(k));
-      return made;
-    };
     auto constant = [&](const SExpr &at, const char *digits) {
-      SExpr made = node("Const", at);
+      SExpr made = madeNode("Const", at);
       made.items.push_back(SExpr{SExpr::Kind::Integer, digits, 0, {}});
       return made;
     };
-    SExpr starts = node("Tuple", index), stops = node("Tuple", index), steps = node("Tuple", index);
+    SExpr starts = madeNode("Tuple", index), stops = madeNode("Tuple", index),
+          steps = madeNode("Tuple", index);
     for (const SExpr *slice : slices) {
       if (!ast::is(*slice, ast::NodeKind::Slice) || ast::upper(*slice).kind == SExpr::Kind::None)
         fail(CompileError::Kind::Unsupported, fn, *slice,
@@ -377,7 +371,7 @@ Type Typer::subscriptCallType(Specialization &spec, const SExpr &subscript,
       steps.items.push_back(step.kind == SExpr::Kind::None ? constant(*slice, "1") : step);
     }
     // Whether the subscript was one slice (np.mgrid[0:5] is np.arange's).
-    SExpr single = node("Const", index);
+    SExpr single = madeNode("Const", index);
     single.items.push_back(SExpr{
         ast::is(index, ast::NodeKind::Tuple) ? SExpr::Kind::False : SExpr::Kind::True, "", 0, {}});
     std::vector<const SExpr *> arguments;

@@ -61,18 +61,7 @@ Type Typer::printCallType(Specialization &spec, const SExpr &call) {
       value(*arg);
       continue;
     }
-    for (const SExpr *part : ast::values(*arg)) {
-      if (!ast::is(*part, ast::NodeKind::FormattedValue))
-        continue; // a constant part
-      value(ast::value(*part));
-      const SExpr &format = ast::format_spec(*part);
-      if (ast::isNone(format))
-        continue;
-      for (const SExpr *piece : ast::values(format))
-        if (!ast::is(*piece, ast::NodeKind::Const))
-          fail(CompileError::Kind::Unsupported, fn, *piece,
-               "format specs computed when the code runs are not supported (write them out)");
-    }
+    typeFormattedString(spec, *arg, value);
   }
   for (const SExpr *keyword : ast::keywords(call).rest()) {
     const std::string &name = keyword->items.at(1).text;

@@ -234,20 +234,25 @@ void Typer::typeMessage(Specialization &spec, const SExpr &message) {
     number(message); // raise ValueError(x): str(x)
     return;
   }
-  for (const SExpr *part : ast::values(message)) {
-    if (!ast::is(*part, ast::NodeKind::FormattedValue))
-      continue; // a constant part
-    number(ast::value(*part));
-    const SExpr &spec_ = ast::format_spec(*part);
-    if (ast::isNone(spec_))
-      continue;
-    for (const SExpr *piece : ast::values(spec_))
-      if (!ast::is(*piece, ast::NodeKind::Const))
-        fail(CompileError::Kind::Unsupported, fn, *piece,
-             "format specs computed when the code runs are not supported (write them out)");
-  }
+  typeFormattedString(spec, message, number);
   if (ast::values(message).size() > kMaxErrorArguments)
     fail(CompileError::Kind::Unsupported, fn, message, "this message formats too many values");
+}
+
+void Typer::typeFormattedString(Specialization &spec, const SExpr &joined,
+                                const std::function<void(const SExpr &)> &value) {
+  for (const SExpr *part : ast::values(joined)) {
+    if (!ast::is(*part, ast::NodeKind::FormattedValue))
+      continue; // a constant part
+    value(ast::value(*part));
+    const SExpr &format = ast::format_spec(*part);
+    if (ast::isNone(format))
+      continue;
+    for (const SExpr *piece : ast::values(format))
+      if (!ast::is(*piece, ast::NodeKind::Const))
+        fail(CompileError::Kind::Unsupported, *spec.source, *piece,
+             "format specs computed when the code runs are not supported (write them out)");
+  }
 }
 
 } // namespace plait::frontend
