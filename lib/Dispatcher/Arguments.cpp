@@ -419,6 +419,13 @@ Py_buffer *PinnedBuffers::acquire(PyObject *object) {
 /// Classifies one bound argument into `call.key`.
 static bool classify(const DispatchState &state, size_t i, BoundCall &call) {
   PyObject *&argument = call.arguments[i];
+  // Room for the longest fixed part (strs and tuples check their own).
+  if (call.keyLength + 9 > sizeof(call.key)) {
+    PyErr_Format(PyExc_TypeError,
+                 "%s(): the call's arguments are too many or too large to compile for",
+                 state.name.c_str());
+    return false;
+  }
   if (char part = classifyScalar(argument)) {
     call.key[call.keyLength++] = part;
     return true;

@@ -229,10 +229,13 @@ bool print(const int64_t *words) {
 
 int32_t printFromCompiledCode(const int64_t *words) {
   PyGILState_STATE attached = PyGILState_Ensure();
-  dropPending();
   bool printed = print(words);
-  if (!printed)
+  if (!printed) {
+    // (A print that succeeds keeps an earlier failure: a finally clause
+    // may print before re-raising it.)
+    dropPending();
     PyErr_Fetch(&pendingType, &pendingValue, &pendingTraceback);
+  }
   PyGILState_Release(attached);
   return printed ? 0 : 1;
 }

@@ -50,22 +50,27 @@ SExpr madeNode(const char *head, const SExpr &at) {
   return node;
 }
 
-bool alwaysReturns(const SExpr &body) {
+bool alwaysReturns(const SExpr &body, const Specialization *spec) {
   for (const SExpr *stmt : body.rest()) {
     ast::NodeKind kind = ast::kindOf(*stmt);
     if (kind == ast::NodeKind::Return || kind == ast::NodeKind::Raise)
       return true; // (a raise leaves too: no None to return after it)
-    if (kind == ast::NodeKind::If && alwaysReturns(ast::body(*stmt)) &&
-        alwaysReturns(ast::orelse(*stmt)))
-      return true;
+    if (kind == ast::NodeKind::If) {
+      // An if known when compiling is its live branch.
+      std::optional<bool> known = spec ? spec->knownCondition(&ast::test(*stmt)) : std::nullopt;
+      if (known ? alwaysReturns(*known ? ast::body(*stmt) : ast::orelse(*stmt), spec)
+                : alwaysReturns(ast::body(*stmt), spec) && alwaysReturns(ast::orelse(*stmt), spec))
+        return true;
+    }
     if (kind == ast::NodeKind::Try) {
       // Its finally leaves, or its body (or else) and every handler do.
-      if (alwaysReturns(ast::finalbody(*stmt)))
+      if (alwaysReturns(ast::finalbody(*stmt), spec))
         return true;
       bool handlersLeave = true;
       for (const SExpr *handler : ast::handlers(*stmt).rest())
-        handlersLeave = handlersLeave && alwaysReturns(ast::body(*handler));
-      if (handlersLeave && (alwaysReturns(ast::body(*stmt)) || alwaysReturns(ast::orelse(*stmt))))
+        handlersLeave = handlersLeave && alwaysReturns(ast::body(*handler), spec);
+      if (handlersLeave &&
+          (alwaysReturns(ast::body(*stmt), spec) || alwaysReturns(ast::orelse(*stmt), spec)))
         return true;
     }
     if (kind == ast::NodeKind::While) {
@@ -94,7 +99,6 @@ bool alwaysReturns(const SExpr &body) {
   }
   return false;
 }
-
 
 bool negatedIntConstant(const SExpr &unary, int64_t &value) {
   if (!ast::is(unary, ast::NodeKind::UnaryOp) || ast::op(unary) != ast::Operator::USub ||

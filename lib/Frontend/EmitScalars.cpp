@@ -12,8 +12,10 @@ namespace plait::frontend::detail {
 Val FunctionEmitter::emitExpr(const SExpr &expr) {
   ast::NodeKind kind = ast::kindOf(expr);
   Type type = spec.typeOf(expr);
-  if (type.kind == Type::Kind::DType || type.kind == Type::Kind::String)
-    return {type, {}}; // known when compiling: no leaves
+  // Known when compiling: no leaves (a call still runs, for its effects).
+  if ((type.kind == Type::Kind::DType || type.kind == Type::Kind::String) &&
+      kind != ast::NodeKind::Call && kind != ast::NodeKind::IfExp)
+    return {type, {}};
   if (kind == ast::NodeKind::Const)
     return constant(ast::value(expr), type);
   if (kind == ast::NodeKind::Name) {

@@ -105,7 +105,7 @@ void FunctionEmitter::emit(const std::string &symbol) {
   builder.create<mlir::cf::BranchOp>(here(), body);
   startBlock(body);
   emitBody(ast::body(spec.source->definition));
-  if (!terminated() && alwaysReturns(ast::body(spec.source->definition))) {
+  if (!terminated() && alwaysReturns(ast::body(spec.source->definition), &spec)) {
     // Every path returned (an if/else that both return): nothing gets here
     // (the typer did not add None to the result type either).
     returnPlaceholder(here());

@@ -298,7 +298,7 @@ Specialization &Typer::run(int functionId, const std::vector<Type> &arguments) {
       break;
   }
   for (Specialization &spec : specs) {
-    if (!alwaysReturns(ast::body(spec.source->definition))) {
+    if (!alwaysReturns(ast::body(spec.source->definition), &spec)) {
       Type unified;
       if (!unify(spec.result, Type::none(), unified))
         failAt(CompileError::Kind::Typing, *spec.source, spec.resultOrigin,
@@ -371,6 +371,17 @@ void Typer::widenVariable(Specialization &spec, const std::string &name, const T
   }
 }
 
+void Typer::refuseWritesThroughIndexArrays(Specialization &spec, const SExpr &target) {
+  if (!spec.gathers.count(&target))
+    return;
+  const SExpr &index = ast::slice(target);
+  Type indexType = ast::is(index, ast::NodeKind::Tuple) ? Type() : exprType(spec, index);
+  if (indexType.kind == Type::Kind::Array && indexType.ndim > 1 && indexType.dtype != DType::Bool)
+    fail(CompileError::Kind::Unsupported, *spec.source, index,
+         "writing through an index array of more than one axis is not supported (read "
+         "through it, or index with 1-D arrays)");
+}
+
 void Typer::assign(Specialization &spec, const SExpr &target, const Type &type,
                    const SExpr &origin) {
   if (ast::is(target, ast::NodeKind::Name)) {
@@ -409,15 +420,7 @@ void Typer::assign(Specialization &spec, const SExpr &target, const Type &type,
   if (ast::is(target, ast::NodeKind::Subscript)) {
     Type element = subscriptType(spec, target);
     spec.types[&target] = element;
-    if (spec.gathers.count(&target)) {
-      const SExpr &index = ast::slice(target);
-      Type indexType = ast::is(index, ast::NodeKind::Tuple) ? Type() : exprType(spec, index);
-      if (indexType.kind == Type::Kind::Array && indexType.ndim > 1 &&
-          indexType.dtype != DType::Bool)
-        fail(CompileError::Kind::Unsupported, *spec.source, index,
-             "writing through an index array of more than one axis is not supported (read "
-             "through it, or index with 1-D arrays)");
-    }
+    refuseWritesThroughIndexArrays(spec, target);
     // a[mask] = v, a[indices] = v, a[rows, cols] = v: v broadcasts to the
     // indexing result.
     // (Index arrays beside other indices accept extra leading axes of 1.)

@@ -279,6 +279,9 @@ private:
   /// Marks the list displays among a call's arguments as sequenceLiterals.
   void markSequenceLiterals(Specialization &spec, const SExpr &call);
   void assign(Specialization &spec, const SExpr &target, const Type &type, const SExpr &origin);
+  /// a[idx2d] = v and a[idx2d] += v: not supported (the scatter takes 1-D
+  /// index arrays).
+  void refuseWritesThroughIndexArrays(Specialization &spec, const SExpr &target);
   void widenVariable(Specialization &spec, const std::string &name, const Type &type,
                      const SExpr &origin);
 
@@ -424,8 +427,8 @@ private:
   /// nodes the snapshot has not, kept for the emitter.
   std::map<const SExpr *, std::vector<const SExpr *>> subscriptArguments;
   std::deque<SExpr> synthesizedNodes;
-  /// The calls made for f(*t) (unpackedCall), by call.
-  std::map<const SExpr *, const SExpr *> unpackedCallNodes;
+  /// The calls made for f(*t) (unpackedCall), by call and tuple lengths.
+  std::map<std::pair<const SExpr *, std::string>, const SExpr *> unpackedCallNodes;
   /// The *args tuples made, by call and callee id (varargsTuple).
   std::map<std::pair<const SExpr *, int>, const SExpr *> varargsTuples;
   const CompileOptions &options;
@@ -451,7 +454,8 @@ bool isSupportedBuiltin(const std::string &name);
 /// The number of arguments of plait.numpy's libm intrinsic `name` (0: no
 /// such intrinsic); `single` for a "<name>f" float version.
 size_t libmArity(const std::string &name, bool &single);
-bool alwaysReturns(const SExpr &body);
+/// (With `spec`: an if known when compiling counts by its live branch.)
+bool alwaysReturns(const SExpr &body, const Specialization *spec = nullptr);
 /// A new AST node `(head <at's location>)`, for the nodes the typer makes
 /// (its fields appended by the caller).
 SExpr madeNode(const char *head, const SExpr &at);

@@ -116,7 +116,7 @@ Type Typer::jitCallType(Specialization &spec, const SExpr &call, int functionId,
   // A callee that may fall off its end returns None there (a conflict
   // with its other returns is reported once typing is done).
   Type result = callee.result;
-  if (!alwaysReturns(ast::body(callee.source->definition)))
+  if (!alwaysReturns(ast::body(callee.source->definition), &callee))
     unify(callee.result, Type::none(), result);
   for (size_t i = 0; i < actual.size(); ++i)
     if (types[i].containsArray()) // arrays, and tuples and closures holding them
@@ -151,38 +151,33 @@ const SExpr *Typer::unpackedCall(Specialization &spec, const SExpr &call) {
   if (std::none_of(args.begin(), args.end(),
                    [](const SExpr *a) { return ast::is(*a, ast::NodeKind::Starred); }))
     return nullptr;
-  auto made = unpackedCallNodes.find(&call);
-  if (made != unpackedCallNodes.end())
-    return made->second;
-  SExpr unpacked = madeNode("Call", call);
-  unpacked.items.push_back(ast::func(call));
-  SExpr positional;
-  positional.items.push_back(SExpr{SExpr::Kind::Symbol, "Args", 0, {}});
-  for (const SExpr *arg : args) {
-    if (!ast::is(*arg, ast::NodeKind::Starred)) {
-      positional.items.push_back(*arg);
-      continue;
+  // Read once per element: only what reading twice cannot tell apart.
+  std::function<bool(const SExpr &)> plain = [&](const SExpr &node) {
+    switch (ast::kindOf(node)) {
+    case ast::NodeKind::Name:
+    case ast::NodeKind::Const:
+      return true;
+    case ast::NodeKind::Attribute:
+      return plain(ast::value(node));
+    case ast::NodeKind::Subscript:
+      return plain(ast::value(node)) && plain(ast::slice(node));
+    case ast::NodeKind::Slice:
+      for (const SExpr *part : {&ast::lower(node), &ast::upper(node), &ast::step(node)})
+        if (!ast::isNone(*part) && !plain(*part))
+          return false;
+      return true;
+    default:
+      return false;
     }
+  };
+  // The tuples' lengths: the made call is this call's for those lengths
+  // (another specialisation may pass tuples of other lengths).
+  std::vector<size_t> lengths;
+  std::string key;
+  for (const SExpr *arg : args) {
+    if (!ast::is(*arg, ast::NodeKind::Starred))
+      continue;
     const SExpr &value = ast::value(*arg);
-    // Read once per element: only what reading twice cannot tell apart.
-    std::function<bool(const SExpr &)> plain = [&](const SExpr &node) {
-      switch (ast::kindOf(node)) {
-      case ast::NodeKind::Name:
-      case ast::NodeKind::Const:
-        return true;
-      case ast::NodeKind::Attribute:
-        return plain(ast::value(node));
-      case ast::NodeKind::Subscript:
-        return plain(ast::value(node)) && plain(ast::slice(node));
-      case ast::NodeKind::Slice:
-        for (const SExpr *part : {&ast::lower(node), &ast::upper(node), &ast::step(node)})
-          if (!ast::isNone(*part) && !plain(*part))
-            return false;
-        return true;
-      default:
-        return false;
-      }
-    };
     if (!plain(value))
       fail(CompileError::Kind::Unsupported, *spec.source, *arg,
            "f(*t) takes a variable, its attribute or a part of it (*a.shape, *t[1:]) in "
@@ -193,7 +188,24 @@ const SExpr *Typer::unpackedCall(Specialization &spec, const SExpr &call) {
     if (t.kind != Type::Kind::Tuple)
       fail(CompileError::Kind::Unsupported, *spec.source, *arg,
            "f(*t) unpacks tuples in compiled code, not " + t.str());
-    for (size_t k = 0; k < t.elements.size(); ++k) {
+    lengths.push_back(t.elements.size());
+    key += std::to_string(t.elements.size()) + ",";
+  }
+  auto made = unpackedCallNodes.find({&call, key});
+  if (made != unpackedCallNodes.end())
+    return made->second;
+  SExpr unpacked = madeNode("Call", call);
+  unpacked.items.push_back(ast::func(call));
+  SExpr positional;
+  positional.items.push_back(SExpr{SExpr::Kind::Symbol, "Args", 0, {}});
+  size_t starred = 0;
+  for (const SExpr *arg : args) {
+    if (!ast::is(*arg, ast::NodeKind::Starred)) {
+      positional.items.push_back(*arg);
+      continue;
+    }
+    const SExpr &value = ast::value(*arg);
+    for (size_t k = 0; k < lengths[starred]; ++k) {
       SExpr index = madeNode("Const", value);
       index.items.push_back(SExpr{SExpr::Kind::Integer, std::to_string(k), 0, {}});
       SExpr element = madeNode("Subscript", value);
@@ -201,11 +213,13 @@ const SExpr *Typer::unpackedCall(Specialization &spec, const SExpr &call) {
       element.items.push_back(std::move(index));
       positional.items.push_back(std::move(element));
     }
+    ++starred;
   }
   unpacked.items.push_back(std::move(positional));
   unpacked.items.push_back(ast::keywords(call));
   synthesizedNodes.push_back(std::move(unpacked));
-  return unpackedCallNodes.emplace(&call, &synthesizedNodes.back()).first->second;
+  return unpackedCallNodes.emplace(std::make_pair(&call, key), &synthesizedNodes.back())
+      .first->second;
 }
 
 Type Typer::callType(Specialization &spec, const SExpr &call) {

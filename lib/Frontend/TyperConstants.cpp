@@ -163,7 +163,7 @@ bool endsBody(const Specialization &spec, const SExpr &stmt) {
   if (!ast::is(stmt, ast::NodeKind::If))
     return false;
   std::optional<bool> known = spec.knownCondition(&ast::test(stmt));
-  return known && alwaysReturns(*known ? ast::body(stmt) : ast::orelse(stmt));
+  return known && alwaysReturns(*known ? ast::body(stmt) : ast::orelse(stmt), &spec);
 }
 
 } // namespace plait::frontend

@@ -102,6 +102,9 @@ std::optional<Iterable> Typer::iterableOf(Specialization &spec, const SExpr &nod
       std::optional<Iterable> part = iterableOf(spec, *arg);
       if (!part)
         return std::nullopt;
+      if (part->kind == Iterable::Kind::Tuple && part->element.kind == Type::Kind::Bottom)
+        fail(CompileError::Kind::Unsupported, fn, *arg,
+             function + "() of an empty tuple is not supported (loop over the tuple itself)");
       elements.push_back(part->element);
       iterable.parts.push_back(std::move(*part));
     }

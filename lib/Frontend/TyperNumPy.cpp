@@ -740,6 +740,9 @@ Type Typer::subscriptType(Specialization &spec, const SExpr &subscript) {
         fail(CompileError::Kind::Unsupported, *spec.source, *i,
              "index arrays are int arrays or boolean masks");
       // Those rows, in the index array's shape: NumPy's advanced indexing.
+      if (t.ndim + array.ndim - 1 > 8)
+        fail(CompileError::Kind::Unsupported, *spec.source, *i,
+             "arrays of more than 8 dimensions are not supported");
       spec.gathers.insert(&subscript);
       return Type::array(array.dtype, t.ndim + array.ndim - 1, true);
     }

@@ -49,6 +49,8 @@ void Typer::typeStatement(Specialization &spec, const SExpr &stmt) {
       fail(CompileError::Kind::Unsupported, fn, target,
            "augmented assignment to " + target.head() + " is not supported");
     Type current = exprType(spec, target);
+    if (ast::is(target, ast::NodeKind::Subscript))
+      refuseWritesThroughIndexArrays(spec, target);
     Type value = exprType(spec, ast::value(stmt));
     Type result = binaryType(spec, stmt, ast::op(stmt), current, value);
     spec.types[&stmt] = result;

@@ -2,10 +2,10 @@
 statements compiled code has no direct counterpart of.
 
 `a.shape = s` changes the shape of the array object `a` names. When no
-other name can hold that object (it is not a parameter, and never assigned
-to another name or into a tuple), that is re-binding `a` to a view of the
-new shape (NumPy's errors when only a copy could have it), which is what
-compiled code does:
+other name can hold that object (every assignment to `a` makes a new array:
+NumPy's constructors and operations, subscripts, methods), that is
+re-binding `a` to a view of the new shape (NumPy's errors when only a copy
+could have it), which is what compiled code does:
 
     X.shape = Y.shape = n * m   ->   $shape = n * m
                                      X = __plait_set_shape__(X, $shape)
@@ -32,50 +32,79 @@ def _walk_scope(nodes: list[ast.AST]):
             pending.extend(ast.iter_child_nodes(node))
 
 
-def _names(node: ast.AST) -> set[str]:
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+#: NumPy functions that may return their argument itself.
+_MAY_RETURN_INPUT = frozenset(
+    ["asarray", "asanyarray", "ascontiguousarray", "asfortranarray", "require", "atleast_1d",
+     "atleast_2d", "atleast_3d", "asmatrix"]
+)
 
 
-def _shared_names(definition: ast.FunctionDef, params: list[str]) -> set[str]:
-    """Names whose array object another name may hold: parameters (the
-    caller holds them), both sides of an assignment of a name or of a
-    tuple or list holding names (`b = a`, `t = (a, 1)`, `a, b = b, x`),
-    and the names nested functions see."""
-    shared = set(params)
+def _copy_false(call: ast.Call) -> bool:
+    return any(k.arg == "copy" and not (isinstance(k.value, ast.Constant) and k.value.value) for k in call.keywords)
+
+
+def _fresh(value: ast.expr) -> bool:
+    """Whether `value` makes an array object no other name holds: NumPy's
+    constructors and operations, subscripts (views are objects of their
+    own), methods (but astype(copy=False)), tuples of such."""
+    if isinstance(value, (ast.BinOp, ast.UnaryOp, ast.Compare, ast.Subscript)):
+        return True
+    if isinstance(value, (ast.Tuple, ast.List)):
+        return all(_fresh(e) for e in value.elts)
+    if isinstance(value, ast.Attribute):
+        return value.attr == "T"
+    if isinstance(value, ast.Call):
+        func = value.func
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in ("np", "numpy"):
+            return func.attr not in _MAY_RETURN_INPUT and not (func.attr == "array" and _copy_false(value))
+        if isinstance(func, ast.Attribute):  # a method: a.copy(), a.reshape(...)
+            return not (func.attr == "astype" and _copy_false(value))
+    return False
+
+
+def _rewritable_names(definition: ast.FunctionDef, params: list[str]) -> set[str]:
+    """Locals whose every assignment makes a fresh array (so `a.shape = s`
+    changes nothing another name sees): not parameters, not loop, with or
+    := targets, not assigned names, calls of other functions or choices."""
+    fresh: set[str] = set()
+    stale = set(params)
     for node in _walk_scope(definition.body):
-        if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)) and node.value is not None:
-            value = node.value
-            holds = isinstance(value, ast.Name) or (
-                isinstance(value, (ast.Tuple, ast.List)) and any(isinstance(e, ast.Name) for e in value.elts)
-            )
-            if holds:
-                shared |= _names(value)
-                for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
-                    shared |= {n.id for n in ast.walk(target) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+        if isinstance(node, ast.Assign):
+            bound = {n.id for t in node.targets for n in ast.walk(t) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+            if not bound:
+                continue  # a.shape = s, a[i] = v: no name bound
+            if len(node.targets) == 1 and _fresh(node.value):
+                fresh |= bound
+            else:  # b = a, b = f(a), b = a if c else x: a is held twice
+                stale |= bound | {n.id for n in ast.walk(node.value) if isinstance(n, ast.Name)}
+        elif isinstance(node, (ast.AnnAssign, ast.For, ast.AsyncFor, ast.NamedExpr, ast.comprehension)):
+            stale |= {n.id for n in ast.walk(node.target) if isinstance(n, ast.Name)}
+        elif isinstance(node, ast.withitem) and node.optional_vars is not None:
+            stale |= {n.id for n in ast.walk(node.optional_vars) if isinstance(n, ast.Name)}
         elif isinstance(node, _NESTED):
-            shared |= _names(node)
-    return shared
+            stale |= {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+    return fresh - stale
 
 
-def _is_shape_target(target: ast.expr, shared: set[str]) -> bool:
+def _is_shape_target(target: ast.expr, rewritable: set[str]) -> bool:
     return (
         isinstance(target, ast.Attribute)
         and target.attr == "shape"
         and isinstance(target.value, ast.Name)
-        and target.value.id not in shared
+        and target.value.id in rewritable
     )
 
 
-def _rewrite_body(body: list[ast.stmt], shared: set[str]) -> list[ast.stmt]:
+def _rewrite_body(body: list[ast.stmt], rewritable: set[str]) -> list[ast.stmt]:
     out: list[ast.stmt] = []
     for statement in body:
         for field in ("body", "orelse", "finalbody"):
             inner = getattr(statement, field, None)
             if isinstance(inner, list) and not isinstance(statement, _NESTED):
-                setattr(statement, field, _rewrite_body(inner, shared))
+                setattr(statement, field, _rewrite_body(inner, rewritable))
         for handler in getattr(statement, "handlers", []) or []:
-            handler.body = _rewrite_body(handler.body, shared)
-        if not (isinstance(statement, ast.Assign) and all(_is_shape_target(t, shared) for t in statement.targets)):
+            handler.body = _rewrite_body(handler.body, rewritable)
+        if not (isinstance(statement, ast.Assign) and all(_is_shape_target(t, rewritable) for t in statement.targets)):
             out.append(statement)
             continue
         made = [ast.Assign(targets=[ast.Name(id="$shape", ctx=ast.Store())], value=statement.value)]
@@ -103,4 +132,4 @@ def rewrite_shape_assignments(definition: ast.FunctionDef, params: list[str]) ->
         for n in _walk_scope(definition.body)
     ):
         return
-    definition.body = _rewrite_body(definition.body, _shared_names(definition, params))
+    definition.body = _rewrite_body(definition.body, _rewritable_names(definition, params))

@@ -631,3 +631,13 @@ def gather_by_nd_index(a, idx):
 
 def scatter_by_nd_index(a, idx):
     a[idx] = 0.0
+
+
+def set_shape_of_asarray(x):
+    a = np.asarray(x)  # (x itself: the caller's array would change)
+    a.shape = (1, -1)
+    return a
+
+
+def augmented_through_nd_index(a, idx):
+    a[idx] += 1.0

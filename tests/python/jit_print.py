@@ -70,3 +70,20 @@ def to_a_file(i):
 
 def a_function(i):
     print(numbers)
+
+
+def print_failure_caught(x):
+    # (A closed stdout: print raises; except Exception catches it, the
+    # finally's print keeps the first failure for the re-raise.)
+    try:
+        print(x)
+    except Exception:
+        return -1
+    return 1
+
+
+def print_failure_in_finally(x):
+    try:
+        print(x)
+    finally:
+        print(x + 1)

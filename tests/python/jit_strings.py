@@ -64,3 +64,22 @@ def identity_of_values(a, b):
 def returns_strs(mode, x):
     # strs go back to Python as str (the constant the code was compiled for).
     return mode, (mode, len(mode)), "done"
+
+
+def checked(x):
+    if x < 0:
+        raise ValueError("negative")
+    return "ok"
+
+
+def calls_for_effect(x):
+    # A call whose result is a str still runs (here: for its raise).
+    checked(x)
+    return x
+
+
+def ends_in_a_pruned_branch(x, mode):
+    if mode == "a":
+        return x + 1
+    else:
+        pass

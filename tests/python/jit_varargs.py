@@ -70,3 +70,18 @@ def tuple_of(t):
 
 def unpacks_a_number(x):
     return count(*x)
+
+
+def biggest(t):
+    return max(*t)
+
+
+def unpacks_tuples_of_two_lengths(a, b):
+    # One call site, specialised for a pair and for a triple.
+    return biggest((a, b)) + biggest((a, b, 100))
+
+
+def enumerates_no_arguments(a, *rest):
+    for i, r in enumerate(rest):
+        a += r * i
+    return a

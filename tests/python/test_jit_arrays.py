@@ -1037,6 +1037,8 @@ def test_shape_assignment_other_names_see_is_refused() -> None:
         jit.set_shape_of_parameter(np.zeros(6))
     with pytest.raises(plait.UnsupportedError, match="assignment to Attribute is not supported"):
         jit.set_shape_of_shared(3)
+    with pytest.raises(plait.UnsupportedError, match="assignment to Attribute is not supported"):
+        jit.set_shape_of_asarray(np.zeros(4))
 
 
 @given(n=st.integers(1, 6))
@@ -1060,3 +1062,5 @@ def test_gather_by_an_nd_index_array(rows: int, idx: np.ndarray) -> None:
 def test_writing_through_an_nd_index_array_is_refused() -> None:
     with pytest.raises(plait.UnsupportedError, match="writing through an index array of more than one axis"):
         jit.scatter_by_nd_index(np.zeros(3), np.zeros((2, 2), np.int64))
+    with pytest.raises(plait.UnsupportedError, match="writing through an index array of more than one axis"):
+        jit.augmented_through_nd_index(np.zeros(3), np.zeros((2, 2), np.int64))

@@ -103,3 +103,17 @@ def test_what_print_cannot_show_is_an_error() -> None:
         jit.to_a_file(1)
     with pytest.raises(plait.UnsupportedError, match="print\\(\\) in compiled code shows numbers"):
         jit.a_function(1)
+
+
+def test_print_failures_and_except_clauses() -> None:
+    closed = io.StringIO()
+    closed.close()
+    saved = sys.stdout
+    sys.stdout = closed
+    try:
+        results = [outcome(fn, 1) for fn in (py.print_failure_caught, jit.print_failure_caught,
+                                              py.print_failure_in_finally, jit.print_failure_in_finally)]
+    finally:
+        sys.stdout = saved
+    assert results[0] == results[1] == ("value", -1)
+    assert results[2][:2] == results[3][:2] == ("raised", ValueError)

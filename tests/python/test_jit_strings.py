@@ -95,3 +95,10 @@ def test_what_is_refused() -> None:
         jit.identity_of_values(1, 2)
     with pytest.raises(TypeError, match="compiled code takes strs of at most 64 bytes"):
         jit.boundary(np.ones(2), "x" * 65)
+
+
+@given(x=st.integers(-3, 3), mode=st.sampled_from(["a", "b"]))
+@SETTINGS
+def test_calls_and_pruned_returns(x: int, mode: str) -> None:
+    assert_same(py.calls_for_effect, jit.calls_for_effect, x)
+    assert_same(py.ends_in_a_pruned_branch, jit.ends_in_a_pruned_branch, x, mode)

@@ -68,3 +68,15 @@ def test_what_unpacking_takes() -> None:
         jit.unpacks_a_call((1.0, 2.0))
     with pytest.raises(plait.UnsupportedError, match=r"f\(\*t\) unpacks tuples in compiled code, not int"):
         jit.unpacks_a_number(3)
+
+
+@given(a=st.integers(-200, 200), b=st.integers(-200, 200))
+@SETTINGS
+def test_one_call_unpacks_tuples_of_each_length(a: int, b: int) -> None:
+    assert_same(py.unpacks_tuples_of_two_lengths, jit.unpacks_tuples_of_two_lengths, a, b)
+
+
+def test_enumerate_of_an_empty_tuple_is_refused() -> None:
+    assert_same(py.enumerates_no_arguments, jit.enumerates_no_arguments, 1.0, 2.0, 3.0)
+    with pytest.raises(plait.UnsupportedError, match=r"enumerate\(\) of an empty tuple is not supported"):
+        jit.enumerates_no_arguments(1.0)

@@ -12,6 +12,10 @@ namespace {
 /// compiled library raises that are not built in.
 const llvm::StringMap<llvm::StringRef> &builtinBases() {
   static const llvm::StringMap<llvm::StringRef> bases = {
+      // What Python code compiled code calls raised (print() to a closed
+      // stdout; the frontend's kCallbackException): its class is known only
+      // then, so `except Exception:` catches it, `except ValueError:` not.
+      {"<callback>", "Exception"},
       {"ArithmeticError", "Exception"},
       {"AssertionError", "Exception"},
       {"AttributeError", "Exception"},
