@@ -1,8 +1,6 @@
 """str arguments and constants (compile-time values), None checks, and the
 branches they decide; run interpreted and compiled by test_jit_strings.py."""
 
-import numpy as np
-
 
 def boundary(a, mode="wrap"):
     n = a.shape[0]
