@@ -13,12 +13,13 @@ import builtins
 import sys
 from typing import Any
 
-import numpy as np
-
 from . import types
-from ._overload import overload
+from ._overload import overload, with_numpy
 from .errors import TypingError
-from .numpy._libm import fabs
+from ._libm import fabs
+
+#: NumPy, for the implementations that make arrays (bound by with_numpy).
+np: Any = None
 
 #: CPython compensates float sums from 3.12 on.
 _COMPENSATED = sys.version_info >= (3, 12)
@@ -251,4 +252,4 @@ def _set_shape_typer(a, shape):
     if not all(types.is_integral(t) for t in sizes):
         raise TypingError(f"a shape is an int or a tuple of ints, not {shape}")
     # Known C-contiguous: always a view. Otherwise checked as NumPy does.
-    return _reshaped if a.layout == "C" else _reshaped_in_place
+    return _reshaped if a.layout == "C" else with_numpy(globals(), _reshaped_in_place)

@@ -3,7 +3,7 @@ algorithms rather than the C library's (math.gamma, lgamma, hypot, dist,
 fsum, prod, remainder, and frexp, ldexp, modf, isclose, ulp around the C
 library's), ported from CPython's Modules/mathmodule.c operation for
 operation so that compiled results match the interpreter's bit for bit.
-The C library functions they call are plait.numpy._libm's intrinsics (the
+The C library functions they call are plait._libm's intrinsics (the
 same C library CPython calls). Registered on plait.overload."""
 
 from __future__ import annotations
@@ -12,13 +12,14 @@ import math
 import sys
 from typing import Any
 
-import numpy as np
-
 from . import types
-from ._overload import overload
+from ._overload import overload, with_numpy
 from .errors import TypingError, UnsupportedError
-from .numpy._libm import cbrt, copysign, cos, exp, fabs, floor, fma, fmod, log, logb, nextafter, pow, sin, sqrt
-from .numpy._libm import round as c_round
+from ._libm import cbrt, copysign, cos, exp, fabs, floor, fma, fmod, log, logb, nextafter, pow, sin, sqrt
+from ._libm import round as c_round
+
+#: NumPy, for the implementations that make arrays (bound by with_numpy).
+np: Any = None
 
 # -- gamma and lgamma (m_tgamma, m_lgamma: Lanczos, N=13, g=6.0246...) ----
 
@@ -607,19 +608,19 @@ def _hypot_typer(*coordinates):
         _real(t, "hypot()")
     if not coordinates:
         return _hypot_none
-    return _hypot if _uniform(coordinates) else _hypot_any
+    return _hypot if _uniform(coordinates) else with_numpy(globals(), _hypot_any)
 
 
 @overload(math.dist)
 def _dist_typer(p, q):
     kinds = {_sequence(p, "dist()"), _sequence(q, "dist()")}
-    return _dist if kinds == {"uniform"} else _dist_any
+    return with_numpy(globals(), _dist if kinds == {"uniform"} else _dist_any)
 
 
 @overload(math.fsum)
 def _fsum_typer(iterable):
     kind = _sequence(iterable, "fsum()")
-    return {"uniform": _fsum, "mixed": _fsum_any, "empty": _zero}[kind]
+    return with_numpy(globals(), {"uniform": _fsum, "mixed": _fsum_any, "empty": _zero}[kind])
 
 
 @overload(math.prod)

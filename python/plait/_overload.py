@@ -267,6 +267,18 @@ class Resolver:
 _library_loaded = False
 
 
+def with_numpy(namespace: dict[str, Any], implementation: Any) -> Any:
+    """`implementation`, with `np` bound to NumPy in its module's globals
+    `namespace`: modules plait imports at import time do not import NumPy
+    (it takes longer than plait); their type-level functions bind it before
+    returning implementations that make arrays."""
+    if namespace.get("np") is None:
+        import numpy
+
+        namespace["np"] = numpy
+    return implementation
+
+
 def load_numpy_library() -> None:
     """Registers plait.numpy's implementations once the program uses NumPy
     (they are compiled only when a call needs them)."""

@@ -13,8 +13,8 @@ import numpy as np
 from .. import types
 from .._overload import UfuncLoop, overload
 from ..errors import TypingError, UnsupportedError
-from . import _libm
-from ._libm import (
+from .. import _libm
+from .._libm import (
     acos as c_acos,
     acosh as c_acosh,
     asin as c_asin,
