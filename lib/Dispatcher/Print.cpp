@@ -235,6 +235,13 @@ int32_t printFromCompiledCode(const int64_t *words) {
     // may print before re-raising it.)
     dropPending();
     PyErr_Fetch(&pendingType, &pendingValue, &pendingTraceback);
+    // Without the frames print ran (NumPy's repr): they may hold the
+    // arrays that view compiled code's memory, which does not outlive the
+    // call. The dispatcher adds the compiled frames.
+    PyErr_NormalizeException(&pendingType, &pendingValue, &pendingTraceback);
+    Py_CLEAR(pendingTraceback);
+    if (pendingValue)
+      PyException_SetTraceback(pendingValue, Py_None);
   }
   PyGILState_Release(attached);
   return printed ? 0 : 1;
