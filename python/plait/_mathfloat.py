@@ -179,31 +179,50 @@ def _frexp_exponent(x):
     return int(logb(x)) + 1
 
 
+def _fast_sum(a, b):
+    """a + b and its rounding error, for |a| >= |b| (CPython's dl_fast_sum)."""
+    total = a + b
+    return total, (a - total) + b
+
+
+def _product(a, b):
+    """a * b and its rounding error, by fma (CPython 3.12+'s dl_mul)."""
+    product = a * b
+    return product, fma(a, b, -product)
+
+
+def _split(x):
+    """x as hi + lo, halves of its bits (Veltkamp-Dekker, CPython 3.11)."""
+    t = x * _SPLIT
+    hi = t - (t - x)
+    return hi, x - hi
+
+
+def _scale_of(largest):
+    """The power of two that brings `largest` into [0.5, 1): exact."""
+    return pow(2.0, float(-_frexp_exponent(largest)))
+
+
 def _norm_fma(vec, divisor, largest):
     """CPython 3.12+'s vector_norm of |v| / divisor for v in vec: squares
     made exact with fma, sums compensated, a differential correction of
     the root. `largest` is the largest |v| / divisor."""
-    max_e = _frexp_exponent(largest)
-    scale = pow(2.0, float(-max_e))  # exact: a power of two
+    scale = _scale_of(largest)
     csum = 1.0
     frac1 = 0.0
     frac2 = 0.0
     for v in vec:
         x = fabs(float(v)) / divisor
         x *= scale
-        hi = x * x
-        lo = fma(x, x, -hi)
-        total = csum + hi
-        frac2 += (csum - total) + hi
-        csum = total
+        hi, lo = _product(x, x)
+        csum, error = _fast_sum(csum, hi)
         frac1 += lo
+        frac2 += error
     h = sqrt(csum - 1.0 + (frac1 + frac2))
-    hi = -h * h
-    lo = fma(-h, h, -hi)
-    total = csum + hi
-    frac2 += (csum - total) + hi
-    csum = total
+    hi, lo = _product(-h, h)
+    csum, error = _fast_sum(csum, hi)
     frac1 += lo
+    frac2 += error
     x = csum - 1.0 + (frac1 + frac2)
     h += x / (2.0 * h)
     return h / scale
@@ -212,8 +231,7 @@ def _norm_fma(vec, divisor, largest):
 def _norm_split(vec, divisor, largest):
     """CPython 3.11's vector_norm: the same with squares made exact by
     Veltkamp-Dekker splitting and three compensation terms."""
-    max_e = _frexp_exponent(largest)
-    scale = pow(2.0, float(-max_e))  # exact: a power of two
+    scale = _scale_of(largest)
     csum = 1.0
     frac1 = 0.0
     frac2 = 0.0
@@ -221,35 +239,20 @@ def _norm_split(vec, divisor, largest):
     for v in vec:
         x = fabs(float(v)) / divisor
         x *= scale
-        t = x * _SPLIT
-        hi = t - (t - x)
-        lo = x - hi
-        x = hi * hi
-        oldcsum = csum
-        csum += x
-        frac1 += (oldcsum - csum) + x
-        x = 2.0 * hi * lo
-        oldcsum = csum
-        csum += x
-        frac2 += (oldcsum - csum) + x
+        hi, lo = _split(x)
+        csum, error = _fast_sum(csum, hi * hi)
+        frac1 += error
+        csum, error = _fast_sum(csum, 2.0 * hi * lo)
+        frac2 += error
         frac3 += lo * lo
     h = sqrt(csum - 1.0 + (frac1 + frac2 + frac3))
-    x = h
-    t = x * _SPLIT
-    hi = t - (t - x)
-    lo = x - hi
-    x = -hi * hi
-    oldcsum = csum
-    csum += x
-    frac1 += (oldcsum - csum) + x
-    x = -2.0 * hi * lo
-    oldcsum = csum
-    csum += x
-    frac2 += (oldcsum - csum) + x
-    x = -lo * lo
-    oldcsum = csum
-    csum += x
-    frac3 += (oldcsum - csum) + x
+    hi, lo = _split(h)
+    csum, error = _fast_sum(csum, -hi * hi)
+    frac1 += error
+    csum, error = _fast_sum(csum, -2.0 * hi * lo)
+    frac2 += error
+    csum, error = _fast_sum(csum, -lo * lo)
+    frac3 += error
     x = csum - 1.0 + (frac1 + frac2 + frac3)
     return (h + x / (2.0 * h)) / scale
 
@@ -261,10 +264,8 @@ def _norm_divided(vec, largest):
     frac = 0.0
     for v in vec:
         x = fabs(float(v)) / largest
-        x = x * x
-        oldcsum = csum
-        csum += x
-        frac += (oldcsum - csum) + x
+        csum, error = _fast_sum(csum, x * x)
+        frac += error
     return largest * sqrt(csum - 1.0 + frac)
 
 
