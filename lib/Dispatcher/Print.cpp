@@ -16,7 +16,6 @@
 
 #include <Python.h>
 
-#include <cstring>
 #include <string>
 
 namespace plait::dispatch::detail {
@@ -67,15 +66,13 @@ public:
   PyObject *value() {
     switch (char kind = next()) {
     case 'i':
-      return PyLong_FromLongLong(word());
+      return number(frontend::Type::integer());
     case 'b':
-      return PyBool_FromLong(word() != 0);
+      return number(frontend::Type::boolean());
     case 'f':
-      return PyFloat_FromDouble(asDouble(word()));
-    case 'c': {
-      double re = asDouble(word());
-      return PyComplex_FromDoubles(re, asDouble(word()));
-    }
+      return number(frontend::Type::floating());
+    case 'c':
+      return number(frontend::Type::complex());
     case 'n':
       Py_RETURN_NONE;
     case 's':
@@ -95,10 +92,11 @@ public:
   }
 
 private:
-  static double asDouble(int64_t bits) {
-    double value;
-    std::memcpy(&value, &bits, sizeof value);
-    return value;
+  /// A number of `type` in the words a result of that type takes (the low
+  /// bytes of a word hold a narrow one), boxed as results are.
+  PyObject *number(const frontend::Type &type) {
+    ResultOwners none{nullptr, nullptr, nullptr, 0, {}}; // (no arrays)
+    return boxResult(type, values, /*cast=*/0, none);
   }
 
   PyObject *numpyScalar(char code) {
@@ -107,17 +105,7 @@ private:
       PyErr_SetString(PyExc_RuntimeError, "internal: print() of an unknown dtype");
       return nullptr;
     }
-    if (frontend::isComplexDType(dtype->dtype)) {
-      // Each part in the low bytes of its word.
-      int64_t parts[2] = {word(), word()};
-      char bytes[16];
-      size_t half = static_cast<size_t>(dtype->bytes) / 2;
-      std::memcpy(bytes, &parts[0], half);
-      std::memcpy(bytes + half, &parts[1], half);
-      return newNumPyScalar(dtype->dtype, bytes, static_cast<size_t>(dtype->bytes));
-    }
-    int64_t bits = word();
-    return newNumPyScalar(dtype->dtype, &bits, static_cast<size_t>(dtype->bytes));
+    return number(frontend::Type::numpy(dtype->dtype));
   }
 
   PyObject *array(char code) {

@@ -205,6 +205,18 @@ PyObject *boxArray(const Type &type, const int64_t *&words, ResultOwners &owners
   return array;
 }
 
+} // namespace
+
+PyObject *borrowedArray(DType dtype, int ndim, char *data, const int64_t *layout) {
+  ResultBuffer *buffer = newResultBuffer(dtype, ndim, data, layout);
+  if (!buffer)
+    return nullptr;
+  buffer->owner = Py_NewRef(Py_None); // the memory outlives the array's use
+  return asArray(buffer);
+}
+
+namespace {
+
 //===----------------------------------------------------------------------===//
 // Scalars
 //===----------------------------------------------------------------------===//
@@ -215,16 +227,6 @@ PyObject *numpyScalarType(DType dtype) {
   return cachedObject(types[static_cast<int>(dtype)], [dtype] {
     return numpyAttribute(dtype == DType::Bool ? "bool_" : frontend::dtypeName(dtype));
   });
-}
-
-} // namespace
-
-PyObject *borrowedArray(DType dtype, int ndim, char *data, const int64_t *layout) {
-  ResultBuffer *buffer = newResultBuffer(dtype, ndim, data, layout);
-  if (!buffer)
-    return nullptr;
-  buffer->owner = Py_NewRef(Py_None); // the memory outlives the array's use
-  return asArray(buffer);
 }
 
 /// A new NumPy scalar holding `bytes`, built as NumPy's PyArray_Scalar
@@ -243,8 +245,6 @@ PyObject *newNumPyScalar(DType dtype, const void *bytes, size_t size) {
     std::memcpy(reinterpret_cast<char *>(scalar) + sizeof(PyObject), bytes, size);
   return scalar;
 }
-
-namespace {
 
 /// The Python number a NumPy scalar's word holds (the low bytes hold narrow
 /// values).

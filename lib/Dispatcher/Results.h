@@ -38,9 +38,6 @@ PyObject *boxResult(const frontend::Type &type, const int64_t *&words, char cast
 /// `layout`) that does not own it: for memory alive while it is used.
 PyObject *borrowedArray(frontend::DType dtype, int ndim, char *data, const int64_t *layout);
 
-/// A new NumPy scalar of `dtype` holding `bytes` (its size in memory).
-PyObject *newNumPyScalar(frontend::DType dtype, const void *bytes, size_t size);
-
 /// Raises the error the compiled code reported with `status`; returns null.
 PyObject *raiseRunError(const jit::Executor &executor, int32_t status);
 
