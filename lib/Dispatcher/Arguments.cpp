@@ -467,11 +467,9 @@ static bool classify(const DispatchState &state, size_t i, BoundCall &call) {
                    describe().c_str(), key::kMaxStringBytes);
       return false;
     }
-    char header[4];
-    std::snprintf(header, sizeof header, "%c%02zx", key::kString, length);
-    std::memcpy(call.key + call.keyLength, header, 3);
-    std::memcpy(call.key + call.keyLength + 3, text, length);
-    call.keyLength += 3 + length;
+    std::string part = key::stringPart(std::string_view(text, length));
+    std::memcpy(call.key + call.keyLength, part.data(), part.size());
+    call.keyLength += part.size();
     return true;
   }
   if (isDispatcher(argument)) {

@@ -2,6 +2,8 @@
 #include "plait/Frontend/Frontend.h"
 #include "plait/Dialect/Plait/Messages.h"
 
+#include <stdexcept>
+
 namespace plait::frontend {
 
 const NamedTupleClass &eighResultClass() {
@@ -53,6 +55,28 @@ std::string pythonStringLiteral(const std::string &text) {
     }
   }
   return quoted + "'";
+}
+
+std::string stringOfPythonLiteral(const std::string &literal) {
+  auto fail = [&]() -> std::string {
+    throw std::invalid_argument("malformed str literal " + literal);
+  };
+  if (literal.size() < 2 || literal.front() != '\'' || literal.back() != '\'')
+    return fail();
+  std::string text;
+  for (size_t k = 1; k + 1 < literal.size(); ++k) {
+    if (literal[k] != '\\') {
+      text += literal[k];
+    } else if (k + 1 < literal.size() - 1 && literal[k + 1] == 'x' && k + 3 < literal.size() - 1) {
+      text += static_cast<char>(std::stoi(literal.substr(k + 2, 2), nullptr, 16));
+      k += 3;
+    } else if (k + 1 < literal.size() - 1) {
+      text += literal[++k];
+    } else {
+      return fail();
+    }
+  }
+  return text;
 }
 
 std::string Type::str() const {

@@ -113,6 +113,12 @@ Type typeOf(const std::string &part) {
   }
 }
 
+std::string stringPart(std::string_view text) {
+  char length[3];
+  std::snprintf(length, sizeof length, "%02zx", text.size());
+  return std::string(1, kString) + length + std::string(text);
+}
+
 std::string partOf(const Type &type) {
   switch (type.kind) {
   case Type::Kind::Bool:
@@ -132,13 +138,10 @@ std::string partOf(const Type &type) {
             type.contiguous ? kContiguous : type.fortran ? kFortran : kAnyLayout};
   case Type::Kind::DType:
     return {kDType, frontend::dtypeInfo(type.dtype).dispatchCode};
-  case Type::Kind::String: {
+  case Type::Kind::String:
     if (type.text.size() > kMaxStringBytes)
       break;
-    char length[3];
-    std::snprintf(length, sizeof length, "%02zx", type.text.size());
-    return std::string(1, kString) + length + type.text;
-  }
+    return stringPart(type.text);
   case Type::Kind::Function: {
     if (type.takesClosure || type.function < 0)
       break;
@@ -252,30 +255,6 @@ std::vector<std::string> splitNames(const std::string &text) {
 
 } // namespace
 
-/// The text of a str literal as frontend::pythonStringLiteral writes it
-/// ('...' with \\, \' and \xNN), or fails.
-std::string stringOfLiteral(const std::string &literal) {
-  auto fail = [&]() -> std::string {
-    throw std::invalid_argument("malformed str literal " + literal);
-  };
-  if (literal.size() < 2 || literal.front() != '\'' || literal.back() != '\'')
-    return fail();
-  std::string text;
-  for (size_t k = 1; k + 1 < literal.size(); ++k) {
-    if (literal[k] != '\\') {
-      text += literal[k];
-    } else if (k + 1 < literal.size() - 1 && literal[k + 1] == 'x' && k + 3 < literal.size() - 1) {
-      text += static_cast<char>(std::stoi(literal.substr(k + 2, 2), nullptr, 16));
-      k += 3;
-    } else if (k + 1 < literal.size() - 1) {
-      text += literal[++k];
-    } else {
-      return fail();
-    }
-  }
-  return text;
-}
-
 Type typeOfName(const std::string &name, bool &narrow) {
   narrow = false;
   auto inside = [&](const char *prefix) -> std::optional<std::string> {
@@ -285,7 +264,7 @@ Type typeOfName(const std::string &name, bool &narrow) {
     return name.substr(length, name.size() - length - 1);
   };
   if (std::optional<std::string> literal = inside("str["))
-    return Type::stringConstant(stringOfLiteral(*literal));
+    return Type::stringConstant(frontend::stringOfPythonLiteral(*literal));
   if (name == "None")
     return Type::none();
   if (std::optional<std::string> elements = inside("tuple[")) {

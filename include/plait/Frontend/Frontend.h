@@ -204,6 +204,9 @@ struct Type {
 
 /// `text` as a Python string literal ('it\'s'), UTF-8 bytes kept as they are.
 std::string pythonStringLiteral(const std::string &text);
+/// The text of a literal pythonStringLiteral wrote; throws
+/// std::invalid_argument for another.
+std::string stringOfPythonLiteral(const std::string &literal);
 
 /// The type NumPy computes `a op b` in when one side is a NumPy scalar
 /// (NEP 50: Python's bool, int and float are "weak" and take the NumPy

@@ -52,6 +52,8 @@ std::vector<std::string> split(const std::string &key);
 frontend::Type typeOf(const std::string &part);
 /// The part that stands for a type.
 std::string partOf(const frontend::Type &type);
+/// The part of a str of `text` (at most kMaxStringBytes).
+std::string stringPart(std::string_view text);
 
 /// How signatures and `.signatures` spell the type of a part: "int64",
 /// "float64", "bool", "complex", "numpy.float32", "float64[:, ::1]".
