@@ -307,7 +307,7 @@ private:
   Type callType(Specialization &spec, const SExpr &call);
   /// f(a, *t): the call as f(a, t[0], t[1], ...) once t's type is known
   /// (t a variable or its attribute, read once per element: no effects);
-  /// null for a call without *.
+  /// null while a starred tuple is not typed yet.
   const SExpr *unpackedCall(Specialization &spec, const SExpr &call);
   /// A comparison of strs and None (or any `is`) computed when compiling:
   /// its value recorded in spec.knownConditions; nullopt for a comparison

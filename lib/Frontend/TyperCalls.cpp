@@ -148,9 +148,6 @@ void Typer::markSequenceLiterals(Specialization &spec, const SExpr &call) {
 
 const SExpr *Typer::unpackedCall(Specialization &spec, const SExpr &call) {
   std::vector<const SExpr *> args = ast::args(call).rest();
-  if (std::none_of(args.begin(), args.end(),
-                   [](const SExpr *a) { return ast::is(*a, ast::NodeKind::Starred); }))
-    return nullptr;
   // Read once per element: only what reading twice cannot tell apart.
   std::function<bool(const SExpr &)> plain = [&](const SExpr &node) {
     switch (ast::kindOf(node)) {
@@ -224,13 +221,15 @@ const SExpr *Typer::unpackedCall(Specialization &spec, const SExpr &call) {
 
 Type Typer::callType(Specialization &spec, const SExpr &call) {
   const FunctionSource &fn = *spec.source;
-  if (const SExpr *unpacked = unpackedCall(spec, call)) {
+  std::vector<const SExpr *> arguments = ast::args(call).rest();
+  if (std::any_of(arguments.begin(), arguments.end(),
+                  [](const SExpr *a) { return ast::is(*a, ast::NodeKind::Starred); })) {
+    const SExpr *unpacked = unpackedCall(spec, call);
+    if (!unpacked)
+      return Type::bottom(); // (unpacked once its tuples are typed)
     spec.unpackedCalls[&call] = unpacked;
     return exprType(spec, *unpacked);
   }
-  for (const SExpr *arg : ast::args(call).rest())
-    if (ast::is(*arg, ast::NodeKind::Starred))
-      return Type::bottom(); // (unpacked once its tuple is typed)
   const SExpr &callee = ast::func(call);
   markSequenceLiterals(spec, call);
   // str(e), repr(e), print(e) of a caught exception: said as such.

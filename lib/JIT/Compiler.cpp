@@ -236,7 +236,6 @@ std::shared_ptr<Executor> compile(const CompileRequest &request) {
         mlir::ModuleOp::create(mlir::UnknownLoc::get(&mlirContext));
     executor->info = frontend::emitModule(*module, program, request.entryFunction,
                                           request.argumentTypes, request.options, id);
-
     if (mlir::failed(mlir::verify(*module)))
       capture.fail("internal error: plait emitted invalid MLIR:\n" +
                    print(*module));
