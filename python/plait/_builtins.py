@@ -109,10 +109,6 @@ def _sum(iterable, start=0):
     return _plain_finish(acc, comp)
 
 
-def _start(iterable, start=0):
-    return start
-
-
 def _any(iterable):
     for item in iterable:
         if item:
@@ -127,29 +123,19 @@ def _all(iterable):
     return True
 
 
-def _no_item(iterable):
-    return False
-
-
-def _every_item(iterable):
-    return True
-
-
-def _iterable_kind(t: Any, name: str) -> str:
-    """"items" (a 1-D array, a tuple of one type) or "empty" (the empty
-    tuple)."""
+def _check_iterable(t: Any, name: str) -> None:
+    """What these functions iterate over in compiled code: a 1-D array or a
+    tuple whose items have one type (an empty one too)."""
     if isinstance(t, types.Array):
         if t.ndim != 1:
             raise TypingError(
                 f"{name}() of a {t.ndim}-D array adds its rows, which compiled code does not: "
                 f"use np.{name}(a, axis=0)"
             )
-        return "items"
+        return
     if isinstance(t, types.Tuple):
-        if not t.elements:
-            return "empty"
         if all(e == t.elements[0] for e in t.elements):
-            return "items"
+            return
         raise TypingError(
             f"{name}() of {t}: compiled code iterates tuples whose items have one type "
             "(write the sum out, or pass an array)"
@@ -161,19 +147,20 @@ def _iterable_kind(t: Any, name: str) -> str:
 def _sum_typer(iterable, start=0):
     if isinstance(start, types.String):
         raise TypingError("sum() can't sum strings [use ''.join(seq) instead]")
-    return _start if _iterable_kind(iterable, "sum") == "empty" else _sum
+    _check_iterable(iterable, "sum")
+    return _sum
 
 
 @overload(builtins.any)
 def _any_typer(iterable):
-    kind = _iterable_kind(iterable, "any")
-    return _no_item if kind == "empty" else _any
+    _check_iterable(iterable, "any")
+    return _any
 
 
 @overload(builtins.all)
 def _all_typer(iterable):
-    kind = _iterable_kind(iterable, "all")
-    return _every_item if kind == "empty" else _all
+    _check_iterable(iterable, "all")
+    return _all
 
 
 # -- a.shape = s (see _rewrites) ----------------------------------------------

@@ -311,10 +311,6 @@ def _hypot_any(*coordinates):
     return _vector_norm(np.array(coordinates, np.float64))
 
 
-def _hypot_none():
-    return 0.0
-
-
 def _dist(p, q):
     if len(p) != len(q):
         raise ValueError("both points must have the same number of dimensions")
@@ -327,10 +323,6 @@ def _dist(p, q):
 
 def _dist_any(p, q):
     return _dist(np.array(p, np.float64), np.array(q, np.float64))
-
-
-def _zero(iterable):
-    return 0.0
 
 
 # -- fsum (Shewchuk's exact partials) and prod ------------------------------
@@ -419,10 +411,6 @@ def _prod_ints(iterable, start=1):
         if item == 0:
             return 0
     return _prod(iterable, start)
-
-
-def _prod_empty(iterable, start=1):
-    return start
 
 
 # -- the rest: frexp, ldexp, modf, remainder, isclose, ulp, cbrt, nextafter ---
@@ -607,9 +595,8 @@ def _lgamma_typer(x):
 def _hypot_typer(*coordinates):
     for t in coordinates:
         _real(t, "hypot()")
-    if not coordinates:
-        return _hypot_none
-    return _hypot if _uniform(coordinates) else with_numpy(globals(), _hypot_any)
+    # (No coordinates: the loops run no times, as CPython's.)
+    return _hypot if not coordinates or _uniform(coordinates) else with_numpy(globals(), _hypot_any)
 
 
 @overload(math.dist)
@@ -621,7 +608,7 @@ def _dist_typer(p, q):
 @overload(math.fsum)
 def _fsum_typer(iterable):
     kind = _sequence(iterable, "fsum()")
-    return with_numpy(globals(), {"uniform": _fsum, "mixed": _fsum_any, "empty": _zero}[kind])
+    return with_numpy(globals(), _fsum_any if kind == "mixed" else _fsum)
 
 
 @overload(math.prod)
@@ -634,10 +621,8 @@ def _prod_typer(iterable, start=1):
         raise UnsupportedError(
             f"prod() of {iterable}: the factors of a tuple must have one type (or pass an array)"
         )
-    if kind == "empty":
-        return _prod_empty
     python_ints = (types.Integer, types.Boolean)
-    if isinstance(iterable, types.Tuple) and isinstance(iterable.elements[0], python_ints):
+    if kind == "uniform" and isinstance(iterable, types.Tuple) and isinstance(iterable.elements[0], python_ints):
         if not isinstance(start, types.Type) or isinstance(start, python_ints):
             return _prod_ints
     return _prod
