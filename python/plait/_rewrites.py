@@ -18,17 +18,24 @@ that attribute assignment is not supported."""
 from __future__ import annotations
 
 import ast
+from typing import Iterator
 
-_NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+#: The nodes that open a scope of their own.
+SCOPE_NODES = (ast.Lambda, ast.FunctionDef, ast.AsyncFunctionDef)
 
 
-def _walk_scope(nodes: list[ast.AST]):
-    """The nodes of a function's own scope (not of the functions in it)."""
+def scope_walk(nodes: list[ast.AST]) -> Iterator[ast.AST]:
+    """The nodes of one scope: nested lambdas and defs are yielded, their
+    insides are not (their defaults and decorators belong to this one)."""
     pending = list(nodes)
     while pending:
         node = pending.pop()
         yield node
-        if not isinstance(node, _NESTED):
+        if isinstance(node, ast.Lambda):
+            pending.extend(node.args.defaults)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            pending.extend(node.args.defaults + node.decorator_list)
+        else:
             pending.extend(ast.iter_child_nodes(node))
 
 
@@ -68,7 +75,7 @@ def _rewritable_names(definition: ast.FunctionDef, params: list[str]) -> set[str
     := targets, not assigned names, calls of other functions or choices."""
     fresh: set[str] = set()
     stale = set(params)
-    for node in _walk_scope(definition.body):
+    for node in scope_walk(definition.body):
         if isinstance(node, ast.Assign):
             bound = {n.id for t in node.targets for n in ast.walk(t) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
             if not bound:
@@ -81,7 +88,7 @@ def _rewritable_names(definition: ast.FunctionDef, params: list[str]) -> set[str
             stale |= {n.id for n in ast.walk(node.target) if isinstance(n, ast.Name)}
         elif isinstance(node, ast.withitem) and node.optional_vars is not None:
             stale |= {n.id for n in ast.walk(node.optional_vars) if isinstance(n, ast.Name)}
-        elif isinstance(node, _NESTED):
+        elif isinstance(node, SCOPE_NODES):
             stale |= {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
     return fresh - stale
 
@@ -100,7 +107,7 @@ def _rewrite_body(body: list[ast.stmt], rewritable: set[str]) -> list[ast.stmt]:
     for statement in body:
         for field in ("body", "orelse", "finalbody"):
             inner = getattr(statement, field, None)
-            if isinstance(inner, list) and not isinstance(statement, _NESTED):
+            if isinstance(inner, list) and not isinstance(statement, SCOPE_NODES):
                 setattr(statement, field, _rewrite_body(inner, rewritable))
         for handler in getattr(statement, "handlers", []) or []:
             handler.body = _rewrite_body(handler.body, rewritable)
@@ -129,7 +136,7 @@ def rewrite_shape_assignments(definition: ast.FunctionDef, params: list[str]) ->
     """Rewrites, in place, `a.shape = s` of arrays no other name holds."""
     if not any(
         isinstance(n, ast.Assign) and any(isinstance(t, ast.Attribute) and t.attr == "shape" for t in n.targets)
-        for n in _walk_scope(definition.body)
+        for n in scope_walk(definition.body)
     ):
         return
     definition.body = _rewrite_body(definition.body, _rewritable_names(definition, params))

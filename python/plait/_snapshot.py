@@ -13,12 +13,14 @@ import math
 import sys
 import textwrap
 from types import FunctionType, ModuleType
-from typing import Any, Callable, Iterator, Optional
+from typing import Any, Callable, Optional
 
 from . import _overload
 from ._core import jit as _native
 from . import _generators
+from ._rewrites import SCOPE_NODES as _SCOPE_NODES
 from ._rewrites import rewrite_shape_assignments
+from ._rewrites import scope_walk as _scope_walk
 from ._versions import rename_versions
 from .errors import CompileError
 
@@ -109,22 +111,6 @@ def _is_constant(value: object) -> bool:
 #: dispatchers' ids, which count up from 1).
 _nested_ids = itertools.count(1 << 30)
 
-_SCOPE_NODES = (ast.Lambda, ast.FunctionDef, ast.AsyncFunctionDef)
-
-
-def _scope_walk(nodes: list[ast.AST]) -> Iterator[ast.AST]:
-    """The nodes of one scope: nested lambdas and defs are yielded, their
-    insides are not."""
-    pending = list(nodes)
-    while pending:
-        node = pending.pop()
-        yield node
-        if isinstance(node, ast.Lambda):
-            pending.extend(node.args.defaults)
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            pending.extend(node.args.defaults + node.decorator_list)
-        else:
-            pending.extend(ast.iter_child_nodes(node))
 
 
 def _scope_body(node: ast.AST) -> list[ast.AST]:
