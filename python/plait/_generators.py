@@ -24,6 +24,7 @@ import ast
 from typing import Any, Callable, Optional
 
 from . import _builtins
+from ._rewrites import locate
 
 #: Reductions a generator expression can feed.
 REDUCTIONS = ("sum", "min", "max", "any", "all")
@@ -176,10 +177,6 @@ def rewrite(call: ast.Call, is_builtin: Callable[[str], bool]) -> Optional[MadeC
         returns=None,
     )
     made = MadeCall(function=function, args=args)
-    # Every made node is located at the generator (carets and tracebacks).
-    for node in ast.walk(function):
-        if "lineno" in node._attributes and not hasattr(node, "lineno"):
-            ast.copy_location(node, generator)
-    ast.copy_location(function, generator)
-    ast.copy_location(made, call)
+    locate(function, generator)
+    locate(made, call)
     return made

@@ -39,6 +39,15 @@ def scope_walk(nodes: list[ast.AST]) -> Iterator[ast.AST]:
             pending.extend(ast.iter_child_nodes(node))
 
 
+def locate(node: ast.AST, at: ast.AST) -> None:
+    """Gives `node` and the nodes in it that have no location `at`'s (a
+    rewrite's nodes point at the source they stand for: carets,
+    tracebacks)."""
+    for part in ast.walk(node):
+        if "lineno" in part._attributes and not hasattr(part, "lineno"):
+            ast.copy_location(part, at)
+
+
 #: NumPy functions that may return their argument itself.
 _MAY_RETURN_INPUT = frozenset(
     ["asarray", "asanyarray", "ascontiguousarray", "asfortranarray", "require", "atleast_1d",
@@ -124,10 +133,7 @@ def _rewrite_body(body: list[ast.stmt], rewritable: set[str]) -> list[ast.stmt]:
             )
             made.append(ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())], value=call))
         for node in made:
-            for part in ast.walk(node):
-                if "lineno" in part._attributes and not hasattr(part, "lineno"):
-                    ast.copy_location(part, statement)
-            ast.copy_location(node, statement)
+            locate(node, statement)
         out.extend(made)
     return out
 
