@@ -13,10 +13,6 @@ namespace plait::frontend::detail {
 
 namespace {
 
-bool isConstString(const SExpr &node) {
-  return ast::is(node, ast::NodeKind::Const) && ast::value(node).kind == SExpr::Kind::String;
-}
-
 /// "s<length>:<bytes>": a string constant in a descriptor.
 std::string stringItem(const std::string &text) {
   return "s" + std::to_string(text.size()) + ":" + text;
@@ -96,10 +92,6 @@ Val FunctionEmitter::emitPrint(const SExpr &node) {
     }
   };
   auto argument = [&](const SExpr &arg) {
-    if (isConstString(arg)) {
-      descriptor += stringItem(ast::value(arg).text);
-      return;
-    }
     Val value = emitExpr(arg);
     temporaries.push_back(value);
     describe(value);

@@ -334,10 +334,7 @@ private:
   /// A call of a jitted function with `actual` arguments (defaults filled
   /// in): its callee specialised, recorded for the emitter.
   Type jitCallType(Specialization &spec, const SExpr &call, int functionId,
-                   const std::vector<const SExpr *> &actual, bool constantStrings = false);
-  /// An argument's type; string constants are Type::stringConstant for
-  /// `constantStrings` (arguments of plait.overload implementations).
-  Type argumentType(Specialization &spec, const SExpr &arg, bool constantStrings);
+                   const std::vector<const SExpr *> &actual);
 
   //--- plait.overload (TyperOverloads.cpp) -------------------------------//
   /// The overload key a call's target has ("numpy.clip", "ndarray.flip",

@@ -79,18 +79,8 @@ const SExpr &Typer::varargsTuple(const SExpr &call, const FunctionSource &callee
   return *varargsTuples.emplace(key, &synthesizedNodes.back()).first->second;
 }
 
-Type Typer::argumentType(Specialization &spec, const SExpr &arg, bool constantStrings) {
-  if (constantStrings && ast::is(arg, ast::NodeKind::Const) &&
-      ast::value(arg).kind == SExpr::Kind::String) {
-    Type t = Type::stringConstant(ast::value(arg).text);
-    spec.types[&arg] = t; // (the emitter reads every argument's type)
-    return t;
-  }
-  return exprType(spec, arg);
-}
-
 Type Typer::jitCallType(Specialization &spec, const SExpr &call, int functionId,
-                        const std::vector<const SExpr *> &actual, bool constantStrings) {
+                        const std::vector<const SExpr *> &actual) {
   spec.callsJit = true;
   const FunctionSource &target = functionSource(functionId);
   std::vector<Type> types;
@@ -99,7 +89,7 @@ Type Typer::jitCallType(Specialization &spec, const SExpr &call, int functionId,
     bool isDefault = false;
     for (const SExpr &d : target.defaults)
       isDefault |= &d == arg;
-    Type t = isDefault ? constantType(*arg) : argumentType(spec, *arg, constantStrings);
+    Type t = isDefault ? constantType(*arg) : exprType(spec, *arg);
     if (isDefault && t.kind == Type::Kind::Bottom)
       fail(CompileError::Kind::Unsupported, *spec.source, call,
            target.name + "() is called with a default value that is not a constant compiled "

@@ -121,10 +121,7 @@ Type Typer::linalgCallType(Specialization &spec, const SExpr &call, const std::s
     atLeast2d(a, *plan.arrays[0]);
     if (bound.count("UPLO")) {
       const SExpr &uplo = *bound["UPLO"];
-      std::string text =
-          ast::is(uplo, ast::NodeKind::Const) && ast::value(uplo).kind == SExpr::Kind::String
-              ? ast::value(uplo).text
-              : "";
+      std::string text = ast::isStringConstant(uplo) ? ast::value(uplo).text : "";
       if (text != "L" && text != "l" && text != "U" && text != "u")
         fail(CompileError::Kind::Typing, fn, uplo,
              ast::is(uplo, ast::NodeKind::Const) ? "UPLO argument must be 'L' or 'U'"

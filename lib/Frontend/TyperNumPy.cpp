@@ -60,8 +60,7 @@ DType Typer::dtypeOf(Specialization &spec, const SExpr &node) {
       resolve(spec, ast::id(ast::value(node))).kind == NameBinding::Kind::NumPy &&
       dtypeFromName(ast::attr(node), dtype))
     return dtype;
-  if (ast::is(node, ast::NodeKind::Const) && ast::value(node).kind == SExpr::Kind::String &&
-      dtypeFromString(ast::value(node).text, dtype))
+  if (ast::isStringConstant(node) && dtypeFromString(ast::value(node).text, dtype))
     return dtype;
   if (ast::is(node, ast::NodeKind::Attribute) && ast::attr(node) == "dtype") {
     // dtype=a.dtype: the array's dtype, known when compiling.

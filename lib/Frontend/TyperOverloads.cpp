@@ -93,7 +93,7 @@ std::optional<Type> Typer::overloadCallType(Specialization &spec, const SExpr &c
   for (const SExpr *arg : positional) {
     if (ast::is(*arg, ast::NodeKind::Starred))
       fail(CompileError::Kind::Unsupported, fn, *arg, "*args in calls is not supported");
-    Type t = argumentType(spec, *arg, /*constantStrings=*/true);
+    Type t = exprType(spec, *arg);
     if (t.kind == Type::Kind::Bottom)
       return t; // typed in a later round
     request.positional.push_back(t);
@@ -106,7 +106,7 @@ std::optional<Type> Typer::overloadCallType(Specialization &spec, const SExpr &c
     const std::string &name = keyword->items.at(1).text;
     if (name == "**")
       fail(CompileError::Kind::Unsupported, fn, call, "**kwargs in calls is not supported");
-    Type t = argumentType(spec, keyword->items.at(2), /*constantStrings=*/true);
+    Type t = exprType(spec, keyword->items.at(2));
     if (t.kind == Type::Kind::Bottom)
       return t;
     request.keywords.emplace_back(name, t);
@@ -138,9 +138,9 @@ std::optional<Type> Typer::overloadCallType(Specialization &spec, const SExpr &c
     fail(CompileError::Kind::Unsupported, fn, call,
          "this operator's implementation is not an elementwise loop");
   if (resolution.kind == OverloadResolution::Kind::Function)
-    return jitCallType(spec, call, resolution.functionId,
-                       callArguments(spec, call, positional, functionSource(resolution.functionId)),
-                       /*constantStrings=*/true);
+    return jitCallType(
+        spec, call, resolution.functionId,
+        callArguments(spec, call, positional, functionSource(resolution.functionId)));
 
   // A ufunc: NumPy's broadcasting of the operands, the kernel per element;
   // out= (or one more positional argument) receives the result, where=

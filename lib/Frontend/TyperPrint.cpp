@@ -36,17 +36,11 @@ bool printable(const Type &t) {
   }
 }
 
-bool isConstString(const SExpr &node) {
-  return ast::is(node, ast::NodeKind::Const) && ast::value(node).kind == SExpr::Kind::String;
-}
-
 } // namespace
 
 Type Typer::printCallType(Specialization &spec, const SExpr &call) {
   const FunctionSource &fn = *spec.source;
   auto value = [&](const SExpr &node) {
-    if (isConstString(node))
-      return;
     Type t = exprType(spec, node);
     if (!printable(t))
       fail(CompileError::Kind::Unsupported, fn, node,
@@ -68,7 +62,8 @@ Type Typer::printCallType(Specialization &spec, const SExpr &call) {
     const SExpr &given = keyword->items.at(2);
     bool constant = ast::is(given, ast::NodeKind::Const);
     if (name == "sep" || name == "end") {
-      if (!constant || !(isConstString(given) || ast::value(given).kind == SExpr::Kind::None))
+      if (!constant ||
+          !(ast::isStringConstant(given) || ast::value(given).kind == SExpr::Kind::None))
         fail(CompileError::Kind::Unsupported, fn, given,
              "print()'s " + name + " is a string written in the code (or None) in compiled code");
     } else if (name == "flush") {

@@ -230,7 +230,7 @@ void Typer::typeMessage(Specialization &spec, const SExpr &message) {
            "(and NumPy's numbers), not " +
                t.str());
   };
-  if (ast::is(message, ast::NodeKind::Const) && ast::value(message).kind == SExpr::Kind::String)
+  if (ast::isStringConstant(message))
     return;
   if (!ast::is(message, ast::NodeKind::JoinedStr)) {
     number(message); // raise ValueError(x): str(x)

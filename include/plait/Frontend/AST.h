@@ -123,6 +123,10 @@ inline std::vector<const SExpr *> values(const SExpr &node) { return spreadOf(no
 inline std::vector<const SExpr *> elts(const SExpr &node) { return spreadOf(node, Field::elts); }
 /// A Name's identifier.
 inline const std::string &id(const SExpr &node) { return fieldOf(node, Field::id).text; }
+/// A str written in the code ("wrap").
+inline bool isStringConstant(const SExpr &node) {
+  return is(node, NodeKind::Const) && fieldOf(node, Field::value).kind == SExpr::Kind::String;
+}
 /// An ExceptHandler's name (`except E as name`), or #none.
 inline const SExpr &handlerName(const SExpr &node) { return fieldOf(node, Field::name); }
 /// An Attribute's attribute name.
