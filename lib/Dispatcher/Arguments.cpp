@@ -1,10 +1,12 @@
 //===- Arguments.cpp - binding, classifying and unboxing a call -----------===//
 #include "Arguments.h"
 
+#include "Results.h"
 #include "plait/Frontend/DType.h"
 #include "plait/JIT/Compiler.h"
 #include "plait/JIT/DispatchKey.h"
 #include "plait/JIT/EntryABI.h"
+#include "plait/Runtime/Lists.h"
 
 #include <atomic>
 #include <cstdio>
@@ -67,6 +69,8 @@ const char *kindName(char code) {
     return "str";
   case key::kNone:
     return "None";
+  case key::kList:
+    return "list";
   default:
     return "?";
   }
@@ -268,6 +272,102 @@ bool classifyElement(PyObject *element, std::string &part, const std::string &wh
 
 bool unboxScalar(PyObject *o, char kind, int64_t &slot, const DispatchState &state, size_t index);
 
+/// The key part of a list item (a number, a bool or a NumPy scalar), or ""
+/// for another object.
+std::string listItemPart(PyObject *item) {
+  if (PyBool_Check(item))
+    return std::string(1, key::kBool);
+  if (PyLong_CheckExact(item))
+    return std::string(1, key::kInt);
+  if (PyFloat_CheckExact(item))
+    return std::string(1, key::kFloat);
+  if (PyComplex_CheckExact(item))
+    return std::string(1, key::kComplex);
+  if (PyObject_CheckBuffer(item)) { // a NumPy scalar: its own type
+    Py_buffer view;
+    if (PyObject_GetBuffer(item, &view, PyBUF_RECORDS_RO) != 0) {
+      PyErr_Clear();
+      return "";
+    }
+    const frontend::DTypeInfo *dtype = view.ndim == 0 ? dtypeOfBuffer(view) : nullptr;
+    PyBuffer_Release(&view);
+    return dtype ? std::string{key::kNumPyScalar, dtype->dispatchCode} : "";
+  }
+  if (PyLong_Check(item))
+    return std::string(1, key::kInt);
+  if (PyFloat_Check(item))
+    return std::string(1, key::kFloat);
+  return "";
+}
+
+/// The key part of a list argument: 'L' and its items' part. Compiled
+/// lists hold items of one type; false with a TypeError naming `what` for
+/// an empty list (no type to compile for) and for mixed items.
+bool classifyList(PyObject *items, std::string &part, const std::string &what) {
+  Py_ssize_t n = PyList_GET_SIZE(items);
+  if (n == 0) {
+    PyErr_Format(PyExc_TypeError,
+                 "%s: an empty list has no item type to compile for (pass it with items, or "
+                 "make it in compiled code)",
+                 what.c_str());
+    return false;
+  }
+  std::string item = listItemPart(PyList_GET_ITEM(items, 0));
+  for (Py_ssize_t k = 0; k < n; ++k) {
+    PyObject *object = PyList_GET_ITEM(items, k);
+    std::string other = k == 0 ? item : listItemPart(object);
+    if (other.empty()) {
+      PyErr_Format(PyExc_TypeError,
+                   "%s: list items must be int, float, bool, complex or NumPy scalars, not %s",
+                   what.c_str(), Py_TYPE(object)->tp_name);
+      return false;
+    }
+    if (other != item) {
+      PyErr_Format(PyExc_TypeError,
+                   "%s: a list mixing %s and %s items cannot be compiled for (compiled lists "
+                   "hold items of one type)",
+                   what.c_str(), Py_TYPE(PyList_GET_ITEM(items, 0))->tp_name,
+                   Py_TYPE(object)->tp_name);
+      return false;
+    }
+  }
+  part = std::string(1, key::kList) + item;
+  return true;
+}
+
+/// Stores `item` (of the list item type `type`) at `at`; false with an
+/// exception.
+bool unboxListItem(PyObject *item, const frontend::Type &type, char *at, const DispatchState &state,
+                   size_t index) {
+  using Kind = frontend::Type::Kind;
+  if (type.kind == Kind::Complex) {
+    Py_complex z = PyComplex_AsCComplex(item);
+    if (z.real == -1.0 && PyErr_Occurred())
+      return false;
+    std::memcpy(at, &z, 16);
+    return true;
+  }
+  if (type.kind == Kind::NumPy) {
+    Py_buffer view;
+    if (PyObject_GetBuffer(item, &view, PyBUF_RECORDS_RO) != 0)
+      return false;
+    std::memcpy(at, view.buf, static_cast<size_t>(frontend::dtypeInfo(type.dtype).bytes));
+    PyBuffer_Release(&view);
+    return true;
+  }
+  char kind = type.kind == Kind::Bool  ? key::kBool
+              : type.kind == Kind::Int ? key::kInt
+                                       : key::kFloat;
+  int64_t value;
+  if (!unboxScalar(item, kind, value, state, index))
+    return false;
+  if (kind == key::kBool)
+    *at = static_cast<char>(value);
+  else
+    std::memcpy(at, &value, 8);
+  return true;
+}
+
 /// A complex number's parts, one slot each.
 bool unboxComplex(PyObject *o, const std::function<void(int64_t)> &take) {
   Py_complex z = PyComplex_AsCComplex(o);
@@ -454,6 +554,25 @@ static bool classify(const DispatchState &state, size_t i, BoundCall &call) {
     call.keyLength += part.size();
     return true;
   }
+  if (PyList_Check(argument)) {
+    // A copy of the items (the caller's list stays the one changes are
+    // written back to).
+    PyObject *items = PyList_GetSlice(argument, 0, PY_SSIZE_T_MAX);
+    if (!items)
+      return false;
+    call.listItems[i] = call.pins.keep(items);
+    std::string part;
+    if (!classifyList(items, part, describe()))
+      return false;
+    if (call.keyLength + part.size() > sizeof(call.key)) {
+      PyErr_Format(PyExc_TypeError, "%s: the call's arguments are too large to compile for",
+                   describe().c_str());
+      return false;
+    }
+    std::memcpy(call.key + call.keyLength, part.data(), part.size());
+    call.keyLength += part.size();
+    return true;
+  }
   if (PyUnicode_Check(argument)) {
     // A str: a constant of the code compiled for it (mode="wrap").
     Py_ssize_t size = 0;
@@ -499,7 +618,7 @@ static bool classify(const DispatchState &state, size_t i, BoundCall &call) {
   if (!PyObject_CheckBuffer(argument)) {
     PyErr_Format(PyExc_TypeError,
                  "%s() argument %zu ('%s') must be int, float, bool, complex, None, a str, a "
-                 "tuple, a dtype, "
+                 "tuple, a list, a dtype, "
                  "a jitted function or an array, not %s",
                  state.name.c_str(), i + 1, state.params[i].c_str(), Py_TYPE(argument)->tp_name);
     return false;
@@ -671,6 +790,34 @@ bool PackedArguments::unbox(const DispatchState &state, const Entry &entry,
     }
     if (kind == key::kDType || kind == key::kFunction || kind == key::kString || kind == key::kNone)
       continue; // known when compiling
+    if (kind == key::kList) {
+      // A box of its own (in the call's arena), passed as a 1-D memref.
+      const frontend::Type &type = executor.info.argumentTypes[i];
+      PyObject *items = call.listItems[i];
+      Py_ssize_t n = PyList_GET_SIZE(items);
+      int64_t itemBytes = type.itemType().kind == frontend::Type::Kind::Bool      ? 1
+                          : type.itemType().kind == frontend::Type::Kind::Complex ? 16
+                          : type.itemType().kind == frontend::Type::Kind::NumPy
+                              ? frontend::dtypeInfo(type.itemType().dtype).bytes
+                              : 8;
+      int64_t *box = newList(n, itemBytes);
+      if (!box) {
+        PyErr_NoMemory();
+        return false;
+      }
+      lists[i] = box;
+      char *at = reinterpret_cast<char *>(box[kListItems]);
+      for (Py_ssize_t k = 0; k < n; ++k)
+        if (!unboxListItem(PyList_GET_ITEM(items, k), type.itemType(), at + k * itemBytes, state,
+                           i))
+          return false;
+      take(reinterpret_cast<int64_t>(box));
+      take(reinterpret_cast<int64_t>(box));
+      take(0);
+      take(kListWords);
+      take(1);
+      continue;
+    }
     if (kind == key::kTuple) {
       if (!unboxTuple(argument, executor.info.argumentTypes[i], take, state, i))
         return false;
@@ -712,6 +859,21 @@ bool PackedArguments::unbox(const DispatchState &state, const Entry &entry,
       }
       take(view.strides[d] / view.itemsize);
     }
+  }
+  return true;
+}
+
+bool PackedArguments::reflectLists(const Entry &entry, const BoundCall &call) {
+  for (size_t i = 0; i < call.count; ++i) {
+    if (!lists[i] || !lists[i][kListChanged])
+      continue;
+    PyObject *items = pythonList(entry.executor->info.argumentTypes[i], lists[i]);
+    if (!items)
+      return false;
+    int failed = PyList_SetSlice(call.arguments[i], 0, PY_SSIZE_T_MAX, items);
+    Py_DECREF(items);
+    if (failed)
+      return false;
   }
   return true;
 }

@@ -54,6 +54,10 @@ const Entry *lookup(const Snapshot *table, std::string_view key, bool exactOnly)
 PyObject *run(DispatchState &state, const Entry &entry, BoundCall &call,
               EpochDomain::ReadGuard &pin) {
   const jit::Executor &executor = *entry.executor;
+  // What the call allocates (and the lists made for its list arguments) is
+  // freed when the arena ends, except the arrays it returns, which become
+  // NumPy arrays owning their memory.
+  AllocationArena arena;
   PackedArguments packed(entry);
   if (!packed.unbox(state, entry, call))
     return nullptr;
@@ -61,9 +65,6 @@ PyObject *run(DispatchState &state, const Entry &entry, BoundCall &call,
   jit::abi::ResultsDescriptor descriptor(results.get(), executor.resultWords);
   int32_t status = 0;
   packed.finish(descriptor.fields, &status);
-  // What the call allocates is freed when the arena ends, except the
-  // arrays it returns, which become NumPy arrays owning their memory.
-  AllocationArena arena;
   using Detach = CallConfiguration::Detach;
   if (state.detach == Detach::Always || (state.detach == Detach::WhenLong && executor.info.mayRunLong)) {
     Py_BEGIN_ALLOW_THREADS
@@ -74,6 +75,10 @@ PyObject *run(DispatchState &state, const Entry &entry, BoundCall &call,
   }
   state.hits.add(pin.shard());
   pin.countEvent();
+  // Changes to list arguments reach the caller's lists, also when the call
+  // raised (CPython's list would have changed up to the raise).
+  if (!packed.reflectLists(entry, call))
+    return nullptr;
   if (status != 0)
     return raiseRunError(executor, status);
   const int64_t *cursor = results.get();

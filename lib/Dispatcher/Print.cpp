@@ -81,6 +81,8 @@ public:
       return numpyScalar(next());
     case 'a':
       return array(next());
+    case 'L':
+      return list();
     case '(':
       return tuple();
     case 'j':
@@ -119,6 +121,37 @@ private:
     const int64_t *layout = wordsAt();
     skipWords(2 * static_cast<size_t>(ndim));
     return borrowedArray(dtype->dtype, ndim, data, layout);
+  }
+
+  PyObject *list() {
+    char kind = next();
+    frontend::Type item;
+    switch (kind) {
+    case 'i':
+      item = frontend::Type::integer();
+      break;
+    case 'b':
+      item = frontend::Type::boolean();
+      break;
+    case 'f':
+      item = frontend::Type::floating();
+      break;
+    case 'c':
+      item = frontend::Type::complex();
+      break;
+    case 'N': {
+      const frontend::DTypeInfo *dtype = frontend::dtypeOfDispatchCode(next());
+      if (!dtype) {
+        PyErr_SetString(PyExc_RuntimeError, "internal: print() of a list of an unknown dtype");
+        return nullptr;
+      }
+      item = frontend::Type::numpy(dtype->dtype);
+      break;
+    }
+    default: // (items never typed: an empty list)
+      break;
+    }
+    return pythonList(frontend::Type::list(item), reinterpret_cast<const int64_t *>(word()));
   }
 
   PyObject *tuple() {

@@ -7,11 +7,14 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Results.h"
+
 #include "DispatchState.h"
 #include "Print.h"
+#include "plait/Runtime/Lists.h"
 
 #include "plait/Frontend/DType.h"
 #include "plait/JIT/Compiler.h"
+#include "plait/Runtime/Lists.h"
 #include "plait/Runtime/RuntimeSymbols.h"
 #include "plait/Support/Half.h"
 
@@ -312,7 +315,57 @@ PyObject *boxNumPyScalar(DType dtype, int64_t bits, char cast) {
   return number; // 'i', 'I', 'b'
 }
 
+/// The Python object of a list item of type `item` stored at `at`.
+PyObject *boxListItem(const Type &item, const char *at) {
+  switch (item.kind) {
+  case Type::Kind::Bool:
+    return PyBool_FromLong(*at != 0);
+  case Type::Kind::Int: {
+    int64_t v;
+    std::memcpy(&v, at, 8);
+    return PyLong_FromLongLong(v);
+  }
+  case Type::Kind::Float: {
+    double v;
+    std::memcpy(&v, at, 8);
+    return PyFloat_FromDouble(v);
+  }
+  case Type::Kind::Complex: {
+    double parts[2];
+    std::memcpy(parts, at, 16);
+    return PyComplex_FromDoubles(parts[0], parts[1]);
+  }
+  default:
+    return newNumPyScalar(item.dtype, at, frontend::dtypeInfo(item.dtype).bytes);
+  }
+}
+
 } // namespace
+
+PyObject *pythonList(const Type &type, const int64_t *box) {
+  Py_ssize_t length = static_cast<Py_ssize_t>(box[kListLength]);
+  if (length > 0 && type.itemType().kind == Type::Kind::Bottom) {
+    // Items put in through a name typing did not link to this one (a
+    // list kept in a tuple, say): their type is not known here.
+    PyErr_SetString(PyExc_TypeError,
+                    "plait: a list whose items were typed through another value cannot be "
+                    "converted (put its first item in through the name that returns it)");
+    return nullptr;
+  }
+  PyObject *list = PyList_New(length);
+  if (!list)
+    return nullptr;
+  const char *items = reinterpret_cast<const char *>(box[kListItems]);
+  for (Py_ssize_t k = 0; k < length; ++k) {
+    PyObject *item = boxListItem(type.itemType(), items + k * box[kListItemBytes]);
+    if (!item) {
+      Py_DECREF(list);
+      return nullptr;
+    }
+    PyList_SET_ITEM(list, k, item);
+  }
+  return list;
+}
 
 PyObject *boxResult(const Type &type, const int64_t *&words, char cast, ResultOwners &owners) {
   if (type.isComplex()) {
@@ -342,6 +395,11 @@ PyObject *boxResult(const Type &type, const int64_t *&words, char cast, ResultOw
                                 "replace");
   case Type::Kind::Array:
     return boxArray(type, words, owners);
+  case Type::Kind::List: { // its box's aligned pointer, offset, size, stride
+    const auto *box = reinterpret_cast<const int64_t *>(words[0]);
+    words += 4;
+    return pythonList(type, box);
+  }
   case Type::Kind::Bool:
     if (cast == 'f' || cast == 'F')
       return PyFloat_FromDouble(*words++ ? 1.0 : 0.0);
@@ -399,13 +457,17 @@ PyObject *boxResult(const Type &type, const int64_t *&words, char cast, ResultOw
 namespace {
 
 /// Value `bits` the code recorded for a raise, as the Python object of
-/// `kind` (i int, f float, b bool, N<code> a NumPy scalar); null with an
-/// exception.
-PyObject *recordedValue(const std::string &kind, int64_t bits) {
-  double real;
+/// `kind` (i int, f float, b bool, c complex, N<code> a NumPy scalar);
+/// null with an exception. A complex number is two values: `bits` and
+/// `next`, its parts' float64 bits.
+PyObject *recordedValue(const std::string &kind, int64_t bits, int64_t next) {
+  double real, imaginary;
   std::memcpy(&real, &bits, sizeof real);
+  std::memcpy(&imaginary, &next, sizeof imaginary);
   PyObject *value = nullptr;
-  if (kind == "i") {
+  if (kind == "c") {
+    value = PyComplex_FromDoubles(real, imaginary);
+  } else if (kind == "i") {
     value = PyLong_FromLongLong(bits);
   } else if (kind == "f") {
     value = PyFloat_FromDouble(real);
@@ -423,7 +485,9 @@ PyObject *recordedValue(const std::string &kind, int64_t bits) {
     PyObject *numpy = info ? PyImport_ImportModule("numpy") : nullptr;
     PyObject *scalarType = numpy ? PyObject_GetAttrString(numpy, info->name) : nullptr;
     Py_XDECREF(numpy);
-    PyObject *number = !info                                  ? nullptr
+    PyObject *number = !info ? nullptr
+                       : frontend::isComplexDType(info->dtype)
+                           ? PyComplex_FromDoubles(real, imaginary)
                        : info->isFloat                        ? PyFloat_FromDouble(real)
                        : info->dtype == frontend::DType::Bool ? PyBool_FromLong(bits != 0)
                                                               : PyLong_FromLongLong(bits);
@@ -440,7 +504,8 @@ PyObject *recordedValue(const std::string &kind, int64_t bits) {
 /// The message of a `raise` in compiled code: a template (it starts with
 /// kFormattedMessage) whose {k:kind:conversion:spec} fields are an
 /// f-string's fields of recorded value k as a `kind` (i int, f float, b
-/// bool, N<code> a NumPy scalar of that dispatch code, s<hex> a str of
+/// bool, c complex (values k and k + 1), N<code> a NumPy scalar of that
+/// dispatch code (two values if complex), s<hex> a str of
 /// those UTF-8 bytes): its repr, str or
 /// ascii for the conversion r, s or a, then Python's format() with `spec`;
 /// {{ and }} are braces. Null with an exception if a value does not format.
@@ -467,7 +532,8 @@ PyObject *formatRaiseMessage(const std::string &message,
     std::string kind = field.substr(colon + 1, second - colon - 1);
     std::string conversion = field.substr(second + 1, third - second - 1);
     std::string spec = field.substr(third + 1);
-    PyObject *value = recordedValue(kind, k < values.size() ? values[k] : 0);
+    PyObject *value = recordedValue(kind, k < values.size() ? values[k] : 0,
+                                    k + 1 < values.size() ? values[k + 1] : 0);
     if (value && !conversion.empty()) {
       PyObject *converted = conversion == "r"   ? PyObject_Repr(value)
                             : conversion == "a" ? PyObject_ASCII(value)
@@ -567,7 +633,7 @@ void setRunError(const frontend::ErrorSite &site) {
     // value itself (raise IndexError(i)), or nothing (raise ValueError).
     PyObject *text = bare ? nullptr
                      : marker == frontend::kValueMessage
-                         ? recordedValue(site.message.substr(1), values[0])
+                         ? recordedValue(site.message.substr(1), values[0], values[1])
                          : formatRaiseMessage(site.message, values);
     if (!bare && !text) {
       Py_DECREF(cls);

@@ -34,6 +34,9 @@ struct ResultOwners {
 PyObject *boxResult(const frontend::Type &type, const int64_t *&words, char cast,
                     ResultOwners &owners);
 
+/// A new Python list of the items of the list whose box is `box`.
+PyObject *pythonList(const frontend::Type &type, const int64_t *box);
+
 /// A NumPy array viewing `data` (`ndim` sizes then strides in elements at
 /// `layout`) that does not own it: for memory alive while it is used.
 PyObject *borrowedArray(frontend::DType dtype, int ndim, char *data, const int64_t *layout);

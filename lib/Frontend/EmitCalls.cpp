@@ -18,6 +18,9 @@ Val FunctionEmitter::emitCall(const SExpr &node) {
     return emitUfuncCall(node);
   if (spec.jitCalls.count(&node))
     return emitJitCall(node);
+  auto listMethod = spec.listMethods.find(&node);
+  if (listMethod != spec.listMethods.end())
+    return emitListMethod(node, listMethod->second);
   auto method = spec.arrayMethods.find(&node);
   if (method != spec.arrayMethods.end())
     return emitNumpy(node, method->second);
@@ -291,6 +294,11 @@ Val FunctionEmitter::emitBuiltin(const SExpr &node, const std::string &name) {
   if (name == "len") {
     if (args[0].type.kind == Type::Kind::Array)
       return {type, {dimension(args[0].leaves[0], 0)}};
+    if (args[0].type.kind == Type::Kind::List) {
+      Value length = listLength(args[0], loc(node));
+      freeIfTemporary(args[0]);
+      return {type, {length}};
+    }
     if (args[0].type.kind == Type::Kind::String) { // its code points
       const std::string &text = args[0].type.text;
       int64_t points = std::count_if(text.begin(), text.end(), [](char c) {

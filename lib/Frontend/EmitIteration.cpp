@@ -49,6 +49,15 @@ FunctionEmitter::Iteration FunctionEmitter::iterate(const Iterable &iterable,
               return fromStorage(raw, array.type.dtype, l);
             }};
   }
+  case Iterable::Kind::List: {
+    // CPython's list iterator reads the list at each step: an item appended
+    // meanwhile is reached (the count is read once, so not here), and the
+    // items are read where they stand after an append moved them.
+    Val list = emitExpr(node);
+    operands.push_back(list);
+    return {listLength(list, l),
+            [=](Value k) { return loadListItem(list, listItems(list, l), k, l); }};
+  }
   case Iterable::Kind::Tuple: {
     Val tuple = emitExpr(node);
     return {constInt(static_cast<int64_t>(tuple.type.elements.size())),
@@ -66,6 +75,12 @@ FunctionEmitter::Iteration FunctionEmitter::iterate(const Iterable &iterable,
               pair.leaves.append(item.leaves.begin(), item.leaves.end());
               return pair;
             }};
+  }
+  case Iterable::Kind::Reversed: { // the iterable's items, last first
+    Iteration inner = iterate(iterable.parts[0], operands);
+    Value last = builder.create<arith::SubIOp>(l, inner.count, constInt(1));
+    return {inner.count,
+            [=](Value k) { return inner.item(builder.create<arith::SubIOp>(l, last, k)); }};
   }
   case Iterable::Kind::Zip: {
     std::vector<Iteration> parts;

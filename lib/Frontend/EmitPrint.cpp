@@ -80,6 +80,33 @@ Val FunctionEmitter::emitPrint(const SExpr &node) {
                                                            metadata.getStrides()[axis]));
       return;
     }
+    case Type::Kind::List: { // its items' kind, as a scalar's; its box
+      const Type &item = t.itemType();
+      descriptor += 'L';
+      switch (item.kind) {
+      case Type::Kind::Int:
+        descriptor += 'i';
+        break;
+      case Type::Kind::Bool:
+        descriptor += 'b';
+        break;
+      case Type::Kind::Float:
+        descriptor += 'f';
+        break;
+      case Type::Kind::Complex:
+        descriptor += 'c';
+        break;
+      case Type::Kind::NumPy:
+        descriptor += 'N';
+        descriptor += dtypeInfo(item.dtype).dispatchCode;
+        break;
+      default: // items never typed: always empty
+        descriptor += 'n';
+        break;
+      }
+      words.push_back(boxAddress(value, l));
+      return;
+    }
     case Type::Kind::Tuple:
       descriptor += '(';
       for (size_t k = 0; k < t.elements.size(); ++k)

@@ -55,6 +55,16 @@ std::string FunctionEmitter::raiseMessage(const SExpr *message,
     } else if (value.type.kind == Type::Kind::Float) {
       kind = "f";
       recorded = builder.create<arith::BitcastOp>(l, builder.getI64Type(), value.leaves[0]);
+    } else if (value.type.isComplex()) {
+      // Two values: the parts' float64 bits (NumPy's complex: "N<code>").
+      kind = value.type.isNumPy() ? std::string("N") + dtypeInfo(value.type.dtype).dispatchCode
+                                  : std::string("c");
+      auto [re, im] = complexParts(value, Type::complex());
+      text +=
+          "{" + std::to_string(values.size()) + ":" + kind + ":" + conversion + ":" + spec + "}";
+      values.push_back(builder.create<arith::BitcastOp>(l, builder.getI64Type(), re));
+      values.push_back(builder.create<arith::BitcastOp>(l, builder.getI64Type(), im));
+      return;
     } else { // a NumPy scalar: its dtype's code, the value as int64 or float64 bits
       DType dtype = value.type.dtype;
       kind = std::string("N") + dtypeInfo(dtype).dispatchCode;

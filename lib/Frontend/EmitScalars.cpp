@@ -139,6 +139,8 @@ Val FunctionEmitter::emitExpr(const SExpr &expr) {
     }
     return result;
   }
+  if (kind == ast::NodeKind::List && type.kind == Type::Kind::List)
+    return emitListDisplay(expr);
   if (kind == ast::NodeKind::Tuple || kind == ast::NodeKind::List) {
     Val result{type, {}};
     for (const SExpr *element : ast::elts(expr)) {
@@ -156,6 +158,8 @@ Val FunctionEmitter::emitExpr(const SExpr &expr) {
       return maskRead(expr);
     return type.kind == Type::Kind::Array ? emitView(expr) : loadElement(expr);
   }
+  if (kind == ast::NodeKind::Subscript && spec.typeOf(ast::value(expr)).kind == Type::Kind::List)
+    return emitListSubscript(expr);
   if (kind == ast::NodeKind::Subscript) {
     Val base = emitExpr(ast::value(expr));
     const SExpr &index = ast::slice(expr);
@@ -335,6 +339,14 @@ Value FunctionEmitter::bitwise(ast::Operator op, Value a, Value b, Location l) {
 
 Val FunctionEmitter::emitBinary(const SExpr &node, ast::Operator op,
                                 const Val &left, const Val &right, const Val *out) {
+  if (spec.jitCalls.count(&node)) {
+    // A list operator: plait.overload's implementation, on the operands
+    // evaluated already (l += x evaluates l once).
+    Val result = callSpecialization(*spec.jitCallOf(node).callee, {left, right}, loc(node));
+    freeIfTemporary(left);
+    freeIfTemporary(right);
+    return result;
+  }
   if (op == ast::Operator::MatMult)
     return productOf(node, left, right, /*isDot=*/false);
   if (left.type.kind == Type::Kind::Array || right.type.kind == Type::Kind::Array) {
@@ -540,6 +552,13 @@ Val FunctionEmitter::emitCompare(const SExpr &node) {
     for (const SExpr *right : rights)
       freeIfTemporary(emitExpr(*right));
     return {Type::boolean(), {constInt(*known ? 1 : 0, 1)}};
+  }
+  if (spec.jitCalls.count(&node)) { // x in seq, l == m: plait.overload's implementation
+    Val found = emitJitCall(node);
+    ast::Operator op = ast::operatorOf(*ops[0]);
+    if (op == ast::Operator::NotIn || op == ast::Operator::NotEq)
+      found.leaves[0] = builder.create<arith::XOrIOp>(loc(node), found.leaves[0], constInt(1, 1));
+    return found;
   }
   Val left = emitExpr(ast::left(node));
   if (ops.size() == 1) {

@@ -135,7 +135,8 @@ void FunctionEmitter::freeIfTemporary(const Val &value) {
   // A temporary array (a * b + c: the product) is released right after the
   // operation that consumed it, where its allocation dominates: loops then
   // run in constant memory. Error paths leave it to the call's arena.
-  if (value.type.kind != Type::Kind::Array || !temporaries.erase(value.leaves[0]) || terminated())
+  if ((value.type.kind != Type::Kind::Array && value.type.kind != Type::Kind::List) ||
+      !temporaries.erase(value.leaves[0]) || terminated())
     return;
   builder.create<dialect::ReleaseOp>(here(), value.leaves[0]);
 }
@@ -264,6 +265,11 @@ void FunctionEmitter::emitAssign(const SExpr &target, const Val &value) {
   }
   if (ast::is(target, ast::NodeKind::Subscript) && spec.typeOf(target).kind == Type::Kind::Array) {
     storeSlice(target, value);
+    return;
+  }
+  if (ast::is(target, ast::NodeKind::Subscript) &&
+      spec.typeOf(ast::value(target)).kind == Type::Kind::List) {
+    storeListElement(target, value);
     return;
   }
   if (ast::is(target, ast::NodeKind::Subscript)) {
@@ -421,9 +427,10 @@ void FunctionEmitter::emitFor(const SExpr &stmt) {
     emitRangeLoop(stmt, start, stop, step, [&](Value i) { return Val{Type::integer(), {i}}; });
     return;
   }
-  if (iterable.kind == Iterable::Kind::Tuple && iterable.element.kind == Type::Kind::Bottom) {
-    // An empty tuple: evaluated, then the loop runs out at once (the body,
-    // never run, was not typed).
+  if ((iterable.kind == Iterable::Kind::Tuple || iterable.kind == Iterable::Kind::List) &&
+      iterable.element.kind == Type::Kind::Bottom) {
+    // An empty tuple, or a list nothing is ever put into: evaluated, then
+    // the loop runs out at once (the body, never run, was not typed).
     freeIfTemporary(emitExpr(*iterable.node));
     emitBody(ast::orelse(stmt));
     return;

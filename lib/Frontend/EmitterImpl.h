@@ -146,6 +146,35 @@ private:
     return builder.create<arith::ConstantIntOp>(here(), v, type);
   }
 
+  // Typed lists (EmitLists.cpp).
+  Val emitListDisplay(const SExpr &display);
+  /// A new list of type `type` with `length` items (not initialised).
+  Val newList(const Type &type, Value length, Location l);
+  /// Word `word` of a list's box (Lists.h), and its length (i64).
+  Value listWord(const Val &list, int64_t word, Location l);
+  Value listLength(const Val &list, Location l);
+  /// Flags the list as changed (a list argument's new items reach the
+  /// caller's list: the dispatcher writes them back).
+  void markListChanged(const Val &list, Location l);
+  /// A view of the items where they are now: valid until the list grows.
+  Value listItems(const Val &list, Location l);
+  Val loadListItem(const Val &list, Value items, Value position, Location l);
+  void storeListItem(const Val &list, Value items, Value position, const Val &item, Location l);
+  /// The position `index` stands for (negative counts from the end), with
+  /// IndexError `message` outside the list.
+  Value listPosition(const Val &list, const Val &index, const char *message, Location l);
+  Val emitListSubscript(const SExpr &subscript);
+  void storeListElement(const SExpr &target, const Val &value);
+  /// append(x) and pop(), which the compiler implements itself.
+  Val emitListMethod(const SExpr &call, const std::string &method);
+  /// `list` (of items not typed: `[]`) as a list of `to`: an empty box
+  /// whose item size becomes theirs (it grows with it from its first append).
+  Val settleListItems(const Val &list, const Type &to);
+  /// The box's address (i64), as the runtime's list functions take it.
+  Value boxAddress(const Val &list, Location l);
+  /// Calls `int32 name(i64...)` of Lists.h: a MemoryError unless it gives 0.
+  Value callListRuntime(const char *name, std::vector<Value> args, Location l);
+
   // Statements.
   void emitBody(const SExpr &body);
   void emitStatement(const SExpr &stmt);
@@ -560,6 +589,9 @@ public:
       break;
     case Type::Kind::Array:
       out.push_back(memrefType(type));
+      break;
+    case Type::Kind::List: // its box (plait/Runtime/Lists.h)
+      out.push_back(memrefType(Type::array(DType::Int64, 1, /*contiguous=*/true)));
       break;
     case Type::Kind::NumPy:
       if (isComplexDType(type.dtype)) // real, imaginary

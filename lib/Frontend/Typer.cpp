@@ -79,6 +79,14 @@ bool Typer::unify(const Type &a, const Type &b, Type &result) {
     result = Type{std::max(a.kind, b.kind), {}};
     return true;
   }
+  if (a.kind == Type::Kind::List && b.kind == Type::Kind::List) {
+    // Only `[]` (items not typed yet) meets another list: items keep
+    // their type in CPython, so list[int] and list[float] do not mix.
+    if (a.itemType().kind != Type::Kind::Bottom && b.itemType().kind != Type::Kind::Bottom)
+      return false;
+    result = a.itemType().kind == Type::Kind::Bottom ? b : a;
+    return true;
+  }
   if (a.kind == Type::Kind::Tuple && b.kind == Type::Kind::Tuple &&
       a.elements.size() == b.elements.size()) {
     std::vector<Type> elements(a.elements.size());
@@ -418,6 +426,11 @@ void Typer::assign(Specialization &spec, const SExpr &target, const Type &type,
     return;
   }
   if (ast::is(target, ast::NodeKind::Subscript)) {
+    Type base = exprType(spec, ast::value(target));
+    if (base.kind == Type::Kind::List) {
+      assignListItem(spec, target, base, type, origin);
+      return;
+    }
     Type element = subscriptType(spec, target);
     spec.types[&target] = element;
     refuseWritesThroughIndexArrays(spec, target);

@@ -69,10 +69,10 @@ inline bool hasUniformScalars(const Type &tuple) {
 
 /// What a `for` loop iterates over (TyperIteration.cpp).
 struct Iterable {
-  enum class Kind { Range, Array, Tuple, Enumerate, Zip, NdIndex, NdEnumerate };
+  enum class Kind { Range, Array, Tuple, List, Enumerate, Zip, Reversed, NdIndex, NdEnumerate };
   Kind kind = Kind::Range;
   const SExpr *node = nullptr;  // the iterable expression
-  std::vector<Iterable> parts;  // Enumerate: the iterable; Zip: each
+  std::vector<Iterable> parts;  // Enumerate, Reversed: the iterable; Zip: each
   const SExpr *start = nullptr; // Enumerate: its start (null: 0)
   Type element;                 // the type of each item
 };
@@ -174,6 +174,8 @@ struct Specialization {
   /// branch (the other is neither typed nor emitted, as CPython never runs
   /// it: mode="wrap" code for a 1-D array need not type for a 2-D one).
   std::unordered_map<const SExpr *, bool> knownConditions;
+  /// Calls of the list methods the compiler implements (append, pop()).
+  std::unordered_map<const SExpr *, std::string> listMethods;
   /// f(*t) calls and the calls of t's elements they stand for.
   std::unordered_map<const SExpr *, const SExpr *> unpackedCalls;
   std::optional<bool> knownCondition(const SExpr *test) const {
@@ -335,6 +337,34 @@ private:
   /// in): its callee specialised, recorded for the emitter.
   Type jitCallType(Specialization &spec, const SExpr &call, int functionId,
                    const std::vector<const SExpr *> &actual);
+
+  //--- typed lists (TyperLists.cpp) --------------------------------------//
+  /// `[a, b]` as a value: a list of its items' type (list[<unknown>] for
+  /// `[]`, settled by what is first put into it).
+  Type listDisplayType(Specialization &spec, const SExpr &display);
+  /// `list.method(...)`: append and pop() natively, the others through
+  /// plait.overload ("list.<name>", the list first).
+  Type listMethodType(Specialization &spec, const SExpr &call, const Type &list);
+  /// `l[i]` and `l[a:b]`.
+  Type listSubscriptType(Specialization &spec, const SExpr &subscript, const Type &list);
+  /// `+`, `*`, `+=` and `*=` with a list operand: plait.overload's
+  /// "list.__add__" and the like (the others raise CPython's TypeError).
+  Type listOperatorType(Specialization &spec, const SExpr &node, ast::Operator op, const Type &left,
+                        const Type &right);
+  /// `l == m` and `l != m` with a list operand: plait.overload's
+  /// "list.__eq__" (a list never equals another kind of value).
+  Type listEqualityType(Specialization &spec, const SExpr &compare);
+  /// `x in seq` and `x not in seq` for a list, a tuple of one scalar type
+  /// or a 1-D array: plait.overload's "builtins.in" (the item first).
+  Type containsType(Specialization &spec, const SExpr &compare);
+  /// `l[i] = value`.
+  void assignListItem(Specialization &spec, const SExpr &target, const Type &list,
+                      const Type &value, const SExpr &origin);
+  /// Puts an item of type `item` into the list `node` evaluates to (of type
+  /// `list`): the items' type must be `item`, or is settled to it when
+  /// unknown (`[]`), for the variable `node` names.
+  void settleListItems(Specialization &spec, const SExpr &node, const Type &list, const Type &item,
+                       const SExpr &origin);
 
   //--- plait.overload (TyperOverloads.cpp) -------------------------------//
   /// The overload key a call's target has ("numpy.clip", "ndarray.flip",

@@ -103,6 +103,16 @@ Type Typer::jitCallType(Specialization &spec, const SExpr &call, int functionId,
   }
   Specialization &callee = specialize(functionId, types, &call, &spec);
   spec.jitCalls[&call] = {&callee, actual};
+  // An empty list the callee puts items into (helper(l) after l = []):
+  // the caller's variable takes their type, so that it is compiled again
+  // for a list of them.
+  for (size_t i = 0; i < actual.size() && i < target.params.size(); ++i) {
+    auto param = callee.variables.find(target.params[i]);
+    if (types[i].kind == Type::Kind::List && types[i].itemType().kind == Type::Kind::Bottom &&
+        param != callee.variables.end() && param->second.kind == Type::Kind::List &&
+        ast::is(*actual[i], ast::NodeKind::Name))
+      widenVariable(spec, ast::id(*actual[i]), param->second, *actual[i]);
+  }
   // A callee that may fall off its end returns None there (a conflict
   // with its other returns is reported once typing is done).
   Type result = callee.result;
@@ -117,11 +127,15 @@ Type Typer::jitCallType(Specialization &spec, const SExpr &call, int functionId,
 
 void Typer::markSequenceLiterals(Specialization &spec, const SExpr &call) {
   // A list display passed to a call (but a jitted function's, which could
-  // mutate it) is a sequence of fixed length, as a tuple is.
+  // mutate it, and print's) is a sequence of fixed length, as a tuple is.
+  // (print() shows a list as the list it is.)
   const SExpr &callee = ast::func(call);
-  if (ast::is(callee, ast::NodeKind::Name) &&
-      resolve(spec, ast::id(callee)).kind == NameBinding::Kind::Jit)
-    return;
+  if (ast::is(callee, ast::NodeKind::Name)) {
+    NameBinding binding = resolve(spec, ast::id(callee));
+    if (binding.kind == NameBinding::Kind::Jit ||
+        (binding.kind == NameBinding::Kind::Builtin && binding.name == "print"))
+      return;
+  }
   std::function<void(const SExpr &)> mark = [&](const SExpr &node) {
     if (!ast::is(node, ast::NodeKind::List) && !ast::is(node, ast::NodeKind::Tuple))
       return;
@@ -306,6 +320,8 @@ Type Typer::callType(Specialization &spec, const SExpr &call) {
     Type receiver = moduleBase ? Type::bottom() : exprType(spec, base);
     if (!moduleBase && receiver.kind == Type::Kind::Bottom)
       return receiver; // typed in a later round
+    if (receiver.kind == Type::Kind::List)
+      return listMethodType(spec, call, receiver);
     if (receiver.kind == Type::Kind::Array &&
         options.overloaded.count("ndarray." + ast::attr(callee))) {
       std::vector<const SExpr *> positional = {&base};
@@ -399,9 +415,15 @@ Type Typer::callType(Specialization &spec, const SExpr &call) {
       Type t = argType(0);
       if (t.kind == Type::Kind::Bottom)
         return t;
+      std::string target = "builtins." + name + "_of";
+      if ((t.kind == Type::Kind::List || (t.kind == Type::Kind::Array && t.ndim == 1)) &&
+          options.overloaded.count(target))
+        if (std::optional<Type> found = overloadCallType(spec, call, target, {args[0]}))
+          return *found;
       if (t.kind != Type::Kind::Tuple || t.elements.empty())
         fail(CompileError::Kind::Typing, fn, *args[0],
-             name + "() of one argument needs a non-empty tuple, not " + t.str());
+             name + "() of one argument needs a non-empty tuple, a list or a 1-D array, not " +
+                 t.str());
       types = t.elements;
     } else {
       for (size_t i = 0; i < args.size(); ++i)
@@ -435,7 +457,8 @@ Type Typer::callType(Specialization &spec, const SExpr &call) {
   }
   if (name == "int" || name == "float" || name == "bool") {
     needArgs(name, 0, 1);
-    if (!args.empty() && !(name == "bool" && argType(0).isComplex()))
+    if (!args.empty() &&
+        !(name == "bool" && (argType(0).isComplex() || argType(0).kind == Type::Kind::List)))
       needNumeric(name, argType(0), 0);
     return name == "int" ? Type::integer()
                          : name == "float" ? Type::floating() : Type::boolean();
@@ -476,7 +499,7 @@ Type Typer::callType(Specialization &spec, const SExpr &call) {
     needArgs(name, 1, 1);
     Type t = argType(0);
     if (t.kind != Type::Kind::Bottom && t.kind != Type::Kind::Tuple &&
-        t.kind != Type::Kind::Array && t.kind != Type::Kind::String)
+        t.kind != Type::Kind::Array && t.kind != Type::Kind::String && t.kind != Type::Kind::List)
       fail(CompileError::Kind::Typing, fn, *args[0],
            "object of type '" + t.str() + "' has no len()");
     return Type::integer();

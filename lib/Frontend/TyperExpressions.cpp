@@ -13,6 +13,8 @@ Type Typer::binaryType(Specialization &spec, const SExpr &node,
                        const Type &right) {
   if (left.kind == Type::Kind::Bottom || right.kind == Type::Kind::Bottom)
     return Type::bottom();
+  if (left.kind == Type::Kind::List || right.kind == Type::Kind::List)
+    return listOperatorType(spec, node, op, left, right);
   const char *symbol = ast::spelling(op);
   auto typeError = [&]() {
     fail(CompileError::Kind::Typing, *spec.source, node,
@@ -343,6 +345,15 @@ Type Typer::computeType(Specialization &spec, const SExpr &expr) {
     for (const SExpr *c : ast::comparators(expr).rest())
       operands.push_back(c);
     std::vector<const SExpr *> ops = ast::ops(expr).rest();
+    if (ops.size() == 1 && (ast::operatorOf(*ops[0]) == ast::Operator::In ||
+                            ast::operatorOf(*ops[0]) == ast::Operator::NotIn))
+      return containsType(spec, expr);
+    if (ops.size() == 1 &&
+        (ast::operatorOf(*ops[0]) == ast::Operator::Eq ||
+         ast::operatorOf(*ops[0]) == ast::Operator::NotEq) &&
+        (exprType(spec, *operands[0]).kind == Type::Kind::List ||
+         exprType(spec, *operands[1]).kind == Type::Kind::List))
+      return listEqualityType(spec, expr);
     {
       // Arrays compare elementwise into a bool array (one comparison).
       Type a = exprType(spec, *operands[0]);
@@ -431,9 +442,7 @@ Type Typer::computeType(Specialization &spec, const SExpr &expr) {
     return Type::closure(ast::closureFunction(expr), std::move(captured));
   }
   if (kind == ast::NodeKind::List && !spec.sequenceLiterals.count(&expr))
-    fail(CompileError::Kind::Unsupported, fn, expr,
-         "lists are not supported yet, except as the arguments of calls (np.array([1, 2]), "
-         "np.zeros([n, m])), where they are sequences of fixed length like tuples");
+    return listDisplayType(spec, expr);
   if (kind == ast::NodeKind::Tuple || kind == ast::NodeKind::List) {
     std::vector<Type> elements;
     for (const SExpr *element : ast::elts(expr)) {
@@ -457,6 +466,8 @@ Type Typer::computeType(Specialization &spec, const SExpr &expr) {
       return base;
     if (base.kind == Type::Kind::Array)
       return subscriptType(spec, expr);
+    if (base.kind == Type::Kind::List)
+      return listSubscriptType(spec, expr, base);
     if (base.kind != Type::Kind::Tuple)
       fail(CompileError::Kind::Unsupported, fn, expr,
            "indexing a " + base.str() + " is not supported");

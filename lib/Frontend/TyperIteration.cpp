@@ -71,6 +71,26 @@ std::optional<Iterable> Typer::iterableOf(Specialization &spec, const SExpr &nod
     iterable.element = Type::integer();
     return iterable;
   }
+  if (function == "reversed") {
+    noKeywords("reversed");
+    if (args.size() != 1)
+      fail(CompileError::Kind::Typing, fn, node,
+           "reversed() takes exactly one argument (" + std::to_string(args.size()) + " given)");
+    std::optional<Iterable> part = iterableOf(spec, *args[0]);
+    if (!part)
+      return std::nullopt;
+    bool reversible =
+        part->kind == Iterable::Kind::Range || part->kind == Iterable::Kind::List ||
+        part->kind == Iterable::Kind::Tuple ||
+        (part->kind == Iterable::Kind::Array && part->element.kind != Type::Kind::Array);
+    if (!reversible)
+      fail(CompileError::Kind::Unsupported, fn, *args[0],
+           "reversed() of this is not supported (ranges, lists, tuples and 1-D arrays are)");
+    iterable.kind = Iterable::Kind::Reversed;
+    iterable.element = part->element;
+    iterable.parts.push_back(std::move(*part));
+    return iterable;
+  }
   if (function == "enumerate" || function == "zip") {
     iterable.kind = function == "zip" ? Iterable::Kind::Zip : Iterable::Kind::Enumerate;
     const SExpr *start = nullptr;
@@ -102,9 +122,12 @@ std::optional<Iterable> Typer::iterableOf(Specialization &spec, const SExpr &nod
       std::optional<Iterable> part = iterableOf(spec, *arg);
       if (!part)
         return std::nullopt;
-      if (part->kind == Iterable::Kind::Tuple && part->element.kind == Type::Kind::Bottom)
+      if ((part->kind == Iterable::Kind::Tuple || part->kind == Iterable::Kind::List) &&
+          part->element.kind == Type::Kind::Bottom)
         fail(CompileError::Kind::Unsupported, fn, *arg,
-             function + "() of an empty tuple is not supported (loop over the tuple itself)");
+             function + "() of an empty " +
+                 (part->kind == Iterable::Kind::List ? "list" : "tuple") +
+                 " is not supported (loop over it itself)");
       elements.push_back(part->element);
       iterable.parts.push_back(std::move(*part));
     }
@@ -149,8 +172,8 @@ std::optional<Iterable> Typer::iterableOf(Specialization &spec, const SExpr &nod
   if (!function.empty())
     fail(CompileError::Kind::Unsupported, fn, node,
          "for loops over " + function +
-             "() are not supported (range(), arrays, tuples, "
-             "enumerate(), zip(), np.ndindex() and np.ndenumerate() are)");
+             "() are not supported (range(), arrays, tuples, lists, "
+             "enumerate(), zip(), reversed(), np.ndindex() and np.ndenumerate() are)");
   if (ast::is(node, ast::NodeKind::List)) // for x in [a, b]: a fixed sequence
     spec.sequenceLiterals.insert(&node);
   Type iterated = exprType(spec, node);
@@ -160,6 +183,13 @@ std::optional<Iterable> Typer::iterableOf(Specialization &spec, const SExpr &nod
     iterable.kind = Iterable::Kind::Array;
     iterable.element = iterated.ndim == 1 ? iterated.elementType()
                                           : Type::array(iterated.dtype, iterated.ndim - 1);
+    return iterable;
+  }
+  if (iterated.kind == Type::Kind::List) {
+    // (A list whose items never get a type is always empty: as for an
+    // empty tuple, the body is neither typed nor emitted.)
+    iterable.kind = Iterable::Kind::List;
+    iterable.element = iterated.itemType();
     return iterable;
   }
   if (iterated.kind == Type::Kind::Tuple) {
@@ -179,8 +209,8 @@ std::optional<Iterable> Typer::iterableOf(Specialization &spec, const SExpr &nod
   }
   fail(CompileError::Kind::Unsupported, fn, node,
        "for loops over " + iterated.str() +
-           " are not supported (range(), arrays, tuples, enumerate(), zip(), np.ndindex() and "
-           "np.ndenumerate() are)");
+           " are not supported (range(), arrays, tuples, lists, enumerate(), zip(), reversed(), "
+           "np.ndindex() and np.ndenumerate() are)");
 }
 
 void Typer::bindLoopTarget(Specialization &spec, const SExpr &target, const Iterable &iterable,

@@ -133,7 +133,9 @@ std::optional<Type> Typer::overloadCallType(Specialization &spec, const SExpr &c
   const OverloadResolution &resolution = found->second;
   if (resolution.kind == OverloadResolution::Kind::Native)
     return std::nullopt;
-  bool isOperator = !isCall && !ast::is(call, ast::NodeKind::Subscript);
+  // (x in seq and list operators: functions of their operands.)
+  bool isOperator = !isCall && !ast::is(call, ast::NodeKind::Subscript) &&
+                    !ast::is(call, ast::NodeKind::Compare) && target.rfind("list.", 0) != 0;
   if (resolution.kind == OverloadResolution::Kind::Function && isOperator)
     fail(CompileError::Kind::Unsupported, fn, call,
          "this operator's implementation is not an elementwise loop");

@@ -25,6 +25,7 @@ bool printable(const Type &t) {
   case Type::Kind::NumPy:
   case Type::Kind::Array:
   case Type::Kind::String:
+  case Type::Kind::List:
     return true;
   case Type::Kind::Tuple:
     for (const Type &element : t.elements)

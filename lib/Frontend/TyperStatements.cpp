@@ -37,8 +37,15 @@ void Typer::typeStatement(Specialization &spec, const SExpr &stmt) {
       for (const SExpr *target : ast::targets(stmt).rest())
         bind(*target, ast::value(stmt));
     }
-    for (const SExpr *target : ast::targets(stmt).rest())
+    for (const SExpr *target : ast::targets(stmt).rest()) {
       assign(spec, *target, value, stmt);
+      // b = a of a list: one list under two names, so the type its items
+      // get through either (b.append(1) after a = []) is both names'.
+      const SExpr &source = ast::value(stmt);
+      if (value.kind == Type::Kind::List && ast::is(source, ast::NodeKind::Name) &&
+          ast::is(*target, ast::NodeKind::Name))
+        widenVariable(spec, ast::id(source), spec.variables[ast::id(*target)], stmt);
+    }
   } else if (kind == ast::NodeKind::AnnAssign) {
     if (ast::value(stmt).kind == SExpr::Kind::None)
       return;
@@ -224,9 +231,9 @@ void Typer::typeMessage(Specialization &spec, const SExpr &message) {
   const FunctionSource &fn = *spec.source;
   auto number = [&](const SExpr &value) {
     Type t = exprType(spec, value);
-    if (t.kind != Type::Kind::Bottom && !t.isNumeric() && t.kind != Type::Kind::String)
+    if (t.kind != Type::Kind::Bottom && !t.isNumber() && t.kind != Type::Kind::String)
       fail(CompileError::Kind::Unsupported, fn, value,
-           "messages of exceptions raised by compiled code show ints, floats, bools, strs "
+           "messages of exceptions raised by compiled code show numbers, bools and strs "
            "(and NumPy's numbers), not " +
                t.str());
   };

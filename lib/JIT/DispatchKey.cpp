@@ -30,6 +30,10 @@ size_t partLength(std::string_view key, size_t at) {
     size_t length = 3 + std::stoul(std::string(key.substr(at + 1, 2)), nullptr, 16);
     return at + length <= key.size() ? length : 0;
   }
+  case kList: { // 'L' and the part of its items
+    size_t item = partLength(key, at + 1);
+    return item == 0 ? 0 : 1 + item;
+  }
   case kTuple: {
     if (at + 2 > key.size() || key[at + 1] < '0' ||
         static_cast<size_t>(key[at + 1] - '0') > kMaxTupleLength)
@@ -93,6 +97,10 @@ Type typeOf(const std::string &part) {
       return fail();
     return Type::globalFunction(static_cast<int>(std::stoul(part.substr(1), nullptr, 16)));
   }
+  case kList:
+    if (partLength(part, 0) != part.size())
+      return fail();
+    return Type::list(typeOf(part.substr(1)));
   case kTuple: {
     if (partLength(part, 0) != part.size())
       return fail();
@@ -149,6 +157,10 @@ std::string partOf(const Type &type) {
     std::snprintf(digits, sizeof digits, "%08x", static_cast<unsigned>(type.function));
     return std::string(1, kFunction) + digits;
   }
+  case Type::Kind::List:
+    if (type.itemType().kind == Type::Kind::Bottom)
+      break;
+    return std::string(1, kList) + partOf(type.itemType());
   case Type::Kind::Tuple: {
     if (type.named || type.elements.size() > kMaxTupleLength)
       break;
@@ -164,6 +176,8 @@ std::string partOf(const Type &type) {
 }
 
 std::string nameOf(const std::string &part) {
+  if (!part.empty() && part[0] == kList)
+    return "list[" + nameOf(part.substr(1)) + "]";
   if (!part.empty() && part[0] == kTuple) {
     std::string name = "tuple[";
     for (size_t k = 2; k < part.size(); k += partLength(part, k))
@@ -279,6 +293,15 @@ Type typeOfName(const std::string &name, bool &narrow) {
                                     element);
     }
     return Type::tuple(std::move(types));
+  }
+  if (std::optional<std::string> item = inside("list[")) {
+    bool narrowItem = false;
+    Type itemType = typeOfName(*item, narrowItem);
+    if (narrowItem || !(itemType.isNumber() || itemType.kind == Type::Kind::Bool))
+      throw std::invalid_argument("lists in signatures hold int64, float64, bool, complex128 "
+                                  "and NumPy scalars, not " +
+                                  *item);
+    return Type::list(itemType);
   }
   if (std::optional<std::string> id = inside("function[")) {
     if (id->empty() || id->find_first_not_of("0123456789") != std::string::npos)

@@ -11,6 +11,8 @@ size_t argumentSlots(const Type &type) {
   switch (type.kind) {
   case Type::Kind::Array:
     return 3 + 2 * static_cast<size_t>(type.ndim);
+  case Type::Kind::List: // its box: a 1-D memref
+    return 5;
   case Type::Kind::Tuple:
   case Type::Kind::Function: {
     size_t slots = 0;
@@ -41,6 +43,8 @@ size_t resultWords(const Type &type) {
     return 1;
   case Type::Kind::Array:
     return 2 + 2 * static_cast<size_t>(type.ndim);
+  case Type::Kind::List: // its box: aligned pointer, offset, size, stride
+    return 4;
   case Type::Kind::Tuple: {
     size_t total = 0;
     for (const Type &element : type.elements)

@@ -2,6 +2,7 @@
 #include "plait/Runtime/RuntimeSymbols.h"
 #include "plait/Runtime/ComplexMath.h"
 #include "plait/Runtime/LinearAlgebra.h"
+#include "plait/Runtime/Lists.h"
 #include "plait/Runtime/NumPyKernels.h"
 #include "plait/Runtime/Print.h"
 #include "plait/Runtime/PyNumeric.h"
@@ -38,11 +39,13 @@ namespace {
 thread_local plait::AllocationArena *activeArena = nullptr;
 
 /// Before every allocation of compiled code: its reference count, and how
-/// far before the header the block malloc returned starts (alignment).
+/// far before the header the block malloc returned starts (alignment),
+/// with kListBoxFlag set for a list's box, which owns its items.
 struct alignas(16) AllocationHeader {
   int64_t references;
   int64_t paddingBefore;
 };
+constexpr int64_t kListBoxFlag = int64_t(1) << 62;
 static_assert(sizeof(AllocationHeader) == 16, "keeps malloc's 16-byte alignment");
 
 AllocationHeader *headerOf(void *allocated) {
@@ -95,16 +98,25 @@ extern "C" void plait_rt_array_retain(int64_t allocated) {
 }
 
 extern "C" void plait_rt_array_release(int64_t allocated) {
-  if (allocated && --headerOf(reinterpret_cast<void *>(allocated))->references == 0)
-    _mlir_memref_to_llvm_free(reinterpret_cast<void *>(allocated));
+  if (!allocated)
+    return;
+  AllocationHeader *header = headerOf(reinterpret_cast<void *>(allocated));
+  if (--header->references != 0)
+    return;
+  if (header->paddingBefore & kListBoxFlag) // the items go with the box
+    plait_rt_array_release(reinterpret_cast<int64_t *>(allocated)[plait::kListItems]);
+  _mlir_memref_to_llvm_free(reinterpret_cast<void *>(allocated));
 }
 
 namespace plait {
 
 void freeArrayAllocation(void *allocated) {
+  // (The arena frees a box's items itself: they are allocations of the call.)
   AllocationHeader *header = headerOf(allocated);
-  std::free(reinterpret_cast<char *>(header) - header->paddingBefore);
+  std::free(reinterpret_cast<char *>(header) - (header->paddingBefore & ~kListBoxFlag));
 }
+
+void markListBox(void *allocated) { headerOf(allocated)->paddingBefore |= kListBoxFlag; }
 
 AllocationArena::AllocationArena() : previous(activeArena) { activeArena = this; }
 
@@ -169,6 +181,8 @@ std::vector<std::pair<std::string, void *>> getRuntimeSymbols() {
           PLAIT_SYMBOL(plait_rt_array_retain),
           PLAIT_SYMBOL(plait_rt_reshape_strides),
           PLAIT_SYMBOL(plait_rt_array_release),
+          PLAIT_SYMBOL(plait_rt_list_init),
+          PLAIT_SYMBOL(plait_rt_list_reserve),
           PLAIT_SYMBOL(plait_rt_float_floordiv),
           PLAIT_SYMBOL(plait_rt_float_mod),
           PLAIT_SYMBOL(plait_rt_float_divmod),

@@ -124,8 +124,10 @@ def _all(iterable):
 
 
 def _check_iterable(t: Any, name: str) -> None:
-    """What these functions iterate over in compiled code: a 1-D array or a
-    tuple whose items have one type (an empty one too)."""
+    """What these functions iterate over in compiled code: a 1-D array, a
+    list, or a tuple whose items have one type (an empty one too)."""
+    if isinstance(t, types.List):
+        return
     if isinstance(t, types.Array):
         if t.ndim != 1:
             raise TypingError(
@@ -140,7 +142,7 @@ def _check_iterable(t: Any, name: str) -> None:
             f"{name}() of {t}: compiled code iterates tuples whose items have one type "
             "(write the sum out, or pass an array)"
         )
-    raise TypingError(f"{name}() takes a tuple or an array in compiled code, not {t}")
+    raise TypingError(f"{name}() takes a tuple, a list or an array in compiled code, not {t}")
 
 
 @overload(builtins.sum)

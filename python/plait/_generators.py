@@ -1,5 +1,6 @@
 """Generator expressions (and list comprehensions) that sum(), min(), max(),
-any() and all() consume, as compiled code runs them: the snapshot replaces
+any() and all() consume, and list comprehensions as values, as compiled
+code runs them: the snapshot replaces
 the call by a call of an inner function made for it, whose loops are the
 generator's and whose body is the reduction's step. So the generator runs
 lazily, as in CPython: one item at a time, any() and all() stop at the
@@ -13,6 +14,16 @@ first that decides, and nothing is materialised.
                      $acc, $comp = sum_step($acc, $comp, $first, x * x, $start)
                      $first = False
              return sum_finish($acc, $comp))(a, start)
+
+A list comprehension elsewhere is a list the made function builds:
+
+    [x * x for x in a if x > 0]
+    ->  (def <listcomp>($it):
+             $list = []
+             for x in $it:
+                 if x > 0:
+                     $list.append(x * x)
+             return $list)(a)
 
 The outermost iterable is evaluated where the generator is written (it is
 the call's argument), the rest inside, as CPython evaluates them. The
@@ -139,6 +150,53 @@ class MadeCall(ast.expr):
     _fields = ("function", "args")
 
 
+def _made(name: str, params: list[str], body: list[ast.stmt], args: list[ast.expr],
+          generator: ast.expr, written: ast.expr) -> MadeCall:
+    """A call (where `written` is) of a function made for `generator`."""
+    function = ast.FunctionDef(
+        name=name,
+        args=ast.arguments(posonlyargs=[], args=[ast.arg(arg=p) for p in params], vararg=None,
+                           kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[]),
+        body=body,
+        decorator_list=[],
+        returns=None,
+    )
+    made = MadeCall(function=function, args=args)
+    locate(function, generator)
+    locate(made, written)
+    return made
+
+
+def list_comprehension(comprehension: ast.ListComp) -> MadeCall:
+    """The made call that builds the list `comprehension` stands for."""
+    outermost = comprehension.generators[0].iter
+    append = ast.Expr(ast.Call(func=ast.Attribute(value=_name("$list"), attr="append", ctx=ast.Load()),
+                               args=[comprehension.elt], keywords=[]))
+    body = [
+        _assign("$list", ast.List(elts=[], ctx=ast.Load())),
+        *_loops(comprehension.generators, [append]),
+        ast.Return(_name("$list")),
+    ]
+    passed = _passed(outermost)
+    return _made("<listcomp>", ["$it"] if passed else [], body, [outermost] if passed else [],
+                 comprehension, comprehension)
+
+
+def list_of_iterable(call: ast.Call, is_builtin: Callable[[str], bool]) -> Optional[MadeCall]:
+    """`list(iterable)` as the list comprehension `[$x for $x in iterable]`
+    (so range(), zip() and the like need not be values); None for other
+    calls."""
+    if not (isinstance(call.func, ast.Name) and call.func.id == "list" and len(call.args) == 1
+            and not call.keywords and not isinstance(call.args[0], ast.Starred)
+            and is_builtin("list")):
+        return None
+    item = _name("$x")
+    comprehension = ast.ListComp(
+        elt=item, generators=[ast.comprehension(target=_name("$x", True), iter=call.args[0], ifs=[], is_async=0)])
+    locate(comprehension, call)
+    return list_comprehension(comprehension)
+
+
 def rewrite(call: ast.Call, is_builtin: Callable[[str], bool]) -> Optional[MadeCall]:
     """The made call replacing `call` when it is a reduction of a generator
     expression or list comprehension; None otherwise."""
@@ -167,16 +225,7 @@ def rewrite(call: ast.Call, is_builtin: Callable[[str], bool]) -> Optional[MadeC
     elif rest or keywords:
         return None
     params = (["$it"] if _passed(outermost) else []) + ([f"${extra}"] if extra else [])
-    function = ast.FunctionDef(
-        name="<genexpr>" if isinstance(generator, ast.GeneratorExp) else "<listcomp>",
-        args=ast.arguments(posonlyargs=[], args=[ast.arg(arg=p) for p in params], vararg=None,
-                           kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[]),
-        body=_body(reduction, generator.elt, generator.generators, extra,
-                   lazy=isinstance(generator, ast.GeneratorExp)),
-        decorator_list=[],
-        returns=None,
-    )
-    made = MadeCall(function=function, args=args)
-    locate(function, generator)
-    locate(made, call)
-    return made
+    body = _body(reduction, generator.elt, generator.generators, extra,
+                 lazy=isinstance(generator, ast.GeneratorExp))
+    name = "<genexpr>" if isinstance(generator, ast.GeneratorExp) else "<listcomp>"
+    return _made(name, params, body, args, generator, call)

@@ -126,16 +126,19 @@ def overload(target: Any, *, family: Optional[str] = None) -> Callable[[Callable
 
 
 def overload_method(cls: type, name: str, *, family: Optional[str] = None) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Implement the method `name` of `cls` (numpy.ndarray) for plait.jit:
-    as overload(), the receiver being the first argument."""
-    import numpy
+    """Implement the method `name` of `cls` (numpy.ndarray or list) for
+    plait.jit: as overload(), the receiver being the first argument."""
+    if cls is list:
+        key = f"list.{name}"
+    else:
+        import numpy
 
-    if cls is not numpy.ndarray:
-        raise TypeError("plait.overload_method implements methods of numpy.ndarray")
-    key = f"ndarray.{name}"
+        if cls is not numpy.ndarray:
+            raise TypeError("plait.overload_method implements methods of numpy.ndarray and list")
+        key = f"ndarray.{name}"
 
     def register(typer: Callable[..., Any]) -> Callable[..., Any]:
-        _register(key, typer, family, f"ndarray.{name}")
+        _register(key, typer, family, key)
         return typer
 
     return register

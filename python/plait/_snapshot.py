@@ -202,9 +202,16 @@ class _Serializer:
             # sum(x * x for x in a) and the like: a call of a function made
             # for it (see _generators).
             made = _generators.rewrite(node, self.is_builtin)  # type: ignore[arg-type]
+            if made is None:  # list(range(n)), list(zip(a, b)): as [x for x in ...]
+                made = _generators.list_of_iterable(node, self.is_builtin)  # type: ignore[arg-type]
             if made is not None:
                 arguments = " ".join(self.node(a) for a in made.args)
                 return f"(Call {self.location(made)} {self.closure(made.function)} (Args {arguments}) (Keywords))"
+        if kind == "ListComp" and self.nested is not None:
+            # [x * x for x in a]: a call of a function made to build it.
+            made = _generators.list_comprehension(node)  # type: ignore[arg-type]
+            arguments = " ".join(self.node(a) for a in made.args)
+            return f"(Call {self.location(made)} {self.closure(made.function)} (Args {arguments}) (Keywords))"
         if kind == "FunctionDef" and self.nested is not None:
             # def g(...): ... inside a function is g = <its closure>.
             where = self.location(node)

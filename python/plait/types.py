@@ -189,6 +189,16 @@ class Tuple(Type):
         return self.elements[index]
 
 
+class List(Type):
+    """A typed list: its items are all of type `item` (a number, a bool or a
+    NumPy scalar); `item` is None while nothing typed was put into it
+    (`[]`), spelled list[<unknown>]."""
+
+    def __init__(self, item: Optional[Type]) -> None:
+        self.item = item
+        self.name = f"list[{item if item is not None else '<unknown>'}]"
+
+
 boolean = Boolean()
 integer = Integer()
 float64 = Float()
@@ -234,6 +244,8 @@ def parse(text: str) -> Type:
     if head == "str":
         return String(ast.literal_eval(inner))
     items = _split_top(inner)
+    if head == "list":
+        return List(None if inner == "<unknown>" else parse(inner))
     if head == "tuple" or head[0].isupper():
         return Tuple([parse(item) for item in items], head)
     layout = "A"

@@ -5,7 +5,7 @@ import math
 
 
 def uses_list(x):
-    values = [x, x]
+    values = [x, (x, x)]
     return values
 
 
@@ -51,7 +51,7 @@ def huge_constant(x):
 
 
 def uses_comprehension(x):
-    f = [y for y in range(x)]
+    f = [{y} for y in range(x)]
     return f
 
 

@@ -48,6 +48,12 @@ class NumPyArray(tuple):
     values as Python numbers (NaN equal to NaN, signed zeros apart)."""
 
 
+class ListValue(tuple):
+    """A list as the tuple of its items (plain values): compared item by
+    item as tuples are (NaN equal to NaN, signed zeros apart), never equal
+    to a tuple."""
+
+
 def _fits(value: Any) -> bool:
     if isinstance(value, (NumPyScalar, NumPyArray)):
         return True  # NumPy's integers have their dtype's width
@@ -65,6 +71,8 @@ def _plain(value: Any) -> Any:
         return NumPyScalar((value.dtype.name, value.item()))
     if isinstance(value, tuple):
         return tuple(_plain(v) for v in value)
+    if isinstance(value, list):
+        return ListValue(_plain(v) for v in value)
     return value
 
 
@@ -151,12 +159,14 @@ def same_layout_copy(a: Any) -> Any:
 
 
 def assert_same_effects(py: Callable[..., Any], compiled: Callable[..., Any], *args: Any) -> None:
-    """assert_same on copies of the array arguments, whose contents must then
-    be equal too (in-place writes), whether the calls returned or raised."""
+    """assert_same on copies of the array and list arguments, whose contents
+    must then be equal too (in-place writes), whether the calls returned or
+    raised."""
     import numpy as np
 
     def copies() -> list[Any]:
-        return [same_layout_copy(a) if isinstance(a, np.ndarray) else a for a in args]
+        return [same_layout_copy(a) if isinstance(a, np.ndarray) else list(a) if isinstance(a, list) else a
+                for a in args]
 
     expected_args, got_args = copies(), copies()
     expected = outcome(py, *expected_args)
@@ -166,7 +176,7 @@ def assert_same_effects(py: Callable[..., Any], compiled: Callable[..., Any], *a
     else:
         assert got[:2] == expected[:2] and got[2] == expected[2], (args, expected, got)
     for before, after_py, after_jit in zip(args, expected_args, got_args):
-        if isinstance(before, np.ndarray):
+        if isinstance(before, (np.ndarray, list)):
             assert same_value(_plain(after_py), _plain(after_jit)), (args, after_py, after_jit)
 
 

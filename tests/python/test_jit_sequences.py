@@ -65,7 +65,7 @@ def test_dtype_arguments_are_keys() -> None:
     jit.zeros_of(2, np.float32)
     jit.zeros_of(2, np.dtype("float32"))
     assert "float32[::1](int64, dtype[float32])" in jit.zeros_of.signatures
-    with pytest.raises(TypeError, match="must be int, float, bool, complex, None, a str, a tuple, a dtype, a jitted function or an array, not type"):
+    with pytest.raises(TypeError, match="must be int, float, bool, complex, None, a str, a tuple, a list, a dtype, a jitted function or an array, not type"):
         jit.zeros_of(2, object)
 
 
@@ -120,6 +120,5 @@ def test_asarray_of_tuples(t: Any) -> None:
     assert_same(py.asarray_of_tuple, jit.asarray_of_tuple, t)
 
 
-def test_lists_elsewhere_are_refused_with_a_reason() -> None:
-    with pytest.raises(plait.UnsupportedError, match="lists are not supported yet, except as the arguments of calls"):
-        jit.list_built(1)
+def test_list_displays_elsewhere_are_lists() -> None:
+    assert jit.list_built(1) == py.list_built(1) == [1, 1]

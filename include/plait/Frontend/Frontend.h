@@ -50,6 +50,8 @@ struct Type {
   /// implementation (side="left"): known when compiling, so no leaves.
   /// Function is a lambda or an inner def as a value: the program's function
   /// `function`, with the values it captured (`elements`, its leaves).
+  /// List is a typed list of scalars of `elements[0]` (Bottom while no item
+  /// has been typed: `[]`): one leaf, its box (docs/design/lists.md).
   enum class Kind {
     Bottom,
     None,
@@ -62,7 +64,8 @@ struct Type {
     Complex,
     DType,
     String,
-    Function
+    Function,
+    List
   };
   Kind kind = Kind::Bottom;
   std::vector<Type> elements; // Tuple
@@ -143,6 +146,9 @@ struct Type {
     t.takesClosure = false;
     return t;
   }
+  static Type list(Type element) { return {Kind::List, {std::move(element)}}; }
+  /// List: the type of its items.
+  const Type &itemType() const { return elements.front(); }
   static Type dtypeValue(DType dtype) {
     Type t;
     t.kind = Kind::DType;

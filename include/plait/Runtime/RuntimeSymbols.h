@@ -69,6 +69,10 @@ private:
 /// owns what a call returned, and the arena what it left behind).
 void freeArrayAllocation(void *allocated);
 
+/// Marks `allocated` (an allocation of compiled code) as a list's box: when
+/// its last reference goes, it releases its items (Lists.h).
+void markListBox(void *allocated);
+
 /// Name and address of every runtime function, registered in each JIT.
 std::vector<std::pair<std::string, void *>> getRuntimeSymbols();
 

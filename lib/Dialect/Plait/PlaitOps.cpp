@@ -303,6 +303,19 @@ LogicalResult ComplexPartOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// list_items
+//===----------------------------------------------------------------------===//
+
+LogicalResult ListItemsOp::verify() {
+  auto items = getItems().getType().cast<MemRefType>();
+  int64_t offset;
+  SmallVector<int64_t> strides;
+  if (failed(getStridesAndOffset(items, strides, offset)) || strides.front() != 1)
+    return emitOpError("gives contiguous items, not ") << items;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // raise_if
 //===----------------------------------------------------------------------===//
 

@@ -233,6 +233,26 @@ def _from_sequence(name: str, object: Any, dtype: Any) -> Any:
     return from_sequence
 
 
+def _list_items_into(items, out):
+    for k in range(len(items)):
+        out[k] = items[k]
+    return out
+
+
+def _from_list(name: str, items: Any, dtype: Any) -> Any:
+    """The implementation making a new 1-D array of a list's items (as
+    np.array(list) discovers their dtype: float64 for an empty list)."""
+    found = np.dtype(np.float64) if items.item is None else _sequence_dtype(types.Tuple([items.item]))
+    dt = dtype_class(dtype, found.type)
+    if found.kind == "c" and np.dtype(dt).kind != "c":
+        raise TypingError("float() argument must be a string or a real number, not 'complex'")
+
+    def from_list(items):
+        return _list_items_into(items, np.empty(len(items), dt))
+
+    return from_list
+
+
 def _array_options(name: str, order: Any, subok: Any, ndmin: Any, like: Any) -> None:
     if not absent(order) and not (order.has_literal and order.literal_value in ("K", "A", "C")):
         raise UnsupportedError(f"np.{name}() with order= other than 'K', 'A' or 'C' is not supported yet")
@@ -256,6 +276,15 @@ def _same(a, dtype=None, copy=True, order="K", subok=False, ndmin=0, like=None):
 def _array_typer(object, dtype=None, copy=None, order=None, subok=None, ndmin=None, like=None):
     _array_options("array", order, subok, ndmin, like)
     never = not absent(copy) and copy.has_literal and copy.literal_value is False
+    if isinstance(object, types.List):
+        if never:
+            raise TypingError("Unable to avoid copy while creating an array as requested.")
+        made = _from_list("array", object, dtype)
+
+        def array_of_list(object, dtype=None, copy=True, order="K", subok=False, ndmin=0, like=None):
+            return made(object)
+
+        return array_of_list
     if isinstance(object, types.Tuple):
         if never:
             raise TypingError("Unable to avoid copy while creating an array as requested.")
@@ -290,8 +319,8 @@ def _copy_typer(a, order=None, subok=None):
 
 @overload(np.asarray, family="creation")
 def _asarray_typer(a, dtype=None, order=None, device=None, copy=None, like=None):
-    if isinstance(a, types.Tuple) and all(absent(t) for t in (order, device, copy, like)):
-        sequence = _from_sequence("asarray", a, dtype)
+    if isinstance(a, (types.Tuple, types.List)) and all(absent(t) for t in (order, device, copy, like)):
+        sequence = (_from_list if isinstance(a, types.List) else _from_sequence)("asarray", a, dtype)
 
         def asarray_sequence(a, dtype=None, order=None, device=None, copy=None, like=None):
             return sequence(a)

@@ -58,3 +58,11 @@ func.func @part_of_another_type(%z: memref<?xcomplex<f64>>) {
   %re = plait.complex_part %z {imaginary = false} : memref<?xcomplex<f64>> to memref<?xf32>
   return
 }
+
+// -----
+
+func.func @strided_list_items(%address: i64, %length: index) {
+  // expected-error @+1 {{gives contiguous items, not 'memref<?xf64, strided<[2]>>'}}
+  %items = plait.list_items %address, %length : memref<?xf64, strided<[2]>>
+  return
+}

@@ -81,3 +81,10 @@ func.func @array_variables(%a: memref<?xf64, strided<[?], offset: ?>>) -> memref
   plait.release %b : memref<?xf64, strided<[?], offset: ?>>
   return %a : memref<?xf64, strided<[?], offset: ?>>
 }
+
+// CHECK-LABEL: func.func @lists
+func.func @lists(%address: i64, %length: index) -> memref<?xi64, strided<[1], offset: ?>> {
+  // CHECK: plait.list_items %{{.*}}, %{{.*}} : memref<?xi64, strided<[1], offset: ?>>
+  %items = plait.list_items %address, %length : memref<?xi64, strided<[1], offset: ?>>
+  return %items : memref<?xi64, strided<[1], offset: ?>>
+}

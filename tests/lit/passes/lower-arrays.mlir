@@ -50,3 +50,20 @@ func.func @imaginary_parts(%z: memref<?x?xcomplex<f64>, strided<[?, ?], offset: 
       : memref<?x?xcomplex<f64>, strided<[?, ?], offset: ?>> to memref<?x?xf64, strided<[?, ?], offset: ?>>
   return %im : memref<?x?xf64, strided<[?, ?], offset: ?>>
 }
+
+// list_items: a contiguous view of a list's items, made from the address
+// and length read from its box: both pointers the address, offset 0,
+// the length as the size, stride 1.
+// CHECK-LABEL: llvm.func @list_items
+func.func @list_items(%address: i64, %length: index) -> memref<?xf64, strided<[1], offset: ?>> {
+  // CHECK: %[[POINTER:.*]] = llvm.inttoptr %{{.*}} : i64 to !llvm.ptr
+  // CHECK: llvm.insertvalue %[[POINTER]], %{{.*}}[0]
+  // CHECK: llvm.insertvalue %{{.*}}, %{{.*}}[1]
+  // CHECK: %[[ZERO:.*]] = llvm.mlir.constant(0 : i64)
+  // CHECK: llvm.insertvalue %[[ZERO]], %{{.*}}[2]
+  // CHECK: llvm.insertvalue %{{.*}}, %{{.*}}[3, 0]
+  // CHECK: %[[ONE:.*]] = llvm.mlir.constant(1 : i64)
+  // CHECK: llvm.insertvalue %[[ONE]], %{{.*}}[4, 0]
+  %items = plait.list_items %address, %length : memref<?xf64, strided<[1], offset: ?>>
+  return %items : memref<?xf64, strided<[1], offset: ?>>
+}

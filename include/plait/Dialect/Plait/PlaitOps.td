@@ -213,6 +213,25 @@ def Plait_ComplexPartOp : Plait_Op<"complex_part", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Plait_ListItemsOp : Plait_Op<"list_items", [Pure]> {
+  let summary = "the items of a typed list, as a 1-D array over their memory";
+  let description = [{
+    A list is a box of int64 words (length, capacity, the address of its
+    items' allocation, the bytes of one item, a changed flag). Given the address and the
+    length the box held when read, this is a contiguous view of the items,
+    valid until the list grows (an append may move them): the emitter reads
+    the box again after anything that may append. The view owns no
+    reference (releasing it would release the items, so nothing does).
+    ```mlir
+    %items = plait.list_items %address, %length : memref<?xf64, strided<[1], offset: ?>>
+    ```
+  }];
+  let arguments = (ins I64:$address, Index:$length);
+  let results = (outs AnyStridedMemRefOfRank<1>:$items);
+  let assemblyFormat = "$address `,` $length attr-dict `:` type($items)";
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Raising
 //===----------------------------------------------------------------------===//

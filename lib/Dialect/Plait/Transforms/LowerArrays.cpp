@@ -1,7 +1,7 @@
 //===- LowerArrays.cpp - plait-lower-arrays -------------------------------===//
 //
-// Array variables, reference counts and views of complex arrays' parts at
-// the LLVM level. It runs after the memref-to-LLVM conversion: by then an
+// Array variables, reference counts, views of complex arrays' parts and
+// of lists' items at the LLVM level. It runs after the memref-to-LLVM conversion: by then an
 // array is a descriptor struct (allocated pointer, aligned pointer, offset,
 // sizes, strides) behind an unrealized cast, which
 // reconcile-unrealized-casts removes at the end.
@@ -33,7 +33,8 @@ public:
     SmallVector<Operation *> ops;
     SmallVector<BlockArgument> slotArguments;
     module.walk([&](Operation *op) {
-      if (isa<ArraySlotOp, LoadArrayOp, StoreArrayOp, RetainOp, ReleaseOp, ComplexPartOp>(op))
+      if (isa<ArraySlotOp, LoadArrayOp, StoreArrayOp, RetainOp, ReleaseOp, ComplexPartOp,
+              ListItemsOp>(op))
         ops.push_back(op);
       for (Region &region : op->getRegions())
         for (Block &block : region)
@@ -68,6 +69,8 @@ public:
         b.create<LLVM::StoreOp>(l, toDescriptor(b, l, store.getValue()), op->getOperand(1));
       } else if (auto part = dyn_cast<ComplexPartOp>(op)) {
         part.replaceAllUsesWith(complexPart(b, l, part));
+      } else if (auto items = dyn_cast<ListItemsOp>(op)) {
+        items.replaceAllUsesWith(listItems(b, l, items));
       } else if (auto retain = dyn_cast<RetainOp>(op)) {
         callWithAllocation(b, l, kArrayRetainFunction, retain.getArray());
       } else {
@@ -123,6 +126,25 @@ private:
       view = b.create<LLVM::InsertValueOp>(l, view, stride, ArrayRef<int64_t>{4, axis});
     }
     return fromDescriptor(b, l, view, part.getType());
+  }
+
+  /// The descriptor of a contiguous 1-D view of `length` items at `address`.
+  Value listItems(OpBuilder &b, Location l, ListItemsOp items) {
+    auto type = descriptorType(items.getType()).cast<LLVM::LLVMStructType>();
+    Type i64 = b.getI64Type();
+    Value view = b.create<LLVM::UndefOp>(l, type);
+    for (int64_t field : {0, 1}) { // allocated and aligned pointers
+      Value pointer = b.create<LLVM::IntToPtrOp>(l, type.getBody()[field], items.getAddress());
+      view = b.create<LLVM::InsertValueOp>(l, view, pointer, ArrayRef<int64_t>{field});
+    }
+    auto constant = [&](int64_t v) {
+      return b.create<LLVM::ConstantOp>(l, i64, b.getI64IntegerAttr(v));
+    };
+    view = b.create<LLVM::InsertValueOp>(l, view, constant(0), ArrayRef<int64_t>{2});
+    Value length = b.create<UnrealizedConversionCastOp>(l, i64, items.getLength()).getResult(0);
+    view = b.create<LLVM::InsertValueOp>(l, view, length, ArrayRef<int64_t>{3, 0});
+    view = b.create<LLVM::InsertValueOp>(l, view, constant(1), ArrayRef<int64_t>{4, 0});
+    return fromDescriptor(b, l, view, items.getType());
   }
 
   FailureOr<Type> pointerType(ArraySlotType slot) {

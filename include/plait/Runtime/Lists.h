@@ -1,0 +1,45 @@
+//===- Lists.h - typed lists of compiled code -----------------------*-===//
+//
+// A list is a box: a reference-counted allocation of five int64 words
+// (length, capacity, the items' allocation, the bytes of one item, and
+// whether compiled code changed the list: the dispatcher then writes a list
+// argument's new items back to the caller's list), marked
+// so that releasing its last reference releases the items too. Compiled code
+// holds the box as a 1-D int64 memref, so variables, temporaries and
+// returns own lists exactly as they own arrays, and every alias sees an
+// append that moves the items.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PLAIT_RUNTIME_LISTS_H
+#define PLAIT_RUNTIME_LISTS_H
+
+#include <cstdint>
+
+namespace plait {
+/// The words of a list's box.
+enum ListWord : int64_t {
+  kListLength = 0,
+  kListCapacity = 1,
+  kListItems = 2,
+  kListItemBytes = 3,
+  kListChanged = 4
+};
+constexpr int64_t kListWords = 5;
+
+/// A new box and items for `length` items of `itemBytes` each (items
+/// uninitialised), allocated as compiled code allocates (in the calling
+/// thread's arena); null when memory runs out.
+int64_t *newList(int64_t length, int64_t itemBytes);
+} // namespace plait
+
+extern "C" {
+/// Makes `box` (a fresh allocation of kListWords words) a list of `length`
+/// items of `itemBytes` each. Returns 0, or 1 when memory runs out.
+int32_t plait_rt_list_init(int64_t box, int64_t length, int64_t itemBytes);
+/// Makes room for `length` items (growing as CPython does, so that appends
+/// cost amortised constant time); the length word is the caller's to set.
+/// Returns 0, or 1 when memory runs out.
+int32_t plait_rt_list_reserve(int64_t box, int64_t length);
+}
+
+#endif // PLAIT_RUNTIME_LISTS_H

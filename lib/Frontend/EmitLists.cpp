@@ -1,0 +1,208 @@
+//===- EmitLists.cpp - typed lists ----------------------------------------===//
+//
+// A list is its box (plait/Runtime/Lists.h): a reference-counted 1-D int64
+// memref of four words, owned as arrays are (variables, temporaries and
+// results each hold a reference). Its items are read and written through a
+// plait.list_items view made from the box's words where they stand, so
+// every alias sees an append that moved them.
+//
+//===----------------------------------------------------------------------===//
+#include "EmitterImpl.h"
+
+#include "plait/Runtime/Lists.h"
+
+namespace plait::frontend::detail {
+
+namespace {
+/// How a list stores items of type `item`: Python's numbers as the NumPy
+/// dtypes of the same bits, NumPy scalars as their own.
+DType listItemDType(const Type &item) {
+  switch (item.kind) {
+  case Type::Kind::Bool:
+    return DType::Bool;
+  case Type::Kind::Int:
+    return DType::Int64;
+  case Type::Kind::Float:
+    return DType::Float64;
+  case Type::Kind::Complex:
+    return DType::Complex128;
+  default:
+    return item.dtype;
+  }
+}
+} // namespace
+
+Value FunctionEmitter::listWord(const Val &list, int64_t word, Location l) {
+  return builder.create<mlir::memref::LoadOp>(l, list.leaves[0],
+                                              mlir::ValueRange{constIndexValue(word)});
+}
+
+void FunctionEmitter::markListChanged(const Val &list, Location l) {
+  builder.create<mlir::memref::StoreOp>(l, constInt(1), list.leaves[0],
+                                        mlir::ValueRange{constIndexValue(kListChanged)});
+}
+
+Value FunctionEmitter::listLength(const Val &list, Location l) {
+  return listWord(list, kListLength, l);
+}
+
+Value FunctionEmitter::listItems(const Val &list, Location l) {
+  Type items = Type::array(listItemDType(list.type.itemType()), 1, /*contiguous=*/true);
+  Value length = builder.create<arith::IndexCastOp>(l, builder.getIndexType(), listLength(list, l));
+  return builder.create<dialect::ListItemsOp>(l, module.memrefType(items),
+                                              listWord(list, kListItems, l), length);
+}
+
+Val FunctionEmitter::loadListItem(const Val &list, Value items, Value position, Location l) {
+  // The same bits as the item's own type: only the type changes.
+  Value at = builder.create<arith::IndexCastOp>(l, builder.getIndexType(), position);
+  Value raw = builder.create<mlir::memref::LoadOp>(l, items, mlir::ValueRange{at});
+  Val item = fromStorage(raw, listItemDType(list.type.itemType()), l);
+  item.type = list.type.itemType();
+  return item;
+}
+
+void FunctionEmitter::storeListItem(const Val &list, Value items, Value position, const Val &item,
+                                    Location l) {
+  DType dtype = listItemDType(list.type.itemType());
+  Val same{Type::numpy(dtype), item.leaves}; // (typing made it the items' type)
+  Value at = builder.create<arith::IndexCastOp>(l, builder.getIndexType(), position);
+  builder.create<mlir::memref::StoreOp>(l, toStorage(same, dtype, l), items, mlir::ValueRange{at});
+}
+
+Value FunctionEmitter::callListRuntime(const char *name, std::vector<Value> args, Location l) {
+  llvm::SmallVector<mlir::Type> inputs(args.size(), builder.getI64Type());
+  module.declare(name, builder.getFunctionType(inputs, {builder.getI32Type()}));
+  Value status =
+      builder.create<mlir::func::CallOp>(l, name, mlir::TypeRange{builder.getI32Type()}, args)
+          .getResult(0);
+  // CPython's MemoryError when a list cannot grow has no message.
+  check(builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::ne, status, constInt(0, 32)),
+        PyError("MemoryError", std::string(1, kNoArgumentsMessage)));
+  return status;
+}
+
+Value FunctionEmitter::boxAddress(const Val &list, Location l) {
+  return builder.create<arith::IndexCastOp>(
+      l, builder.getI64Type(),
+      builder.create<mlir::memref::ExtractAlignedPointerAsIndexOp>(l, list.leaves[0]));
+}
+
+Val FunctionEmitter::newList(const Type &type, Value length, Location l) {
+  // (A box's aligned pointer is its allocated one: int64 words need no
+  // alignment beyond malloc's, so the runtime finds its header.)
+  Value box = allocateArray(Type::array(DType::Int64, 1, /*contiguous=*/true),
+                            {constInt(kListWords)}, nullptr, l);
+  Val list{type, {box}};
+  int64_t itemBytes = type.itemType().kind == Type::Kind::Bottom
+                          ? 0
+                          : module.storageBytes(listItemDType(type.itemType()));
+  callListRuntime("plait_rt_list_init", {boxAddress(list, l), length, constInt(itemBytes)}, l);
+  return list;
+}
+
+Val FunctionEmitter::settleListItems(const Val &list, const Type &to) {
+  if (list.type.kind != Type::Kind::List || list.type.itemType().kind != Type::Kind::Bottom)
+    throw std::logic_error("internal: cannot convert " + list.type.str() + " to " + to.str());
+  Location l = here();
+  builder.create<mlir::memref::StoreOp>(
+      l, constInt(module.storageBytes(listItemDType(to.itemType()))), list.leaves[0],
+      mlir::ValueRange{constIndexValue(kListItemBytes)});
+  return {to, list.leaves};
+}
+
+Val FunctionEmitter::emitListDisplay(const SExpr &display) {
+  Location l = loc(display);
+  const Type &type = spec.typeOf(display);
+  std::vector<Val> items; // evaluated first, as CPython does
+  for (const SExpr *element : ast::elts(display))
+    items.push_back(emitExpr(*element));
+  Val list = newList(type, constInt(static_cast<int64_t>(items.size())), l);
+  if (items.empty())
+    return list;
+  Value view = listItems(list, l);
+  for (size_t k = 0; k < items.size(); ++k)
+    storeListItem(list, view, constInt(static_cast<int64_t>(k)), items[k], l);
+  return list;
+}
+
+Value FunctionEmitter::listPosition(const Val &list, const Val &index, const char *message,
+                                    Location l) {
+  Value i = convert(index, Type::integer()).leaves[0];
+  Value length = listLength(list, l);
+  Value negative = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, i, constInt(0));
+  Value position =
+      builder.create<arith::SelectOp>(l, negative, builder.create<arith::AddIOp>(l, i, length), i);
+  // Below zero or at the length and above, in one unsigned comparison.
+  check(builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::uge, position, length),
+        PyError("IndexError", message));
+  return position;
+}
+
+Val FunctionEmitter::emitListSubscript(const SExpr &subscript) {
+  Location l = loc(subscript);
+  Val list = emitExpr(ast::value(subscript));
+  const SExpr &index = ast::slice(subscript);
+  if (!ast::is(index, ast::NodeKind::Slice)) {
+    Value position = listPosition(list, emitExpr(index), "list index out of range", l);
+    Val item = loadListItem(list, listItems(list, l), position, l);
+    freeIfTemporary(list);
+    return item;
+  }
+  // A new list of the slice's items (CPython's PySlice_AdjustIndices).
+  std::array<Value, 3> given{};
+  const SExpr *parts[3] = {&ast::lower(index), &ast::upper(index), &ast::step(index)};
+  for (int p = 0; p < 3; ++p)
+    if (!ast::isNone(*parts[p]))
+      given[p] = convert(emitExpr(*parts[p]), Type::integer()).leaves[0];
+  auto slice = builder.create<dialect::SliceOp>(l, builder.getI64Type(), builder.getI64Type(),
+                                                builder.getI64Type(), listLength(list, l), given[0],
+                                                given[1], given[2]);
+  Val copy = newList(list.type, slice.getCount(), l);
+  Value from = listItems(list, l), to = listItems(copy, l);
+  countedLoop(slice.getCount(), [&](Value k) {
+    Value at = builder.create<arith::AddIOp>(
+        l, slice.getFirst(), builder.create<arith::MulIOp>(l, k, slice.getIncrement()));
+    storeListItem(copy, to, k, loadListItem(list, from, at, l), l);
+  });
+  freeIfTemporary(list);
+  return copy;
+}
+
+void FunctionEmitter::storeListElement(const SExpr &target, const Val &value) {
+  Location l = loc(target);
+  Val list = emitExpr(ast::value(target));
+  Value position =
+      listPosition(list, emitExpr(ast::slice(target)), "list assignment index out of range", l);
+  storeListItem(list, listItems(list, l), position, convert(value, list.type.itemType()), l);
+  markListChanged(list, l);
+  freeIfTemporary(list);
+}
+
+Val FunctionEmitter::emitListMethod(const SExpr &call, const std::string &method) {
+  Location l = loc(call);
+  Val list = emitExpr(ast::value(ast::func(call)));
+  Val result{Type::none(), {}};
+  Value length = listLength(list, l);
+  if (method == "append") {
+    Val item = convert(emitExpr(*ast::args(call).rest().at(0)), list.type.itemType());
+    // The item is evaluated before the list grows (it may read the list).
+    Value grown = builder.create<arith::AddIOp>(l, length, constInt(1));
+    callListRuntime("plait_rt_list_reserve", {boxAddress(list, l), grown}, l);
+    builder.create<mlir::memref::StoreOp>(l, grown, list.leaves[0],
+                                          mlir::ValueRange{constIndexValue(kListLength)});
+    storeListItem(list, listItems(list, l), length, item, l);
+  } else { // pop(): the last item
+    check(builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq, length, constInt(0)),
+          PyError("IndexError", "pop from empty list"));
+    Value last = builder.create<arith::SubIOp>(l, length, constInt(1));
+    result = loadListItem(list, listItems(list, l), last, l);
+    builder.create<mlir::memref::StoreOp>(l, last, list.leaves[0],
+                                          mlir::ValueRange{constIndexValue(kListLength)});
+  }
+  markListChanged(list, l);
+  freeIfTemporary(list);
+  return result;
+}
+
+} // namespace plait::frontend::detail

@@ -1,0 +1,69 @@
+//===- Lists.cpp - typed lists of compiled code ---------------------------===//
+#include "plait/Runtime/Lists.h"
+#include "plait/Runtime/RuntimeSymbols.h"
+
+#include <cstring>
+#include <limits>
+
+namespace {
+int64_t *boxAt(int64_t address) { return reinterpret_cast<int64_t *>(address); }
+
+/// CPython's over-allocation (Objects/listobject.c, list_resize).
+int64_t grownCapacity(int64_t length) {
+  int64_t capacity = (length + (length >> 3) + 6) & ~int64_t(3);
+  return capacity < length ? length : capacity;
+}
+
+bool allocateItems(int64_t *box, int64_t capacity) {
+  int64_t itemBytes = box[plait::kListItemBytes];
+  if (capacity > std::numeric_limits<int64_t>::max() / 2 / (itemBytes ? itemBytes : 1))
+    return false;
+  // At least one byte, so that an empty list still has an allocation.
+  void *items = _mlir_memref_to_llvm_alloc(static_cast<size_t>(capacity * itemBytes) + 1);
+  if (!items)
+    return false;
+  int64_t previous = box[plait::kListItems];
+  if (previous) {
+    std::memcpy(items, reinterpret_cast<void *>(previous),
+                static_cast<size_t>(box[plait::kListLength] * itemBytes));
+    plait_rt_array_release(previous);
+  }
+  box[plait::kListItems] = reinterpret_cast<int64_t>(items);
+  box[plait::kListCapacity] = capacity;
+  return true;
+}
+} // namespace
+
+namespace plait {
+int64_t *newList(int64_t length, int64_t itemBytes) {
+  auto *box = static_cast<int64_t *>(_mlir_memref_to_llvm_alloc(kListWords * sizeof(int64_t)));
+  if (!box)
+    return nullptr;
+  if (plait_rt_list_init(reinterpret_cast<int64_t>(box), length, itemBytes) != 0) {
+    plait_rt_array_release(reinterpret_cast<int64_t>(box));
+    return nullptr;
+  }
+  return box;
+}
+} // namespace plait
+
+extern "C" int32_t plait_rt_list_init(int64_t address, int64_t length, int64_t itemBytes) {
+  int64_t *box = boxAt(address);
+  box[plait::kListLength] = 0;
+  box[plait::kListCapacity] = 0;
+  box[plait::kListItems] = 0;
+  box[plait::kListItemBytes] = itemBytes;
+  box[plait::kListChanged] = 0;
+  plait::markListBox(box);
+  if (length < 0 || !allocateItems(box, length))
+    return 1;
+  box[plait::kListLength] = length;
+  return 0;
+}
+
+extern "C" int32_t plait_rt_list_reserve(int64_t address, int64_t length) {
+  int64_t *box = boxAt(address);
+  if (length <= box[plait::kListCapacity])
+    return 0;
+  return allocateItems(box, grownCapacity(length)) ? 0 : 1;
+}

@@ -1,0 +1,474 @@
+"""The methods of typed lists in compiled code, and `x in seq`, on
+plait.overload.
+
+The compiler implements a list's primitives (len, l[i], l[i] = v, append
+and pop() of the last item); the other methods are written here with them,
+with CPython's results and errors. A list compiled code changes marks
+itself changed, so the dispatcher writes a list argument's new items back
+to the caller's list."""
+
+from __future__ import annotations
+
+import builtins
+from typing import Any, Callable
+
+from . import types
+from ._builtins import MAX_EMPTY, MIN_EMPTY
+from ._overload import _register, overload, overload_method
+from .errors import TypingError
+
+
+def _is_list(t: Any) -> bool:
+    return isinstance(t, types.List)
+
+
+def _method(name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    return overload_method(list, name)
+
+
+def _needs_int(name: str, t: Any) -> None:
+    if t is not None and not types.is_integral(t):
+        raise TypingError(f"'{t}' object cannot be interpreted as an integer")
+
+
+# -- searching ---------------------------------------------------------------
+
+
+def _contains(x, seq):
+    for item in seq:
+        if item == x:
+            return True
+    return False
+
+
+def _in_typer(x: Any, seq: Any) -> Any:
+    return _contains
+
+
+_register("builtins.in", _in_typer, None, "in")
+
+
+@_method("count")
+def _count_typer(l: Any, x: Any) -> Any:
+    def count(l, x):
+        n = 0
+        for item in l:
+            if item == x:
+                n += 1
+        return n
+
+    return count
+
+
+def _position(i, n):
+    # CPython's slice-index clamping of index()'s start and stop.
+    if i < 0:
+        i += n
+        if i < 0:
+            i = 0
+    elif i > n:
+        i = n
+    return i
+
+
+@_method("index")
+def _index_typer(l: Any, x: Any, start: Any = None, stop: Any = None) -> Any:
+    _needs_int("index", start)
+    _needs_int("index", stop)
+
+    def index(l, x, start=0, stop=9223372036854775807):
+        n = len(l)
+        i = _position(start, n)
+        end = _position(stop, n)
+        while i < end and i < len(l):
+            if l[i] == x:
+                return i
+            i += 1
+        raise ValueError(f"{x!r} is not in list")
+
+    return index
+
+
+@_method("remove")
+def _remove_typer(l: Any, x: Any) -> Any:
+    def remove(l, x):
+        n = len(l)
+        for i in range(n):
+            if l[i] == x:
+                for k in range(i, n - 1):
+                    l[k] = l[k + 1]
+                l.pop()
+                return
+        raise ValueError("list.remove(x): x not in list")
+
+    return remove
+
+
+# -- adding and taking items -------------------------------------------------
+
+
+@_method("pop")
+def _pop_typer(l: Any, index: Any = None) -> Any:
+    _needs_int("pop", index)
+
+    def pop(l, index=-1):
+        n = len(l)
+        if n == 0:
+            raise IndexError("pop from empty list")
+        i = index + n if index < 0 else index
+        if i < 0 or i >= n:
+            raise IndexError("pop index out of range")
+        item = l[i]
+        for k in range(i, n - 1):
+            l[k] = l[k + 1]
+        l.pop()
+        return item
+
+    return pop
+
+
+@_method("insert")
+def _insert_typer(l: Any, index: Any, x: Any) -> Any:
+    _needs_int("insert", index)
+
+    def insert(l, index, x):
+        n = len(l)
+        i = index
+        if i < 0:
+            i += n
+            if i < 0:
+                i = 0
+        elif i > n:
+            i = n
+        l.append(x)
+        k = n
+        while k > i:
+            l[k] = l[k - 1]
+            k -= 1
+        l[i] = x
+
+    return insert
+
+
+@_method("extend")
+def _extend_typer(l: Any, other: Any) -> Any:
+    if not isinstance(other, (types.List, types.Tuple, types.Array)):
+        raise TypingError(f"'{other}' object is not iterable")
+
+    if _is_list(other):
+
+        def extend_list(l, other):
+            # l.extend(l) adds the items it had: count them first.
+            n = len(other)
+            for k in range(n):
+                l.append(other[k])
+
+        return extend_list
+
+    def extend(l, other):
+        for item in other:
+            l.append(item)
+
+    return extend
+
+
+@_method("clear")
+def _clear_typer(l: Any) -> Any:
+    def clear(l):
+        while len(l) > 0:
+            l.pop()
+
+    return clear
+
+
+@_method("copy")
+def _copy_typer(l: Any) -> Any:
+    def copy(l):
+        return l[:]
+
+    return copy
+
+
+@_method("reverse")
+def _reverse_typer(l: Any) -> Any:
+    def reverse(l):
+        i = 0
+        k = len(l) - 1
+        while i < k:
+            item = l[i]
+            l[i] = l[k]
+            l[k] = item
+            i += 1
+            k -= 1
+
+    return reverse
+
+
+# -- sorting -----------------------------------------------------------------
+
+
+def _insertion_sort(l, low, high):
+    # Stable: an item moves left past greater items only.
+    for i in range(low + 1, high):
+        item = l[i]
+        k = i
+        while k > low and item < l[k - 1]:
+            l[k] = l[k - 1]
+            k -= 1
+        l[k] = item
+
+
+def _merge(l, scratch, low, middle, high):
+    for k in range(low, middle):
+        scratch[k] = l[k]
+    i = low
+    j = middle
+    k = low
+    while i < middle and j < high:
+        # Stable: on ties the left run's item comes first.
+        if l[j] < scratch[i]:
+            l[k] = l[j]
+            j += 1
+        else:
+            l[k] = scratch[i]
+            i += 1
+        k += 1
+    while i < middle:
+        l[k] = scratch[i]
+        i += 1
+        k += 1
+
+
+def _stable_sort(l):
+    # Runs of 32 sorted by insertion, then merged bottom-up (stable, as
+    # CPython's sort; numbers that compare equal keep their order).
+    n = len(l)
+    width = 32
+    for low in range(0, n, width):
+        _insertion_sort(l, low, min(low + width, n))
+    if n <= width:
+        return
+    scratch = l[:]
+    while width < n:
+        for low in range(0, n - width, 2 * width):
+            _merge(l, scratch, low, low + width, min(low + 2 * width, n))
+        width *= 2
+
+
+@_method("sort")
+def _sort_typer(l: Any, key: Any = None, reverse: Any = None) -> Any:
+    if key is not None and not isinstance(key, types.NoneType):
+        raise TypingError("list.sort() with key= is not supported in compiled code")
+    if isinstance(l.item, types.Complex) or (
+        isinstance(l.item, types.NumPyScalar) and l.item.dtype.kind == "c"
+    ):
+        raise TypingError("'<' not supported between instances of 'complex' and 'complex'")
+
+    def sort(l, key=None, reverse=False):
+        if reverse:
+            # As CPython: reversed, sorted, reversed again, so that equal
+            # items keep their order.
+            l.reverse()
+            _stable_sort(l)
+            l.reverse()
+        else:
+            _stable_sort(l)
+
+    return sort
+
+
+# -- builtins over lists -----------------------------------------------------
+
+
+def _min(items):
+    # CPython keeps the first of equal items: a strict comparison.
+    n = len(items)
+    if n == 0:
+        raise ValueError(MIN_EMPTY)
+    best = items[0]
+    for k in range(1, n):
+        if items[k] < best:
+            best = items[k]
+    return best
+
+
+def _max(items):
+    n = len(items)
+    if n == 0:
+        raise ValueError(MAX_EMPTY)
+    best = items[0]
+    for k in range(1, n):
+        if items[k] > best:
+            best = items[k]
+    return best
+
+
+def _extreme_typer(implementation: Any) -> Callable[..., Any]:
+    def typer(items: Any) -> Any:
+        if isinstance(items, (types.Complex, types.NumPyScalar)) or (
+            _is_list(items) and (isinstance(items.item, types.Complex)
+                                 or (isinstance(items.item, types.NumPyScalar) and items.item.dtype.kind == "c"))
+        ):
+            raise TypingError("'<' not supported between instances of 'complex' and 'complex'")
+        return implementation
+
+    return typer
+
+
+# min() and max() of one list or 1-D array (the compiler types the others).
+_register("builtins.min_of", _extreme_typer(_min), None, "min")
+_register("builtins.max_of", _extreme_typer(_max), None, "max")
+
+
+@overload(builtins.sorted)
+def _sorted_typer(iterable: Any, key: Any = None, reverse: Any = None) -> Any:
+    if key is not None and not isinstance(key, types.NoneType):
+        raise TypingError("sorted() with key= is not supported in compiled code")
+    if not isinstance(iterable, (types.List, types.Tuple, types.Array)):
+        return None
+
+    def sorted_(iterable, key=None, reverse=False):
+        items = []
+        for x in iterable:
+            items.append(x)
+        items.sort(reverse=reverse)
+        return items
+
+    return sorted_
+
+
+@overload(builtins.list)
+def _list_typer(*iterable: Any) -> Any:
+    # (The snapshot writes list(iterable) as [x for x in iterable].)
+    if iterable:
+        return None
+
+    def empty():
+        return []
+
+    return empty
+
+
+# -- operators ---------------------------------------------------------------
+
+
+def _python_name(t: Any) -> str:
+    """The name CPython's messages give a value of type `t`."""
+    if isinstance(t, types.List):
+        return "list"
+    if isinstance(t, types.Tuple):
+        return "tuple"
+    if isinstance(t, types.Array):
+        return "numpy.ndarray"
+    if isinstance(t, types.NumPyScalar):
+        return f"numpy.{t.dtype.name}"
+    return str(t)
+
+
+def _check_same_items(l: Any, other: Any, operation: str) -> None:
+    if l.item is not None and other.item is not None and l.item != other.item:
+        raise TypingError(
+            f"{l} {operation} {other} would mix item types in one list: a compiled list "
+            "holds items of one type (convert the items first)"
+        )
+
+
+@_method("__eq__")
+def _eq_typer(l: Any, other: Any) -> Any:
+    if not (_is_list(l) and _is_list(other)):
+
+        def never(l, other):
+            return False  # (a list equals only a list)
+
+        return never
+
+    def eq(l, other):
+        n = len(l)
+        if len(other) != n:
+            return False
+        for k in range(n):
+            if not (l[k] == other[k]):
+                return False
+        return True
+
+    return eq
+
+
+@_method("__add__")
+def _add_typer(l: Any, other: Any) -> Any:
+    if not _is_list(other):
+        raise TypingError(f'can only concatenate list (not "{_python_name(other)}") to list')
+    _check_same_items(l, other, "+")
+
+    def add(l, other):
+        n = len(other)  # (other may be l)
+        out = l[:]
+        for k in range(n):
+            out.append(other[k])
+        return out
+
+    return add
+
+
+@_method("__iadd__")
+def _iadd_typer(l: Any, other: Any) -> Any:
+    if not isinstance(other, (types.List, types.Tuple, types.Array)):
+        raise TypingError(f"'{_python_name(other)}' object is not iterable")
+    if _is_list(other):
+        _check_same_items(l, other, "+=")
+
+    def iadd(l, other):
+        l.extend(other)
+        return l
+
+    return iadd
+
+
+def _repeat(l, n):
+    out = l[:]
+    out.clear()
+    for _ in range(n):
+        for k in range(len(l)):
+            out.append(l[k])
+    return out
+
+
+def _needs_count(l: Any, n: Any) -> None:
+    if not types.is_integral(n):
+        raise TypingError(f"can't multiply sequence by non-int of type '{_python_name(n)}'")
+
+
+@_method("__mul__")
+def _mul_typer(l: Any, n: Any) -> Any:
+    _needs_count(l, n)
+
+    def mul(l, n):
+        return _repeat(l, n)
+
+    return mul
+
+
+@_method("__rmul__")
+def _rmul_typer(n: Any, l: Any) -> Any:
+    _needs_count(l, n)
+
+    def rmul(n, l):
+        return _repeat(l, n)
+
+    return rmul
+
+
+@_method("__imul__")
+def _imul_typer(l: Any, n: Any) -> Any:
+    _needs_count(l, n)
+
+    def imul(l, n):
+        count = len(l)
+        if n <= 0:
+            l.clear()
+        for _ in range(n - 1):
+            for k in range(count):
+                l.append(l[k])
+        return l
+
+    return imul
