@@ -50,9 +50,9 @@ FunctionEmitter::Iteration FunctionEmitter::iterate(const Iterable &iterable,
             }};
   }
   case Iterable::Kind::List: {
-    // CPython's list iterator reads the list at each step: an item appended
-    // meanwhile is reached (the count is read once, so not here), and the
-    // items are read where they stand after an append moved them.
+    // Inside enumerate(), zip() and reversed() (a loop over the list itself
+    // is emitListLoop's): the length is read once; each item is read where
+    // it stands, after an append moved the items.
     Val list = emitExpr(node);
     operands.push_back(list);
     return {listLength(list, l),

@@ -420,6 +420,39 @@ void FunctionEmitter::emitWhile(const SExpr &stmt) {
   startBlock(exit);
 }
 
+void FunctionEmitter::emitListLoop(const SExpr &stmt, const SExpr &iterable) {
+  // CPython's list iterator: item k while k < the length now, so the body
+  // may append (the loop reaches the new items) or pop (it stops sooner).
+  Location l = loc(stmt);
+  Val list = emitExpr(iterable);
+  Value position = alloca(builder.getI64Type());
+  builder.create<mlir::memref::StoreOp>(l, constInt(0), position);
+  Block *header = newBlock();
+  Block *body = newBlock();
+  Block *orElse = newBlock();
+  Block *exit = newBlock();
+  branch(header);
+  startBlock(header);
+  Value k = builder.create<mlir::memref::LoadOp>(l, position);
+  builder.create<mlir::cf::CondBranchOp>(
+      l, builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, k, listLength(list, l)), body,
+      orElse);
+  startBlock(body);
+  Val item = loadListItem(list, listItems(list, l), k, l);
+  builder.create<mlir::memref::StoreOp>(l, builder.create<arith::AddIOp>(l, k, constInt(1)),
+                                        position);
+  emitAssign(ast::target(stmt), item);
+  loops.push_back({/*structured=*/false, header, exit});
+  emitBody(ast::body(stmt));
+  loops.pop_back();
+  branch(header);
+  startBlock(orElse);
+  emitBody(ast::orelse(stmt));
+  branch(exit);
+  startBlock(exit);
+  freeIfTemporary(list);
+}
+
 void FunctionEmitter::emitFor(const SExpr &stmt) {
   const Iterable &iterable = typer.loopIterable(spec, stmt);
   if (iterable.kind == Iterable::Kind::Range) { // a plait.for of the range itself
@@ -433,6 +466,10 @@ void FunctionEmitter::emitFor(const SExpr &stmt) {
     // the loop runs out at once (the body, never run, was not typed).
     freeIfTemporary(emitExpr(*iterable.node));
     emitBody(ast::orelse(stmt));
+    return;
+  }
+  if (iterable.kind == Iterable::Kind::List) {
+    emitListLoop(stmt, *iterable.node);
     return;
   }
   std::vector<Val> operands;

@@ -227,6 +227,8 @@ private:
   void emitRangeLoop(const SExpr &stmt, Value start, Value stop, Value step,
                      const std::function<Val(Value)> &item);
   void emitWhile(const SExpr &stmt);
+  /// A for loop over a list (as CPython's list iterator runs).
+  void emitListLoop(const SExpr &stmt, const SExpr &iterable);
   void emitIf(const SExpr &stmt);
   void emitReturn(const Val &value);
 
