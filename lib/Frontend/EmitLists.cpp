@@ -115,8 +115,15 @@ Val FunctionEmitter::emitListDisplay(const SExpr &display) {
   Location l = loc(display);
   const Type &type = spec.typeOf(display);
   std::vector<Val> items; // evaluated first, as CPython does
-  for (const SExpr *element : ast::elts(display))
-    items.push_back(emitExpr(*element));
+  for (const SExpr *element : ast::elts(display)) {
+    if (!ast::is(*element, ast::NodeKind::Starred)) {
+      items.push_back(emitExpr(*element));
+      continue;
+    }
+    Val tuple = emitExpr(ast::value(*element)); // [*t]: its elements
+    for (size_t k = 0; k < tuple.type.elements.size(); ++k)
+      items.push_back(tupleElement(tuple, k));
+  }
   Val list = newList(type, constInt(static_cast<int64_t>(items.size())), l);
   if (items.empty())
     return list;

@@ -144,7 +144,8 @@ Val FunctionEmitter::emitExpr(const SExpr &expr) {
   if (kind == ast::NodeKind::Tuple || kind == ast::NodeKind::List) {
     Val result{type, {}};
     for (const SExpr *element : ast::elts(expr)) {
-      Val part = emitExpr(*element);
+      // (*t: the tuple's leaves in place.)
+      Val part = emitExpr(ast::is(*element, ast::NodeKind::Starred) ? ast::value(*element) : *element);
       result.leaves.append(part.leaves.begin(), part.leaves.end());
     }
     return result;

@@ -446,9 +446,18 @@ Type Typer::computeType(Specialization &spec, const SExpr &expr) {
   if (kind == ast::NodeKind::Tuple || kind == ast::NodeKind::List) {
     std::vector<Type> elements;
     for (const SExpr *element : ast::elts(expr)) {
-      if (ast::is(*element, ast::NodeKind::Starred))
-        fail(CompileError::Kind::Unsupported, fn, *element,
-             "starred expressions are not supported");
+      if (ast::is(*element, ast::NodeKind::Starred)) {
+        // (*a.shape, 3): a tuple's elements in place.
+        Type spliced = exprType(spec, ast::value(*element));
+        if (spliced.kind == Type::Kind::Bottom)
+          return spliced;
+        if (spliced.kind != Type::Kind::Tuple)
+          fail(CompileError::Kind::Unsupported, fn, *element,
+               "*x in a display takes a tuple in compiled code, not " + spliced.str());
+        spec.types[element] = spliced;
+        elements.insert(elements.end(), spliced.elements.begin(), spliced.elements.end());
+        continue;
+      }
       elements.push_back(exprType(spec, *element));
     }
     for (const Type &t : elements)

@@ -41,14 +41,27 @@ const std::set<std::string> &listMethodNames() {
 Type Typer::listDisplayType(Specialization &spec, const SExpr &display) {
   Type list = Type::list(Type::bottom());
   for (const SExpr *element : ast::elts(display)) {
-    if (ast::is(*element, ast::NodeKind::Starred))
-      fail(CompileError::Kind::Unsupported, *spec.source, *element,
-           "starred expressions are not supported");
-    Type item = exprType(spec, *element);
-    if (item.kind == Type::Kind::Bottom)
-      return item; // typed in a later round
-    settleListItems(spec, display, list, item, *element);
-    list = Type::list(item);
+    std::vector<Type> items;
+    if (ast::is(*element, ast::NodeKind::Starred)) {
+      // [*t, x]: a tuple's elements in place.
+      Type spliced = exprType(spec, ast::value(*element));
+      if (spliced.kind == Type::Kind::Bottom)
+        return spliced;
+      if (spliced.kind != Type::Kind::Tuple)
+        fail(CompileError::Kind::Unsupported, *spec.source, *element,
+             "*x in a list display takes a tuple in compiled code, not " + spliced.str() +
+                 " (use l + m for lists)");
+      spec.types[element] = spliced;
+      items = spliced.elements;
+    } else {
+      items.push_back(exprType(spec, *element));
+    }
+    for (const Type &item : items) {
+      if (item.kind == Type::Kind::Bottom)
+        return item; // typed in a later round
+      settleListItems(spec, display, list, item, *element);
+      list = Type::list(item);
+    }
   }
   return list;
 }

@@ -855,7 +855,8 @@ std::set<std::string> Typer::aliasRoots(const Specialization &spec, const SExpr 
   }
   if (kind == ast::NodeKind::Tuple || kind == ast::NodeKind::List) {
     for (const SExpr *element : ast::elts(expr)) {
-      std::set<std::string> more = aliasRoots(spec, *element);
+      bool starred = ast::is(*element, ast::NodeKind::Starred);
+      std::set<std::string> more = aliasRoots(spec, starred ? ast::value(*element) : *element);
       roots.insert(more.begin(), more.end());
     }
   } else if (kind == ast::NodeKind::IfExp) {

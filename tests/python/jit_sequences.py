@@ -86,3 +86,9 @@ def concatenate_list(a, b):
 
 def list_built(x):
     return [x, x]
+
+
+def starred_displays(a, t):
+    # *t splices a tuple's elements into a tuple or list display.
+    shape = (*a.shape, 3)
+    return shape, np.zeros((*a.shape, 2)).shape, [*t, 9], (1, *t, *t), [*a.shape], (*t,)

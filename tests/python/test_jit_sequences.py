@@ -122,3 +122,17 @@ def test_asarray_of_tuples(t: Any) -> None:
 
 def test_list_displays_elsewhere_are_lists() -> None:
     assert jit.list_built(1) == py.list_built(1) == [1, 1]
+
+
+@given(shape=st.lists(st.integers(0, 3), min_size=1, max_size=3), t=st.tuples(small_ints, small_ints))
+@SETTINGS
+def test_starred_displays(shape: list, t: tuple) -> None:
+    assert_same(py.starred_displays, jit.starred_displays, np.ones(shape), t)
+
+
+def test_starred_non_tuples_are_refused() -> None:
+    def star_list(l):
+        return (*l, 1)
+
+    with pytest.raises(plait.UnsupportedError, match=r"\*x in a display takes a tuple in compiled code, not list\[int\]"):
+        plait.jit(star_list)([1, 2])
