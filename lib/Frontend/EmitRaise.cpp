@@ -27,55 +27,58 @@ std::string escapeBraces(const std::string &text) {
 
 } // namespace
 
+std::string FunctionEmitter::recordValue(const Val &value, llvm::SmallVectorImpl<Value> &values,
+                                         Location l) {
+  if (value.type.kind == Type::Kind::String) {
+    // Known when compiling: its UTF-8 bytes in hex in the kind (no value).
+    static const char digits[] = "0123456789abcdef";
+    std::string kind = "s";
+    for (unsigned char c : value.type.text) {
+      kind += digits[c >> 4];
+      kind += digits[c & 15];
+    }
+    values.push_back(constInt(0));
+    return kind;
+  }
+  if (value.type.kind == Type::Kind::Bool) {
+    values.push_back(builder.create<arith::ExtUIOp>(l, builder.getI64Type(), value.leaves[0]));
+    return "b";
+  }
+  if (value.type.kind == Type::Kind::Int) {
+    values.push_back(value.leaves[0]);
+    return "i";
+  }
+  if (value.type.kind == Type::Kind::Float) {
+    values.push_back(builder.create<arith::BitcastOp>(l, builder.getI64Type(), value.leaves[0]));
+    return "f";
+  }
+  if (value.type.isComplex()) {
+    // Two values: the parts' float64 bits (NumPy's complex: "N<code>").
+    auto [re, im] = complexParts(value, Type::complex());
+    values.push_back(builder.create<arith::BitcastOp>(l, builder.getI64Type(), re));
+    values.push_back(builder.create<arith::BitcastOp>(l, builder.getI64Type(), im));
+    return value.type.isNumPy() ? std::string("N") + dtypeInfo(value.type.dtype).dispatchCode
+                                : std::string("c");
+  }
+  // A NumPy scalar: its dtype's code, the value as int64 or float64 bits.
+  DType dtype = value.type.dtype;
+  if (isFloatDType(dtype))
+    values.push_back(builder.create<arith::BitcastOp>(l, builder.getI64Type(),
+                                                      castNumPy(value, DType::Float64).leaves[0]));
+  else
+    values.push_back(convert(value, Type::integer()).leaves[0]);
+  return std::string("N") + dtypeInfo(dtype).dispatchCode;
+}
+
 std::string FunctionEmitter::raiseMessage(const SExpr *message,
                                           llvm::SmallVectorImpl<Value> &values) {
   if (!message)
     return std::string(1, kNoArgumentsMessage);
   std::string text(1, kFormattedMessage);
   auto field = [&](const SExpr &node, const std::string &conversion, const std::string &spec) {
-    Val value = emitExpr(node);
-    Location l = loc(node);
-    std::string kind;
-    Value recorded;
-    if (value.type.kind == Type::Kind::String) {
-      // Known when compiling: its UTF-8 bytes in hex in the kind (no value).
-      static const char digits[] = "0123456789abcdef";
-      kind = "s";
-      for (unsigned char c : value.type.text) {
-        kind += digits[c >> 4];
-        kind += digits[c & 15];
-      }
-      recorded = constInt(0);
-    } else if (value.type.kind == Type::Kind::Bool) {
-      kind = "b";
-      recorded = builder.create<arith::ExtUIOp>(l, builder.getI64Type(), value.leaves[0]);
-    } else if (value.type.kind == Type::Kind::Int) {
-      kind = "i";
-      recorded = value.leaves[0];
-    } else if (value.type.kind == Type::Kind::Float) {
-      kind = "f";
-      recorded = builder.create<arith::BitcastOp>(l, builder.getI64Type(), value.leaves[0]);
-    } else if (value.type.isComplex()) {
-      // Two values: the parts' float64 bits (NumPy's complex: "N<code>").
-      kind = value.type.isNumPy() ? std::string("N") + dtypeInfo(value.type.dtype).dispatchCode
-                                  : std::string("c");
-      auto [re, im] = complexParts(value, Type::complex());
-      text +=
-          "{" + std::to_string(values.size()) + ":" + kind + ":" + conversion + ":" + spec + "}";
-      values.push_back(builder.create<arith::BitcastOp>(l, builder.getI64Type(), re));
-      values.push_back(builder.create<arith::BitcastOp>(l, builder.getI64Type(), im));
-      return;
-    } else { // a NumPy scalar: its dtype's code, the value as int64 or float64 bits
-      DType dtype = value.type.dtype;
-      kind = std::string("N") + dtypeInfo(dtype).dispatchCode;
-      if (isFloatDType(dtype))
-        recorded = builder.create<arith::BitcastOp>(l, builder.getI64Type(),
-                                                    castNumPy(value, DType::Float64).leaves[0]);
-      else
-        recorded = convert(value, Type::integer()).leaves[0];
-    }
-    text += "{" + std::to_string(values.size()) + ":" + kind + ":" + conversion + ":" + spec + "}";
-    values.push_back(recorded);
+    size_t first = values.size();
+    std::string kind = recordValue(emitExpr(node), values, loc(node));
+    text += "{" + std::to_string(first) + ":" + kind + ":" + conversion + ":" + spec + "}";
   };
   if (ast::is(*message, ast::NodeKind::Const)) {
     text += escapeBraces(ast::value(*message).text);

@@ -196,6 +196,9 @@ private:
   void emitRaise(const SExpr &stmt);
   void emitAssert(const SExpr &stmt);
   std::string raiseMessage(const SExpr *message, llvm::SmallVectorImpl<Value> &values);
+  /// Records `value` for an error message (appended to `values`: one word,
+  /// two for a complex number); returns its kind in the message template.
+  std::string recordValue(const Val &value, llvm::SmallVectorImpl<Value> &values, Location l);
   /// After a raise that always happens: ends the try scopes and the block
   /// (nothing after it runs).
   void endRaisingBlock(Location l);

@@ -2,6 +2,7 @@
 #include "plait/Runtime/RuntimeSymbols.h"
 #include "plait/Runtime/ComplexMath.h"
 #include "plait/Runtime/LinearAlgebra.h"
+#include "plait/Runtime/Dicts.h"
 #include "plait/Runtime/Lists.h"
 #include "plait/Runtime/NumPyKernels.h"
 #include "plait/Runtime/Print.h"
@@ -46,6 +47,8 @@ struct alignas(16) AllocationHeader {
   int64_t paddingBefore;
 };
 constexpr int64_t kListBoxFlag = int64_t(1) << 62;
+constexpr int64_t kDictBoxFlag = int64_t(1) << 61;
+constexpr int64_t kBoxFlags = kListBoxFlag | kDictBoxFlag;
 static_assert(sizeof(AllocationHeader) == 16, "keeps malloc's 16-byte alignment");
 
 AllocationHeader *headerOf(void *allocated) {
@@ -103,8 +106,13 @@ extern "C" void plait_rt_array_release(int64_t allocated) {
   AllocationHeader *header = headerOf(reinterpret_cast<void *>(allocated));
   if (--header->references != 0)
     return;
+  auto *words = reinterpret_cast<int64_t *>(allocated);
   if (header->paddingBefore & kListBoxFlag) // the items go with the box
-    plait_rt_array_release(reinterpret_cast<int64_t *>(allocated)[plait::kListItems]);
+    plait_rt_array_release(words[plait::kListItems]);
+  if (header->paddingBefore & kDictBoxFlag) { // and a dict's entries and index
+    plait_rt_array_release(words[plait::kDictEntries]);
+    plait_rt_array_release(words[plait::kDictIndex]);
+  }
   _mlir_memref_to_llvm_free(reinterpret_cast<void *>(allocated));
 }
 
@@ -113,10 +121,12 @@ namespace plait {
 void freeArrayAllocation(void *allocated) {
   // (The arena frees a box's items itself: they are allocations of the call.)
   AllocationHeader *header = headerOf(allocated);
-  std::free(reinterpret_cast<char *>(header) - (header->paddingBefore & ~kListBoxFlag));
+  std::free(reinterpret_cast<char *>(header) - (header->paddingBefore & ~kBoxFlags));
 }
 
 void markListBox(void *allocated) { headerOf(allocated)->paddingBefore |= kListBoxFlag; }
+
+void markDictBox(void *allocated) { headerOf(allocated)->paddingBefore |= kDictBoxFlag; }
 
 AllocationArena::AllocationArena() : previous(activeArena) { activeArena = this; }
 
@@ -183,6 +193,10 @@ std::vector<std::pair<std::string, void *>> getRuntimeSymbols() {
           PLAIT_SYMBOL(plait_rt_array_release),
           PLAIT_SYMBOL(plait_rt_list_init),
           PLAIT_SYMBOL(plait_rt_list_reserve),
+          PLAIT_SYMBOL(plait_rt_dict_init),
+          PLAIT_SYMBOL(plait_rt_dict_find),
+          PLAIT_SYMBOL(plait_rt_dict_insert),
+          PLAIT_SYMBOL(plait_rt_dict_erase),
           PLAIT_SYMBOL(plait_rt_float_floordiv),
           PLAIT_SYMBOL(plait_rt_float_mod),
           PLAIT_SYMBOL(plait_rt_float_divmod),

@@ -72,6 +72,8 @@ void freeArrayAllocation(void *allocated);
 /// Marks `allocated` (an allocation of compiled code) as a list's box: when
 /// its last reference goes, it releases its items (Lists.h).
 void markListBox(void *allocated);
+/// The same for a dict's box, which owns its entries and index (Dicts.h).
+void markDictBox(void *allocated);
 
 /// Name and address of every runtime function, registered in each JIT.
 std::vector<std::pair<std::string, void *>> getRuntimeSymbols();

@@ -1,0 +1,55 @@
+//===- Dicts.h - typed dicts of compiled code -----------------------*-===//
+//
+// A dict is a box as a list is (Lists.h): a reference-counted allocation of
+// int64 words, flagged so that releasing its last reference releases its
+// storage. Its entries are kept in insertion order (CPython's compact
+// dict): each is `entryWords` words, the key's words first (a key is
+// normalised by compiled code, so equal keys have equal words), then the
+// value's, then a word that is 1 while the entry is alive. An index table
+// of open addressing maps a key's hash to its entry.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PLAIT_RUNTIME_DICTS_H
+#define PLAIT_RUNTIME_DICTS_H
+
+#include <cstdint>
+
+namespace plait {
+/// The words of a dict's box.
+enum DictWord : int64_t {
+  kDictLength = 0,   // live entries
+  kDictUsed = 1,     // entries made (dead ones too)
+  kDictCapacity = 2, // entries there is room for
+  kDictEntries = 3,  // the entries' allocation
+  kDictIndex = 4,    // the index table's allocation (int64 entry + 1, 0 free)
+  kDictSlots = 5,    // the index table's size (a power of two)
+  kDictKeyWords = 6,
+  kDictValueWords = 7,
+  kDictChanged = 8, // compiled code changed it (arguments are written back)
+};
+constexpr int64_t kDictWords = 9;
+
+/// The words of one entry: key, value, alive flag.
+inline int64_t dictEntryWords(const int64_t *box) {
+  return box[kDictKeyWords] + box[kDictValueWords] + 1;
+}
+
+/// A new empty dict (allocated as compiled code allocates), or null.
+int64_t *newDict(int64_t keyWords, int64_t valueWords);
+} // namespace plait
+
+extern "C" {
+/// Makes `box` (a fresh allocation of kDictWords words) an empty dict.
+/// Returns 0, or 1 when memory runs out.
+int32_t plait_rt_dict_init(int64_t box, int64_t keyWords, int64_t valueWords);
+/// The entry holding the key at `key` (its words), or -1.
+int64_t plait_rt_dict_find(int64_t box, int64_t key);
+/// Writes to `*entry` the entry of the key at `key`, made (with its value
+/// words left to the caller) if there is none. Returns 0, or 1 when memory
+/// runs out.
+int32_t plait_rt_dict_insert(int64_t box, int64_t key, int64_t entry);
+/// Removes entry `entry` (alive).
+void plait_rt_dict_erase(int64_t box, int64_t entry);
+}
+
+#endif // PLAIT_RUNTIME_DICTS_H
