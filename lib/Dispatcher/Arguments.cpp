@@ -1,11 +1,13 @@
 //===- Arguments.cpp - binding, classifying and unboxing a call -----------===//
 #include "Arguments.h"
 
+#include "Dicts.h"
 #include "Results.h"
 #include "plait/Frontend/DType.h"
 #include "plait/JIT/Compiler.h"
 #include "plait/JIT/DispatchKey.h"
 #include "plait/JIT/EntryABI.h"
+#include "plait/Runtime/Dicts.h"
 #include "plait/Runtime/Lists.h"
 
 #include <atomic>
@@ -71,6 +73,8 @@ const char *kindName(char code) {
     return "None";
   case key::kList:
     return "list";
+  case key::kDict:
+    return "dict";
   default:
     return "?";
   }
@@ -573,6 +577,23 @@ static bool classify(const DispatchState &state, size_t i, BoundCall &call) {
     call.keyLength += part.size();
     return true;
   }
+  if (PyDict_Check(argument)) {
+    PyObject *items = PyDict_Copy(argument); // (changes are written back to the argument)
+    if (!items)
+      return false;
+    call.dictItems[i] = call.pins.keep(items);
+    std::string part;
+    if (!classifyDict(items, part, describe(), listItemPart))
+      return false;
+    if (call.keyLength + part.size() > sizeof(call.key)) {
+      PyErr_Format(PyExc_TypeError, "%s: the call's arguments are too large to compile for",
+                   describe().c_str());
+      return false;
+    }
+    std::memcpy(call.key + call.keyLength, part.data(), part.size());
+    call.keyLength += part.size();
+    return true;
+  }
   if (PyUnicode_Check(argument)) {
     // A str: a constant of the code compiled for it (mode="wrap").
     Py_ssize_t size = 0;
@@ -618,7 +639,7 @@ static bool classify(const DispatchState &state, size_t i, BoundCall &call) {
   if (!PyObject_CheckBuffer(argument)) {
     PyErr_Format(PyExc_TypeError,
                  "%s() argument %zu ('%s') must be int, float, bool, complex, None, a str, a "
-                 "tuple, a list, a dtype, "
+                 "tuple, a list, a dict, a dtype, "
                  "a jitted function or an array, not %s",
                  state.name.c_str(), i + 1, state.params[i].c_str(), Py_TYPE(argument)->tp_name);
     return false;
@@ -790,6 +811,18 @@ bool PackedArguments::unbox(const DispatchState &state, const Entry &entry,
     }
     if (kind == key::kDType || kind == key::kFunction || kind == key::kString || kind == key::kNone)
       continue; // known when compiling
+    if (kind == key::kDict) {
+      int64_t *box = unboxDict(call.dictItems[i], executor.info.argumentTypes[i]);
+      if (!box)
+        return false;
+      dicts[i] = box;
+      take(reinterpret_cast<int64_t>(box));
+      take(reinterpret_cast<int64_t>(box));
+      take(0);
+      take(kDictWords);
+      take(1);
+      continue;
+    }
     if (kind == key::kList) {
       // A box of its own (in the call's arena), passed as a 1-D memref.
       const frontend::Type &type = executor.info.argumentTypes[i];
@@ -865,6 +898,9 @@ bool PackedArguments::unbox(const DispatchState &state, const Entry &entry,
 
 bool PackedArguments::reflectLists(const Entry &entry, const BoundCall &call) {
   for (size_t i = 0; i < call.count; ++i) {
+    if (dicts[i] && dicts[i][kDictChanged] &&
+        !reflectDict(call.arguments[i], entry.executor->info.argumentTypes[i], dicts[i]))
+      return false;
     if (!lists[i] || !lists[i][kListChanged])
       continue;
     PyObject *items = pythonList(entry.executor->info.argumentTypes[i], lists[i]);

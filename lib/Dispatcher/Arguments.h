@@ -85,6 +85,8 @@ struct BoundCall {
   /// for others): classified and unboxed from it, so that another thread
   /// changing the list meanwhile changes neither.
   PyObject *listItems[kMaxParameters] = {};
+  /// The same for dict arguments: a copy of each.
+  PyObject *dictItems[kMaxParameters] = {};
   /// The tuple a *args parameter receives (a new reference).
   PyObject *varargs = nullptr;
 
@@ -112,17 +114,18 @@ public:
   /// array the code writes to, strides not a multiple of the item size).
   bool unbox(const DispatchState &state, const Entry &entry, const BoundCall &call);
   void **slots() { return pointers.get(); }
-  /// Writes the items of each list argument compiled code changed back
-  /// into the caller's list (as CPython's list would have changed); false
-  /// with an exception.
+  /// Writes the items of each list (and dict) argument compiled code
+  /// changed back into the caller's list (as CPython's list would have
+  /// changed); false with an exception.
   bool reflectLists(const Entry &entry, const BoundCall &call);
   /// Points the trailing slots at the results descriptor and the status.
   void finish(int64_t *descriptorFields, int32_t *status);
 
 private:
   size_t used = 0;
-  /// The box made for each list argument (null for others).
+  /// The box made for each list and dict argument (null for others).
   int64_t *lists[kMaxParameters] = {};
+  int64_t *dicts[kMaxParameters] = {};
   Scratch<int64_t, 24> storage;
   Scratch<void *, 24> pointers;
 };

@@ -8,6 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Print.h"
+
+#include "Dicts.h"
 #include "Results.h"
 
 #include "plait/Dispatcher/Dispatcher.h"
@@ -83,6 +85,8 @@ public:
       return array(next());
     case 'L':
       return list();
+    case 'D':
+      return dict();
     case '(':
       return tuple();
     case 'j':
@@ -123,35 +127,51 @@ private:
     return borrowedArray(dtype->dtype, ndim, data, layout);
   }
 
-  PyObject *list() {
-    char kind = next();
-    frontend::Type item;
-    switch (kind) {
+  /// The scalar type of a list's items or a dict's keys or values (Bottom
+  /// for `n`: never typed, so there are none); false for an unknown one.
+  bool scalarKind(frontend::Type &type) {
+    switch (next()) {
     case 'i':
-      item = frontend::Type::integer();
-      break;
+      type = frontend::Type::integer();
+      return true;
     case 'b':
-      item = frontend::Type::boolean();
-      break;
+      type = frontend::Type::boolean();
+      return true;
     case 'f':
-      item = frontend::Type::floating();
-      break;
+      type = frontend::Type::floating();
+      return true;
     case 'c':
-      item = frontend::Type::complex();
-      break;
+      type = frontend::Type::complex();
+      return true;
     case 'N': {
       const frontend::DTypeInfo *dtype = frontend::dtypeOfDispatchCode(next());
-      if (!dtype) {
-        PyErr_SetString(PyExc_RuntimeError, "internal: print() of a list of an unknown dtype");
-        return nullptr;
-      }
-      item = frontend::Type::numpy(dtype->dtype);
-      break;
+      if (!dtype)
+        return false;
+      type = frontend::Type::numpy(dtype->dtype);
+      return true;
     }
-    default: // (items never typed: an empty list)
-      break;
+    default:
+      type = frontend::Type::bottom();
+      return true;
+    }
+  }
+
+  PyObject *list() {
+    frontend::Type item;
+    if (!scalarKind(item)) {
+      PyErr_SetString(PyExc_RuntimeError, "internal: print() of a list of an unknown dtype");
+      return nullptr;
     }
     return pythonList(frontend::Type::list(item), reinterpret_cast<const int64_t *>(word()));
+  }
+
+  PyObject *dict() {
+    frontend::Type key, value;
+    if (!scalarKind(key) || !scalarKind(value)) {
+      PyErr_SetString(PyExc_RuntimeError, "internal: print() of a dict of an unknown dtype");
+      return nullptr;
+    }
+    return pythonDict(frontend::Type::dict(key, value), reinterpret_cast<const int64_t *>(word()));
   }
 
   PyObject *tuple() {

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Results.h"
+#include "Dicts.h"
 
 #include "DispatchState.h"
 #include "Print.h"
@@ -232,6 +233,8 @@ PyObject *numpyScalarType(DType dtype) {
   });
 }
 
+} // namespace
+
 /// A new NumPy scalar holding `bytes`, built as NumPy's PyArray_Scalar
 /// builds one: every numeric scalar type is {PyObject_HEAD; T obval;}
 /// (numpy/arrayscalars.h) and its tp_alloc returns zeroed memory. Bools
@@ -248,6 +251,8 @@ PyObject *newNumPyScalar(DType dtype, const void *bytes, size_t size) {
     std::memcpy(reinterpret_cast<char *>(scalar) + sizeof(PyObject), bytes, size);
   return scalar;
 }
+
+namespace {
 
 /// The Python number a NumPy scalar's word holds (the low bytes hold narrow
 /// values).
@@ -399,6 +404,11 @@ PyObject *boxResult(const Type &type, const int64_t *&words, char cast, ResultOw
     const auto *box = reinterpret_cast<const int64_t *>(words[0]);
     words += 4;
     return pythonList(type, box);
+  }
+  case Type::Kind::Dict: {
+    const auto *box = reinterpret_cast<const int64_t *>(words[0]);
+    words += 4;
+    return pythonDict(type, box);
   }
   case Type::Kind::Bool:
     if (cast == 'f' || cast == 'F')

@@ -34,6 +34,10 @@ struct ResultOwners {
 PyObject *boxResult(const frontend::Type &type, const int64_t *&words, char cast,
                     ResultOwners &owners);
 
+/// A new NumPy scalar of `dtype` holding `bytes` (its value's `size`
+/// bytes); null with an exception.
+PyObject *newNumPyScalar(frontend::DType dtype, const void *bytes, size_t size);
+
 /// A new Python list of the items of the list whose box is `box`.
 PyObject *pythonList(const frontend::Type &type, const int64_t *box);
 

@@ -36,7 +36,7 @@ const std::vector<NodeInfo> &nodeTable() {
 }
 
 constexpr size_t kNodeKinds = static_cast<size_t>(NodeKind::Other) + 1;
-constexpr size_t kFields = static_cast<size_t>(Field::name) + 1;
+constexpr size_t kFields = static_cast<size_t>(Field::keys) + 1;
 
 /// fieldIndex[kind][field]: the field's position after the location, or -1.
 struct FieldIndex {
@@ -58,12 +58,12 @@ const FieldIndex &fieldIndex() {
 
 const char *fieldName(Field field) {
   static const char *const names[] = {
-      "targets",    "value",       "target",      "op",        "test",  "body",
-      "orelse",     "iter",        "id",          "left",      "right", "operand",
-      "values",     "ops",         "comparators", "func",      "args",  "keywords",
-      "attr",       "elts",        "slice",       "lower",     "upper", "step",
-      "what",       "function",    "captures",    "exc",       "cause", "msg",
-      "conversion", "format_spec", "handlers",    "finalbody", "type",  "name"};
+      "targets",     "value", "target",     "op",          "test",     "body",      "orelse",
+      "iter",        "id",    "left",       "right",       "operand",  "values",    "ops",
+      "comparators", "func",  "args",       "keywords",    "attr",     "elts",      "slice",
+      "lower",       "upper", "step",       "what",        "function", "captures",  "exc",
+      "cause",       "msg",   "conversion", "format_spec", "handlers", "finalbody", "type",
+      "name",        "keys"};
   static_assert(std::size(names) == kFields, "one name per Field");
   return names[static_cast<size_t>(field)];
 }

@@ -18,6 +18,8 @@ Val FunctionEmitter::emitCall(const SExpr &node) {
     return emitUfuncCall(node);
   if (spec.jitCalls.count(&node))
     return emitJitCall(node);
+  if (spec.dictMethods.count(&node)) // d.get(k, default)
+    return emitDictGet(node);
   auto listMethod = spec.listMethods.find(&node);
   if (listMethod != spec.listMethods.end())
     return emitListMethod(node, listMethod->second);
@@ -294,8 +296,8 @@ Val FunctionEmitter::emitBuiltin(const SExpr &node, const std::string &name) {
   if (name == "len") {
     if (args[0].type.kind == Type::Kind::Array)
       return {type, {dimension(args[0].leaves[0], 0)}};
-    if (args[0].type.kind == Type::Kind::List) {
-      Value length = listLength(args[0], loc(node));
+    if (args[0].type.kind == Type::Kind::List || args[0].type.kind == Type::Kind::Dict) {
+      Value length = listLength(args[0], loc(node)); // (both keep it in word 0)
       freeIfTemporary(args[0]);
       return {type, {length}};
     }

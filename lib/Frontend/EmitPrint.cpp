@@ -34,6 +34,31 @@ Val FunctionEmitter::emitPrint(const SExpr &node) {
       v = builder.create<arith::ExtUIOp>(l, builder.getI64Type(), v); // the low bytes hold it
     words.push_back(v);
   };
+  // The kind of a list's items or a dict's keys or values: a scalar's
+  // item letter (`n`: never typed, so there are none).
+  auto describeKind = [&](const Type &item) {
+    switch (item.kind) {
+    case Type::Kind::Int:
+      descriptor += 'i';
+      break;
+    case Type::Kind::Bool:
+      descriptor += 'b';
+      break;
+    case Type::Kind::Float:
+      descriptor += 'f';
+      break;
+    case Type::Kind::Complex:
+      descriptor += 'c';
+      break;
+    case Type::Kind::NumPy:
+      descriptor += 'N';
+      descriptor += dtypeInfo(item.dtype).dispatchCode;
+      break;
+    default:
+      descriptor += 'n';
+      break;
+    }
+  };
   std::function<void(const Val &)> describe = [&](const Val &value) {
     const Type &t = value.type;
     switch (t.kind) {
@@ -80,33 +105,17 @@ Val FunctionEmitter::emitPrint(const SExpr &node) {
                                                            metadata.getStrides()[axis]));
       return;
     }
-    case Type::Kind::List: { // its items' kind, as a scalar's; its box
-      const Type &item = t.itemType();
+    case Type::Kind::List: // its items' kind, as a scalar's; its box
       descriptor += 'L';
-      switch (item.kind) {
-      case Type::Kind::Int:
-        descriptor += 'i';
-        break;
-      case Type::Kind::Bool:
-        descriptor += 'b';
-        break;
-      case Type::Kind::Float:
-        descriptor += 'f';
-        break;
-      case Type::Kind::Complex:
-        descriptor += 'c';
-        break;
-      case Type::Kind::NumPy:
-        descriptor += 'N';
-        descriptor += dtypeInfo(item.dtype).dispatchCode;
-        break;
-      default: // items never typed: always empty
-        descriptor += 'n';
-        break;
-      }
+      describeKind(t.itemType());
       words.push_back(boxAddress(value, l));
       return;
-    }
+    case Type::Kind::Dict: // its keys' and values' kinds; its box
+      descriptor += 'D';
+      describeKind(t.keyType());
+      describeKind(t.valueType());
+      words.push_back(boxAddress(value, l));
+      return;
     case Type::Kind::Tuple:
       descriptor += '(';
       for (size_t k = 0; k < t.elements.size(); ++k)

@@ -141,6 +141,8 @@ Val FunctionEmitter::emitExpr(const SExpr &expr) {
   }
   if (kind == ast::NodeKind::List && type.kind == Type::Kind::List)
     return emitListDisplay(expr);
+  if (kind == ast::NodeKind::Dict)
+    return emitDictDisplay(expr);
   if (kind == ast::NodeKind::Tuple || kind == ast::NodeKind::List) {
     Val result{type, {}};
     for (const SExpr *element : ast::elts(expr)) {
@@ -161,6 +163,8 @@ Val FunctionEmitter::emitExpr(const SExpr &expr) {
   }
   if (kind == ast::NodeKind::Subscript && spec.typeOf(ast::value(expr)).kind == Type::Kind::List)
     return emitListSubscript(expr);
+  if (kind == ast::NodeKind::Subscript && spec.typeOf(ast::value(expr)).kind == Type::Kind::Dict)
+    return emitDictSubscript(expr);
   if (kind == ast::NodeKind::Subscript) {
     Val base = emitExpr(ast::value(expr));
     const SExpr &index = ast::slice(expr);
@@ -553,6 +557,12 @@ Val FunctionEmitter::emitCompare(const SExpr &node) {
     for (const SExpr *right : rights)
       freeIfTemporary(emitExpr(*right));
     return {Type::boolean(), {constInt(*known ? 1 : 0, 1)}};
+  }
+  if (spec.dictContains.count(&node)) { // k in d
+    Value found = emitDictContains(node);
+    if (ast::operatorOf(*ops[0]) == ast::Operator::NotIn)
+      found = builder.create<arith::XOrIOp>(loc(node), found, constInt(1, 1));
+    return {Type::boolean(), {found}};
   }
   if (spec.jitCalls.count(&node)) { // x in seq, l == m: plait.overload's implementation
     Val found = emitJitCall(node);

@@ -135,7 +135,8 @@ void FunctionEmitter::freeIfTemporary(const Val &value) {
   // A temporary array (a * b + c: the product) is released right after the
   // operation that consumed it, where its allocation dominates: loops then
   // run in constant memory. Error paths leave it to the call's arena.
-  if ((value.type.kind != Type::Kind::Array && value.type.kind != Type::Kind::List) ||
+  if ((value.type.kind != Type::Kind::Array && value.type.kind != Type::Kind::List &&
+       value.type.kind != Type::Kind::Dict) ||
       !temporaries.erase(value.leaves[0]) || terminated())
     return;
   builder.create<dialect::ReleaseOp>(here(), value.leaves[0]);
@@ -249,6 +250,8 @@ void FunctionEmitter::emitStatement(const SExpr &stmt) {
     emitRaise(stmt);
   } else if (kind == ast::NodeKind::Assert) {
     emitAssert(stmt);
+  } else if (kind == ast::NodeKind::Delete) {
+    emitDelete(stmt);
   } else if (kind == ast::NodeKind::Expr) {
     if (!ast::is(ast::value(stmt), ast::NodeKind::Const))
       emitExpr(ast::value(stmt));
@@ -270,6 +273,11 @@ void FunctionEmitter::emitAssign(const SExpr &target, const Val &value) {
   if (ast::is(target, ast::NodeKind::Subscript) &&
       spec.typeOf(ast::value(target)).kind == Type::Kind::List) {
     storeListElement(target, value);
+    return;
+  }
+  if (ast::is(target, ast::NodeKind::Subscript) &&
+      spec.typeOf(ast::value(target)).kind == Type::Kind::Dict) {
+    storeDictElement(target, value);
     return;
   }
   if (ast::is(target, ast::NodeKind::Subscript)) {
@@ -460,7 +468,8 @@ void FunctionEmitter::emitFor(const SExpr &stmt) {
     emitRangeLoop(stmt, start, stop, step, [&](Value i) { return Val{Type::integer(), {i}}; });
     return;
   }
-  if ((iterable.kind == Iterable::Kind::Tuple || iterable.kind == Iterable::Kind::List) &&
+  if ((iterable.kind == Iterable::Kind::Tuple || iterable.kind == Iterable::Kind::List ||
+       iterable.kind == Iterable::Kind::Dict) &&
       iterable.element.kind == Type::Kind::Bottom) {
     // An empty tuple, or a list nothing is ever put into: evaluated, then
     // the loop runs out at once (the body, never run, was not typed).
@@ -470,6 +479,10 @@ void FunctionEmitter::emitFor(const SExpr &stmt) {
   }
   if (iterable.kind == Iterable::Kind::List) {
     emitListLoop(stmt, *iterable.node);
+    return;
+  }
+  if (iterable.kind == Iterable::Kind::Dict) {
+    emitDictLoop(stmt, iterable);
     return;
   }
   std::vector<Val> operands;

@@ -264,6 +264,8 @@ Val FunctionEmitter::convert(const Val &value, const Type &to) {
   }
   if (to.kind == Type::Kind::List)
     return settleListItems(value, to);
+  if (to.kind == Type::Kind::Dict)
+    return settleDictTypes(value, to);
   if (to.kind == Type::Kind::Array) // a layout unified with another: any strides
     return {to, {builder.create<mlir::memref::CastOp>(l, module.memrefType(to), value.leaves[0])}};
   if (to.isNumPy()) // a Python int that does not fit raises, never wraps
@@ -330,7 +332,8 @@ Value FunctionEmitter::truth(const Val &value) {
                                          value.leaves[0], constFloat(0.0));
   case Type::Kind::Tuple:
     return constInt(value.type.elements.empty() ? 0 : 1, 1);
-  case Type::Kind::List: {
+  case Type::Kind::List:
+  case Type::Kind::Dict: { // (both keep their length in word 0)
     Value length = listLength(value, l);
     freeIfTemporary(value);
     return builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::ne, length, constInt(0));

@@ -167,6 +167,41 @@ private:
   void storeListElement(const SExpr &target, const Val &value);
   /// append(x) and pop(), which the compiler implements itself.
   Val emitListMethod(const SExpr &call, const std::string &method);
+  // Typed dicts (EmitDicts.cpp).
+  Val emitDictDisplay(const SExpr &display);
+  Val newDict(const Type &type, Location l);
+  /// A key as its one word (float keys as float64 bits), and that word as
+  /// the runtime compares it (equal keys, equal words: -0.0 is 0.0).
+  Value dictKeyWord(const Val &key, const Type &keyType, Location l);
+  Value normalisedKeyWord(Value word, const Type &keyType, Location l);
+  Val dictKeyOfWord(Value word, const Type &keyType, Location l);
+  /// A value as the two words of an entry, and back.
+  std::array<Value, 2> dictValueWords(const Val &value, const Type &valueType, Location l);
+  Val dictValueOfWords(Value first, Value second, const Type &valueType, Location l);
+  /// The entries' words where they stand (valid until the dict grows).
+  Value dictEntries(const Val &dict, Location l);
+  Value dictEntryWord(Value entries, Value entry, int64_t word, Location l);
+  /// The runtime's word address for a key (a scratch slot of the function).
+  Value keyAddress(Value keyWord, Location l);
+  /// The entry of a key (-1: none), and the entry made for it if none.
+  Value dictFind(const Val &dict, Value keyWord, Location l);
+  Value dictInsert(const Val &dict, Value keyWord, Location l);
+  void storeDictValue(const Val &dict, const Val &key, const Val &value, Location l);
+  Val loadDictValue(const Val &dict, Value entry, Location l);
+  void markDictChanged(const Val &dict, Location l);
+  /// KeyError(key) when `missing`.
+  void raiseKeyError(Value missing, const Val &key, Location l);
+  Val emitDictSubscript(const SExpr &subscript);
+  void storeDictElement(const SExpr &target, const Val &value);
+  void emitDelete(const SExpr &stmt);
+  Value emitDictContains(const SExpr &compare);
+  Val emitDictGet(const SExpr &call);
+  /// `{}` (nothing typed) as a dict of `to`'s keys and values.
+  Val settleDictTypes(const Val &dict, const Type &to);
+  void emitDictLoop(const SExpr &stmt, const Iterable &iterable);
+  /// The dict a dict loop's iterable reads (d in `d.items()`).
+  const SExpr *dictOf(const Iterable &iterable);
+
   /// `list` (of items not typed: `[]`) as a list of `to`: an empty box
   /// whose item size becomes theirs (it grows with it from its first append).
   Val settleListItems(const Val &list, const Type &to);
@@ -510,6 +545,8 @@ private:
   llvm::SmallVector<Value, 2> returnSlots;
   bool insideRangeLoop() const;
   Value f64Out, i64Out, complexOutF64, complexOutF32;
+  /// A dict key's word, for the runtime to read (EmitDicts.cpp).
+  Value keyScratch;
   /// Emitting the element operation of a whole-array (ufunc) loop, whose
   /// complex products NumPy's SIMD loops fuse where the CPU has FMA: true,
   /// with `ufuncBackwards` (an i1: walksOneRunBackwards, where NumPy's
@@ -595,6 +632,7 @@ public:
     case Type::Kind::Array:
       out.push_back(memrefType(type));
       break;
+    case Type::Kind::Dict: // its box (plait/Runtime/Dicts.h)
     case Type::Kind::List: // its box (plait/Runtime/Lists.h)
       out.push_back(memrefType(Type::array(DType::Int64, 1, /*contiguous=*/true)));
       break;

@@ -48,6 +48,17 @@ void Typer::fail(CompileError::Kind kind, const FunctionSource &fn,
   failAt(kind, fn, node.location(), message);
 }
 
+namespace {
+/// `a` and `b` as one type where one is not known yet (Bottom) or both are
+/// the same: the items of lists and the keys and values of dicts.
+bool unifyUnknown(const Type &a, const Type &b, Type &result) {
+  if (a.kind != Type::Kind::Bottom && b.kind != Type::Kind::Bottom && a != b)
+    return false;
+  result = a.kind == Type::Kind::Bottom ? b : a;
+  return true;
+}
+} // namespace
+
 bool Typer::unify(const Type &a, const Type &b, Type &result) {
   if (a.kind == Type::Kind::Bottom) {
     result = b;
@@ -85,6 +96,15 @@ bool Typer::unify(const Type &a, const Type &b, Type &result) {
     if (a.itemType().kind != Type::Kind::Bottom && b.itemType().kind != Type::Kind::Bottom)
       return false;
     result = a.itemType().kind == Type::Kind::Bottom ? b : a;
+    return true;
+  }
+  if (a.kind == Type::Kind::Dict && b.kind == Type::Kind::Dict) {
+    // As lists: `{}` (nothing typed) meets another dict.
+    Type key, value;
+    if (!unifyUnknown(a.keyType(), b.keyType(), key) ||
+        !unifyUnknown(a.valueType(), b.valueType(), value))
+      return false;
+    result = Type::dict(key, value);
     return true;
   }
   if (a.kind == Type::Kind::Tuple && b.kind == Type::Kind::Tuple &&
@@ -429,6 +449,10 @@ void Typer::assign(Specialization &spec, const SExpr &target, const Type &type,
     Type base = exprType(spec, ast::value(target));
     if (base.kind == Type::Kind::List) {
       assignListItem(spec, target, base, type, origin);
+      return;
+    }
+    if (base.kind == Type::Kind::Dict) {
+      assignDictItem(spec, target, base, type, origin);
       return;
     }
     Type element = subscriptType(spec, target);

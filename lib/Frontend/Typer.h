@@ -69,12 +69,26 @@ inline bool hasUniformScalars(const Type &tuple) {
 
 /// What a `for` loop iterates over (TyperIteration.cpp).
 struct Iterable {
-  enum class Kind { Range, Array, Tuple, List, Enumerate, Zip, Reversed, NdIndex, NdEnumerate };
+  enum class Kind {
+    Range,
+    Array,
+    Tuple,
+    List,
+    Dict,
+    Enumerate,
+    Zip,
+    Reversed,
+    NdIndex,
+    NdEnumerate
+  };
   Kind kind = Kind::Range;
   const SExpr *node = nullptr;  // the iterable expression
   std::vector<Iterable> parts;  // Enumerate, Reversed: the iterable; Zip: each
   const SExpr *start = nullptr; // Enumerate: its start (null: 0)
   Type element;                 // the type of each item
+  /// Dict: what it gives, the keys (`for k in d`, d.keys()), the values
+  /// or the (key, value) items.
+  enum class DictView { Keys, Values, Items } dictView = DictView::Keys;
 };
 
 /// One function specialised for argument types.
@@ -176,6 +190,10 @@ struct Specialization {
   std::unordered_map<const SExpr *, bool> knownConditions;
   /// Calls of the list methods the compiler implements (append, pop()).
   std::unordered_map<const SExpr *, std::string> listMethods;
+  /// Calls of the dict methods the compiler implements (get).
+  std::unordered_map<const SExpr *, std::string> dictMethods;
+  /// `k in d` and `k not in d` comparisons of dicts.
+  std::set<const SExpr *> dictContains;
   /// f(*t) calls and the calls of t's elements they stand for.
   std::unordered_map<const SExpr *, const SExpr *> unpackedCalls;
   std::optional<bool> knownCondition(const SExpr *test) const {
@@ -365,6 +383,22 @@ private:
   /// unknown (`[]`), for the variable `node` names.
   void settleListItems(Specialization &spec, const SExpr &node, const Type &list, const Type &item,
                        const SExpr &origin);
+
+  //--- typed dicts (TyperDicts.cpp) --------------------------------------//
+  Type dictDisplayType(Specialization &spec, const SExpr &display);
+  /// The type of `key` looked up in `dict` (its keys' type, or an int or
+  /// bool that finds the equal float or int key); a TypingError otherwise.
+  Type dictKeyType(Specialization &spec, const Type &dict, const SExpr &key);
+  /// `dict.method(...)`: get natively, the others through plait.overload.
+  Type dictMethodType(Specialization &spec, const SExpr &call, const Type &dict);
+  void assignDictItem(Specialization &spec, const SExpr &target, const Type &dict,
+                      const Type &value, const SExpr &origin);
+  /// Gives the dict `node` evaluates to keys of `key` and values of `value`
+  /// (Bottom: not given), settling an empty dict's types, as for lists.
+  void settleDictTypes(Specialization &spec, const SExpr &node, const Type &dict, const Type &key,
+                       const Type &value, const SExpr &origin);
+  /// `del d[k]` and `del l[i]`.
+  void typeDelete(Specialization &spec, const SExpr &stmt);
 
   //--- plait.overload (TyperOverloads.cpp) -------------------------------//
   /// The overload key a call's target has ("numpy.clip", "ndarray.flip",

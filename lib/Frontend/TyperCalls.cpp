@@ -322,6 +322,8 @@ Type Typer::callType(Specialization &spec, const SExpr &call) {
       return receiver; // typed in a later round
     if (receiver.kind == Type::Kind::List)
       return listMethodType(spec, call, receiver);
+    if (receiver.kind == Type::Kind::Dict)
+      return dictMethodType(spec, call, receiver);
     if (receiver.kind == Type::Kind::Array &&
         options.overloaded.count("ndarray." + ast::attr(callee))) {
       std::vector<const SExpr *> positional = {&base};
@@ -499,7 +501,8 @@ Type Typer::callType(Specialization &spec, const SExpr &call) {
     needArgs(name, 1, 1);
     Type t = argType(0);
     if (t.kind != Type::Kind::Bottom && t.kind != Type::Kind::Tuple &&
-        t.kind != Type::Kind::Array && t.kind != Type::Kind::String && t.kind != Type::Kind::List)
+        t.kind != Type::Kind::Array && t.kind != Type::Kind::String && t.kind != Type::Kind::List &&
+        t.kind != Type::Kind::Dict)
       fail(CompileError::Kind::Typing, fn, *args[0],
            "object of type '" + t.str() + "' has no len()");
     return Type::integer();

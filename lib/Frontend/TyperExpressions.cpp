@@ -443,6 +443,8 @@ Type Typer::computeType(Specialization &spec, const SExpr &expr) {
   }
   if (kind == ast::NodeKind::List && !spec.sequenceLiterals.count(&expr))
     return listDisplayType(spec, expr);
+  if (kind == ast::NodeKind::Dict)
+    return dictDisplayType(spec, expr);
   if (kind == ast::NodeKind::Tuple || kind == ast::NodeKind::List) {
     std::vector<Type> elements;
     for (const SExpr *element : ast::elts(expr)) {
@@ -477,6 +479,11 @@ Type Typer::computeType(Specialization &spec, const SExpr &expr) {
       return subscriptType(spec, expr);
     if (base.kind == Type::Kind::List)
       return listSubscriptType(spec, expr, base);
+    if (base.kind == Type::Kind::Dict) {
+      if (dictKeyType(spec, base, index).kind == Type::Kind::Bottom)
+        return Type::bottom();
+      return base.valueType();
+    }
     if (base.kind != Type::Kind::Tuple)
       fail(CompileError::Kind::Unsupported, fn, expr,
            "indexing a " + base.str() + " is not supported");

@@ -122,6 +122,9 @@ std::optional<Iterable> Typer::iterableOf(Specialization &spec, const SExpr &nod
       std::optional<Iterable> part = iterableOf(spec, *arg);
       if (!part)
         return std::nullopt;
+      if (part->kind == Iterable::Kind::Dict)
+        fail(CompileError::Kind::Unsupported, fn, *arg,
+             function + "() of a dict is not supported (loop over the dict or its items())");
       if ((part->kind == Iterable::Kind::Tuple || part->kind == Iterable::Kind::List) &&
           part->element.kind == Type::Kind::Bottom)
         fail(CompileError::Kind::Unsupported, fn, *arg,
@@ -174,6 +177,29 @@ std::optional<Iterable> Typer::iterableOf(Specialization &spec, const SExpr &nod
          "for loops over " + function +
              "() are not supported (range(), arrays, tuples, lists, "
              "enumerate(), zip(), reversed(), np.ndindex() and np.ndenumerate() are)");
+  if (ast::is(node, ast::NodeKind::Call) && ast::is(ast::func(node), ast::NodeKind::Attribute) &&
+      ast::args(node).rest().empty()) {
+    // d.keys(), d.values(), d.items().
+    const std::string &view = ast::attr(ast::func(node));
+    if (view == "keys" || view == "values" || view == "items") {
+      Type dict = exprType(spec, ast::value(ast::func(node)));
+      if (dict.kind == Type::Kind::Bottom)
+        return std::nullopt;
+      if (dict.kind == Type::Kind::Dict) {
+        iterable.kind = Iterable::Kind::Dict;
+        iterable.dictView = view == "keys"     ? Iterable::DictView::Keys
+                            : view == "values" ? Iterable::DictView::Values
+                                               : Iterable::DictView::Items;
+        iterable.element = view == "keys"     ? dict.keyType()
+                           : view == "values" ? dict.valueType()
+                                              : Type::tuple({dict.keyType(), dict.valueType()});
+        if (iterable.element.kind == Type::Kind::Bottom ||
+            (view == "items" && dict.keyType().kind == Type::Kind::Bottom))
+          iterable.element = Type::bottom(); // (never filled: always empty)
+        return iterable;
+      }
+    }
+  }
   if (ast::is(node, ast::NodeKind::List)) // for x in [a, b]: a fixed sequence
     spec.sequenceLiterals.insert(&node);
   Type iterated = exprType(spec, node);
@@ -183,6 +209,11 @@ std::optional<Iterable> Typer::iterableOf(Specialization &spec, const SExpr &nod
     iterable.kind = Iterable::Kind::Array;
     iterable.element = iterated.ndim == 1 ? iterated.elementType()
                                           : Type::array(iterated.dtype, iterated.ndim - 1);
+    return iterable;
+  }
+  if (iterated.kind == Type::Kind::Dict) { // its keys
+    iterable.kind = Iterable::Kind::Dict;
+    iterable.element = iterated.keyType();
     return iterable;
   }
   if (iterated.kind == Type::Kind::List) {

@@ -197,6 +197,12 @@ Type Typer::containsType(Specialization &spec, const SExpr &compare) {
   Type container = exprType(spec, sequence);
   if (container.kind == Type::Kind::Bottom || exprType(spec, item).kind == Type::Kind::Bottom)
     return Type::bottom();
+  if (container.kind == Type::Kind::Dict) {
+    if (dictKeyType(spec, container, item).kind == Type::Kind::Bottom)
+      return Type::bottom();
+    spec.dictContains.insert(&compare);
+    return Type::boolean();
+  }
   bool searchable = container.kind == Type::Kind::List ||
                     (container.kind == Type::Kind::Tuple && hasUniformScalars(container)) ||
                     (container.kind == Type::Kind::Array && container.ndim == 1);
@@ -206,7 +212,7 @@ Type Typer::containsType(Specialization &spec, const SExpr &compare) {
       return *found;
   fail(CompileError::Kind::Unsupported, *spec.source, compare,
        "'in' of " + container.str() +
-           " is not supported (lists, tuples of one scalar type and 1-D arrays are)");
+           " is not supported (lists, dicts, tuples of one scalar type and 1-D arrays are)");
 }
 
 Type Typer::listSubscriptType(Specialization &spec, const SExpr &subscript, const Type &list) {

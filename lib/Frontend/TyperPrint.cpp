@@ -26,6 +26,7 @@ bool printable(const Type &t) {
   case Type::Kind::Array:
   case Type::Kind::String:
   case Type::Kind::List:
+  case Type::Kind::Dict:
     return true;
   case Type::Kind::Tuple:
     for (const Type &element : t.elements)

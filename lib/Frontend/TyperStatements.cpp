@@ -80,6 +80,8 @@ void Typer::typeStatement(Specialization &spec, const SExpr &stmt) {
       return;
     }
     assign(spec, target, result, stmt);
+  } else if (kind == ast::NodeKind::Delete) {
+    typeDelete(spec, stmt);
   } else if (kind == ast::NodeKind::If) {
     std::optional<bool> known = knownTest(spec, ast::test(stmt));
     if (!known || *known)

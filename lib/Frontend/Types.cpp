@@ -120,6 +120,8 @@ std::string Type::str() const {
   }
   case Kind::List:
     return "list[" + itemType().str() + "]";
+  case Kind::Dict:
+    return "dict[" + keyType().str() + ", " + valueType().str() + "]";
   case Kind::Tuple: {
     std::string s = std::string(named ? named->name : "tuple") + "[";
     for (size_t i = 0; i < elements.size(); ++i)
@@ -136,7 +138,7 @@ size_t Type::numLeaves() const {
   if (isComplex())
     return 2; // real and imaginary parts
   if (kind != Kind::Tuple && kind != Kind::Function)
-    return 1; // a list too: its box
+    return 1; // a list or a dict too: its box
   size_t n = 0;
   for (const Type &element : elements)
     n += element.numLeaves();

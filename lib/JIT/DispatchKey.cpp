@@ -34,6 +34,11 @@ size_t partLength(std::string_view key, size_t at) {
     size_t item = partLength(key, at + 1);
     return item == 0 ? 0 : 1 + item;
   }
+  case kDict: { // 'M', the part of its keys, the part of its values
+    size_t keyPart = partLength(key, at + 1);
+    size_t valuePart = keyPart == 0 ? 0 : partLength(key, at + 1 + keyPart);
+    return valuePart == 0 ? 0 : 1 + keyPart + valuePart;
+  }
   case kTuple: {
     if (at + 2 > key.size() || key[at + 1] < '0' ||
         static_cast<size_t>(key[at + 1] - '0') > kMaxTupleLength)
@@ -101,6 +106,12 @@ Type typeOf(const std::string &part) {
     if (partLength(part, 0) != part.size())
       return fail();
     return Type::list(typeOf(part.substr(1)));
+  case kDict: {
+    if (partLength(part, 0) != part.size())
+      return fail();
+    size_t keyPart = partLength(part, 1);
+    return Type::dict(typeOf(part.substr(1, keyPart)), typeOf(part.substr(1 + keyPart)));
+  }
   case kTuple: {
     if (partLength(part, 0) != part.size())
       return fail();
@@ -161,6 +172,10 @@ std::string partOf(const Type &type) {
     if (type.itemType().kind == Type::Kind::Bottom)
       break;
     return std::string(1, kList) + partOf(type.itemType());
+  case Type::Kind::Dict:
+    if (type.keyType().kind == Type::Kind::Bottom || type.valueType().kind == Type::Kind::Bottom)
+      break;
+    return std::string(1, kDict) + partOf(type.keyType()) + partOf(type.valueType());
   case Type::Kind::Tuple: {
     if (type.named || type.elements.size() > kMaxTupleLength)
       break;
@@ -178,6 +193,11 @@ std::string partOf(const Type &type) {
 std::string nameOf(const std::string &part) {
   if (!part.empty() && part[0] == kList)
     return "list[" + nameOf(part.substr(1)) + "]";
+  if (!part.empty() && part[0] == kDict) {
+    size_t keyPart = partLength(part, 1);
+    return "dict[" + nameOf(part.substr(1, keyPart)) + ", " + nameOf(part.substr(1 + keyPart)) +
+           "]";
+  }
   if (!part.empty() && part[0] == kTuple) {
     std::string name = "tuple[";
     for (size_t k = 2; k < part.size(); k += partLength(part, k))
@@ -302,6 +322,17 @@ Type typeOfName(const std::string &name, bool &narrow) {
                                   "and NumPy scalars, not " +
                                   *item);
     return Type::list(itemType);
+  }
+  if (std::optional<std::string> parts = inside("dict[")) {
+    std::vector<std::string> names = splitNames(*parts);
+    bool narrowPart = false;
+    if (names.size() != 2)
+      throw std::invalid_argument("dict types name their keys' and values' types: " + name);
+    Type keys = typeOfName(names[0], narrowPart), values = typeOfName(names[1], narrowPart);
+    auto scalar = [](const Type &t) { return t.isNumber() || t.kind == Type::Kind::Bool; };
+    if (narrowPart || !scalar(keys) || !scalar(values))
+      throw std::invalid_argument("dicts in signatures map numbers and bools, not " + *parts);
+    return Type::dict(keys, values);
   }
   if (std::optional<std::string> id = inside("function[")) {
     if (id->empty() || id->find_first_not_of("0123456789") != std::string::npos)

@@ -12,6 +12,7 @@ size_t argumentSlots(const Type &type) {
   case Type::Kind::Array:
     return 3 + 2 * static_cast<size_t>(type.ndim);
   case Type::Kind::List: // its box: a 1-D memref
+  case Type::Kind::Dict:
     return 5;
   case Type::Kind::Tuple:
   case Type::Kind::Function: {
@@ -44,6 +45,7 @@ size_t resultWords(const Type &type) {
   case Type::Kind::Array:
     return 2 + 2 * static_cast<size_t>(type.ndim);
   case Type::Kind::List: // its box: aligned pointer, offset, size, stride
+  case Type::Kind::Dict:
     return 4;
   case Type::Kind::Tuple: {
     size_t total = 0;

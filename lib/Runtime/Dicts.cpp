@@ -113,15 +113,17 @@ extern "C" int32_t plait_rt_dict_init(int64_t address, int64_t keyWords, int64_t
 extern "C" int64_t plait_rt_dict_find(int64_t address, int64_t key) {
   const int64_t *box = boxAt(address);
   const int64_t *words = wordsAt(key);
-  int64_t held = wordsAt(box[plait::kDictIndex])[slotOf(
-      box, words, hashOf(words, box[plait::kDictKeyWords]))];
+  int64_t held =
+      wordsAt(box[plait::kDictIndex])[slotOf(box, words, hashOf(words, box[plait::kDictKeyWords]))];
   if (held == 0)
     return -1;
-  const int64_t *entry = wordsAt(box[plait::kDictEntries]) + (held - 1) * plait::dictEntryWords(box);
+  const int64_t *entry =
+      wordsAt(box[plait::kDictEntries]) + (held - 1) * plait::dictEntryWords(box);
   return entry[plait::dictEntryWords(box) - 1] ? held - 1 : -1;
 }
 
-extern "C" int32_t plait_rt_dict_insert(int64_t address, int64_t key, int64_t entry) {
+extern "C" int32_t plait_rt_dict_insert(int64_t address, int64_t key, int64_t original,
+                                        int64_t entry) {
   int64_t *box = boxAt(address);
   int64_t *out = wordsAt(entry);
   int64_t found = plait_rt_dict_find(address, key);
@@ -140,6 +142,7 @@ extern "C" int32_t plait_rt_dict_insert(int64_t address, int64_t key, int64_t en
   int64_t made = box[plait::kDictUsed]++;
   int64_t *slotWords = wordsAt(box[plait::kDictEntries]) + made * entryWords;
   std::memcpy(slotWords, words, static_cast<size_t>(keyWords) * sizeof(int64_t));
+  slotWords[entryWords - 2] = original;
   slotWords[entryWords - 1] = 1;
   int64_t slot = slotOf(box, words, hashOf(words, keyWords));
   // (A dead entry of the same key may hold the slot: it points here now.)

@@ -14,6 +14,7 @@ from . import _mathlib  # noqa: F401  (registers the math module's integer funct
 from . import _mathfloat  # noqa: F401  (and its float functions with CPython's algorithms)
 from . import _builtins  # noqa: F401  (sum, any and all)
 from . import _lists  # noqa: F401  (the methods of lists, sorted(), list(), `in`)
+from . import _dicts  # noqa: F401  (the methods of dicts)
 
 __version__ = "0.1.0"
 __all__ = [

@@ -72,7 +72,9 @@ def _passed(iterable: ast.expr) -> bool:
     func = iterable.func
     if isinstance(func, ast.Name):
         return func.id not in _LOOP_ONLY
-    return not (isinstance(func, ast.Attribute) and func.attr in ("ndindex", "ndenumerate"))
+    # (np.ndindex(...), and a dict's keys(), values() and items() views.)
+    return not (isinstance(func, ast.Attribute)
+                and func.attr in ("ndindex", "ndenumerate", "keys", "values", "items"))
 
 
 def _loops(generators: list[ast.comprehension], body: list[ast.stmt]) -> list[ast.stmt]:
@@ -179,6 +181,22 @@ def list_comprehension(comprehension: ast.ListComp) -> MadeCall:
     ]
     passed = _passed(outermost)
     return _made("<listcomp>", ["$it"] if passed else [], body, [outermost] if passed else [],
+                 comprehension, comprehension)
+
+
+def dict_comprehension(comprehension: ast.DictComp) -> MadeCall:
+    """The made call that builds the dict `comprehension` stands for."""
+    outermost = comprehension.generators[0].iter
+    store = ast.Assign(
+        targets=[ast.Subscript(value=_name("$dict"), slice=comprehension.key, ctx=ast.Store())],
+        value=comprehension.value)
+    body = [
+        _assign("$dict", ast.Dict(keys=[], values=[])),
+        *_loops(comprehension.generators, [store]),
+        ast.Return(_name("$dict")),
+    ]
+    passed = _passed(outermost)
+    return _made("<dictcomp>", ["$it"] if passed else [], body, [outermost] if passed else [],
                  comprehension, comprehension)
 
 

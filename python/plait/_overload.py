@@ -126,15 +126,15 @@ def overload(target: Any, *, family: Optional[str] = None) -> Callable[[Callable
 
 
 def overload_method(cls: type, name: str, *, family: Optional[str] = None) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Implement the method `name` of `cls` (numpy.ndarray or list) for
-    plait.jit: as overload(), the receiver being the first argument."""
-    if cls is list:
-        key = f"list.{name}"
+    """Implement the method `name` of `cls` (numpy.ndarray, list or dict)
+    for plait.jit: as overload(), the receiver being the first argument."""
+    if cls in (list, dict):
+        key = f"{cls.__name__}.{name}"
     else:
         import numpy
 
         if cls is not numpy.ndarray:
-            raise TypeError("plait.overload_method implements methods of numpy.ndarray and list")
+            raise TypeError("plait.overload_method implements methods of numpy.ndarray, list and dict")
         key = f"ndarray.{name}"
 
     def register(typer: Callable[..., Any]) -> Callable[..., Any]:

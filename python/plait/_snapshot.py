@@ -207,9 +207,13 @@ class _Serializer:
             if made is not None:
                 arguments = " ".join(self.node(a) for a in made.args)
                 return f"(Call {self.location(made)} {self.closure(made.function)} (Args {arguments}) (Keywords))"
-        if kind == "ListComp" and self.nested is not None:
-            # [x * x for x in a]: a call of a function made to build it.
-            made = _generators.list_comprehension(node)  # type: ignore[arg-type]
+        if kind == "Dict" and any(key is None for key in node.keys):  # type: ignore[attr-defined]
+            return f"(Unsupported {self.location(node)} {_string('dict unpacking')})"
+        if kind in ("ListComp", "DictComp") and self.nested is not None:
+            # [x * x for x in a], {k: v for ...}: a call of a function made
+            # to build it.
+            made = (_generators.list_comprehension(node) if kind == "ListComp"  # type: ignore[arg-type]
+                    else _generators.dict_comprehension(node))  # type: ignore[arg-type]
             arguments = " ".join(self.node(a) for a in made.args)
             return f"(Call {self.location(made)} {self.closure(made.function)} (Args {arguments}) (Keywords))"
         if kind == "FunctionDef" and self.nested is not None:

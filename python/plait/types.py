@@ -199,6 +199,17 @@ class List(Type):
         self.name = f"list[{item if item is not None else '<unknown>'}]"
 
 
+class Dict(Type):
+    """A typed dict: keys of type `key` and values of type `value` (None
+    while nothing typed was put into it: `{}`)."""
+
+    def __init__(self, key: Optional[Type], value: Optional[Type]) -> None:
+        self.key = key
+        self.value = value
+        shown = [str(t) if t is not None else "<unknown>" for t in (key, value)]
+        self.name = f"dict[{shown[0]}, {shown[1]}]"
+
+
 boolean = Boolean()
 integer = Integer()
 float64 = Float()
@@ -246,6 +257,9 @@ def parse(text: str) -> Type:
     items = _split_top(inner)
     if head == "list":
         return List(None if inner == "<unknown>" else parse(inner))
+    if head == "dict":
+        key, value = (None if item == "<unknown>" else parse(item) for item in _split_top(inner))
+        return Dict(key, value)
     if head == "tuple" or head[0].isupper():
         return Tuple([parse(item) for item in items], head)
     layout = "A"

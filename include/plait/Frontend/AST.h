@@ -75,6 +75,7 @@ enum class Field : uint8_t {
   finalbody,
   type,
   name,
+  keys,
 };
 
 /// The field `field` of `node`; a logic_error if its kind has none.
@@ -121,6 +122,13 @@ inline int closureFunction(const SExpr &node) {
 }
 inline std::vector<const SExpr *> values(const SExpr &node) { return spreadOf(node, Field::values); }
 inline std::vector<const SExpr *> elts(const SExpr &node) { return spreadOf(node, Field::elts); }
+/// A Dict display's keys and values (lists of the same length).
+inline std::vector<const SExpr *> dictKeys(const SExpr &node) {
+  return fieldOf(node, Field::keys).rest();
+}
+inline std::vector<const SExpr *> dictValues(const SExpr &node) {
+  return fieldOf(node, Field::values).rest();
+}
 /// A Name's identifier.
 inline const std::string &id(const SExpr &node) { return fieldOf(node, Field::id).text; }
 /// A str written in the code ("wrap").

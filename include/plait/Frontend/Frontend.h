@@ -52,6 +52,8 @@ struct Type {
   /// `function`, with the values it captured (`elements`, its leaves).
   /// List is a typed list of scalars of `elements[0]` (Bottom while no item
   /// has been typed: `[]`): one leaf, its box (docs/design/lists.md).
+  /// Dict is a typed dict of `elements[0]` keys and `elements[1]` values
+  /// (Bottom while none is typed: `{}`): one leaf, its box.
   enum class Kind {
     Bottom,
     None,
@@ -65,7 +67,8 @@ struct Type {
     DType,
     String,
     Function,
-    List
+    List,
+    Dict
   };
   Kind kind = Kind::Bottom;
   std::vector<Type> elements; // Tuple
@@ -147,6 +150,12 @@ struct Type {
     return t;
   }
   static Type list(Type element) { return {Kind::List, {std::move(element)}}; }
+  static Type dict(Type key, Type value) {
+    return {Kind::Dict, {std::move(key), std::move(value)}};
+  }
+  /// Dict: the types of its keys and values.
+  const Type &keyType() const { return elements.front(); }
+  const Type &valueType() const { return elements.back(); }
   /// List: the type of its items.
   const Type &itemType() const { return elements.front(); }
   static Type dtypeValue(DType dtype) {

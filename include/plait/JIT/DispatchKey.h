@@ -36,7 +36,7 @@ namespace plait::jit::key {
 
 constexpr char kBool = 'b', kInt = 'i', kFloat = 'f', kComplex = 'c';
 constexpr char kNumPyScalar = 'N', kArray = 'A', kDType = 'D', kTuple = 'T', kFunction = 'J';
-constexpr char kString = 'S', kNone = 'n', kList = 'L';
+constexpr char kString = 'S', kNone = 'n', kList = 'L', kDict = 'M';
 constexpr size_t kMaxStringBytes = 64;
 constexpr size_t kMaxTupleLength = 64;
 constexpr char kContiguous = 'C', kFortran = 'F', kAnyLayout = 'A';

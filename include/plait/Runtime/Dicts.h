@@ -5,7 +5,9 @@
 // storage. Its entries are kept in insertion order (CPython's compact
 // dict): each is `entryWords` words, the key's words first (a key is
 // normalised by compiled code, so equal keys have equal words), then the
-// value's, then a word that is 1 while the entry is alive. An index table
+// value's, then the key's own word as it was first put in (-0.0 stays
+// -0.0, as CPython keeps the first key object), then a word that is 1
+// while the entry is alive. An index table
 // of open addressing maps a key's hash to its entry.
 //
 //===----------------------------------------------------------------------===//
@@ -29,9 +31,9 @@ enum DictWord : int64_t {
 };
 constexpr int64_t kDictWords = 9;
 
-/// The words of one entry: key, value, alive flag.
+/// The words of one entry: key, value, the key as first put in, alive flag.
 inline int64_t dictEntryWords(const int64_t *box) {
-  return box[kDictKeyWords] + box[kDictValueWords] + 1;
+  return box[kDictKeyWords] + box[kDictValueWords] + 2;
 }
 
 /// A new empty dict (allocated as compiled code allocates), or null.
@@ -44,10 +46,10 @@ extern "C" {
 int32_t plait_rt_dict_init(int64_t box, int64_t keyWords, int64_t valueWords);
 /// The entry holding the key at `key` (its words), or -1.
 int64_t plait_rt_dict_find(int64_t box, int64_t key);
-/// Writes to `*entry` the entry of the key at `key`, made (with its value
-/// words left to the caller) if there is none. Returns 0, or 1 when memory
-/// runs out.
-int32_t plait_rt_dict_insert(int64_t box, int64_t key, int64_t entry);
+/// Writes to `*entry` the entry of the key at `key`, made (with `original`
+/// as the key's own word, and its value words left to the caller) if there
+/// is none. Returns 0, or 1 when memory runs out.
+int32_t plait_rt_dict_insert(int64_t box, int64_t key, int64_t original, int64_t entry);
 /// Removes entry `entry` (alive).
 void plait_rt_dict_erase(int64_t box, int64_t entry);
 }

@@ -1,0 +1,350 @@
+//===- EmitDicts.cpp - typed dicts ----------------------------------------===//
+//
+// A dict is its box (plait/Runtime/Dicts.h), owned as lists and arrays are.
+// Each entry is five int64 words: the key's (normalised, so that equal keys
+// have equal words: -0.0 is 0.0, NumPy floats are float64), the value's two
+// (a complex value takes both), the key's own word as first put in (what
+// the dict gives back: CPython keeps the first key object), and the alive
+// flag. The runtime finds and
+// inserts keys; the emitter reads and writes values through a
+// plait.list_items view of the entries, made where they stand.
+//
+//===----------------------------------------------------------------------===//
+#include "EmitterImpl.h"
+
+#include "plait/Runtime/Dicts.h"
+
+namespace plait::frontend::detail {
+
+namespace {
+constexpr int64_t kKeyWords = 1, kValueWords = 2, kEntryWords = kKeyWords + kValueWords + 2;
+/// The entry's word holding the key as first put in.
+constexpr int64_t kOriginalKey = kEntryWords - 2;
+} // namespace
+
+Value FunctionEmitter::dictKeyWord(const Val &key, const Type &keyType, Location l) {
+  Val given = convert(key, keyType);
+  const Type &t = keyType;
+  if (t.kind == Type::Kind::Bool || (t.isNumPy() && t.dtype == DType::Bool))
+    return builder.create<arith::ExtUIOp>(l, builder.getI64Type(), given.leaves[0]);
+  if (t.kind == Type::Kind::Int)
+    return given.leaves[0];
+  if (t.isNumPy() && !isFloatDType(t.dtype))
+    return castNumPy(given, DType::Int64).leaves[0]; // (uint64: the same bits)
+  Value f = t.isNumPy() ? castNumPy(given, DType::Float64).leaves[0] : given.leaves[0];
+  return builder.create<arith::BitcastOp>(l, builder.getI64Type(), f);
+}
+
+Value FunctionEmitter::normalisedKeyWord(Value word, const Type &keyType, Location l) {
+  if (!keyType.isFloating())
+    return word;
+  // -0.0 and 0.0 are one key: the bits of both zeros become 0.
+  Value magnitude = builder.create<arith::AndIOp>(l, word, constInt(INT64_MAX));
+  Value isZero = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq, magnitude, constInt(0));
+  return builder.create<arith::SelectOp>(l, isZero, constInt(0), word);
+}
+
+Val FunctionEmitter::dictKeyOfWord(Value word, const Type &keyType, Location l) {
+  const Type &t = keyType;
+  if (t.kind == Type::Kind::Bool)
+    return {t, {builder.create<arith::TruncIOp>(l, builder.getI1Type(), word)}};
+  if (t.kind == Type::Kind::Int)
+    return {t, {word}};
+  if (t.isNumPy() && t.dtype == DType::Bool)
+    return {t, {builder.create<arith::TruncIOp>(l, builder.getI1Type(), word)}};
+  if (t.isNumPy() && !isFloatDType(t.dtype))
+    return castNumPy(Val{Type::numpy(DType::Int64), {word}}, t.dtype);
+  Value f = builder.create<arith::BitcastOp>(l, builder.getF64Type(), word);
+  if (t.isNumPy())
+    return castNumPy(Val{Type::numpy(DType::Float64), {f}}, t.dtype);
+  return {t, {f}};
+}
+
+std::array<Value, 2> FunctionEmitter::dictValueWords(const Val &value, const Type &valueType,
+                                                     Location l) {
+  Val v = convert(value, valueType);
+  const Type &t = valueType;
+  auto bits = [&](Value f) { return builder.create<arith::BitcastOp>(l, builder.getI64Type(), f); };
+  if (t.isComplex()) {
+    auto [re, im] = complexParts(v, Type::complex());
+    return {bits(re), bits(im)};
+  }
+  Value word;
+  if (t.kind == Type::Kind::Bool || (t.isNumPy() && t.dtype == DType::Bool))
+    word = builder.create<arith::ExtUIOp>(l, builder.getI64Type(), v.leaves[0]);
+  else if (t.kind == Type::Kind::Int)
+    word = v.leaves[0];
+  else if (t.kind == Type::Kind::Float)
+    word = bits(v.leaves[0]);
+  else if (isFloatDType(t.dtype)) // exact in float64, and back
+    word = bits(castNumPy(v, DType::Float64).leaves[0]);
+  else
+    word = castNumPy(v, DType::Int64).leaves[0];
+  return {word, constInt(0)};
+}
+
+Val FunctionEmitter::dictValueOfWords(Value first, Value second, const Type &valueType,
+                                      Location l) {
+  const Type &t = valueType;
+  auto real = [&](Value word) {
+    return builder.create<arith::BitcastOp>(l, builder.getF64Type(), word);
+  };
+  if (t.isComplex()) {
+    Val z{Type::complex(), {real(first), real(second)}};
+    return t.isNumPy() ? castNumPy(z, t.dtype) : z;
+  }
+  if (t.kind == Type::Kind::Bool || (t.isNumPy() && t.dtype == DType::Bool))
+    return {t, {builder.create<arith::TruncIOp>(l, builder.getI1Type(), first)}};
+  if (t.kind == Type::Kind::Int)
+    return {t, {first}};
+  if (t.kind == Type::Kind::Float)
+    return {t, {real(first)}};
+  if (isFloatDType(t.dtype))
+    return castNumPy(Val{Type::numpy(DType::Float64), {real(first)}}, t.dtype);
+  return castNumPy(Val{Type::numpy(DType::Int64), {first}}, t.dtype);
+}
+
+Value FunctionEmitter::dictEntries(const Val &dict, Location l) {
+  // All the entries made (dead ones too), as one array of words.
+  Value used = listWord(dict, kDictUsed, l);
+  Value words = builder.create<arith::MulIOp>(l, used, constInt(kEntryWords));
+  Type view = Type::array(DType::Int64, 1, /*contiguous=*/true);
+  return builder.create<dialect::ListItemsOp>(
+      l, module.memrefType(view), listWord(dict, kDictEntries, l),
+      builder.create<arith::IndexCastOp>(l, builder.getIndexType(), words));
+}
+
+Value FunctionEmitter::dictEntryWord(Value entries, Value entry, int64_t word, Location l) {
+  Value at = builder.create<arith::AddIOp>(
+      l, builder.create<arith::MulIOp>(l, entry, constInt(kEntryWords)), constInt(word));
+  return builder.create<mlir::memref::LoadOp>(
+      l, entries,
+      mlir::ValueRange{builder.create<arith::IndexCastOp>(l, builder.getIndexType(), at)});
+}
+
+Val FunctionEmitter::newDict(const Type &type, Location l) {
+  Value box = allocateArray(Type::array(DType::Int64, 1, /*contiguous=*/true),
+                            {constInt(kDictWords)}, nullptr, l);
+  Val dict{type, {box}};
+  callListRuntime("plait_rt_dict_init",
+                  {boxAddress(dict, l), constInt(kKeyWords), constInt(kValueWords)}, l);
+  return dict;
+}
+
+Value FunctionEmitter::keyAddress(Value keyWord, Location l) {
+  if (!keyScratch)
+    keyScratch = alloca(builder.getI64Type());
+  builder.create<mlir::memref::StoreOp>(l, keyWord, keyScratch);
+  return builder.create<arith::IndexCastOp>(l, builder.getI64Type(), outPointer(keyScratch));
+}
+
+Value FunctionEmitter::dictFind(const Val &dict, Value keyWord, Location l) {
+  keyWord = normalisedKeyWord(keyWord, dict.type.keyType(), l);
+  llvm::SmallVector<mlir::Type> inputs(2, builder.getI64Type());
+  module.declare("plait_rt_dict_find", builder.getFunctionType(inputs, {builder.getI64Type()}));
+  return builder
+      .create<mlir::func::CallOp>(l, "plait_rt_dict_find", mlir::TypeRange{builder.getI64Type()},
+                                  mlir::ValueRange{boxAddress(dict, l), keyAddress(keyWord, l)})
+      .getResult(0);
+}
+
+Value FunctionEmitter::dictInsert(const Val &dict, Value keyWord, Location l) {
+  Value key = keyAddress(normalisedKeyWord(keyWord, dict.type.keyType(), l), l);
+  if (!i64Out)
+    i64Out = alloca(builder.getI64Type());
+  Value out = builder.create<arith::IndexCastOp>(l, builder.getI64Type(), outPointer(i64Out));
+  callListRuntime("plait_rt_dict_insert", {boxAddress(dict, l), key, keyWord, out}, l);
+  return builder.create<mlir::memref::LoadOp>(l, i64Out);
+}
+
+void FunctionEmitter::raiseKeyError(Value missing, const Val &key, Location l) {
+  // KeyError(key): the exception holds the key itself.
+  llvm::SmallVector<Value> values;
+  std::string kind = recordValue(key, values, l);
+  checkWithArgs(missing, PyError("KeyError", std::string(1, kValueMessage) + kind), values);
+}
+
+Val FunctionEmitter::emitDictDisplay(const SExpr &display) {
+  Location l = loc(display);
+  const Type &type = spec.typeOf(display);
+  std::vector<std::pair<Val, Val>> items; // evaluated first, as CPython does
+  std::vector<const SExpr *> keys = ast::dictKeys(display), values = ast::dictValues(display);
+  for (size_t k = 0; k < keys.size(); ++k) {
+    Val key = emitExpr(*keys[k]);
+    items.emplace_back(key, emitExpr(*values[k]));
+  }
+  Val dict = newDict(type, l);
+  for (auto &[key, value] : items)
+    storeDictValue(dict, key, value, l);
+  return dict;
+}
+
+void FunctionEmitter::storeDictValue(const Val &dict, const Val &key, const Val &value,
+                                     Location l) {
+  Value entry = dictInsert(dict, dictKeyWord(key, dict.type.keyType(), l), l);
+  auto words = dictValueWords(value, dict.type.valueType(), l);
+  Value entries = dictEntries(dict, l);
+  for (int64_t w = 0; w < kValueWords; ++w) {
+    Value at = builder.create<arith::AddIOp>(
+        l, builder.create<arith::MulIOp>(l, entry, constInt(kEntryWords)), constInt(kKeyWords + w));
+    builder.create<mlir::memref::StoreOp>(
+        l, words[w], entries,
+        mlir::ValueRange{builder.create<arith::IndexCastOp>(l, builder.getIndexType(), at)});
+  }
+  markDictChanged(dict, l);
+}
+
+void FunctionEmitter::markDictChanged(const Val &dict, Location l) {
+  builder.create<mlir::memref::StoreOp>(l, constInt(1), dict.leaves[0],
+                                        mlir::ValueRange{constIndexValue(kDictChanged)});
+}
+
+Val FunctionEmitter::loadDictValue(const Val &dict, Value entry, Location l) {
+  Value entries = dictEntries(dict, l);
+  return dictValueOfWords(dictEntryWord(entries, entry, kKeyWords, l),
+                          dictEntryWord(entries, entry, kKeyWords + 1, l), dict.type.valueType(),
+                          l);
+}
+
+Val FunctionEmitter::emitDictSubscript(const SExpr &subscript) {
+  Location l = loc(subscript);
+  Val dict = emitExpr(ast::value(subscript));
+  Val key = emitExpr(ast::slice(subscript));
+  Value entry = dictFind(dict, dictKeyWord(key, dict.type.keyType(), l), l);
+  raiseKeyError(builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, entry, constInt(0)),
+                key, l);
+  Val value = loadDictValue(dict, entry, l);
+  freeIfTemporary(dict);
+  return value;
+}
+
+void FunctionEmitter::storeDictElement(const SExpr &target, const Val &value) {
+  Location l = loc(target);
+  Val dict = emitExpr(ast::value(target));
+  storeDictValue(dict, emitExpr(ast::slice(target)), value, l);
+  freeIfTemporary(dict);
+}
+
+void FunctionEmitter::emitDelete(const SExpr &stmt) {
+  for (const SExpr *target : ast::targets(stmt).rest()) {
+    if (spec.jitCalls.count(target)) { // del l[i]: plait.overload's
+      emitJitCall(*target);
+      continue;
+    }
+    Location l = loc(*target);
+    Val dict = emitExpr(ast::value(*target));
+    Val key = emitExpr(ast::slice(*target));
+    Value entry = dictFind(dict, dictKeyWord(key, dict.type.keyType(), l), l);
+    raiseKeyError(builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, entry, constInt(0)),
+                  key, l);
+    module.declare("plait_rt_dict_erase",
+                   builder.getFunctionType({builder.getI64Type(), builder.getI64Type()}, {}));
+    builder.create<mlir::func::CallOp>(l, "plait_rt_dict_erase", mlir::TypeRange{},
+                                       mlir::ValueRange{boxAddress(dict, l), entry});
+    markDictChanged(dict, l);
+    freeIfTemporary(dict);
+  }
+}
+
+Value FunctionEmitter::emitDictContains(const SExpr &compare) {
+  Location l = loc(compare);
+  Val key = emitExpr(ast::left(compare));
+  Val dict = emitExpr(*ast::comparators(compare).rest().at(0));
+  Value entry = dictFind(dict, dictKeyWord(key, dict.type.keyType(), l), l);
+  freeIfTemporary(dict);
+  return builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::sge, entry, constInt(0));
+}
+
+Val FunctionEmitter::emitDictGet(const SExpr &call) {
+  Location l = loc(call);
+  Val dict = emitExpr(ast::value(ast::func(call)));
+  std::vector<const SExpr *> args = ast::args(call).rest();
+  Val key = emitExpr(*args[0]);
+  Val fallback = emitExpr(*args[1]);
+  Value entry = dictFind(dict, dictKeyWord(key, dict.type.keyType(), l), l);
+  Value found = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::sge, entry, constInt(0));
+  // The entry is read only where it exists (its index is -1 otherwise).
+  Block *present = newBlock(), *done = newBlock();
+  llvm::SmallVector<mlir::Type> types;
+  leafTypes(fallback.type, types);
+  for (mlir::Type t : types)
+    done->addArgument(t, l);
+  builder.create<mlir::cf::CondBranchOp>(l, found, present, mlir::ValueRange{}, done,
+                                         mlir::ValueRange(fallback.leaves));
+  startBlock(present);
+  Val value = convert(loadDictValue(dict, entry, l), fallback.type);
+  builder.create<mlir::cf::BranchOp>(l, done, mlir::ValueRange(value.leaves));
+  startBlock(done);
+  freeIfTemporary(dict);
+  Val result{fallback.type, {}};
+  for (mlir::BlockArgument argument : done->getArguments())
+    result.leaves.push_back(argument);
+  return result;
+}
+
+Val FunctionEmitter::settleDictTypes(const Val &dict, const Type &to) {
+  // Every box has room for any value (two words): only the type changes.
+  return {to, dict.leaves};
+}
+
+void FunctionEmitter::emitDictLoop(const SExpr &stmt, const Iterable &iterable) {
+  // CPython's dict iterators: entries in insertion order, dead ones skipped;
+  // a change of size meanwhile is a RuntimeError at the next step.
+  Location l = loc(stmt);
+  Val dict = emitExpr(*dictOf(iterable));
+  Value position = alloca(builder.getI64Type());
+  builder.create<mlir::memref::StoreOp>(l, constInt(0), position);
+  Value size = listWord(dict, kDictLength, l);
+  Block *header = newBlock(), *step = newBlock(), *body = newBlock(), *orElse = newBlock(),
+        *exit = newBlock();
+  branch(header);
+  startBlock(header);
+  check(builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::ne, listWord(dict, kDictLength, l),
+                                      size),
+        PyError("RuntimeError", "dictionary changed size during iteration"));
+  Value k = builder.create<mlir::memref::LoadOp>(l, position);
+  builder.create<mlir::cf::CondBranchOp>(
+      l,
+      builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, k, listWord(dict, kDictUsed, l)),
+      step, orElse);
+  startBlock(step);
+  builder.create<mlir::memref::StoreOp>(l, builder.create<arith::AddIOp>(l, k, constInt(1)),
+                                        position);
+  Value entries = dictEntries(dict, l);
+  Value alive = builder.create<arith::CmpIOp>(
+      l, arith::CmpIPredicate::ne, dictEntryWord(entries, k, kEntryWords - 1, l), constInt(0));
+  builder.create<mlir::cf::CondBranchOp>(l, alive, body, header);
+  startBlock(body);
+  Val key = dictKeyOfWord(dictEntryWord(entries, k, kOriginalKey, l), dict.type.keyType(), l);
+  Val item = key;
+  if (iterable.dictView != Iterable::DictView::Keys) {
+    Val value =
+        dictValueOfWords(dictEntryWord(entries, k, kKeyWords, l),
+                         dictEntryWord(entries, k, kKeyWords + 1, l), dict.type.valueType(), l);
+    item = value;
+    if (iterable.dictView == Iterable::DictView::Items) {
+      item = Val{iterable.element, key.leaves};
+      item.leaves.append(value.leaves.begin(), value.leaves.end());
+    }
+  }
+  emitAssign(ast::target(stmt), item);
+  loops.push_back({/*structured=*/false, header, exit});
+  emitBody(ast::body(stmt));
+  loops.pop_back();
+  branch(header);
+  startBlock(orElse);
+  emitBody(ast::orelse(stmt));
+  branch(exit);
+  startBlock(exit);
+  freeIfTemporary(dict);
+}
+
+const SExpr *FunctionEmitter::dictOf(const Iterable &iterable) {
+  // `for k in d` or `for k, v in d.items()`: the dict.
+  const SExpr &node = *iterable.node;
+  if (ast::is(node, ast::NodeKind::Call))
+    return &ast::value(ast::func(node));
+  return &node;
+}
+
+} // namespace plait::frontend::detail

@@ -1,0 +1,88 @@
+"""The methods of typed dicts in compiled code, on plait.overload.
+
+The compiler implements a dict's primitives (d[k], d[k] = v, del d[k],
+`k in d`, len, get(k, default) and loops over the dict and its keys(),
+values() and items()); the other methods are written here with them, with
+CPython's results and errors."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from . import types
+from ._overload import overload_method
+from .errors import TypingError
+
+
+def _method(name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    return overload_method(dict, name)
+
+
+_MISSING = object()
+
+
+@_method("pop")
+def _pop_typer(d: Any, key: Any, default: Any = _MISSING) -> Any:
+    if default is _MISSING:
+
+        def pop(d, key):
+            value = d[key]  # (KeyError(key) when it is missing)
+            del d[key]
+            return value
+
+        return pop
+
+    def pop_or_default(d, key, default):
+        if key in d:
+            value = d[key]
+            del d[key]
+            return value
+        return default
+
+    return pop_or_default
+
+
+@_method("setdefault")
+def _setdefault_typer(d: Any, key: Any, default: Any = _MISSING) -> Any:
+    if default is _MISSING:
+        raise TypingError("dict.setdefault() without a default (None) is not supported: give one")
+
+    def setdefault(d, key, default):
+        if key not in d:
+            d[key] = default
+        return d[key]
+
+    return setdefault
+
+
+@_method("update")
+def _update_typer(d: Any, other: Any) -> Any:
+    if not isinstance(other, types.Dict):
+        raise TypingError(f"dict.update() takes a dict in compiled code, not {other}")
+
+    def update(d, other):
+        for key, value in other.items():
+            d[key] = value
+
+    return update
+
+
+@_method("clear")
+def _clear_typer(d: Any) -> Any:
+    def clear(d):
+        keys = [k for k in d]
+        for k in keys:
+            del d[k]
+
+    return clear
+
+
+@_method("copy")
+def _copy_typer(d: Any) -> Any:
+    def copy(d):
+        made = {}
+        for key, value in d.items():
+            made[key] = value
+        return made
+
+    return copy
