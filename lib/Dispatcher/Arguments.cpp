@@ -812,7 +812,12 @@ bool PackedArguments::unbox(const DispatchState &state, const Entry &entry,
     if (kind == key::kDType || kind == key::kFunction || kind == key::kString || kind == key::kNone)
       continue; // known when compiling
     if (kind == key::kDict) {
-      int64_t *box = unboxDict(call.dictItems[i], executor.info.argumentTypes[i]);
+      int64_t *box = nullptr;
+      for (size_t j = 0; j < i && !box; ++j) // f(d, d): one dict under two names
+        if (dicts[j] && call.arguments[j] == argument)
+          box = dicts[j];
+      if (!box)
+        box = unboxDict(call.dictItems[i], executor.info.argumentTypes[i]);
       if (!box)
         return false;
       dicts[i] = box;
@@ -833,14 +838,20 @@ bool PackedArguments::unbox(const DispatchState &state, const Entry &entry,
                           : type.itemType().kind == frontend::Type::Kind::NumPy
                               ? frontend::dtypeInfo(type.itemType().dtype).bytes
                               : 8;
-      int64_t *box = newList(n, itemBytes);
+      int64_t *box = nullptr;
+      for (size_t j = 0; j < i && !box; ++j) // f(l, l): one list under two names
+        if (lists[j] && call.arguments[j] == argument)
+          box = lists[j];
+      bool shared = box != nullptr;
+      if (!box)
+        box = newList(n, itemBytes);
       if (!box) {
         PyErr_NoMemory();
         return false;
       }
       lists[i] = box;
       char *at = reinterpret_cast<char *>(box[kListItems]);
-      for (Py_ssize_t k = 0; k < n; ++k)
+      for (Py_ssize_t k = 0; k < (shared ? 0 : n); ++k)
         if (!unboxListItem(PyList_GET_ITEM(items, k), type.itemType(), at + k * itemBytes, state,
                            i))
           return false;

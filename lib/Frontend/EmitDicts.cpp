@@ -66,7 +66,8 @@ std::array<Value, 2> FunctionEmitter::dictValueWords(const Val &value, const Typ
   const Type &t = valueType;
   auto bits = [&](Value f) { return builder.create<arith::BitcastOp>(l, builder.getI64Type(), f); };
   if (t.isComplex()) {
-    auto [re, im] = complexParts(v, Type::complex());
+    Val wide = t.isNumPy() ? castNumPy(v, DType::Complex128) : v;
+    auto [re, im] = complexParts(wide, Type::complex());
     return {bits(re), bits(im)};
   }
   Value word;
@@ -291,7 +292,7 @@ void FunctionEmitter::emitDictLoop(const SExpr &stmt, const Iterable &iterable) 
   // CPython's dict iterators: entries in insertion order, dead ones skipped;
   // a change of size meanwhile is a RuntimeError at the next step.
   Location l = loc(stmt);
-  Val dict = emitExpr(*dictOf(iterable));
+  Val dict = holdForLoop(emitExpr(*dictOf(iterable)));
   Value position = alloca(builder.getI64Type());
   builder.create<mlir::memref::StoreOp>(l, constInt(0), position);
   Value size = listWord(dict, kDictLength, l);

@@ -53,7 +53,7 @@ FunctionEmitter::Iteration FunctionEmitter::iterate(const Iterable &iterable,
     // Inside enumerate(), zip() and reversed() (a loop over the list itself
     // is emitListLoop's): the length is read once; each item is read where
     // it stands, after an append moved the items.
-    Val list = emitExpr(node);
+    Val list = holdForLoop(emitExpr(node));
     operands.push_back(list);
     return {listLength(list, l),
             [=](Value k) { return loadListItem(list, listItems(list, l), k, l); }};

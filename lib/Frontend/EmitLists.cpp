@@ -105,9 +105,22 @@ Val FunctionEmitter::settleListItems(const Val &list, const Type &to) {
   if (list.type.kind != Type::Kind::List || list.type.itemType().kind != Type::Kind::Bottom)
     throw std::logic_error("internal: cannot convert " + list.type.str() + " to " + to.str());
   Location l = here();
-  builder.create<mlir::memref::StoreOp>(
-      l, constInt(module.storageBytes(listItemDType(to.itemType()))), list.leaves[0],
-      mlir::ValueRange{constIndexValue(kListItemBytes)});
+  // Through the runtime, which refuses a box given items of another size
+  // already (a list reached through two names typing did not link).
+  module.declare("plait_rt_list_settle",
+                 builder.getFunctionType({builder.getI64Type(), builder.getI64Type()},
+                                         {builder.getI32Type()}));
+  Value status =
+      builder
+          .create<mlir::func::CallOp>(
+              l, "plait_rt_list_settle", mlir::TypeRange{builder.getI32Type()},
+              mlir::ValueRange{boxAddress(list, l),
+                               constInt(module.storageBytes(listItemDType(to.itemType())))})
+          .getResult(0);
+  check(builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::ne, status, constInt(0, 32)),
+        PyError("TypeError", "plait: a list was given items of two types through names that "
+                             "compiled code could not link (give it its first item where it "
+                             "is made)"));
   return {to, list.leaves};
 }
 
@@ -166,6 +179,10 @@ Val FunctionEmitter::emitListSubscript(const SExpr &subscript) {
                                                 builder.getI64Type(), listLength(list, l), given[0],
                                                 given[1], given[2]);
   Val copy = newList(list.type, slice.getCount(), l);
+  if (list.type.itemType().kind == Type::Kind::Bottom) { // (never filled: no items)
+    freeIfTemporary(list);
+    return copy;
+  }
   Value from = listItems(list, l), to = listItems(copy, l);
   countedLoop(slice.getCount(), [&](Value k) {
     Value at = builder.create<arith::AddIOp>(
@@ -190,16 +207,17 @@ Val FunctionEmitter::emitListMethod(const SExpr &call, const std::string &method
   Location l = loc(call);
   Val list = emitExpr(ast::value(ast::func(call)));
   Val result{Type::none(), {}};
-  Value length = listLength(list, l);
   if (method == "append") {
+    // The item first: it may change the list (l.append(l.pop())).
     Val item = convert(emitExpr(*ast::args(call).rest().at(0)), list.type.itemType());
-    // The item is evaluated before the list grows (it may read the list).
+    Value length = listLength(list, l);
     Value grown = builder.create<arith::AddIOp>(l, length, constInt(1));
     callListRuntime("plait_rt_list_reserve", {boxAddress(list, l), grown}, l);
     builder.create<mlir::memref::StoreOp>(l, grown, list.leaves[0],
                                           mlir::ValueRange{constIndexValue(kListLength)});
     storeListItem(list, listItems(list, l), length, item, l);
   } else { // pop(): the last item
+    Value length = listLength(list, l);
     check(builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq, length, constInt(0)),
           PyError("IndexError", "pop from empty list"));
     Value last = builder.create<arith::SubIOp>(l, length, constInt(1));

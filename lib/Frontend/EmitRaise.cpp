@@ -54,7 +54,8 @@ std::string FunctionEmitter::recordValue(const Val &value, llvm::SmallVectorImpl
   }
   if (value.type.isComplex()) {
     // Two values: the parts' float64 bits (NumPy's complex: "N<code>").
-    auto [re, im] = complexParts(value, Type::complex());
+    Val wide = value.type.isNumPy() ? castNumPy(value, DType::Complex128) : value;
+    auto [re, im] = complexParts(wide, Type::complex());
     values.push_back(builder.create<arith::BitcastOp>(l, builder.getI64Type(), re));
     values.push_back(builder.create<arith::BitcastOp>(l, builder.getI64Type(), im));
     return value.type.isNumPy() ? std::string("N") + dtypeInfo(value.type.dtype).dispatchCode

@@ -446,6 +446,28 @@ Val FunctionEmitter::unaryOf(const SExpr &node, ast::Operator op, const Val &ope
 Val FunctionEmitter::emitBoolOp(const SExpr &node) {
   Type type = spec.typeOf(node);
   bool isAnd = ast::op(node) == ast::Operator::And;
+  if (spec.truthTests.count(&node)) {
+    // Tested only: the operands' truths, short-circuited.
+    Value slot = alloca(builder.getI1Type());
+    Block *done = newBlock();
+    std::vector<const SExpr *> operands = ast::values(node);
+    for (size_t i = 0; i < operands.size(); ++i) {
+      Value t = truth(emitExpr(*operands[i]));
+      builder.create<mlir::memref::StoreOp>(loc(node), t, slot);
+      if (i + 1 == operands.size()) {
+        branch(done);
+        break;
+      }
+      Block *next = newBlock();
+      if (isAnd)
+        builder.create<mlir::cf::CondBranchOp>(loc(node), t, next, done);
+      else
+        builder.create<mlir::cf::CondBranchOp>(loc(node), t, done, next);
+      startBlock(next);
+    }
+    startBlock(done);
+    return {Type::boolean(), {builder.create<mlir::memref::LoadOp>(loc(node), slot)}};
+  }
   llvm::SmallVector<mlir::Type> types;
   leafTypes(type, types);
   llvm::SmallVector<Value> resultSlots;

@@ -142,6 +142,16 @@ void FunctionEmitter::freeIfTemporary(const Val &value) {
   builder.create<dialect::ReleaseOp>(here(), value.leaves[0]);
 }
 
+Val FunctionEmitter::holdForLoop(const Val &value) {
+  // The body may rebind the variable that held it (l = [...]), which would
+  // free it under the loop: the loop keeps a reference of its own, released
+  // (freeIfTemporary) where the loop ends.
+  Val held = claim(value);
+  if (!terminated())
+    temporaries.insert(held.leaves.begin(), held.leaves.end());
+  return held;
+}
+
 Val FunctionEmitter::claim(const Val &value) {
   for (Value leaf : value.leaves)
     if (leaf.getType().isa<mlir::MemRefType>() && !temporaries.erase(leaf) && !terminated())
@@ -432,7 +442,7 @@ void FunctionEmitter::emitListLoop(const SExpr &stmt, const SExpr &iterable) {
   // CPython's list iterator: item k while k < the length now, so the body
   // may append (the loop reaches the new items) or pop (it stops sooner).
   Location l = loc(stmt);
-  Val list = emitExpr(iterable);
+  Val list = holdForLoop(emitExpr(iterable));
   Value position = alloca(builder.getI64Type());
   builder.create<mlir::memref::StoreOp>(l, constInt(0), position);
   Block *header = newBlock();
@@ -468,12 +478,15 @@ void FunctionEmitter::emitFor(const SExpr &stmt) {
     emitRangeLoop(stmt, start, stop, step, [&](Value i) { return Val{Type::integer(), {i}}; });
     return;
   }
-  if ((iterable.kind == Iterable::Kind::Tuple || iterable.kind == Iterable::Kind::List ||
-       iterable.kind == Iterable::Kind::Dict) &&
-      iterable.element.kind == Type::Kind::Bottom) {
-    // An empty tuple, or a list nothing is ever put into: evaluated, then
-    // the loop runs out at once (the body, never run, was not typed).
-    freeIfTemporary(emitExpr(*iterable.node));
+  bool reversed = iterable.kind == Iterable::Kind::Reversed;
+  const Iterable &inner = reversed ? iterable.parts[0] : iterable;
+  if ((inner.kind == Iterable::Kind::Tuple || inner.kind == Iterable::Kind::List ||
+       inner.kind == Iterable::Kind::Dict) &&
+      inner.element.kind == Type::Kind::Bottom) {
+    // An empty tuple, or a list or dict nothing is ever put into (reversed
+    // too): evaluated, then the loop runs out at once (the body, never run,
+    // was not typed).
+    freeIfTemporary(emitExpr(inner.kind == Iterable::Kind::Dict ? *dictOf(inner) : *inner.node));
     emitBody(ast::orelse(stmt));
     return;
   }

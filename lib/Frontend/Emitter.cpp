@@ -429,10 +429,12 @@ EmittedModule emitModule(mlir::ModuleOp module, const Program &program,
   result.argumentTypes = argumentTypes;
   result.resultType = entry.result;
   result.entrySymbol = "plait_entry_" + std::to_string(uniqueId);
-  for (size_t i = 0; i < typer.specializations().size(); ++i) {
-    Specialization &spec = typer.specializations()[i];
-    result.mayRunLong |= spec.loops || spec.callsJit;
-    FunctionEmitter(emitter, spec).emit(spec.symbol);
+  // Only what the entry reaches: specialisations typing made in an earlier
+  // round for types the final round no longer passes (a list before its
+  // items were typed) are never called.
+  for (Specialization *spec : Typer::reachable(entry)) {
+    result.mayRunLong |= spec->loops || spec->callsJit;
+    FunctionEmitter(emitter, *spec).emit(spec->symbol);
   }
 
   // The entry wrapper for the dispatcher: arguments as they are (scalars,

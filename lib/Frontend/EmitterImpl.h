@@ -219,6 +219,9 @@ private:
   /// Takes a reference to each array in `value` for a variable or a
   /// result: a temporary's own reference moves, other arrays are retained.
   Val claim(const Val &value);
+  /// `value` (a list or dict a loop runs over) with a reference the loop
+  /// holds: a temporary, released where the loop ends.
+  Val holdForLoop(const Val &value);
   /// Releases the arrays of every local (on a normal return: the error
   /// paths leave them to the call's arena).
   void releaseLocals();

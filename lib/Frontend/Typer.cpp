@@ -354,6 +354,12 @@ Specialization &Typer::run(int functionId, const std::vector<Type> &arguments) {
       spec.result = Type::none(); // it only raises
     }
   }
+  for (Specialization *spec : reachable(entry))
+    for (const SExpr *read : spec->untypedReads)
+      if (spec->typeOf(*read).kind == Type::Kind::Bottom)
+        fail(CompileError::Kind::Typing, *spec->source, *read,
+             "this reads an item of a list or dict that nothing is ever put into (it is always "
+             "empty): compiled code has no type for it");
   std::function<bool(const Type &)> holdsConstant = [&](const Type &t) {
     return t.kind == Type::Kind::DType || t.kind == Type::Kind::Function ||
            std::any_of(t.elements.begin(), t.elements.end(), holdsConstant);
@@ -364,6 +370,24 @@ Specialization &Typer::run(int functionId, const std::vector<Type> &arguments) {
                "() returns a dtype or a function, which compiled code cannot return to Python "
                "(return an array or number made with it)");
   return entry;
+}
+
+std::vector<Specialization *> Typer::reachable(Specialization &entry) {
+  std::vector<Specialization *> order = {&entry};
+  std::set<Specialization *> seen = {&entry};
+  for (size_t k = 0; k < order.size(); ++k) {
+    std::vector<Specialization *> callees;
+    for (auto &[node, call] : order[k]->jitCalls)
+      callees.push_back(call.callee);
+    for (auto &[node, call] : order[k]->ufuncCalls)
+      callees.push_back(call.kernel);
+    std::sort(callees.begin(), callees.end(),
+              [](Specialization *a, Specialization *b) { return a->index < b->index; });
+    for (Specialization *callee : callees)
+      if (callee && seen.insert(callee).second)
+        order.push_back(callee);
+  }
+  return order;
 }
 
 void Typer::typeLoopBody(Specialization &spec, const SExpr &body) {

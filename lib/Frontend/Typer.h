@@ -194,6 +194,12 @@ struct Specialization {
   std::unordered_map<const SExpr *, std::string> dictMethods;
   /// `k in d` and `k not in d` comparisons of dicts.
   std::set<const SExpr *> dictContains;
+  /// Reads of a list's or dict's items while their type was unknown: an
+  /// error if it stays unknown (nothing is ever put in).
+  std::set<const SExpr *> untypedReads;
+  /// `and`/`or` whose value is only tested (if, while, assert, not): a
+  /// bool, its operands of any types (`if items and items[0] > 0`).
+  std::set<const SExpr *> truthTests;
   /// f(*t) calls and the calls of t's elements they stand for.
   std::unordered_map<const SExpr *, const SExpr *> unpackedCalls;
   std::optional<bool> knownCondition(const SExpr *test) const {
@@ -219,6 +225,11 @@ public:
   /// the specialisations it reaches (the emitter reads them).
   Specialization &run(int functionId, const std::vector<Type> &arguments);
   std::deque<Specialization> &specializations() { return specs; }
+  /// `entry` and the specialisations its calls reach (jitted callees, ufunc
+  /// kernels) as the final round typed them, in a stable order: what is
+  /// compiled (an earlier round's specialisations for types no longer
+  /// passed are not).
+  static std::vector<Specialization *> reachable(Specialization &entry);
 
   /// What a name means in a specialisation: a local, a global constant, a
   /// module, a jitted function...
@@ -383,6 +394,10 @@ private:
   /// unknown (`[]`), for the variable `node` names.
   void settleListItems(Specialization &spec, const SExpr &node, const Type &list, const Type &item,
                        const SExpr &origin);
+
+  /// Marks `test` (an if's, a while's, an assert's, not's operand) as
+  /// tested for its truth only, when it is an `and`/`or`.
+  void markTruthTest(Specialization &spec, const SExpr &test);
 
   //--- typed dicts (TyperDicts.cpp) --------------------------------------//
   Type dictDisplayType(Specialization &spec, const SExpr &display);

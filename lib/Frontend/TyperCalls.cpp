@@ -460,7 +460,8 @@ Type Typer::callType(Specialization &spec, const SExpr &call) {
   if (name == "int" || name == "float" || name == "bool") {
     needArgs(name, 0, 1);
     if (!args.empty() &&
-        !(name == "bool" && (argType(0).isComplex() || argType(0).kind == Type::Kind::List)))
+        !(name == "bool" && (argType(0).isComplex() || argType(0).kind == Type::Kind::List ||
+                             argType(0).kind == Type::Kind::Dict)))
       needNumeric(name, argType(0), 0);
     return name == "int" ? Type::integer()
                          : name == "float" ? Type::floating() : Type::boolean();

@@ -129,7 +129,16 @@ std::optional<Type> Typer::constantComparisonType(Specialization &spec, const SE
   return Type::boolean();
 }
 
+void Typer::markTruthTest(Specialization &spec, const SExpr &test) {
+  if (!ast::is(test, ast::NodeKind::BoolOp))
+    return;
+  spec.truthTests.insert(&test);
+  for (const SExpr *operand : ast::values(test)) // (a or b) and c
+    markTruthTest(spec, *operand);
+}
+
 std::optional<bool> Typer::knownTest(Specialization &spec, const SExpr &test) {
+  markTruthTest(spec, test);
   Type t = exprType(spec, test);
   std::optional<bool> known = spec.knownCondition(&test);
   if (!known && t.kind == Type::Kind::String)

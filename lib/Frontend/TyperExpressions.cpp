@@ -298,6 +298,8 @@ Type Typer::computeType(Specialization &spec, const SExpr &expr) {
     int64_t negated;
     if (negatedIntConstant(expr, negated))
       return Type::integer(); // -9223372036854775808 fits though its operand does not
+    if (op == ast::Operator::Not)
+      markTruthTest(spec, ast::operand(expr));
     Type operand = exprType(spec, ast::operand(expr));
     if (op == ast::Operator::Not) {
       if (operand.kind == Type::Kind::Array)
@@ -325,10 +327,27 @@ Type Typer::computeType(Specialization &spec, const SExpr &expr) {
     }
     return t.kind == Type::Kind::Bool ? Type::integer() : t;
   }
+  if (kind == ast::NodeKind::BoolOp && spec.truthTests.count(&expr)) {
+    // Only its truth is used: each operand's truth, whatever their types.
+    bool anyBottom = false;
+    for (const SExpr *operand : ast::values(expr)) {
+      Type t = exprType(spec, *operand);
+      if (t.kind == Type::Kind::Array)
+        fail(CompileError::Kind::Unsupported, fn, *operand,
+             "the truth value of an array is ambiguous (test its elements)");
+      anyBottom |= t.kind == Type::Kind::Bottom;
+    }
+    return anyBottom ? Type::bottom() : Type::boolean();
+  }
   if (kind == ast::NodeKind::BoolOp) {
     Type result;
     for (const SExpr *operand : ast::values(expr)) {
       Type t = exprType(spec, *operand);
+      if (t.kind == Type::Kind::List || t.kind == Type::Kind::Dict)
+        fail(CompileError::Kind::Unsupported, fn, *operand,
+             std::string("'") + ast::spelling(ast::op(expr)) + "' of " +
+                 (t.kind == Type::Kind::List ? "lists" : "dicts") +
+                 " as a value is not supported (in an if, while or assert they are tested)");
       Type next;
       if (!unify(result, t, next))
         fail(CompileError::Kind::Typing, fn, *operand,
@@ -482,6 +501,8 @@ Type Typer::computeType(Specialization &spec, const SExpr &expr) {
     if (base.kind == Type::Kind::Dict) {
       if (dictKeyType(spec, base, index).kind == Type::Kind::Bottom)
         return Type::bottom();
+      if (base.valueType().kind == Type::Kind::Bottom)
+        spec.untypedReads.insert(&expr);
       return base.valueType();
     }
     if (base.kind != Type::Kind::Tuple)

@@ -110,8 +110,11 @@ Type Typer::listMethodType(Specialization &spec, const SExpr &call, const Type &
       fail(CompileError::Kind::Typing, fn, call,
            "list.append() takes exactly one argument (" + std::to_string(args.size()) + " given)");
     spec.listMethods[&call] = method;
-    if (method == "pop")
-      return list.itemType(); // (unknown until something is appended)
+    if (method == "pop") {
+      if (list.itemType().kind == Type::Kind::Bottom)
+        spec.untypedReads.insert(&call); // (unknown until something is appended)
+      return list.itemType();
+    }
     settleListItems(spec, base, list, exprType(spec, *args[0]), *args[0]);
     return Type::none();
   }
@@ -237,6 +240,8 @@ Type Typer::listSubscriptType(Specialization &spec, const SExpr &subscript, cons
   if (!position.isIntegral())
     fail(CompileError::Kind::Typing, fn, index,
          "list indices must be integers or slices, not " + position.str());
+  if (list.itemType().kind == Type::Kind::Bottom)
+    spec.untypedReads.insert(&subscript);
   return list.itemType();
 }
 

@@ -37,15 +37,22 @@ void Typer::typeStatement(Specialization &spec, const SExpr &stmt) {
       for (const SExpr *target : ast::targets(stmt).rest())
         bind(*target, ast::value(stmt));
     }
+    // b = a and a = b = [] of a list or dict: one object under several
+    // names, so the types its items get through any (b.append(1) after
+    // a = []) are all the names'.
+    std::vector<std::string> names;
+    bool container = value.kind == Type::Kind::List || value.kind == Type::Kind::Dict;
+    if (container && ast::is(ast::value(stmt), ast::NodeKind::Name))
+      names.push_back(ast::id(ast::value(stmt)));
     for (const SExpr *target : ast::targets(stmt).rest()) {
       assign(spec, *target, value, stmt);
-      // b = a of a list: one list under two names, so the type its items
-      // get through either (b.append(1) after a = []) is both names'.
-      const SExpr &source = ast::value(stmt);
-      if (value.kind == Type::Kind::List && ast::is(source, ast::NodeKind::Name) &&
-          ast::is(*target, ast::NodeKind::Name))
-        widenVariable(spec, ast::id(source), spec.variables[ast::id(*target)], stmt);
+      if (container && ast::is(*target, ast::NodeKind::Name))
+        names.push_back(ast::id(*target));
     }
+    for (const std::string &name : names)
+      for (const std::string &other : names)
+        if (name != other)
+          widenVariable(spec, name, spec.variables[other], stmt);
   } else if (kind == ast::NodeKind::AnnAssign) {
     if (ast::value(stmt).kind == SExpr::Kind::None)
       return;
@@ -90,6 +97,7 @@ void Typer::typeStatement(Specialization &spec, const SExpr &stmt) {
       typeBody(spec, ast::orelse(stmt));
   } else if (kind == ast::NodeKind::While) {
     spec.loops = true;
+    markTruthTest(spec, ast::test(stmt));
     exprType(spec, ast::test(stmt));
     typeLoopBody(spec, ast::body(stmt));
     typeBody(spec, ast::orelse(stmt)); // else: in the enclosing loop
@@ -108,6 +116,7 @@ void Typer::typeStatement(Specialization &spec, const SExpr &stmt) {
   } else if (kind == ast::NodeKind::Raise) {
     raisedClass(spec, stmt);
   } else if (kind == ast::NodeKind::Assert) {
+    markTruthTest(spec, ast::test(stmt));
     Type test = exprType(spec, ast::test(stmt));
     if (test.kind == Type::Kind::Array)
       fail(CompileError::Kind::Typing, fn, ast::test(stmt),

@@ -369,10 +369,11 @@ bool accepts(std::string_view signature, std::string_view call) {
   size_t k = 0, w = 0;
   while (k < call.size() && w < signature.size()) {
     auto exact = [](char c) {
-      return c == kTuple || c == kDType || c == kFunction || c == kString || c == kNone;
+      return c == kTuple || c == kDType || c == kFunction || c == kString || c == kNone ||
+             c == kList || c == kDict;
     };
     if (exact(call[k]) || exact(signature[w])) {
-      // Tuples and dtypes: exactly the signature's.
+      // Tuples, dtypes, lists and dicts: exactly the signature's.
       size_t length = partLength(call, k);
       if (length == 0 || call.substr(k, length) != signature.substr(w, length))
         return false;

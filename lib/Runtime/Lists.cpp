@@ -67,3 +67,11 @@ extern "C" int32_t plait_rt_list_reserve(int64_t address, int64_t length) {
     return 0;
   return allocateItems(box, grownCapacity(length)) ? 0 : 1;
 }
+
+extern "C" int32_t plait_rt_list_settle(int64_t address, int64_t itemBytes) {
+  int64_t *box = boxAt(address);
+  if (box[plait::kListItemBytes] != 0 && box[plait::kListItemBytes] != itemBytes)
+    return 1;
+  box[plait::kListItemBytes] = itemBytes;
+  return 0;
+}

@@ -7,10 +7,11 @@ CPython's results and errors."""
 
 from __future__ import annotations
 
+import builtins
 from typing import Any, Callable
 
 from . import types
-from ._overload import overload_method
+from ._overload import overload, overload_method
 from .errors import TypingError
 
 
@@ -86,3 +87,14 @@ def _copy_typer(d: Any) -> Any:
         return made
 
     return copy
+
+
+@overload(builtins.dict)
+def _dict_typer(*items: Any) -> Any:
+    if items:
+        return None  # (dict(pairs) is not supported yet)
+
+    def empty():
+        return {}
+
+    return empty

@@ -22,6 +22,16 @@ def _is_list(t: Any) -> bool:
     return isinstance(t, types.List)
 
 
+def _never_filled(t: Any) -> bool:
+    """A list nothing is ever put into (always empty): implementations must
+    not read its items, which have no type."""
+    return _is_list(t) and t.item is None
+
+
+def _nothing(*args):
+    pass
+
+
 def _method(name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     return overload_method(list, name)
 
@@ -50,6 +60,13 @@ _register("builtins.in", _in_typer, None, "in")
 
 @_method("count")
 def _count_typer(l: Any, x: Any) -> Any:
+    if _never_filled(l):
+
+        def count_none(l, x):
+            return 0
+
+        return count_none
+
     def count(l, x):
         n = 0
         for item in l:
@@ -75,6 +92,12 @@ def _position(i, n):
 def _index_typer(l: Any, x: Any, start: Any = None, stop: Any = None) -> Any:
     _needs_int("index", start)
     _needs_int("index", stop)
+    if _never_filled(l):
+
+        def index_none(l, x, start=0, stop=9223372036854775807):
+            raise ValueError(f"{x!r} is not in list")
+
+        return index_none
 
     def index(l, x, start=0, stop=9223372036854775807):
         n = len(l)
@@ -91,6 +114,13 @@ def _index_typer(l: Any, x: Any, start: Any = None, stop: Any = None) -> Any:
 
 @_method("remove")
 def _remove_typer(l: Any, x: Any) -> Any:
+    if _never_filled(l):
+
+        def remove_none(l, x):
+            raise ValueError("list.remove(x): x not in list")
+
+        return remove_none
+
     def remove(l, x):
         n = len(l)
         for i in range(n):
@@ -110,6 +140,8 @@ def _remove_typer(l: Any, x: Any) -> Any:
 @_method("pop")
 def _pop_typer(l: Any, index: Any = None) -> Any:
     _needs_int("pop", index)
+    if _never_filled(l):
+        raise TypingError("pop() of a list nothing is ever put into (it always raises IndexError)")
 
     def pop(l, index=-1):
         n = len(l)
@@ -125,6 +157,28 @@ def _pop_typer(l: Any, index: Any = None) -> Any:
         return item
 
     return pop
+
+
+@_method("__delitem__")
+def _delitem_typer(l: Any, index: Any) -> Any:
+    _needs_int("del", index)
+    if _never_filled(l):
+
+        def delete_none(l, index):
+            raise IndexError("list assignment index out of range")
+
+        return delete_none
+
+    def delete(l, index):
+        n = len(l)
+        i = index + n if index < 0 else index
+        if i < 0 or i >= n:
+            raise IndexError("list assignment index out of range")
+        for k in range(i, n - 1):
+            l[k] = l[k + 1]
+        l.pop()
+
+    return delete
 
 
 @_method("insert")
@@ -155,6 +209,8 @@ def _extend_typer(l: Any, other: Any) -> Any:
     if not isinstance(other, (types.List, types.Tuple, types.Array)):
         raise TypingError(f"'{other}' object is not iterable")
 
+    if _never_filled(other):
+        return _nothing
     if _is_list(other):
 
         def extend_list(l, other):
@@ -174,6 +230,9 @@ def _extend_typer(l: Any, other: Any) -> Any:
 
 @_method("clear")
 def _clear_typer(l: Any) -> Any:
+    if _never_filled(l):
+        return _nothing
+
     def clear(l):
         while len(l) > 0:
             l.pop()
@@ -191,6 +250,9 @@ def _copy_typer(l: Any) -> Any:
 
 @_method("reverse")
 def _reverse_typer(l: Any) -> Any:
+    if _never_filled(l):
+        return _nothing
+
     def reverse(l):
         i = 0
         k = len(l) - 1
@@ -263,6 +325,12 @@ def _sort_typer(l: Any, key: Any = None, reverse: Any = None) -> Any:
         isinstance(l.item, types.NumPyScalar) and l.item.dtype.kind == "c"
     ):
         raise TypingError("'<' not supported between instances of 'complex' and 'complex'")
+    if _never_filled(l):
+
+        def sort_nothing(l, key=None, reverse=False):
+            pass
+
+        return sort_nothing
 
     def sort(l, key=None, reverse=False):
         if reverse:
@@ -303,8 +371,18 @@ def _max(items):
     return best
 
 
-def _extreme_typer(implementation: Any) -> Callable[..., Any]:
+def _empty_min(items):
+    raise ValueError(MIN_EMPTY)
+
+
+def _empty_max(items):
+    raise ValueError(MAX_EMPTY)
+
+
+def _extreme_typer(implementation: Any, empty: Any) -> Callable[..., Any]:
     def typer(items: Any) -> Any:
+        if _never_filled(items):
+            return empty
         if isinstance(items, (types.Complex, types.NumPyScalar)) or (
             _is_list(items) and (isinstance(items.item, types.Complex)
                                  or (isinstance(items.item, types.NumPyScalar) and items.item.dtype.kind == "c"))
@@ -316,8 +394,8 @@ def _extreme_typer(implementation: Any) -> Callable[..., Any]:
 
 
 # min() and max() of one list or 1-D array (the compiler types the others).
-_register("builtins.min_of", _extreme_typer(_min), None, "min")
-_register("builtins.max_of", _extreme_typer(_max), None, "max")
+_register("builtins.min_of", _extreme_typer(_min, _empty_min), None, "min")
+_register("builtins.max_of", _extreme_typer(_max, _empty_max), None, "max")
 
 
 @overload(builtins.sorted)
@@ -381,6 +459,12 @@ def _eq_typer(l: Any, other: Any) -> Any:
             return False  # (a list equals only a list)
 
         return never
+    if _never_filled(l) or _never_filled(other):
+
+        def both_empty(l, other):
+            return len(l) == 0 and len(other) == 0
+
+        return both_empty
 
     def eq(l, other):
         n = len(l)
@@ -399,6 +483,18 @@ def _add_typer(l: Any, other: Any) -> Any:
     if not _is_list(other):
         raise TypingError(f'can only concatenate list (not "{_python_name(other)}") to list')
     _check_same_items(l, other, "+")
+    if _never_filled(other):
+
+        def add_nothing(l, other):
+            return l[:]
+
+        return add_nothing
+    if _never_filled(l):
+
+        def add_to_nothing(l, other):
+            return other[:]
+
+        return add_to_nothing
 
     def add(l, other):
         n = len(other)  # (other may be l)
@@ -416,6 +512,12 @@ def _iadd_typer(l: Any, other: Any) -> Any:
         raise TypingError(f"'{_python_name(other)}' object is not iterable")
     if _is_list(other):
         _check_same_items(l, other, "+=")
+    if _never_filled(other):
+
+        def iadd_nothing(l, other):
+            return l
+
+        return iadd_nothing
 
     def iadd(l, other):
         l.extend(other)
@@ -424,7 +526,13 @@ def _iadd_typer(l: Any, other: Any) -> Any:
     return iadd
 
 
+def _repeat_nothing(l, n):
+    return l[:]
+
+
 def _repeat(l, n):
+    if n > 0 and len(l) > 0 and n > 1152921504606846975 // len(l):
+        raise MemoryError  # (as CPython, before trying)
     out = l[:]
     out.clear()
     for _ in range(n):
@@ -441,6 +549,8 @@ def _needs_count(l: Any, n: Any) -> None:
 @_method("__mul__")
 def _mul_typer(l: Any, n: Any) -> Any:
     _needs_count(l, n)
+    if _never_filled(l):
+        return _repeat_nothing
 
     def mul(l, n):
         return _repeat(l, n)
@@ -451,6 +561,12 @@ def _mul_typer(l: Any, n: Any) -> Any:
 @_method("__rmul__")
 def _rmul_typer(n: Any, l: Any) -> Any:
     _needs_count(l, n)
+    if _never_filled(l):
+
+        def rmul_nothing(n, l):
+            return l[:]
+
+        return rmul_nothing
 
     def rmul(n, l):
         return _repeat(l, n)
@@ -461,9 +577,17 @@ def _rmul_typer(n: Any, l: Any) -> Any:
 @_method("__imul__")
 def _imul_typer(l: Any, n: Any) -> Any:
     _needs_count(l, n)
+    if _never_filled(l):
+
+        def imul_nothing(l, n):
+            return l
+
+        return imul_nothing
 
     def imul(l, n):
         count = len(l)
+        if n > 0 and count > 0 and n > 1152921504606846975 // count:
+            raise MemoryError
         if n <= 0:
             l.clear()
         for _ in range(n - 1):

@@ -213,3 +213,71 @@ def slice_assignment(items):
 
 def concatenate_int(items):
     return items + 1
+
+
+# -- what a review found ------------------------------------------------------
+
+
+def chained_names(n):
+    a = b = []
+    b.append(0.5)
+    for i in range(n):
+        a.append(0.5 * i)
+    return a, b
+
+
+def append_of_pop(items):
+    items.append(items.pop())
+    return items
+
+
+def rebound_in_loop(n):
+    items = [1, 2, 3, 4]
+    total = 0
+    for x in items:
+        items = [100 + n] * 7
+        total += x
+    for x in reversed(items):
+        items = [n]
+        total += x
+    return total, items
+
+
+def same_list_twice(a, b):
+    a.append(1)
+    b.append(2)
+    return len(a), len(b)
+
+
+def tested_with_and(items, limit):
+    if items and items[0] > limit:
+        return 1
+    while items and items[-1] < limit:
+        items.pop()
+    return len(items)
+
+
+def never_filled(n):
+    a = []
+    b = sorted(a)
+    a.sort()
+    a.reverse()
+    c = a + []
+    d = a == []
+    e = a * n
+    total = 0
+    for x in reversed(a):
+        total += x
+    for x in reversed(()):
+        total += x
+    return len(b), len(c), d, len(e), total, np.array(a).shape, 3 in a
+
+
+def delete_items(items, i):
+    del items[i]
+    return items
+
+
+def complex64_message(z):
+    items = [np.complex64(z)]
+    return items.index(np.complex64(z + 1))

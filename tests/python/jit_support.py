@@ -54,6 +54,11 @@ class ListValue(tuple):
     to a tuple."""
 
 
+class DictValue(tuple):
+    """A dict as the tuple of its (key, value) pairs in order: compared as
+    tuples are, so insertion order counts too."""
+
+
 def _fits(value: Any) -> bool:
     if isinstance(value, (NumPyScalar, NumPyArray)):
         return True  # NumPy's integers have their dtype's width
@@ -73,6 +78,8 @@ def _plain(value: Any) -> Any:
         return tuple(_plain(v) for v in value)
     if isinstance(value, list):
         return ListValue(_plain(v) for v in value)
+    if isinstance(value, dict):
+        return DictValue((_plain(k), _plain(v)) for k, v in value.items())
     return value
 
 
@@ -159,14 +166,14 @@ def same_layout_copy(a: Any) -> Any:
 
 
 def assert_same_effects(py: Callable[..., Any], compiled: Callable[..., Any], *args: Any) -> None:
-    """assert_same on copies of the array and list arguments, whose contents
+    """assert_same on copies of the array, list and dict arguments, whose contents
     must then be equal too (in-place writes), whether the calls returned or
     raised."""
     import numpy as np
 
     def copies() -> list[Any]:
-        return [same_layout_copy(a) if isinstance(a, np.ndarray) else list(a) if isinstance(a, list) else a
-                for a in args]
+        return [same_layout_copy(a) if isinstance(a, np.ndarray) else type(a)(a) if isinstance(a, (list, dict))
+                else a for a in args]
 
     expected_args, got_args = copies(), copies()
     expected = outcome(py, *expected_args)
@@ -176,7 +183,7 @@ def assert_same_effects(py: Callable[..., Any], compiled: Callable[..., Any], *a
     else:
         assert got[:2] == expected[:2] and got[2] == expected[2], (args, expected, got)
     for before, after_py, after_jit in zip(args, expected_args, got_args):
-        if isinstance(before, (np.ndarray, list)):
+        if isinstance(before, (np.ndarray, list, dict)):
             assert same_value(_plain(after_py), _plain(after_jit)), (args, after_py, after_jit)
 
 

@@ -84,7 +84,7 @@ def test_wrapper_attributes_and_dispatch() -> None:
     assert f.py_func is add
     assert f(1) == 3 and f(1, 2.5) == 3.5 and f(b=4, a=1) == 5 and f(True, True) == 2
     assert sorted(f.signatures) == ["float(int64, float64)", "int(bool, bool)", "int(int64, int64)"]
-    with pytest.raises(TypeError, match=r"argument 1 \('a'\) must be int, float, bool, complex, None, a str, a tuple, a list, a dtype, a jitted function or an array, not set"):
+    with pytest.raises(TypeError, match=r"argument 1 \('a'\) must be int, float, bool, complex, None, a str, a tuple, a list, a dict, a dtype, a jitted function or an array, not set"):
         f({1})
     # A bad call's TypeError is CPython's, word for word.
     for args, kwargs in (((), {}), ((1,), {"c": 2}), ((1, 2, 3), {}), ((), {"b": 1})):

@@ -451,7 +451,7 @@ def test_dlpack_exporters_are_passed_zero_copy() -> None:
     target = DlpackOnly(out)
     jit.fill(target, 1.0, 1.0)
     np.testing.assert_array_equal(out, [1, 2, 3, 4, 5, 6])  # written through to the exporter's memory
-    with pytest.raises(TypeError, match="must be int, float, bool, complex, None, a str, a tuple, a list, a dtype, a jitted function or an array, not object"):
+    with pytest.raises(TypeError, match="must be int, float, bool, complex, None, a str, a tuple, a list, a dict, a dtype, a jitted function or an array, not object"):
         jit.total(object())
 
 

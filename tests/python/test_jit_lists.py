@@ -220,3 +220,50 @@ def test_a_list_passed_to_many_threads_at_once() -> None:
         assert result[0] == py.reductions(shared)
     results = run_in_threads(8, body)
     assert [r[2] for r in results] == [[k, k + 1, 2 * k, 2 * k + 2] for k in range(8)]
+
+
+def test_names_of_one_list_share_its_item_type() -> None:
+    assert_same(py.chained_names, jit.chained_names, 3)
+
+
+@given(items=ints)
+@SETTINGS
+def test_an_item_evaluated_before_the_list_grows(items: list) -> None:
+    assert_same_effects(py.append_of_pop, jit.append_of_pop, items)
+
+
+def test_a_loop_keeps_its_list_when_the_name_is_rebound() -> None:
+    assert_same(py.rebound_in_loop, jit.rebound_in_loop, 5)
+
+
+def test_one_list_passed_as_two_arguments_stays_one() -> None:
+    items = [0]
+    assert jit.same_list_twice(items, items) == (3, 3)
+    assert items == [0, 1, 2]
+
+
+@given(items=ints, limit=small)
+@SETTINGS
+def test_lists_in_tested_and_or(items: list, limit: int) -> None:
+    assert_same_effects(py.tested_with_and, jit.tested_with_and, items, limit)
+
+
+def test_lists_nothing_is_put_into() -> None:
+    assert_same(py.never_filled, jit.never_filled, 2)
+
+
+@given(items=ints, i=positions)
+@SETTINGS
+def test_del_of_list_items(items: list, i: int) -> None:
+    assert_same_effects(py.delete_items, jit.delete_items, items, i)
+
+
+def test_complex64_values_in_messages() -> None:
+    assert_same(py.complex64_message, jit.complex64_message, 1 + 2j)
+
+
+def test_explicit_list_signatures_take_their_lists_only() -> None:
+    f = plait.jit("int64(list[float64])")(py.truth)
+    assert f([0.5, 1.5]) == 2
+    with pytest.raises(TypeError):
+        f([1, 2])

@@ -65,7 +65,7 @@ def test_dtype_arguments_are_keys() -> None:
     jit.zeros_of(2, np.float32)
     jit.zeros_of(2, np.dtype("float32"))
     assert "float32[::1](int64, dtype[float32])" in jit.zeros_of.signatures
-    with pytest.raises(TypeError, match="must be int, float, bool, complex, None, a str, a tuple, a list, a dtype, a jitted function or an array, not type"):
+    with pytest.raises(TypeError, match="must be int, float, bool, complex, None, a str, a tuple, a list, a dict, a dtype, a jitted function or an array, not type"):
         jit.zeros_of(2, object)
 
 

@@ -36,6 +36,10 @@ extern "C" {
 /// Makes `box` (a fresh allocation of kListWords words) a list of `length`
 /// items of `itemBytes` each. Returns 0, or 1 when memory runs out.
 int32_t plait_rt_list_init(int64_t box, int64_t length, int64_t itemBytes);
+/// Gives `box` (a list of no typed items so far: `[]`) items of
+/// `itemBytes` each. Returns 0, or 1 when it already holds items of another
+/// size (two names typing did not link gave it two item types).
+int32_t plait_rt_list_settle(int64_t box, int64_t itemBytes);
 /// Makes room for `length` items (growing as CPython does, so that appends
 /// cost amortised constant time); the length word is the caller's to set.
 /// Returns 0, or 1 when memory runs out.

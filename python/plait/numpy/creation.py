@@ -247,6 +247,13 @@ def _from_list(name: str, items: Any, dtype: Any) -> Any:
     if found.kind == "c" and np.dtype(dt).kind != "c":
         raise TypingError("float() argument must be a string or a real number, not 'complex'")
 
+    if items.item is None:  # (nothing is ever put into it: empty)
+
+        def from_empty_list(items):
+            return np.empty(0, dt)
+
+        return from_empty_list
+
     def from_list(items):
         return _list_items_into(items, np.empty(len(items), dt))
 

@@ -1,0 +1,109 @@
+"""Typed dicts: built, looked up, changed, iterated in insertion order,
+passed in and returned; run interpreted and compiled by test_jit_dicts.py."""
+
+import numpy as np
+
+
+def counted(values):
+    counts = {}
+    for v in values:
+        if v in counts:
+            counts[v] += 1
+        else:
+            counts[v] = 1
+    return counts
+
+
+def built(n, x):
+    display = {1: x, 2: x + 1.0, -3: -x}
+    squares = {i: i * i for i in range(n)}
+    kept = {k: v for k, v in display.items() if v > 0}
+    empty = dict()
+    empty[n] = x
+    return display, squares, kept, empty, {}
+
+
+def looked_up(d, k, fallback):
+    return d.get(k, fallback), k in d, k not in d, len(d), bool(d)
+
+
+def item(d, k):
+    return d[k]
+
+
+def changed(d, k, v):
+    d[k] = v
+    first = d.pop(k)
+    second = d.pop(k, v)
+    third = d.setdefault(k, v)
+    d[k] += v
+    return first, second, third, d
+
+
+def deleted(d, k):
+    del d[k]
+    return d
+
+
+def iterated(d):
+    keys = [k for k in d]
+    values = [v for v in d.values()]
+    pairs = 0.0
+    for k, v in d.items():
+        pairs += k * v
+    view = list(d.keys())
+    return keys, values, pairs, view
+
+
+def reinserted(n):
+    # A key deleted and put back goes to the end, as in CPython.
+    d = {}
+    for i in range(n):
+        d[i] = i * 0.5
+    for i in range(0, n, 2):
+        del d[i]
+    for i in range(0, n, 3):
+        d[i] = -1.0
+    return d, list(d.keys())
+
+
+def methods(d, other):
+    copy = d.copy()
+    copy.update(other)
+    cleared = d.copy()
+    cleared.clear()
+    return copy, cleared, d
+
+
+def grows_while_looping(d):
+    for k in d:
+        d[k + 1000] = 0.0
+    return d
+
+
+def signed_zero_keys(values):
+    d = {}
+    for v in values:
+        d[v] = d.get(v, 0) + 1
+    return d
+
+
+def numpy_keys(a):
+    d = {}
+    for v in a:
+        d[v] = d.get(v, 0) + 1
+    return d
+
+
+def printed(d):
+    print(d, {1.5: True}, {}, sep=" | ")
+
+
+def mixed_keys(x):
+    d = {1: 0.5}
+    d[x] = 1.0
+    return d
+
+
+def tuple_keys(x):
+    return {(x, x): 1}
