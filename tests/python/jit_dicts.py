@@ -1,7 +1,6 @@
 """Typed dicts: built, looked up, changed, iterated in insertion order,
 passed in and returned; run interpreted and compiled by test_jit_dicts.py."""
 
-import numpy as np
 
 
 def counted(values):
