@@ -2,7 +2,6 @@
 passed in and returned; run interpreted and compiled by test_jit_dicts.py."""
 
 
-
 def counted(values):
     counts = {}
     for v in values:
