@@ -91,9 +91,9 @@ def test_overload_method_implements_an_array_method(a: np.ndarray) -> None:
     assert_same(py.uses_trace, jit.uses_trace, a)
 
 
-def test_overload_method_is_for_ndarray_and_list() -> None:
-    with pytest.raises(TypeError, match="numpy.ndarray and list"):
-        plait.overload_method(dict, "get")
+def test_overload_method_is_for_ndarrays_lists_and_dicts() -> None:
+    with pytest.raises(TypeError, match="numpy.ndarray, list and dict"):
+        plait.overload_method(set, "add")
 
 
 def test_calls_inside_long_loops_do_not_grow_the_stack() -> None:
