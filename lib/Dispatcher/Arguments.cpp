@@ -520,6 +520,19 @@ Py_buffer *PinnedBuffers::acquire(PyObject *object) {
   return view;
 }
 
+/// Appends a tuple's, list's or dict's key part; false with a TypeError
+/// naming `what` when the key has no room for it.
+static bool appendPart(BoundCall &call, const std::string &part, const std::string &what) {
+  if (call.keyLength + part.size() > sizeof(call.key)) {
+    PyErr_Format(PyExc_TypeError, "%s: the call's arguments are too large to compile for",
+                 what.c_str());
+    return false;
+  }
+  std::memcpy(call.key + call.keyLength, part.data(), part.size());
+  call.keyLength += part.size();
+  return true;
+}
+
 /// Classifies one bound argument into `call.key`.
 static bool classify(const DispatchState &state, size_t i, BoundCall &call) {
   PyObject *&argument = call.arguments[i];
@@ -547,16 +560,7 @@ static bool classify(const DispatchState &state, size_t i, BoundCall &call) {
   };
   if (PyTuple_Check(argument)) {
     std::string part;
-    if (!classifyElement(argument, part, describe()))
-      return false;
-    if (call.keyLength + part.size() > sizeof(call.key)) {
-      PyErr_Format(PyExc_TypeError, "%s: the call's tuples are too large to compile for",
-                   describe().c_str());
-      return false;
-    }
-    std::memcpy(call.key + call.keyLength, part.data(), part.size());
-    call.keyLength += part.size();
-    return true;
+    return classifyElement(argument, part, describe()) && appendPart(call, part, describe());
   }
   if (PyList_Check(argument)) {
     // A copy of the items (the caller's list stays the one changes are
@@ -566,16 +570,7 @@ static bool classify(const DispatchState &state, size_t i, BoundCall &call) {
       return false;
     call.listItems[i] = call.pins.keep(items);
     std::string part;
-    if (!classifyList(items, part, describe()))
-      return false;
-    if (call.keyLength + part.size() > sizeof(call.key)) {
-      PyErr_Format(PyExc_TypeError, "%s: the call's arguments are too large to compile for",
-                   describe().c_str());
-      return false;
-    }
-    std::memcpy(call.key + call.keyLength, part.data(), part.size());
-    call.keyLength += part.size();
-    return true;
+    return classifyList(items, part, describe()) && appendPart(call, part, describe());
   }
   if (PyDict_Check(argument)) {
     PyObject *items = PyDict_Copy(argument); // (changes are written back to the argument)
@@ -583,16 +578,8 @@ static bool classify(const DispatchState &state, size_t i, BoundCall &call) {
       return false;
     call.dictItems[i] = call.pins.keep(items);
     std::string part;
-    if (!classifyDict(items, part, describe(), listItemPart))
-      return false;
-    if (call.keyLength + part.size() > sizeof(call.key)) {
-      PyErr_Format(PyExc_TypeError, "%s: the call's arguments are too large to compile for",
-                   describe().c_str());
-      return false;
-    }
-    std::memcpy(call.key + call.keyLength, part.data(), part.size());
-    call.keyLength += part.size();
-    return true;
+    return classifyDict(items, part, describe(), listItemPart) &&
+           appendPart(call, part, describe());
   }
   if (PyUnicode_Check(argument)) {
     // A str: a constant of the code compiled for it (mode="wrap").

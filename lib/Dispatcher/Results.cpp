@@ -500,7 +500,9 @@ PyObject *recordedValue(const std::string &kind, int64_t bits, int64_t next) {
                            ? PyComplex_FromDoubles(real, imaginary)
                        : info->isFloat                        ? PyFloat_FromDouble(real)
                        : info->dtype == frontend::DType::Bool ? PyBool_FromLong(bits != 0)
-                                                              : PyLong_FromLongLong(bits);
+                       : info->dtype == frontend::DType::UInt64
+                           ? PyLong_FromUnsignedLongLong(static_cast<uint64_t>(bits))
+                           : PyLong_FromLongLong(bits);
     if (scalarType && number)
       value = PyObject_CallOneArg(scalarType, number);
     Py_XDECREF(scalarType);

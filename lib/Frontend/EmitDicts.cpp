@@ -235,6 +235,11 @@ void FunctionEmitter::emitDelete(const SExpr &stmt) {
     Location l = loc(*target);
     Val dict = emitExpr(ast::value(*target));
     Val key = emitExpr(ast::slice(*target));
+    if (dict.type.keyType().kind == Type::Kind::Bottom) { // never filled: no key is in it
+      raiseKeyError(constInt(1, 1), key, l);
+      freeIfTemporary(dict);
+      continue;
+    }
     Value entry = dictFind(dict, dictKeyWord(key, dict.type.keyType(), l), l);
     raiseKeyError(builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, entry, constInt(0)),
                   key, l);
@@ -251,6 +256,10 @@ Value FunctionEmitter::emitDictContains(const SExpr &compare) {
   Location l = loc(compare);
   Val key = emitExpr(ast::left(compare));
   Val dict = emitExpr(*ast::comparators(compare).rest().at(0));
+  if (dict.type.keyType().kind == Type::Kind::Bottom) { // never filled: empty
+    freeIfTemporary(dict);
+    return constInt(0, 1);
+  }
   Value entry = dictFind(dict, dictKeyWord(key, dict.type.keyType(), l), l);
   freeIfTemporary(dict);
   return builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::sge, entry, constInt(0));
@@ -262,6 +271,10 @@ Val FunctionEmitter::emitDictGet(const SExpr &call) {
   std::vector<const SExpr *> args = ast::args(call).rest();
   Val key = emitExpr(*args[0]);
   Val fallback = emitExpr(*args[1]);
+  if (dict.type.keyType().kind == Type::Kind::Bottom) { // never filled: the default
+    freeIfTemporary(dict);
+    return fallback;
+  }
   Value entry = dictFind(dict, dictKeyWord(key, dict.type.keyType(), l), l);
   Value found = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::sge, entry, constInt(0));
   // The entry is read only where it exists (its index is -1 otherwise).
@@ -292,51 +305,43 @@ void FunctionEmitter::emitDictLoop(const SExpr &stmt, const Iterable &iterable) 
   // CPython's dict iterators: entries in insertion order, dead ones skipped;
   // a change of size meanwhile is a RuntimeError at the next step.
   Location l = loc(stmt);
+  size_t mark = loopHolds.size();
   Val dict = holdForLoop(emitExpr(*dictOf(iterable)));
   Value position = alloca(builder.getI64Type());
   builder.create<mlir::memref::StoreOp>(l, constInt(0), position);
   Value size = listWord(dict, kDictLength, l);
-  Block *header = newBlock(), *step = newBlock(), *body = newBlock(), *orElse = newBlock(),
-        *exit = newBlock();
-  branch(header);
-  startBlock(header);
-  check(builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::ne, listWord(dict, kDictLength, l),
-                                      size),
-        PyError("RuntimeError", "dictionary changed size during iteration"));
-  Value k = builder.create<mlir::memref::LoadOp>(l, position);
-  builder.create<mlir::cf::CondBranchOp>(
-      l,
-      builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, k, listWord(dict, kDictUsed, l)),
-      step, orElse);
-  startBlock(step);
-  builder.create<mlir::memref::StoreOp>(l, builder.create<arith::AddIOp>(l, k, constInt(1)),
-                                        position);
-  Value entries = dictEntries(dict, l);
-  Value alive = builder.create<arith::CmpIOp>(
-      l, arith::CmpIPredicate::ne, dictEntryWord(entries, k, kEntryWords - 1, l), constInt(0));
-  builder.create<mlir::cf::CondBranchOp>(l, alive, body, header);
-  startBlock(body);
-  Val key = dictKeyOfWord(dictEntryWord(entries, k, kOriginalKey, l), dict.type.keyType(), l);
-  Val item = key;
-  if (iterable.dictView != Iterable::DictView::Keys) {
+  emitIteratorLoop(stmt, [&](Block *header, Block *orElse) {
+    check(builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::ne, listWord(dict, kDictLength, l),
+                                        size),
+          PyError("RuntimeError", "dictionary changed size during iteration"));
+    Value k = builder.create<mlir::memref::LoadOp>(l, position);
+    Block *step = newBlock(), *body = newBlock();
+    builder.create<mlir::cf::CondBranchOp>(
+        l,
+        builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, k,
+                                      listWord(dict, kDictUsed, l)),
+        step, orElse);
+    startBlock(step); // (a dead entry: the next one)
+    builder.create<mlir::memref::StoreOp>(l, builder.create<arith::AddIOp>(l, k, constInt(1)),
+                                          position);
+    Value entries = dictEntries(dict, l);
+    Value alive = builder.create<arith::CmpIOp>(
+        l, arith::CmpIPredicate::ne, dictEntryWord(entries, k, kEntryWords - 1, l), constInt(0));
+    builder.create<mlir::cf::CondBranchOp>(l, alive, body, header);
+    startBlock(body);
+    Val key = dictKeyOfWord(dictEntryWord(entries, k, kOriginalKey, l), dict.type.keyType(), l);
+    if (iterable.dictView == Iterable::DictView::Keys)
+      return key;
     Val value =
         dictValueOfWords(dictEntryWord(entries, k, kKeyWords, l),
                          dictEntryWord(entries, k, kKeyWords + 1, l), dict.type.valueType(), l);
-    item = value;
-    if (iterable.dictView == Iterable::DictView::Items) {
-      item = Val{iterable.element, key.leaves};
-      item.leaves.append(value.leaves.begin(), value.leaves.end());
-    }
-  }
-  emitAssign(ast::target(stmt), item);
-  loops.push_back({/*structured=*/false, header, exit});
-  emitBody(ast::body(stmt));
-  loops.pop_back();
-  branch(header);
-  startBlock(orElse);
-  emitBody(ast::orelse(stmt));
-  branch(exit);
-  startBlock(exit);
+    if (iterable.dictView == Iterable::DictView::Values)
+      return value;
+    Val item{iterable.element, key.leaves};
+    item.leaves.append(value.leaves.begin(), value.leaves.end());
+    return item;
+  });
+  releaseLoopHolds(mark);
   freeIfTemporary(dict);
 }
 

@@ -61,13 +61,14 @@ std::string FunctionEmitter::recordValue(const Val &value, llvm::SmallVectorImpl
     return value.type.isNumPy() ? std::string("N") + dtypeInfo(value.type.dtype).dispatchCode
                                 : std::string("c");
   }
-  // A NumPy scalar: its dtype's code, the value as int64 or float64 bits.
+  // A NumPy scalar: its dtype's code, the value as int64 or float64 bits
+  // (a uint64's own bits: the dispatcher reads them unsigned).
   DType dtype = value.type.dtype;
   if (isFloatDType(dtype))
     values.push_back(builder.create<arith::BitcastOp>(l, builder.getI64Type(),
                                                       castNumPy(value, DType::Float64).leaves[0]));
   else
-    values.push_back(convert(value, Type::integer()).leaves[0]);
+    values.push_back(castNumPy(value, DType::Int64).leaves[0]);
   return std::string("N") + dtypeInfo(dtype).dispatchCode;
 }
 

@@ -444,30 +444,11 @@ Val FunctionEmitter::unaryOf(const SExpr &node, ast::Operator op, const Val &ope
 }
 
 Val FunctionEmitter::emitBoolOp(const SExpr &node) {
-  Type type = spec.typeOf(node);
+  // A tested and/or (spec.truthTests) gives its operands' truths; another
+  // gives the operand that decided, as the unified type.
+  bool tested = spec.truthTests.count(&node);
+  Type type = tested ? Type::boolean() : spec.typeOf(node);
   bool isAnd = ast::op(node) == ast::Operator::And;
-  if (spec.truthTests.count(&node)) {
-    // Tested only: the operands' truths, short-circuited.
-    Value slot = alloca(builder.getI1Type());
-    Block *done = newBlock();
-    std::vector<const SExpr *> operands = ast::values(node);
-    for (size_t i = 0; i < operands.size(); ++i) {
-      Value t = truth(emitExpr(*operands[i]));
-      builder.create<mlir::memref::StoreOp>(loc(node), t, slot);
-      if (i + 1 == operands.size()) {
-        branch(done);
-        break;
-      }
-      Block *next = newBlock();
-      if (isAnd)
-        builder.create<mlir::cf::CondBranchOp>(loc(node), t, next, done);
-      else
-        builder.create<mlir::cf::CondBranchOp>(loc(node), t, done, next);
-      startBlock(next);
-    }
-    startBlock(done);
-    return {Type::boolean(), {builder.create<mlir::memref::LoadOp>(loc(node), slot)}};
-  }
   llvm::SmallVector<mlir::Type> types;
   leafTypes(type, types);
   llvm::SmallVector<Value> resultSlots;
@@ -477,15 +458,17 @@ Val FunctionEmitter::emitBoolOp(const SExpr &node) {
   std::vector<const SExpr *> operands = ast::values(node);
   for (size_t i = 0; i < operands.size(); ++i) {
     Val value = emitExpr(*operands[i]);
-    Val converted = convert(value, type);
+    Value t = tested ? truth(value) : Value();
+    Val stored = tested ? Val{type, {t}} : convert(value, type);
     for (size_t k = 0; k < resultSlots.size(); ++k)
-      builder.create<mlir::memref::StoreOp>(loc(node), converted.leaves[k], resultSlots[k]);
+      builder.create<mlir::memref::StoreOp>(loc(node), stored.leaves[k], resultSlots[k]);
     if (i + 1 == operands.size()) {
       branch(done);
       break;
     }
     // `a and b` stops at a falsy a; `a or b` at a truthy one.
-    Value t = truth(value);
+    if (!tested)
+      t = truth(value);
     Block *next = newBlock();
     if (isAnd)
       builder.create<mlir::cf::CondBranchOp>(loc(node), t, next, done);

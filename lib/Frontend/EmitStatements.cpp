@@ -144,12 +144,22 @@ void FunctionEmitter::freeIfTemporary(const Val &value) {
 
 Val FunctionEmitter::holdForLoop(const Val &value) {
   // The body may rebind the variable that held it (l = [...]), which would
-  // free it under the loop: the loop keeps a reference of its own, released
-  // (freeIfTemporary) where the loop ends.
-  Val held = claim(value);
-  if (!terminated())
-    temporaries.insert(held.leaves.begin(), held.leaves.end());
-  return held;
+  // free it under the loop: the loop holds a reference of its own, released
+  // by releaseLoopHolds() where the loop ends. (Not a temporary: a
+  // parameter's value is the same SSA value at every use in the body.)
+  for (Value leaf : value.leaves)
+    if (leaf.getType().isa<mlir::MemRefType>() && !terminated()) {
+      builder.create<dialect::RetainOp>(here(), leaf);
+      loopHolds.push_back(leaf);
+    }
+  return value;
+}
+
+void FunctionEmitter::releaseLoopHolds(size_t mark) {
+  for (size_t k = loopHolds.size(); k > mark; --k)
+    if (!terminated())
+      builder.create<dialect::ReleaseOp>(here(), loopHolds[k - 1]);
+  loopHolds.resize(std::min(mark, loopHolds.size()));
 }
 
 Val FunctionEmitter::claim(const Val &value) {
@@ -438,27 +448,12 @@ void FunctionEmitter::emitWhile(const SExpr &stmt) {
   startBlock(exit);
 }
 
-void FunctionEmitter::emitListLoop(const SExpr &stmt, const SExpr &iterable) {
-  // CPython's list iterator: item k while k < the length now, so the body
-  // may append (the loop reaches the new items) or pop (it stops sooner).
-  Location l = loc(stmt);
-  Val list = holdForLoop(emitExpr(iterable));
-  Value position = alloca(builder.getI64Type());
-  builder.create<mlir::memref::StoreOp>(l, constInt(0), position);
-  Block *header = newBlock();
-  Block *body = newBlock();
-  Block *orElse = newBlock();
-  Block *exit = newBlock();
+void FunctionEmitter::emitIteratorLoop(const SExpr &stmt,
+                                       const std::function<Val(Block *, Block *)> &next) {
+  Block *header = newBlock(), *orElse = newBlock(), *exit = newBlock();
   branch(header);
   startBlock(header);
-  Value k = builder.create<mlir::memref::LoadOp>(l, position);
-  builder.create<mlir::cf::CondBranchOp>(
-      l, builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, k, listLength(list, l)), body,
-      orElse);
-  startBlock(body);
-  Val item = loadListItem(list, listItems(list, l), k, l);
-  builder.create<mlir::memref::StoreOp>(l, builder.create<arith::AddIOp>(l, k, constInt(1)),
-                                        position);
+  Val item = next(header, orElse);
   emitAssign(ast::target(stmt), item);
   loops.push_back({/*structured=*/false, header, exit});
   emitBody(ast::body(stmt));
@@ -468,6 +463,28 @@ void FunctionEmitter::emitListLoop(const SExpr &stmt, const SExpr &iterable) {
   emitBody(ast::orelse(stmt));
   branch(exit);
   startBlock(exit);
+}
+
+void FunctionEmitter::emitListLoop(const SExpr &stmt, const SExpr &iterable) {
+  // CPython's list iterator: item k while k < the length now, so the body
+  // may append (the loop reaches the new items) or pop (it stops sooner).
+  Location l = loc(stmt);
+  size_t mark = loopHolds.size();
+  Val list = holdForLoop(emitExpr(iterable));
+  Value position = alloca(builder.getI64Type());
+  builder.create<mlir::memref::StoreOp>(l, constInt(0), position);
+  emitIteratorLoop(stmt, [&](Block *, Block *orElse) {
+    Value k = builder.create<mlir::memref::LoadOp>(l, position);
+    Block *body = newBlock();
+    builder.create<mlir::cf::CondBranchOp>(
+        l, builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, k, listLength(list, l)),
+        body, orElse);
+    startBlock(body);
+    builder.create<mlir::memref::StoreOp>(l, builder.create<arith::AddIOp>(l, k, constInt(1)),
+                                          position);
+    return loadListItem(list, listItems(list, l), k, l);
+  });
+  releaseLoopHolds(mark);
   freeIfTemporary(list);
 }
 
@@ -499,8 +516,10 @@ void FunctionEmitter::emitFor(const SExpr &stmt) {
     return;
   }
   std::vector<Val> operands;
+  size_t mark = loopHolds.size();
   Iteration iteration = iterate(iterable, operands);
   emitRangeLoop(stmt, constInt(0), iteration.count, constInt(1), iteration.item);
+  releaseLoopHolds(mark);
   const SExpr &target = ast::target(stmt);
   if (ast::is(target, ast::NodeKind::Name) && spec.loopTargets.count(ast::id(target)) &&
       iterable.element.kind == Type::Kind::Array)

@@ -219,9 +219,12 @@ private:
   /// Takes a reference to each array in `value` for a variable or a
   /// result: a temporary's own reference moves, other arrays are retained.
   Val claim(const Val &value);
-  /// `value` (a list or dict a loop runs over) with a reference the loop
-  /// holds: a temporary, released where the loop ends.
+  /// `value` (a list or dict a loop runs over), retained for the loop
+  /// (recorded in loopHolds), and the release of the holds made since
+  /// `mark` (loopHolds.size() before the loop) where the loop ends.
   Val holdForLoop(const Val &value);
+  void releaseLoopHolds(size_t mark);
+  std::vector<Value> loopHolds;
   /// Releases the arrays of every local (on a normal return: the error
   /// paths leave them to the call's arena).
   void releaseLocals();
@@ -268,6 +271,11 @@ private:
   void emitRangeLoop(const SExpr &stmt, Value start, Value stop, Value step,
                      const std::function<Val(Value)> &item);
   void emitWhile(const SExpr &stmt);
+  /// A for loop whose header `next` emits (given the header and the else
+  /// block: it branches to the else block when the iterator runs out and
+  /// leaves the insertion point in the body, returning the item bound to
+  /// the target); continue goes back to the header.
+  void emitIteratorLoop(const SExpr &stmt, const std::function<Val(Block *, Block *)> &next);
   /// A for loop over a list (as CPython's list iterator runs).
   void emitListLoop(const SExpr &stmt, const SExpr &iterable);
   void emitIf(const SExpr &stmt);

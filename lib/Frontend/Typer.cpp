@@ -325,6 +325,13 @@ Specialization &Typer::run(int functionId, const std::vector<Type> &arguments) {
     if (!changed)
       break;
   }
+  // (Before the checks of results: such a read makes a result unknown.)
+  for (Specialization *spec : reachable(entry))
+    for (const SExpr *read : spec->untypedReads)
+      if (spec->typeOf(*read).kind == Type::Kind::Bottom)
+        fail(CompileError::Kind::Typing, *spec->source, *read,
+             "this reads an item of a list or dict that nothing is ever put into (it is always "
+             "empty): compiled code has no type for it");
   for (Specialization &spec : specs) {
     if (!alwaysReturns(ast::body(spec.source->definition), &spec)) {
       Type unified;
@@ -354,12 +361,6 @@ Specialization &Typer::run(int functionId, const std::vector<Type> &arguments) {
       spec.result = Type::none(); // it only raises
     }
   }
-  for (Specialization *spec : reachable(entry))
-    for (const SExpr *read : spec->untypedReads)
-      if (spec->typeOf(*read).kind == Type::Kind::Bottom)
-        fail(CompileError::Kind::Typing, *spec->source, *read,
-             "this reads an item of a list or dict that nothing is ever put into (it is always "
-             "empty): compiled code has no type for it");
   std::function<bool(const Type &)> holdsConstant = [&](const Type &t) {
     return t.kind == Type::Kind::DType || t.kind == Type::Kind::Function ||
            std::any_of(t.elements.begin(), t.elements.end(), holdsConstant);

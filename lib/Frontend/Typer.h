@@ -402,8 +402,9 @@ private:
   //--- typed dicts (TyperDicts.cpp) --------------------------------------//
   Type dictDisplayType(Specialization &spec, const SExpr &display);
   /// The type of `key` looked up in `dict` (its keys' type, or an int or
-  /// bool that finds the equal float or int key); a TypingError otherwise.
-  Type dictKeyType(Specialization &spec, const Type &dict, const SExpr &key);
+  /// bool that finds the equal float or int key, unless `storing`: a new
+  /// key would keep its own type); a TypingError otherwise.
+  Type dictKeyType(Specialization &spec, const Type &dict, const SExpr &key, bool storing = false);
   /// `dict.method(...)`: get natively, the others through plait.overload.
   Type dictMethodType(Specialization &spec, const SExpr &call, const Type &dict);
   void assignDictItem(Specialization &spec, const SExpr &target, const Type &dict,

@@ -103,14 +103,14 @@ Type Typer::jitCallType(Specialization &spec, const SExpr &call, int functionId,
   }
   Specialization &callee = specialize(functionId, types, &call, &spec);
   spec.jitCalls[&call] = {&callee, actual};
-  // An empty list the callee puts items into (helper(l) after l = []):
+  // An empty list or dict the callee puts items into (helper(l) after l = []):
   // the caller's variable takes their type, so that it is compiled again
   // for a list of them.
   for (size_t i = 0; i < actual.size() && i < target.params.size(); ++i) {
     auto param = callee.variables.find(target.params[i]);
-    if (types[i].kind == Type::Kind::List && types[i].itemType().kind == Type::Kind::Bottom &&
-        param != callee.variables.end() && param->second.kind == Type::Kind::List &&
-        ast::is(*actual[i], ast::NodeKind::Name))
+    bool container = types[i].kind == Type::Kind::List || types[i].kind == Type::Kind::Dict;
+    if (container && param != callee.variables.end() && param->second.kind == types[i].kind &&
+        param->second != types[i] && ast::is(*actual[i], ast::NodeKind::Name))
       widenVariable(spec, ast::id(*actual[i]), param->second, *actual[i]);
   }
   // A callee that may fall off its end returns None there (a conflict

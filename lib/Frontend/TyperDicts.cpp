@@ -75,20 +75,21 @@ Type Typer::dictDisplayType(Specialization &spec, const SExpr &display) {
   return dict;
 }
 
-Type Typer::dictKeyType(Specialization &spec, const Type &dict, const SExpr &key) {
+Type Typer::dictKeyType(Specialization &spec, const Type &dict, const SExpr &key, bool storing) {
   Type given = exprType(spec, key);
   const Type &keys = dict.keyType();
   if (given.kind == Type::Kind::Bottom || keys.kind == Type::Kind::Bottom || given == keys)
     return given;
   // An int or a bool finds the float equal to it, a bool the int (CPython:
-  // equal numbers are one key).
-  bool widens = (keys.kind == Type::Kind::Float &&
-                 (given.kind == Type::Kind::Int || given.kind == Type::Kind::Bool)) ||
+  // equal numbers are one key). Stored, it would be a key of its own type
+  // (CPython keeps it an int): refused.
+  bool widens = !storing && (keys.kind == Type::Kind::Float &&
+                             (given.kind == Type::Kind::Int || given.kind == Type::Kind::Bool)) ||
                 (keys.kind == Type::Kind::Int && given.kind == Type::Kind::Bool);
   if (!widens)
     fail(CompileError::Kind::Typing, *spec.source, key,
-         "a key of " + given.str() + " cannot be looked up in a " + dict.str() +
-             " (a compiled dict's keys have one type)");
+         "a key of " + given.str() + " cannot be " + (storing ? "put into" : "looked up in") +
+             " a " + dict.str() + " (a compiled dict's keys have one type)");
   return given;
 }
 
@@ -128,8 +129,11 @@ Type Typer::dictMethodType(Specialization &spec, const SExpr &call, const Type &
     return fallback;
   }
   // What setdefault and update put in settles an empty dict's types first.
-  if (method == "setdefault" && args.size() == 2)
+  if (method == "setdefault" && args.size() == 2) {
+    if (dict.keyType().kind != Type::Kind::Bottom)
+      dictKeyType(spec, dict, *args[0], /*storing=*/true);
     settleDictTypes(spec, base, dict, exprType(spec, *args[0]), exprType(spec, *args[1]), call);
+  }
   if (method == "update" && args.size() == 1) {
     Type other = exprType(spec, *args[0]);
     if (other.kind == Type::Kind::Dict)
@@ -151,7 +155,7 @@ void Typer::assignDictItem(Specialization &spec, const SExpr &target, const Type
   const SExpr &key = ast::slice(target);
   Type keyType = exprType(spec, key);
   if (dict.keyType().kind != Type::Kind::Bottom)
-    keyType = dictKeyType(spec, dict, key);
+    keyType = dictKeyType(spec, dict, key, /*storing=*/true);
   else
     settleDictTypes(spec, ast::value(target), dict, keyType, Type::bottom(), origin);
   settleDictTypes(spec, ast::value(target), dict, Type::bottom(), value, origin);

@@ -22,8 +22,26 @@ def _method(name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
 _MISSING = object()
 
 
+def _never_filled(d: Any) -> bool:
+    """A dict nothing is ever put into (always empty): implementations must
+    not read its values, which have no type."""
+    return isinstance(d, types.Dict) and (d.key is None or d.value is None)
+
+
 @_method("pop")
 def _pop_typer(d: Any, key: Any, default: Any = _MISSING) -> Any:
+    if _never_filled(d):
+        if default is _MISSING:
+
+            def pop_missing(d, key):
+                raise KeyError(key)
+
+            return pop_missing
+
+        def pop_default(d, key, default):
+            return default
+
+        return pop_default
     if default is _MISSING:
 
         def pop(d, key):
@@ -60,6 +78,12 @@ def _setdefault_typer(d: Any, key: Any, default: Any = _MISSING) -> Any:
 def _update_typer(d: Any, other: Any) -> Any:
     if not isinstance(other, types.Dict):
         raise TypingError(f"dict.update() takes a dict in compiled code, not {other}")
+    if _never_filled(other):
+
+        def update_nothing(d, other):
+            pass
+
+        return update_nothing
 
     def update(d, other):
         for key, value in other.items():
@@ -70,6 +94,13 @@ def _update_typer(d: Any, other: Any) -> Any:
 
 @_method("clear")
 def _clear_typer(d: Any) -> Any:
+    if _never_filled(d):
+
+        def clear_nothing(d):
+            pass
+
+        return clear_nothing
+
     def clear(d):
         keys = [k for k in d]
         for k in keys:
@@ -80,6 +111,13 @@ def _clear_typer(d: Any) -> Any:
 
 @_method("copy")
 def _copy_typer(d: Any) -> Any:
+    if _never_filled(d):
+
+        def copy_nothing(d):
+            return {}
+
+        return copy_nothing
+
     def copy(d):
         made = {}
         for key, value in d.items():

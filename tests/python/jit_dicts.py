@@ -105,3 +105,38 @@ def mixed_keys(x):
 
 def tuple_keys(x):
     return {(x, x): 1}
+
+
+def summed_over_itself(d):
+    # The loop's dict is a parameter the body reads too.
+    total = 0.0
+    for k in d:
+        total += d[k]
+        if k in d:
+            d[k] = 2.0
+    return total, d
+
+
+def add_item(d, k):
+    d[k] = 1.0
+
+
+def filled_by_a_helper(k):
+    d = {}
+    add_item(d, k)
+    return d
+
+
+def never_filled(k):
+    d = {}
+    found = k in d, d.get(k, 1.5), d.pop(k, 2.0)
+    try:
+        del d[k]
+    except KeyError:
+        found = (True, 0.0, 0.0)
+    return found, d.copy()
+
+
+def int_key_into_float_dict(d):
+    d[1] = 5
+    return d

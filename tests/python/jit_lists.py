@@ -281,3 +281,11 @@ def delete_items(items, i):
 def complex64_message(z):
     items = [np.complex64(z)]
     return items.index(np.complex64(z + 1))
+
+
+def nested_loops_over_a_parameter(items):
+    total = 0
+    for a in items:
+        for b in items:
+            total += a * b + len(items)
+    return total

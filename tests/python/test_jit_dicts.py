@@ -130,7 +130,7 @@ def test_dict_arguments_compiled_code_cannot_take(argument: dict, message: str) 
 @pytest.mark.parametrize(
     "fn, cls, message",
     [
-        (py.mixed_keys, plait.TypingError, "a key of float cannot be looked up in a dict[int, float]"),
+        (py.mixed_keys, plait.TypingError, "a key of float cannot be put into a dict[int, float]"),
         (py.tuple_keys, plait.UnsupportedError, "dicts with keys of tuple[float, float] are not supported"),
     ],
 )
@@ -138,3 +138,30 @@ def test_dicts_compiled_code_refuses(fn, cls: type, message: str) -> None:
     with pytest.raises(cls) as info:
         plait.jit(fn)(1.5)
     assert message in str(info.value)
+
+
+@given(d=st.dictionaries(small, st.floats(-5, 5), min_size=1, max_size=6))
+@SETTINGS
+def test_a_loop_over_a_parameter_that_its_body_reads(d: dict) -> None:
+    for _ in range(3):  # (a wrong reference count shows on later calls)
+        assert_same_effects(py.summed_over_itself, jit.summed_over_itself, d)
+
+
+def test_uint64_keys_beyond_int64() -> None:
+    big = np.uint64(2**64 - 1)
+    assert_same(py.item, jit.item, {big: 1}, big)
+    assert_same(py.item, jit.item, {big: 1}, np.uint64(3))
+
+
+def test_a_dict_a_helper_fills() -> None:
+    assert_same(py.filled_by_a_helper, jit.filled_by_a_helper, 4)
+
+
+def test_dicts_nothing_is_put_into() -> None:
+    assert_same(py.never_filled, jit.never_filled, 3)
+
+
+def test_int_keys_are_not_put_into_float_dicts() -> None:
+    # CPython would keep the key an int beside the floats: refused.
+    with pytest.raises(plait.TypingError, match="a key of int cannot be put into a dict"):
+        jit.int_key_into_float_dict({0.5: 1})

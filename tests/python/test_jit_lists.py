@@ -267,3 +267,10 @@ def test_explicit_list_signatures_take_their_lists_only() -> None:
     assert f([0.5, 1.5]) == 2
     with pytest.raises(TypeError):
         f([1, 2])
+
+
+@given(items=ints)
+@SETTINGS
+def test_nested_loops_over_one_list(items: list) -> None:
+    for _ in range(3):  # (a wrong reference count shows on later calls)
+        assert_same(py.nested_loops_over_a_parameter, jit.nested_loops_over_a_parameter, items)
