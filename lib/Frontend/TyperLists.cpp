@@ -23,12 +23,12 @@ bool isListItem(const Type &t) {
          t.kind == Type::Kind::Complex || t.kind == Type::Kind::NumPy;
 }
 
-/// The methods of CPython's list (compiled natively or by plait.overload).
 /// "an int", "a float".
 std::string withArticle(const std::string &noun) {
   return (noun.find_first_of("aeiou") == 0 ? "an " : "a ") + noun;
 }
 
+/// The methods of CPython's list (compiled natively or by plait.overload).
 const std::set<std::string> &listMethodNames() {
   static const std::set<std::string> names = {"append", "extend",  "pop",   "insert",
                                               "remove", "index",   "count", "clear",
