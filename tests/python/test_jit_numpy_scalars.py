@@ -72,10 +72,20 @@ def test_binary_operators_promote_and_compute_like_numpy(left: Any, data: st.Dat
                 same(name, a, b, i)
 
 
+#: How far NumPy's own results may be from the correctly rounded value, in
+#: ulps: its SIMD float32 exp and log (AVX2/AVX512F, in
+#: loops_exponent_log.dispatch.c.src) state a maximum error of 2.52 and
+#: 3.83 ulp (np.exp(np.float32(np.pi)) is 2 ulp off); plait's are the C
+#: library's, computed in double and rounded once. Elsewhere NumPy's SIMD
+#: loops differ in the last bit at most.
+NUMPY_ULPS = {"float32": 4}
+
+
 def assert_within_one_ulp(name: str, *args: Any) -> None:
     """Transcendental functions (and float **) are the C library's, computed
     in double and rounded once; NumPy may use its own SIMD implementations,
-    which differ in the last bit: same dtypes, values within one ulp."""
+    which differ in the last bit (float32 exp and log: see NUMPY_ULPS):
+    same dtypes, values within NumPy's documented error."""
     with quiet():
         expected = outcome(getattr(py, name), *args)
         got = outcome(getattr(jit, name), *args)
@@ -90,7 +100,7 @@ def assert_within_one_ulp(name: str, *args: Any) -> None:
         else:
             with np.errstate(over="ignore"):  # the spacing of the largest float is inf
                 ulp = np.spacing(np.abs(np.array(want, dtype=dtype)))
-            assert abs(value - want) <= ulp, (args, expected, got)
+            assert abs(value - want) <= NUMPY_ULPS.get(dtype, 1) * ulp, (args, expected, got)
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
