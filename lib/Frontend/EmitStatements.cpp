@@ -438,6 +438,10 @@ void FunctionEmitter::emitWhile(const SExpr &stmt) {
   Value condition = truth(emitExpr(ast::test(stmt)));
   builder.create<mlir::cf::CondBranchOp>(loc(stmt), condition, body, orElse);
   startBlock(body);
+  emitLoopRest(stmt, header, orElse, exit);
+}
+
+void FunctionEmitter::emitLoopRest(const SExpr &stmt, Block *header, Block *orElse, Block *exit) {
   loops.push_back({/*structured=*/false, header, exit});
   emitBody(ast::body(stmt));
   loops.pop_back();
@@ -453,16 +457,8 @@ void FunctionEmitter::emitIteratorLoop(const SExpr &stmt,
   Block *header = newBlock(), *orElse = newBlock(), *exit = newBlock();
   branch(header);
   startBlock(header);
-  Val item = next(header, orElse);
-  emitAssign(ast::target(stmt), item);
-  loops.push_back({/*structured=*/false, header, exit});
-  emitBody(ast::body(stmt));
-  loops.pop_back();
-  branch(header);
-  startBlock(orElse);
-  emitBody(ast::orelse(stmt));
-  branch(exit);
-  startBlock(exit);
+  emitAssign(ast::target(stmt), next(header, orElse));
+  emitLoopRest(stmt, header, orElse, exit);
 }
 
 void FunctionEmitter::emitListLoop(const SExpr &stmt, const SExpr &iterable) {

@@ -271,6 +271,9 @@ private:
   void emitRangeLoop(const SExpr &stmt, Value start, Value stop, Value step,
                      const std::function<Val(Value)> &item);
   void emitWhile(const SExpr &stmt);
+  /// An unstructured loop's body (continue: `header`, break: `exit`), then
+  /// its else clause in `orElse`; the insertion point ends in `exit`.
+  void emitLoopRest(const SExpr &stmt, Block *header, Block *orElse, Block *exit);
   /// A for loop whose header `next` emits (given the header and the else
   /// block: it branches to the else block when the iterator runs out and
   /// leaves the insertion point in the body, returning the item bound to

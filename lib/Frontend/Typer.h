@@ -420,6 +420,11 @@ private:
   /// The overload key a call's target has ("numpy.clip", "ndarray.flip",
   /// a global's key), or "" when plait.overload does not implement it.
   std::string overloadTarget(const Specialization &spec, const SExpr &call) const;
+  /// `receiver.method(args)` through plait.overload's "<family>.<method>"
+  /// (the receiver first); nullopt when nothing is registered or the
+  /// compiler's own implementation applies.
+  std::optional<Type> methodOverloadType(Specialization &spec, const SExpr &call,
+                                         const std::string &family);
   /// A call of an overloaded target with `positional` arguments (an array
   /// method's receiver first): resolved by the options' resolver per
   /// argument types, then typed as a jitted call or a ufunc loop; nullopt

@@ -8,6 +8,18 @@
 
 namespace plait::frontend {
 
+std::optional<Type> Typer::methodOverloadType(Specialization &spec, const SExpr &call,
+                                              const std::string &family) {
+  const SExpr &callee = ast::func(call);
+  std::string target = family + "." + ast::attr(callee);
+  if (!options.overloaded.count(target))
+    return std::nullopt;
+  std::vector<const SExpr *> positional = {&ast::value(callee)};
+  for (const SExpr *arg : ast::args(call).rest())
+    positional.push_back(arg);
+  return overloadCallType(spec, call, target, positional);
+}
+
 std::vector<const SExpr *> Typer::callArguments(Specialization &caller,
                                                 const SExpr &call,
                                                 const FunctionSource &callee) {
@@ -324,14 +336,9 @@ Type Typer::callType(Specialization &spec, const SExpr &call) {
       return listMethodType(spec, call, receiver);
     if (receiver.kind == Type::Kind::Dict)
       return dictMethodType(spec, call, receiver);
-    if (receiver.kind == Type::Kind::Array &&
-        options.overloaded.count("ndarray." + ast::attr(callee))) {
-      std::vector<const SExpr *> positional = {&base};
-      positional.insert(positional.end(), args.begin(), args.end());
-      if (std::optional<Type> resolved =
-              overloadCallType(spec, call, "ndarray." + ast::attr(callee), positional))
+    if (receiver.kind == Type::Kind::Array)
+      if (std::optional<Type> resolved = methodOverloadType(spec, call, "ndarray"))
         return *resolved;
-    }
     if (receiver.kind == Type::Kind::Array) {
       const std::string &method = ast::attr(callee);
       if (!nativeArrayMethods().count(method))

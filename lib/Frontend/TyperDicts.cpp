@@ -139,13 +139,8 @@ Type Typer::dictMethodType(Specialization &spec, const SExpr &call, const Type &
     if (other.kind == Type::Kind::Dict)
       settleDictTypes(spec, base, dict, other.keyType(), other.valueType(), call);
   }
-  std::string target = "dict." + method;
-  if (options.overloaded.count(target)) {
-    std::vector<const SExpr *> positional = {&base};
-    positional.insert(positional.end(), args.begin(), args.end());
-    if (std::optional<Type> resolved = overloadCallType(spec, call, target, positional))
-      return *resolved;
-  }
+  if (std::optional<Type> resolved = methodOverloadType(spec, call, "dict"))
+    return *resolved;
   fail(CompileError::Kind::Unsupported, fn, callee,
        "dict." + method + "() of " + dict.str() + " with these arguments is not supported");
 }

@@ -131,13 +131,8 @@ Type Typer::listMethodType(Specialization &spec, const SExpr &call, const Type &
                                                                               : Type::bottom();
     settleListItems(spec, base, list, item, *args[0]);
   }
-  std::string target = "list." + method;
-  if (options.overloaded.count(target)) {
-    std::vector<const SExpr *> positional = {&base};
-    positional.insert(positional.end(), args.begin(), args.end());
-    if (std::optional<Type> resolved = overloadCallType(spec, call, target, positional))
-      return *resolved;
-  }
+  if (std::optional<Type> resolved = methodOverloadType(spec, call, "list"))
+    return *resolved;
   fail(CompileError::Kind::Unsupported, fn, callee,
        "list." + method + "() of " + list.str() + " with these arguments is not supported");
 }
