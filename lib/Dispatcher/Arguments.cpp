@@ -276,9 +276,9 @@ bool classifyElement(PyObject *element, std::string &part, const std::string &wh
 
 bool unboxScalar(PyObject *o, char kind, int64_t &slot, const DispatchState &state, size_t index);
 
-/// The key part of a list item (a number, a bool or a NumPy scalar), or ""
-/// for another object.
-std::string listItemPart(PyObject *item) {
+/// The key part of a scalar list item or dict key or value (a number, a
+/// bool or a NumPy scalar), or "" for another object.
+std::string scalarItemPart(PyObject *item) {
   if (PyBool_Check(item))
     return std::string(1, key::kBool);
   if (PyLong_CheckExact(item))
@@ -304,6 +304,35 @@ std::string listItemPart(PyObject *item) {
   return "";
 }
 
+/// The key part of a list item: a scalar's, a tuple's of numbers (as a
+/// tuple argument's), an array's (of any layout: a list's arrays may have
+/// any strides); "" for another object (lists of lists are not passed in:
+/// changes to the inner lists could not be written back).
+std::string listItemPart(PyObject *item) {
+  if (PyTuple_Check(item)) {
+    std::string part;
+    if (!classifyElement(item, part, "")) {
+      PyErr_Clear();
+      return "";
+    }
+    return part;
+  }
+  if (PyObject_CheckBuffer(item)) {
+    Py_buffer view;
+    if (PyObject_GetBuffer(item, &view, PyBUF_RECORDS_RO) != 0) {
+      PyErr_Clear();
+      return "";
+    }
+    const frontend::DTypeInfo *dtype = dtypeOfBuffer(view);
+    int ndim = view.ndim;
+    PyBuffer_Release(&view);
+    if (dtype && ndim >= 1 && ndim <= 8)
+      return std::string{key::kArray, dtype->dispatchCode, static_cast<char>('0' + ndim),
+                         key::kAnyLayout};
+  }
+  return scalarItemPart(item);
+}
+
 /// The key part of a list argument: 'L' and its items' part. Compiled
 /// lists hold items of one type; false with a TypeError naming `what` for
 /// an empty list (no type to compile for) and for mixed items.
@@ -322,7 +351,8 @@ bool classifyList(PyObject *items, std::string &part, const std::string &what) {
     std::string other = k == 0 ? item : listItemPart(object);
     if (other.empty()) {
       PyErr_Format(PyExc_TypeError,
-                   "%s: list items must be int, float, bool, complex or NumPy scalars, not %s",
+                   "%s: list items must be int, float, bool, complex, NumPy scalars, tuples of "
+                   "numbers or arrays, not %s",
                    what.c_str(), Py_TYPE(object)->tp_name);
       return false;
     }
@@ -578,7 +608,7 @@ static bool classify(const DispatchState &state, size_t i, BoundCall &call) {
       return false;
     call.dictItems[i] = call.pins.keep(items);
     std::string part;
-    return classifyDict(items, part, describe(), listItemPart) &&
+    return classifyDict(items, part, describe(), scalarItemPart) &&
            appendPart(call, part, describe());
   }
   if (PyUnicode_Check(argument)) {
@@ -820,28 +850,29 @@ bool PackedArguments::unbox(const DispatchState &state, const Entry &entry,
       const frontend::Type &type = executor.info.argumentTypes[i];
       PyObject *items = call.listItems[i];
       Py_ssize_t n = PyList_GET_SIZE(items);
-      int64_t itemBytes = type.itemType().kind == frontend::Type::Kind::Bool      ? 1
-                          : type.itemType().kind == frontend::Type::Kind::Complex ? 16
-                          : type.itemType().kind == frontend::Type::Kind::NumPy
-                              ? frontend::dtypeInfo(type.itemType().dtype).bytes
-                              : 8;
+      frontend::ListItemLayout layout = frontend::listItemLayout(type.itemType());
+      int64_t itemBytes = layout.bytes;
       int64_t *box = nullptr;
       for (size_t j = 0; j < i && !box; ++j) // f(l, l): one list under two names
         if (lists[j] && call.arguments[j] == argument)
           box = lists[j];
       bool shared = box != nullptr;
       if (!box)
-        box = newList(n, itemBytes);
+        box = newList(n, itemBytes, layout.owned);
       if (!box) {
         PyErr_NoMemory();
         return false;
       }
       lists[i] = box;
       char *at = reinterpret_cast<char *>(box[kListItems]);
-      for (Py_ssize_t k = 0; k < (shared ? 0 : n); ++k)
-        if (!unboxListItem(PyList_GET_ITEM(items, k), type.itemType(), at + k * itemBytes, state,
-                           i))
+      for (Py_ssize_t k = 0; k < (shared ? 0 : n); ++k) {
+        auto *words = reinterpret_cast<int64_t *>(at + k * itemBytes);
+        if (layout.words
+                ? !unboxItemWords(PyList_GET_ITEM(items, k), type.itemType(), words, state, i)
+                : !unboxListItem(PyList_GET_ITEM(items, k), type.itemType(), at + k * itemBytes,
+                                 state, i))
           return false;
+      }
       take(reinterpret_cast<int64_t>(box));
       take(reinterpret_cast<int64_t>(box));
       take(0);
@@ -894,14 +925,55 @@ bool PackedArguments::unbox(const DispatchState &state, const Entry &entry,
   return true;
 }
 
-bool PackedArguments::reflectLists(const Entry &entry, const BoundCall &call) {
+bool PackedArguments::unboxItemWords(PyObject *object, const frontend::Type &item, int64_t *&at,
+                                     const DispatchState &state, size_t index) {
+  if (item.kind == frontend::Type::Kind::Tuple)
+    return unboxTuple(
+        object, item, [&](int64_t word) { *at++ = word; }, state, index);
+  if (item.kind != frontend::Type::Kind::Array) { // (a tuple's scalars come above)
+    PyErr_SetString(PyExc_RuntimeError, "internal: a list argument of unexpected items");
+    return false;
+  }
+  Py_buffer *view = itemPins.acquire(object);
+  if (!view)
+    return false;
+  itemArrays.emplace_back(view, object);
+  if (view->readonly) {
+    // (Which items compiled code writes to is not known.)
+    PyErr_Format(PyExc_ValueError,
+                 "%s() argument %zu ('%s') is a list holding a read-only array (pass a "
+                 "writeable copy)",
+                 state.name.c_str(), index + 1, state.params[index].c_str());
+    return false;
+  }
+  // Its memref descriptor, owning nothing (as an array argument's).
+  *at++ = 0;
+  *at++ = reinterpret_cast<int64_t>(view->buf);
+  *at++ = 0;
+  for (int d = 0; d < view->ndim; ++d)
+    *at++ = view->shape[d];
+  for (int d = 0; d < view->ndim; ++d) {
+    if (view->strides[d] % view->itemsize != 0) {
+      PyErr_Format(PyExc_ValueError,
+                   "%s() argument %zu ('%s') holds an array whose strides are not a multiple "
+                   "of its item size",
+                   state.name.c_str(), index + 1, state.params[index].c_str());
+      return false;
+    }
+    *at++ = view->strides[d] / view->itemsize;
+  }
+  return true;
+}
+
+bool PackedArguments::reflectLists(const Entry &entry, const BoundCall &call,
+                                   ResultOwners &owners) {
   for (size_t i = 0; i < call.count; ++i) {
     if (dicts[i] && dicts[i][kDictChanged] &&
         !reflectDict(call.arguments[i], entry.executor->info.argumentTypes[i], dicts[i]))
       return false;
     if (!lists[i] || !lists[i][kListChanged])
       continue;
-    PyObject *items = pythonList(entry.executor->info.argumentTypes[i], lists[i]);
+    PyObject *items = pythonList(entry.executor->info.argumentTypes[i], lists[i], &owners);
     if (!items)
       return false;
     int failed = PyList_SetSlice(call.arguments[i], 0, PY_SSIZE_T_MAX, items);

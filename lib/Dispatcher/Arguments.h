@@ -10,6 +10,7 @@
 #define PLAIT_DISPATCHER_ARGUMENTS_H
 
 #include "DispatchState.h"
+#include "plait/Frontend/Frontend.h"
 
 #include <memory>
 #include <string>
@@ -107,6 +108,8 @@ std::string describeArguments(const BoundCall &call);
 
 /// The packed entry's slots for the arguments of `call`, unboxed as
 /// `entry` says; then room for the results descriptor and the status.
+struct ResultOwners;
+
 class PackedArguments {
 public:
   explicit PackedArguments(const Entry &entry);
@@ -117,11 +120,23 @@ public:
   /// Writes the items of each list (and dict) argument compiled code
   /// changed back into the caller's list (as CPython's list would have
   /// changed); false with an exception.
-  bool reflectLists(const Entry &entry, const BoundCall &call);
+  /// Their arrays are owned as results' are (`owners`).
+  bool reflectLists(const Entry &entry, const BoundCall &call, ResultOwners &owners);
   /// Points the trailing slots at the results descriptor and the status.
   void finish(int64_t *descriptorFields, int32_t *status);
+  /// The arrays list arguments hold (each pinned for the call) and their
+  /// objects.
+  const std::vector<std::pair<const Py_buffer *, PyObject *>> &listArrays() const {
+    return itemArrays;
+  }
 
 private:
+  /// Unboxes the items of a list of `item` stored as words (tuples and
+  /// arrays) into `at`; false with an exception.
+  bool unboxItemWords(PyObject *object, const frontend::Type &item, int64_t *&at,
+                      const DispatchState &state, size_t index);
+  PinnedBuffers itemPins;
+  std::vector<std::pair<const Py_buffer *, PyObject *>> itemArrays;
   size_t used = 0;
   /// The box made for each list and dict argument (null for others).
   int64_t *lists[kMaxParameters] = {};

@@ -77,12 +77,12 @@ PyObject *run(DispatchState &state, const Entry &entry, BoundCall &call,
   pin.countEvent();
   // Changes to list arguments reach the caller's lists, also when the call
   // raised (CPython's list would have changed up to the raise).
-  if (!packed.reflectLists(entry, call))
+  ResultOwners owners{&arena, call.arguments, call.views, call.count, {}, &packed.listArrays()};
+  if (!packed.reflectLists(entry, call, owners))
     return nullptr;
   if (status != 0)
     return raiseRunError(executor, status);
   const int64_t *cursor = results.get();
-  ResultOwners owners{&arena, call.arguments, call.views, call.count, {}};
   return boxResult(executor.info.resultType, cursor, entry.resultCast, owners);
 }
 

@@ -127,10 +127,36 @@ private:
     return borrowedArray(dtype->dtype, ndim, data, layout);
   }
 
-  /// The scalar type of a list's items or a dict's keys or values (Bottom
-  /// for `n`: never typed, so there are none); false for an unknown one.
+  /// The type of a list's items or a dict's keys or values (Bottom for
+  /// `n`: never typed, so there are none); false for an unknown one.
   bool scalarKind(frontend::Type &type) {
     switch (next()) {
+    case 'a': {
+      const frontend::DTypeInfo *dtype = frontend::dtypeOfDispatchCode(next());
+      int ndim = next() - '0';
+      if (!dtype || ndim < 1 || ndim > 8)
+        return false;
+      type = frontend::Type::array(dtype->dtype, ndim);
+      return true;
+    }
+    case 'L': {
+      frontend::Type item;
+      if (!scalarKind(item))
+        return false;
+      type = frontend::Type::list(item);
+      return true;
+    }
+    case '(': {
+      std::vector<frontend::Type> elements;
+      while (peek() != ')' && !done()) {
+        elements.emplace_back();
+        if (!scalarKind(elements.back()))
+          return false;
+      }
+      next(); // ')'
+      type = frontend::Type::tuple(std::move(elements));
+      return true;
+    }
     case 'i':
       type = frontend::Type::integer();
       return true;
@@ -162,7 +188,8 @@ private:
       PyErr_SetString(PyExc_RuntimeError, "internal: print() of a list of an unknown dtype");
       return nullptr;
     }
-    return pythonList(frontend::Type::list(item), reinterpret_cast<const int64_t *>(word()));
+    return pythonList(frontend::Type::list(item), reinterpret_cast<const int64_t *>(word()),
+                      /*owners=*/nullptr);
   }
 
   PyObject *dict() {

@@ -161,7 +161,21 @@ PyObject *asArray(ResultBuffer *buffer) {
   return array;
 }
 
+PyObject *sameItemArray(const Type &type, const int64_t *descriptor, const ResultOwners &owners);
+
 PyObject *boxArray(const Type &type, const int64_t *&words, ResultOwners &owners) {
+  if (PyObject *same = sameItemArray(type, words, owners)) {
+    words += 2 + 2 * type.ndim;
+    return same;
+  }
+  // (Its dtype first: the same words of another dtype are another array.)
+  std::vector<int64_t> descriptor{static_cast<int64_t>(type.dtype)};
+  descriptor.insert(descriptor.end(), words, words + 2 + 2 * type.ndim);
+  for (auto &[made, object] : owners.made)
+    if (made == descriptor) {
+      words += descriptor.size() - 1;
+      return Py_NewRef(object);
+    }
   int64_t base = *words++;
   int64_t offset = *words++;
   char *data = reinterpret_cast<char *>(base) + offset * frontend::dtypeInfo(type.dtype).bytes;
@@ -169,9 +183,12 @@ PyObject *boxArray(const Type &type, const int64_t *&words, ResultOwners &owners
   if (!buffer)
     return nullptr;
   words += 2 * type.ndim;
-  // 1. A view of an argument keeps the argument alive.
-  for (size_t i = 0; i < owners.count && !buffer->owner; ++i) {
-    const Py_buffer *view = owners.views[i];
+  // 1. A view of an argument (or of an array a list argument held) keeps
+  // it alive.
+  size_t items = owners.itemArrays ? owners.itemArrays->size() : 0;
+  for (size_t i = 0; i < owners.count + items && !buffer->owner; ++i) {
+    const Py_buffer *view =
+        i < owners.count ? owners.views[i] : (*owners.itemArrays)[i - owners.count].first;
     if (!view)
       continue;
     // The bytes the argument's elements span: with negative strides its
@@ -182,11 +199,12 @@ PyObject *boxArray(const Type &type, const int64_t *&words, ResultOwners &owners
       (reach < 0 ? low : high) += reach;
     }
     if (base >= low && base < std::max(high, low + 1))
-      buffer->owner = Py_NewRef(owners.arguments[i]);
+      buffer->owner = Py_NewRef(i < owners.count ? owners.arguments[i]
+                                                 : (*owners.itemArrays)[i - owners.count].second);
   }
   // 2. The same memory as an earlier result of this call.
-  for (auto &[address, object] : owners.made)
-    if (!buffer->owner && address == base)
+  for (auto &[made, object] : owners.made)
+    if (!buffer->owner && made[1] == base)
       buffer->owner = Py_NewRef(object);
   // 3. Memory this call allocated: the array owns it from now on.
   if (!buffer->owner) {
@@ -205,7 +223,7 @@ PyObject *boxArray(const Type &type, const int64_t *&words, ResultOwners &owners
   }
   PyObject *array = asArray(buffer);
   if (array)
-    owners.made.emplace_back(base, array);
+    owners.made.emplace_back(std::move(descriptor), array);
   return array;
 }
 
@@ -347,7 +365,66 @@ PyObject *boxListItem(const Type &item, const char *at) {
 
 } // namespace
 
-PyObject *pythonList(const Type &type, const int64_t *box) {
+namespace {
+
+/// The array a list argument held that `descriptor` (aligned pointer,
+/// offset, sizes, strides) views exactly, as a new reference, or null.
+PyObject *sameItemArray(const Type &type, const int64_t *descriptor, const ResultOwners &owners) {
+  if (!owners.itemArrays)
+    return nullptr;
+  int64_t bytes = frontend::dtypeInfo(type.dtype).bytes;
+  for (const auto &[view, object] : *owners.itemArrays) {
+    bool same = view->ndim == type.ndim && descriptor[1] == 0 &&
+                descriptor[0] == reinterpret_cast<int64_t>(view->buf);
+    for (int d = 0; same && d < type.ndim; ++d)
+      same = descriptor[2 + d] == view->shape[d] &&
+             descriptor[2 + type.ndim + d] * bytes == view->strides[d];
+    if (same)
+      return Py_NewRef(object);
+  }
+  return nullptr;
+}
+
+/// The Python object of a list item stored as words (ListItemLayout),
+/// advancing `words` past it.
+PyObject *boxItemWords(const Type &item, const int64_t *&words, ResultOwners *owners) {
+  switch (item.kind) {
+  case Type::Kind::Tuple: {
+    PyObject *tuple = PyTuple_New(static_cast<Py_ssize_t>(item.elements.size()));
+    for (size_t i = 0; tuple && i < item.elements.size(); ++i) {
+      PyObject *element = boxItemWords(item.elements[i], words, owners);
+      if (!element)
+        Py_CLEAR(tuple);
+      else
+        PyTuple_SET_ITEM(tuple, static_cast<Py_ssize_t>(i), element);
+    }
+    return tuple;
+  }
+  case Type::Kind::Array: { // allocated, aligned, offset, sizes, strides
+    const int64_t *descriptor = words + 1;
+    words += 3 + 2 * item.ndim;
+    if (!owners) {
+      char *data = reinterpret_cast<char *>(descriptor[0]) +
+                   descriptor[1] * frontend::dtypeInfo(item.dtype).bytes;
+      return borrowedArray(item.dtype, item.ndim, data, descriptor + 2);
+    }
+    return boxArray(item, descriptor, *owners);
+  }
+  case Type::Kind::List: {
+    const auto *box = reinterpret_cast<const int64_t *>(words[1]);
+    words += 5;
+    return pythonList(item, box, owners);
+  }
+  default: { // a scalar in the low bytes of its words, as results hold one
+    ResultOwners none{nullptr, nullptr, nullptr, 0, {}};
+    return boxResult(item, words, /*cast=*/0, owners ? *owners : none);
+  }
+  }
+}
+
+} // namespace
+
+PyObject *pythonList(const Type &type, const int64_t *box, ResultOwners *owners) {
   Py_ssize_t length = static_cast<Py_ssize_t>(box[kListLength]);
   if (length > 0 && type.itemType().kind == Type::Kind::Bottom) {
     // Items put in through a name typing did not link to this one (a
@@ -361,8 +438,12 @@ PyObject *pythonList(const Type &type, const int64_t *box) {
   if (!list)
     return nullptr;
   const char *items = reinterpret_cast<const char *>(box[kListItems]);
+  bool inWords = frontend::listItemLayout(type.itemType()).words;
   for (Py_ssize_t k = 0; k < length; ++k) {
-    PyObject *item = boxListItem(type.itemType(), items + k * box[kListItemBytes]);
+    const char *at = items + k * box[kListItemBytes];
+    const auto *words = reinterpret_cast<const int64_t *>(at);
+    PyObject *item =
+        inWords ? boxItemWords(type.itemType(), words, owners) : boxListItem(type.itemType(), at);
     if (!item) {
       Py_DECREF(list);
       return nullptr;
@@ -403,7 +484,7 @@ PyObject *boxResult(const Type &type, const int64_t *&words, char cast, ResultOw
   case Type::Kind::List: { // its box's aligned pointer, offset, size, stride
     const auto *box = reinterpret_cast<const int64_t *>(words[0]);
     words += 4;
-    return pythonList(type, box);
+    return pythonList(type, box, &owners);
   }
   case Type::Kind::Dict: {
     const auto *box = reinterpret_cast<const int64_t *>(words[0]);

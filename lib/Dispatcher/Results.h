@@ -26,7 +26,15 @@ struct ResultOwners {
   PyObject *const *arguments;
   Py_buffer *const *views;
   size_t count;
-  std::vector<std::pair<int64_t, PyObject *>> made; // borrowed: results so far
+  /// The arrays made so far (borrowed), with their dtype and the
+  /// descriptor words they were made from (base, offset, sizes, strides):
+  /// an array of the same words is that object again (`[a, a]` holds one
+  /// array twice).
+  std::vector<std::pair<std::vector<int64_t>, PyObject *>> made;
+  /// The arrays list arguments held (views pinned for the call, their
+  /// objects borrowed): an item still viewing one of them exactly is that
+  /// object again, a view into one keeps it alive.
+  const std::vector<std::pair<const Py_buffer *, PyObject *>> *itemArrays = nullptr;
 };
 
 /// The Python value of a result of `type` whose words start at `words`
@@ -38,8 +46,10 @@ PyObject *boxResult(const frontend::Type &type, const int64_t *&words, char cast
 /// bytes); null with an exception.
 PyObject *newNumPyScalar(frontend::DType dtype, const void *bytes, size_t size);
 
-/// A new Python list of the items of the list whose box is `box`.
-PyObject *pythonList(const frontend::Type &type, const int64_t *box);
+/// A new Python list of the items of the list whose box is `box`; its
+/// arrays are owned as results' are (`owners`), or borrow memory that
+/// outlives their use (null `owners`: for print).
+PyObject *pythonList(const frontend::Type &type, const int64_t *box, ResultOwners *owners);
 
 /// A NumPy array viewing `data` (`ndim` sizes then strides in elements at
 /// `layout`) that does not own it: for memory alive while it is used.

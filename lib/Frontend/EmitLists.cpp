@@ -47,27 +47,139 @@ Value FunctionEmitter::listLength(const Val &list, Location l) {
 }
 
 Value FunctionEmitter::listItems(const Val &list, Location l) {
-  Type items = Type::array(listItemDType(list.type.itemType()), 1, /*contiguous=*/true);
+  ListItemLayout layout = listItemLayout(list.type.itemType());
   Value length = builder.create<arith::IndexCastOp>(l, builder.getIndexType(), listLength(list, l));
+  Type items = Type::array(listItemDType(list.type.itemType()), 1, /*contiguous=*/true);
+  if (layout.words) { // the items' words, one after another
+    items = Type::array(DType::Int64, 1, /*contiguous=*/true);
+    length = builder.create<arith::MulIOp>(l, length, constIndexValue(layout.bytes / 8));
+  }
   return builder.create<dialect::ListItemsOp>(l, module.memrefType(items),
                                               listWord(list, kListItems, l), length);
 }
 
+namespace {
+/// Each leaf of a word-stored item: its type and its first word.
+struct ItemLeaf {
+  Type type;
+  int64_t word;
+};
+
+void itemLeaves(const Type &type, int64_t &word, std::vector<ItemLeaf> &out) {
+  if (type.kind == Type::Kind::Tuple) {
+    for (const Type &element : type.elements)
+      itemLeaves(element, word, out);
+    return;
+  }
+  if (type.kind == Type::Kind::Array || type.kind == Type::Kind::List) {
+    out.push_back({type, word});
+    word += 3 + 2 * (type.kind == Type::Kind::Array ? type.ndim : 1);
+    return;
+  }
+  for (size_t k = 0; k < type.numLeaves(); ++k) // (a complex value: two)
+    out.push_back({type, word++});
+}
+} // namespace
+
 Val FunctionEmitter::loadListItem(const Val &list, Value items, Value position, Location l) {
-  // The same bits as the item's own type: only the type changes.
-  Value at = builder.create<arith::IndexCastOp>(l, builder.getIndexType(), position);
-  Value raw = builder.create<mlir::memref::LoadOp>(l, items, mlir::ValueRange{at});
-  Val item = fromStorage(raw, listItemDType(list.type.itemType()), l);
-  item.type = list.type.itemType();
+  const Type &itemType = list.type.itemType();
+  ListItemLayout layout = listItemLayout(itemType);
+  if (!layout.words) {
+    // The same bits as the item's own type: only the type changes.
+    Value at = builder.create<arith::IndexCastOp>(l, builder.getIndexType(), position);
+    Value raw = builder.create<mlir::memref::LoadOp>(l, items, mlir::ValueRange{at});
+    Val item = fromStorage(raw, listItemDType(itemType), l);
+    item.type = itemType;
+    return item;
+  }
+  int64_t words = 0;
+  std::vector<ItemLeaf> leaves;
+  itemLeaves(itemType, words, leaves);
+  llvm::SmallVector<mlir::Type> types;
+  leafTypes(itemType, types);
+  Value first = builder.create<arith::MulIOp>(l, position, constInt(words));
+  Val item{itemType, {}};
+  for (size_t k = 0; k < leaves.size(); ++k) {
+    Value word = builder.create<arith::AddIOp>(l, first, constInt(leaves[k].word));
+    mlir::Type type = types[k];
+    if (auto memref = type.dyn_cast<mlir::MemRefType>()) {
+      item.leaves.push_back(builder.create<dialect::LoadArrayOp>(l, itemSlot(items, word, memref)));
+      continue;
+    }
+    Value at = builder.create<arith::IndexCastOp>(l, builder.getIndexType(), word);
+    Value raw = builder.create<mlir::memref::LoadOp>(l, items, mlir::ValueRange{at});
+    unsigned width = type.getIntOrFloatBitWidth();
+    if (width < 64)
+      raw = builder.create<arith::TruncIOp>(l, builder.getIntegerType(width), raw);
+    if (type.isa<mlir::FloatType>())
+      raw = builder.create<arith::BitcastOp>(l, type, raw);
+    item.leaves.push_back(raw);
+  }
   return item;
+}
+
+Value FunctionEmitter::itemSlot(Value items, Value word, mlir::MemRefType memref) {
+  Location l = here();
+  Value base = builder.create<arith::IndexCastOp>(
+      l, builder.getI64Type(),
+      builder.create<mlir::memref::ExtractAlignedPointerAsIndexOp>(l, items));
+  Value address =
+      builder.create<arith::AddIOp>(l, base, builder.create<arith::MulIOp>(l, word, constInt(8)));
+  return builder.create<dialect::ItemSlotOp>(
+      l, dialect::ArraySlotType::get(builder.getContext(), memref), address);
 }
 
 void FunctionEmitter::storeListItem(const Val &list, Value items, Value position, const Val &item,
                                     Location l) {
-  DType dtype = listItemDType(list.type.itemType());
-  Val same{Type::numpy(dtype), item.leaves}; // (typing made it the items' type)
-  Value at = builder.create<arith::IndexCastOp>(l, builder.getIndexType(), position);
-  builder.create<mlir::memref::StoreOp>(l, toStorage(same, dtype, l), items, mlir::ValueRange{at});
+  const Type &itemType = list.type.itemType();
+  ListItemLayout layout = listItemLayout(itemType);
+  if (!layout.words) {
+    DType dtype = listItemDType(itemType);
+    Val same{Type::numpy(dtype), item.leaves}; // (typing made it the items' type)
+    Value at = builder.create<arith::IndexCastOp>(l, builder.getIndexType(), position);
+    builder.create<mlir::memref::StoreOp>(l, toStorage(same, dtype, l), items,
+                                          mlir::ValueRange{at});
+    return;
+  }
+  // The item's references move into the list (the caller claimed them).
+  int64_t words = 0;
+  std::vector<ItemLeaf> leaves;
+  itemLeaves(itemType, words, leaves);
+  Value first = builder.create<arith::MulIOp>(l, position, constInt(words));
+  for (size_t k = 0; k < leaves.size(); ++k) {
+    Value word = builder.create<arith::AddIOp>(l, first, constInt(leaves[k].word));
+    Value leaf = item.leaves[k];
+    if (auto memref = leaf.getType().dyn_cast<mlir::MemRefType>()) {
+      builder.create<dialect::StoreArrayOp>(l, leaf, itemSlot(items, word, memref));
+      continue;
+    }
+    mlir::Type type = leaf.getType();
+    unsigned width = type.getIntOrFloatBitWidth();
+    if (type.isa<mlir::FloatType>())
+      leaf = builder.create<arith::BitcastOp>(l, builder.getIntegerType(width), leaf);
+    if (width < 64)
+      leaf = builder.create<arith::ExtUIOp>(l, builder.getI64Type(), leaf);
+    Value at = builder.create<arith::IndexCastOp>(l, builder.getIndexType(), word);
+    builder.create<mlir::memref::StoreOp>(l, leaf, items, mlir::ValueRange{at});
+  }
+}
+
+void FunctionEmitter::releaseItem(const Val &item) {
+  for (Value leaf : item.leaves)
+    if (leaf.getType().isa<mlir::MemRefType>() && !terminated())
+      builder.create<dialect::ReleaseOp>(here(), leaf);
+}
+
+void FunctionEmitter::adoptItem(const Val &item) {
+  for (Value leaf : item.leaves)
+    if (leaf.getType().isa<mlir::MemRefType>())
+      temporaries.insert(leaf);
+}
+
+PyError FunctionEmitter::twoItemTypes() {
+  return PyError("TypeError", "plait: a list was given items of two types through names that "
+                              "compiled code could not link (give it its first item where it "
+                              "is made)");
 }
 
 Value FunctionEmitter::callListRuntime(const char *name, std::vector<Value> args, Location l) {
@@ -77,8 +189,10 @@ Value FunctionEmitter::callListRuntime(const char *name, std::vector<Value> args
       builder.create<mlir::func::CallOp>(l, name, mlir::TypeRange{builder.getI32Type()}, args)
           .getResult(0);
   // CPython's MemoryError when a list cannot grow has no message.
-  check(builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::ne, status, constInt(0, 32)),
+  check(builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq, status, constInt(1, 32)),
         PyError("MemoryError", std::string(1, kNoArgumentsMessage)));
+  check(builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq, status, constInt(2, 32)),
+        twoItemTypes());
   return status;
 }
 
@@ -94,33 +208,37 @@ Val FunctionEmitter::newList(const Type &type, Value length, Location l) {
   Value box = allocateArray(Type::array(DType::Int64, 1, /*contiguous=*/true),
                             {constInt(kListWords)}, nullptr, l);
   Val list{type, {box}};
-  int64_t itemBytes = type.itemType().kind == Type::Kind::Bottom
-                          ? 0
-                          : module.storageBytes(listItemDType(type.itemType()));
-  callListRuntime("plait_rt_list_init", {boxAddress(list, l), length, constInt(itemBytes)}, l);
+  ListItemLayout layout = listItemLayout(type.itemType());
+  callListRuntime("plait_rt_list_init",
+                  {boxAddress(list, l), length, constInt(layout.bytes),
+                   constInt(static_cast<int64_t>(layout.owned))},
+                  l);
   return list;
 }
 
 Val FunctionEmitter::settleListItems(const Val &list, const Type &to) {
-  if (list.type.kind != Type::Kind::List || list.type.itemType().kind != Type::Kind::Bottom)
+  if (list.type.kind != Type::Kind::List)
+    throw std::logic_error("internal: cannot convert " + list.type.str() + " to " + to.str());
+  if (list.type.itemType().kind == Type::Kind::List)
+    return {to, list.leaves}; // its lists settle when they first grow
+  if (list.type.itemType().kind != Type::Kind::Bottom)
     throw std::logic_error("internal: cannot convert " + list.type.str() + " to " + to.str());
   Location l = here();
   // Through the runtime, which refuses a box given items of another size
   // already (a list reached through two names typing did not link).
-  module.declare("plait_rt_list_settle",
-                 builder.getFunctionType({builder.getI64Type(), builder.getI64Type()},
-                                         {builder.getI32Type()}));
-  Value status =
-      builder
-          .create<mlir::func::CallOp>(
-              l, "plait_rt_list_settle", mlir::TypeRange{builder.getI32Type()},
-              mlir::ValueRange{boxAddress(list, l),
-                               constInt(module.storageBytes(listItemDType(to.itemType())))})
-          .getResult(0);
+  ListItemLayout layout = listItemLayout(to.itemType());
+  module.declare(
+      "plait_rt_list_settle",
+      builder.getFunctionType({builder.getI64Type(), builder.getI64Type(), builder.getI64Type()},
+                              {builder.getI32Type()}));
+  Value status = builder
+                     .create<mlir::func::CallOp>(
+                         l, "plait_rt_list_settle", mlir::TypeRange{builder.getI32Type()},
+                         mlir::ValueRange{boxAddress(list, l), constInt(layout.bytes),
+                                          constInt(static_cast<int64_t>(layout.owned))})
+                     .getResult(0);
   check(builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::ne, status, constInt(0, 32)),
-        PyError("TypeError", "plait: a list was given items of two types through names that "
-                             "compiled code could not link (give it its first item where it "
-                             "is made)"));
+        twoItemTypes());
   return {to, list.leaves};
 }
 
@@ -130,12 +248,12 @@ Val FunctionEmitter::emitListDisplay(const SExpr &display) {
   std::vector<Val> items; // evaluated first, as CPython does
   for (const SExpr *element : ast::elts(display)) {
     if (!ast::is(*element, ast::NodeKind::Starred)) {
-      items.push_back(emitExpr(*element));
+      items.push_back(convert(claim(emitExpr(*element)), type.itemType()));
       continue;
     }
     Val tuple = emitExpr(ast::value(*element)); // [*t]: its elements
     for (size_t k = 0; k < tuple.type.elements.size(); ++k)
-      items.push_back(tupleElement(tuple, k));
+      items.push_back(convert(claim(tupleElement(tuple, k)), type.itemType()));
   }
   Val list = newList(type, constInt(static_cast<int64_t>(items.size())), l);
   if (items.empty())
@@ -187,7 +305,7 @@ Val FunctionEmitter::emitListSubscript(const SExpr &subscript) {
   countedLoop(slice.getCount(), [&](Value k) {
     Value at = builder.create<arith::AddIOp>(
         l, slice.getFirst(), builder.create<arith::MulIOp>(l, k, slice.getIncrement()));
-    storeListItem(copy, to, k, loadListItem(list, from, at, l), l);
+    storeListItem(copy, to, k, claim(loadListItem(list, from, at, l)), l);
   });
   freeIfTemporary(list);
   return copy;
@@ -198,7 +316,13 @@ void FunctionEmitter::storeListElement(const SExpr &target, const Val &value) {
   Val list = emitExpr(ast::value(target));
   Value position =
       listPosition(list, emitExpr(ast::slice(target)), "list assignment index out of range", l);
-  storeListItem(list, listItems(list, l), position, convert(value, list.type.itemType()), l);
+  Val item = convert(claim(value), list.type.itemType());
+  Value items = listItems(list, l);
+  // The item it replaces goes after the store, as in CPython's list.
+  bool owns = listItemLayout(list.type.itemType()).owned != 0;
+  Val replaced = owns ? loadListItem(list, items, position, l) : Val{};
+  storeListItem(list, items, position, item, l);
+  releaseItem(replaced);
   markListChanged(list, l);
   freeIfTemporary(list);
 }
@@ -209,10 +333,15 @@ Val FunctionEmitter::emitListMethod(const SExpr &call, const std::string &method
   Val result{Type::none(), {}};
   if (method == "append") {
     // The item first: it may change the list (l.append(l.pop())).
-    Val item = convert(emitExpr(*ast::args(call).rest().at(0)), list.type.itemType());
+    Val item = convert(claim(emitExpr(*ast::args(call).rest().at(0))), list.type.itemType());
     Value length = listLength(list, l);
     Value grown = builder.create<arith::AddIOp>(l, length, constInt(1));
-    callListRuntime("plait_rt_list_reserve", {boxAddress(list, l), grown}, l);
+    // (A list made as `[]` inside another list takes its layout here.)
+    ListItemLayout layout = listItemLayout(list.type.itemType());
+    callListRuntime("plait_rt_list_reserve",
+                    {boxAddress(list, l), grown, constInt(layout.bytes),
+                     constInt(static_cast<int64_t>(layout.owned))},
+                    l);
     builder.create<mlir::memref::StoreOp>(l, grown, list.leaves[0],
                                           mlir::ValueRange{constIndexValue(kListLength)});
     storeListItem(list, listItems(list, l), length, item, l);
@@ -222,6 +351,7 @@ Val FunctionEmitter::emitListMethod(const SExpr &call, const std::string &method
           PyError("IndexError", "pop from empty list"));
     Value last = builder.create<arith::SubIOp>(l, length, constInt(1));
     result = loadListItem(list, listItems(list, l), last, l);
+    adoptItem(result); // (the list's reference is the caller's now)
     builder.create<mlir::memref::StoreOp>(l, last, list.leaves[0],
                                           mlir::ValueRange{constIndexValue(kListLength)});
   }

@@ -34,9 +34,10 @@ Val FunctionEmitter::emitPrint(const SExpr &node) {
       v = builder.create<arith::ExtUIOp>(l, builder.getI64Type(), v); // the low bytes hold it
     words.push_back(v);
   };
-  // The kind of a list's items or a dict's keys or values: a scalar's
-  // item letter (`n`: never typed, so there are none).
-  auto describeKind = [&](const Type &item) {
+  // The type of a list's items or a dict's keys or values: a scalar's
+  // item letter (`n`: never typed, so there are none), an array's `a`,
+  // dtype and axes, a list's `L` and its items', a tuple's in parentheses.
+  std::function<void(const Type &)> describeKind = [&](const Type &item) {
     switch (item.kind) {
     case Type::Kind::Int:
       descriptor += 'i';
@@ -53,6 +54,21 @@ Val FunctionEmitter::emitPrint(const SExpr &node) {
     case Type::Kind::NumPy:
       descriptor += 'N';
       descriptor += dtypeInfo(item.dtype).dispatchCode;
+      break;
+    case Type::Kind::Array: // a list's arrays: their dtype and axes
+      descriptor += 'a';
+      descriptor += dtypeInfo(item.dtype).dispatchCode;
+      descriptor += static_cast<char>('0' + item.ndim);
+      break;
+    case Type::Kind::List:
+      descriptor += 'L';
+      describeKind(item.itemType());
+      break;
+    case Type::Kind::Tuple:
+      descriptor += '(';
+      for (const Type &element : item.elements)
+        describeKind(element);
+      descriptor += ')';
       break;
     default:
       descriptor += 'n';

@@ -77,10 +77,24 @@ std::string FunctionEmitter::raiseMessage(const SExpr *message,
   if (!message)
     return std::string(1, kNoArgumentsMessage);
   std::string text(1, kFormattedMessage);
+  std::function<void(const Val &, const std::string &, const std::string &, Location)> shown =
+      [&](const Val &value, const std::string &conversion, const std::string &spec, Location at) {
+        if (value.type.kind == Type::Kind::Tuple) { // as tuple.__repr__ shows it
+          size_t n = value.type.elements.size();
+          text += "(";
+          for (size_t k = 0; k < n; ++k) {
+            shown(tupleElement(value, k), conversion == "a" ? "a" : "r", "", at);
+            text += k + 1 < n ? ", " : n == 1 ? "," : "";
+          }
+          text += ")";
+          return;
+        }
+        size_t first = values.size();
+        std::string kind = recordValue(value, values, at);
+        text += "{" + std::to_string(first) + ":" + kind + ":" + conversion + ":" + spec + "}";
+      };
   auto field = [&](const SExpr &node, const std::string &conversion, const std::string &spec) {
-    size_t first = values.size();
-    std::string kind = recordValue(emitExpr(node), values, loc(node));
-    text += "{" + std::to_string(first) + ":" + kind + ":" + conversion + ":" + spec + "}";
+    shown(emitExpr(node), conversion, spec, loc(node));
   };
   if (ast::is(*message, ast::NodeKind::Const)) {
     text += escapeBraces(ast::value(*message).text);

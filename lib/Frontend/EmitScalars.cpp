@@ -486,6 +486,8 @@ Val FunctionEmitter::emitBoolOp(const SExpr &node) {
 Value FunctionEmitter::compare(ast::Operator op, const Val &left,
                                const Val &right, const SExpr &node) {
   Location l = loc(node);
+  if (left.type.kind == Type::Kind::Tuple || right.type.kind == Type::Kind::Tuple)
+    return compareTuples(op, left, right, node);
   if (left.type.isComplex() || right.type.isComplex())
     return complexCompare(op, left, right, node);
   if (left.type.isNumPy() || right.type.isNumPy())
@@ -551,6 +553,34 @@ Value FunctionEmitter::compare(ast::Operator op, const Val &left,
   builder.create<mlir::cf::BranchOp>(l, merge, mlir::ValueRange{slow});
   startBlock(merge);
   return merge->getArgument(0);
+}
+
+Value FunctionEmitter::compareTuples(ast::Operator op, const Val &left, const Val &right,
+                                     const SExpr &node) {
+  Location l = loc(node);
+  bool equality = op == ast::Operator::Eq || op == ast::Operator::NotEq;
+  if (left.type.kind != Type::Kind::Tuple || right.type.kind != Type::Kind::Tuple)
+    return constInt(op == ast::Operator::NotEq ? 1 : 0, 1); // (a tuple equals only a tuple)
+  size_t n = left.type.elements.size(), m = right.type.elements.size();
+  if (equality) {
+    Value same = constInt(n == m ? 1 : 0, 1);
+    for (size_t k = 0; k < n && n == m; ++k)
+      same = builder.create<arith::AndIOp>(
+          l, same, compare(ast::Operator::Eq, tupleElement(left, k), tupleElement(right, k), node));
+    return op == ast::Operator::Eq ? same : builder.create<arith::XOrIOp>(l, same, constInt(1, 1));
+  }
+  // The first elements that differ decide; with none, the lengths do.
+  bool byLength = op == ast::Operator::Lt    ? n < m
+                  : op == ast::Operator::LtE ? n <= m
+                  : op == ast::Operator::Gt  ? n > m
+                                             : n >= m;
+  Value result = constInt(byLength ? 1 : 0, 1);
+  for (size_t k = std::min(n, m); k-- > 0;) {
+    Val a = tupleElement(left, k), b = tupleElement(right, k);
+    Value equal = compare(ast::Operator::Eq, a, b, node);
+    result = builder.create<arith::SelectOp>(l, equal, result, compare(op, a, b, node));
+  }
+  return result;
 }
 
 Val FunctionEmitter::emitCompare(const SExpr &node) {

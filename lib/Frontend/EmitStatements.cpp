@@ -135,6 +135,12 @@ void FunctionEmitter::freeIfTemporary(const Val &value) {
   // A temporary array (a * b + c: the product) is released right after the
   // operation that consumed it, where its allocation dominates: loops then
   // run in constant memory. Error paths leave it to the call's arena.
+  if (value.type.kind == Type::Kind::Tuple) { // (one taken out of a list)
+    for (Value leaf : value.leaves)
+      if (leaf.getType().isa<mlir::MemRefType>() && temporaries.erase(leaf) && !terminated())
+        builder.create<dialect::ReleaseOp>(here(), leaf);
+    return;
+  }
   if ((value.type.kind != Type::Kind::Array && value.type.kind != Type::Kind::List &&
        value.type.kind != Type::Kind::Dict) ||
       !temporaries.erase(value.leaves[0]) || terminated())
@@ -274,7 +280,7 @@ void FunctionEmitter::emitStatement(const SExpr &stmt) {
     emitDelete(stmt);
   } else if (kind == ast::NodeKind::Expr) {
     if (!ast::is(ast::value(stmt), ast::NodeKind::Const))
-      emitExpr(ast::value(stmt));
+      freeIfTemporary(emitExpr(ast::value(stmt))); // (l.pop() of a list of arrays)
   } else if (kind != ast::NodeKind::Pass) {
     throw std::logic_error(std::string("internal: the typer let a ") + ast::kindName(kind) +
                            " statement through");
@@ -286,13 +292,13 @@ void FunctionEmitter::emitAssign(const SExpr &target, const Val &value) {
     raiseReadOnly();
     return;
   }
-  if (ast::is(target, ast::NodeKind::Subscript) && spec.typeOf(target).kind == Type::Kind::Array) {
-    storeSlice(target, value);
-    return;
-  }
   if (ast::is(target, ast::NodeKind::Subscript) &&
       spec.typeOf(ast::value(target)).kind == Type::Kind::List) {
     storeListElement(target, value);
+    return;
+  }
+  if (ast::is(target, ast::NodeKind::Subscript) && spec.typeOf(target).kind == Type::Kind::Array) {
+    storeSlice(target, value);
     return;
   }
   if (ast::is(target, ast::NodeKind::Subscript) &&

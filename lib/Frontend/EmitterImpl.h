@@ -205,10 +205,19 @@ private:
   /// `list` (of items not typed: `[]`) as a list of `to`: an empty box
   /// whose item size becomes theirs (it grows with it from its first append).
   Val settleListItems(const Val &list, const Type &to);
+  /// The slot over the memref descriptor at word `word` of a list's items
+  /// (`items`, their words' view).
+  Value itemSlot(Value items, Value word, mlir::MemRefType memref);
+  /// Releases the references an item held (one the list no longer holds).
+  void releaseItem(const Val &item);
+  /// Makes the references of `item` (taken out of a list) temporaries.
+  void adoptItem(const Val &item);
   /// The box's address (i64), as the runtime's list functions take it.
   Value boxAddress(const Val &list, Location l);
   /// Calls `int32 name(i64...)` of Lists.h: a MemoryError unless it gives 0.
   Value callListRuntime(const char *name, std::vector<Value> args, Location l);
+  /// The TypeError of a list given items of two layouts (Lists.h).
+  PyError twoItemTypes();
 
   // Statements.
   void emitBody(const SExpr &body);
@@ -320,6 +329,8 @@ private:
                             std::initializer_list<std::pair<const char *, std::string>> parts);
   Val emitBoolOp(const SExpr &node);
   Val emitCompare(const SExpr &node);
+  /// A comparison of tuples, element by element (as CPython's).
+  Value compareTuples(ast::Operator op, const Val &left, const Val &right, const SExpr &node);
   Value compare(ast::Operator op, const Val &left, const Val &right,
                 const SExpr &leftNode);
   Val emitIfExp(const SExpr &node);

@@ -91,11 +91,30 @@ bool Typer::unify(const Type &a, const Type &b, Type &result) {
     return true;
   }
   if (a.kind == Type::Kind::List && b.kind == Type::Kind::List) {
-    // Only `[]` (items not typed yet) meets another list: items keep
-    // their type in CPython, so list[int] and list[float] do not mix.
-    if (a.itemType().kind != Type::Kind::Bottom && b.itemType().kind != Type::Kind::Bottom)
+    // Only `[]` (items not typed yet) meets another list, also as an item
+    // (`[[] for ...]`): items keep their type in CPython, so list[int] and
+    // list[float] do not mix.
+    std::function<bool(const Type &, const Type &, Type &)> items = [&](const Type &x,
+                                                                        const Type &y, Type &met) {
+      if (x == y || y.kind == Type::Kind::Bottom) {
+        met = x;
+        return true;
+      }
+      if (x.kind == Type::Kind::Bottom) {
+        met = y;
+        return true;
+      }
+      Type inner;
+      if (x.kind != Type::Kind::List || y.kind != Type::Kind::List ||
+          !items(x.itemType(), y.itemType(), inner))
+        return false;
+      met = Type::list(inner);
+      return true;
+    };
+    Type item;
+    if (!items(a.itemType(), b.itemType(), item))
       return false;
-    result = a.itemType().kind == Type::Kind::Bottom ? b : a;
+    result = Type::list(item);
     return true;
   }
   if (a.kind == Type::Kind::Dict && b.kind == Type::Kind::Dict) {

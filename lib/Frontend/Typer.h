@@ -386,6 +386,11 @@ private:
   /// `x in seq` and `x not in seq` for a list, a tuple of one scalar type
   /// or a 1-D array: plait.overload's "builtins.in" (the item first).
   Type containsType(Specialization &spec, const SExpr &compare);
+  /// The type of a comparison with a tuple operand, or nullopt for one
+  /// without (TyperExpressions.cpp).
+  std::optional<Type> tupleComparisonType(Specialization &spec, const SExpr &expr,
+                                          const std::vector<const SExpr *> &operands,
+                                          const std::vector<const SExpr *> &ops);
   /// `l[i] = value`.
   void assignListItem(Specialization &spec, const SExpr &target, const Type &list,
                       const Type &value, const SExpr &origin);

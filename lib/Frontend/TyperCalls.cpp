@@ -148,6 +148,17 @@ void Typer::markSequenceLiterals(Specialization &spec, const SExpr &call) {
         (binding.kind == NameBinding::Kind::Builtin && binding.name == "print"))
       return;
   }
+  const SExpr *receiverNode =
+      ast::is(callee, ast::NodeKind::Attribute) ? &ast::value(callee) : nullptr;
+  if (receiverNode && (ast::is(*receiverNode, ast::NodeKind::Subscript) ||
+                       (ast::is(*receiverNode, ast::NodeKind::Name) &&
+                        resolve(spec, ast::id(*receiverNode)).kind == NameBinding::Kind::Local))) {
+    // A list's or a dict's method puts lists in as lists (rows.append([i, j])).
+    Type::Kind receiver = exprType(spec, *receiverNode).kind;
+    if (receiver == Type::Kind::List || receiver == Type::Kind::Dict ||
+        receiver == Type::Kind::Bottom) // (typed in a later round)
+      return;
+  }
   std::function<void(const SExpr &)> mark = [&](const SExpr &node) {
     if (!ast::is(node, ast::NodeKind::List) && !ast::is(node, ast::NodeKind::Tuple))
       return;
@@ -413,9 +424,11 @@ Type Typer::callType(Specialization &spec, const SExpr &call) {
     return t.kind == Type::Kind::Bool ? Type::integer() : t;
   }
   if (name == "min" || name == "max") {
-    if (hasKeywords)
-      fail(CompileError::Kind::Unsupported, fn, call,
-           name + "() with keyword arguments is not supported");
+    for (const SExpr *keyword : ast::keywords(call).rest())
+      if (keyword->items.at(1).text != "key" || args.size() != 1)
+        fail(CompileError::Kind::Unsupported, fn, call,
+             name + "() with keyword arguments is not supported (but key= of one list or 1-D "
+                    "array)");
     if (args.empty())
       fail(CompileError::Kind::Typing, fn, call,
            name + " expected at least 1 argument, got 0");
@@ -429,6 +442,9 @@ Type Typer::callType(Specialization &spec, const SExpr &call) {
           options.overloaded.count(target))
         if (std::optional<Type> found = overloadCallType(spec, call, target, {args[0]}))
           return *found;
+      if (hasKeywords)
+        fail(CompileError::Kind::Unsupported, fn, call,
+             name + "() with key= takes a list or a 1-D array, not " + t.str());
       if (t.kind != Type::Kind::Tuple || t.elements.empty())
         fail(CompileError::Kind::Typing, fn, *args[0],
              name + "() of one argument needs a non-empty tuple, a list or a 1-D array, not " +

@@ -397,6 +397,8 @@ Type Typer::computeType(Specialization &spec, const SExpr &expr) {
                               {a, b});
       }
     }
+    if (std::optional<Type> tuples = tupleComparisonType(spec, expr, operands, ops))
+      return *tuples;
     // NumPy comparisons give numpy.bool; a chain gives its last
     // comparison's result, so numpy.bool when every link involves NumPy.
     bool allNumPy = true, anyBottom = false;
@@ -536,10 +538,70 @@ Type Typer::computeType(Specialization &spec, const SExpr &expr) {
       fail(CompileError::Kind::Typing, fn, index, "tuple index out of range");
     return base.elements[i < 0 ? i + n : i];
   }
+  if (expr.head() == "GeneratorExp" ||
+      (kind == ast::NodeKind::Unsupported && ast::what(expr) == "GeneratorExp"))
+    fail(CompileError::Kind::Unsupported, fn, expr,
+         "a generator expression is compiled where sum(), min(), max(), any() or all() "
+         "consumes it (without keyword arguments but default=); make a list for the others "
+         "([x for x in ...])");
   if (kind == ast::NodeKind::Unsupported)
     fail(CompileError::Kind::Unsupported, fn, expr,
          ast::what(expr) + " expressions are not supported");
   fail(CompileError::Kind::Unsupported, fn, expr, expr.head() + " expressions are not supported");
+}
+
+std::optional<Type> Typer::tupleComparisonType(Specialization &spec, const SExpr &expr,
+                                               const std::vector<const SExpr *> &operands,
+                                               const std::vector<const SExpr *> &ops) {
+  // (a, b) < (c, d): CPython compares the first elements that differ, or the
+  // lengths when one tuple starts the other.
+  std::vector<Type> types;
+  bool anyTuple = false;
+  for (const SExpr *operand : operands) {
+    types.push_back(exprType(spec, *operand));
+    anyTuple |= types.back().kind == Type::Kind::Tuple;
+  }
+  if (!anyTuple)
+    return std::nullopt;
+  const FunctionSource &fn = *spec.source;
+  std::function<void(const Type &, const Type &, ast::Operator)> check =
+      [&](const Type &a, const Type &b, ast::Operator op) {
+        if (a.kind == Type::Kind::Bottom || b.kind == Type::Kind::Bottom)
+          return;
+        if (a.kind == Type::Kind::Tuple && b.kind == Type::Kind::Tuple) {
+          for (size_t k = 0; k < std::min(a.elements.size(), b.elements.size()); ++k)
+            check(a.elements[k], b.elements[k], op);
+          return;
+        }
+        bool ordering = op != ast::Operator::Eq && op != ast::Operator::NotEq;
+        if (!a.isNumeric() || !b.isNumeric() || a.kind == Type::Kind::Tuple ||
+            b.kind == Type::Kind::Tuple)
+          fail(CompileError::Kind::Unsupported, fn, expr,
+               "comparing " + a.str() + " with " + b.str() + " in tuples is not supported");
+        if (ordering && (a.isComplex() || b.isComplex()))
+          fail(CompileError::Kind::Typing, fn, expr,
+               "ordering comparisons are not supported between complex numbers");
+      };
+  for (size_t i = 0; i < ops.size(); ++i) {
+    ast::Operator op = ast::operatorOf(*ops[i]);
+    if (op != ast::Operator::Eq && op != ast::Operator::NotEq && op != ast::Operator::Lt &&
+        op != ast::Operator::LtE && op != ast::Operator::Gt && op != ast::Operator::GtE)
+      return std::nullopt; // (in, is: their own rules)
+    const Type &a = types[i], &b = types[i + 1];
+    if (a.kind == Type::Kind::Bottom || b.kind == Type::Kind::Bottom)
+      return Type::bottom();
+    bool equality = op == ast::Operator::Eq || op == ast::Operator::NotEq;
+    if ((a.kind == Type::Kind::Tuple) != (b.kind == Type::Kind::Tuple)) {
+      if (equality)
+        continue; // a tuple equals only a tuple
+      fail(CompileError::Kind::Typing, fn, expr,
+           std::string("'") + ast::spelling(op) + "' not supported between instances of '" +
+               (a.kind == Type::Kind::Tuple ? "tuple" : a.str()) + "' and '" +
+               (b.kind == Type::Kind::Tuple ? "tuple" : b.str()) + "'");
+    }
+    check(a, b, op);
+  }
+  return Type::boolean();
 }
 
 } // namespace plait::frontend

@@ -276,6 +276,10 @@ void Typer::bindLoopTarget(Specialization &spec, const SExpr &target, const Iter
       fail(CompileError::Kind::Unsupported, fn, target,
            "unpack the rows of an array from enumerate() or zip() into names "
            "(for i, row in enumerate(a))");
+  if (ast::is(target, ast::NodeKind::Name) && iterable.element.containsArray())
+    // A list's array is not borrowed as an array's rows are: the body may
+    // take it out of the list (pop), so the variable holds a reference.
+    spec.loopTargets.erase(ast::id(target));
   assign(spec, target, iterable.element, stmt);
 }
 

@@ -18,11 +18,6 @@ namespace plait::frontend {
 
 namespace {
 
-bool isListItem(const Type &t) {
-  return t.kind == Type::Kind::Bool || t.kind == Type::Kind::Int || t.kind == Type::Kind::Float ||
-         t.kind == Type::Kind::Complex || t.kind == Type::Kind::NumPy;
-}
-
 /// "an int", "a float".
 std::string withArticle(const std::string &noun) {
   return (noun.find_first_of("aeiou") == 0 ? "an " : "a ") + noun;
@@ -60,38 +55,52 @@ Type Typer::listDisplayType(Specialization &spec, const SExpr &display) {
       if (item.kind == Type::Kind::Bottom)
         return item; // typed in a later round
       settleListItems(spec, display, list, item, *element);
-      list = Type::list(item);
+      list = Type::list(listItemOf(item));
     }
   }
   return list;
 }
 
 void Typer::settleListItems(Specialization &spec, const SExpr &node, const Type &list,
-                            const Type &item, const SExpr &origin) {
+                            const Type &given, const SExpr &origin) {
   const FunctionSource &fn = *spec.source;
-  if (item.kind == Type::Kind::Bottom)
+  if (given.kind == Type::Kind::Bottom)
     return; // typed in a later round
-  if (!isListItem(item))
+  if (!isListItem(given))
     fail(CompileError::Kind::Unsupported, fn, origin,
-         "lists of " + item.str() +
-             " are not supported (compiled lists hold numbers, bools or NumPy scalars)");
+         "lists of " + given.str() +
+             " are not supported (compiled lists hold numbers, bools, NumPy scalars, arrays, "
+             "lists whose items have a type, and tuples of these)");
+  Type item = listItemOf(given);
   const Type &current = list.itemType();
   if (current == item)
     return;
-  if (current.kind != Type::Kind::Bottom)
+  // `[]` takes its items' type, also inside another list (`[[] for ...]`).
+  Type met;
+  if (current.kind != Type::Kind::Bottom && !unify(list, Type::list(item), met))
     fail(CompileError::Kind::Typing, fn, origin,
          "cannot put " + withArticle(item.str()) + " into a " + list.str() +
              ": a compiled list holds items of one type (CPython would keep this one as " +
              withArticle(item.str()) + "; convert it first)");
-  if (ast::is(node, ast::NodeKind::List))
-    return; // a display: its own items settle its type
+  Type widened = current.kind == Type::Kind::Bottom ? Type::list(item) : met;
+  if (widened == list || ast::is(node, ast::NodeKind::List))
+    return; // nothing new, or a display: its own items settle its type
   // (A parameter's too: the caller's variable then takes the type, see
   // jitCallType.)
+  if (ast::is(node, ast::NodeKind::Subscript) && !ast::is(ast::slice(node), ast::NodeKind::Slice)) {
+    // rows[i].append(x): the list of lists that holds it takes the type.
+    const SExpr &outer = ast::value(node);
+    Type holder = exprType(spec, outer);
+    if (holder.kind == Type::Kind::List) {
+      settleListItems(spec, outer, holder, widened, origin);
+      return;
+    }
+  }
   if (!ast::is(node, ast::NodeKind::Name))
     fail(CompileError::Kind::Unsupported, fn, origin,
          "the items of this list have no type yet (an empty list): put the first item into "
          "it through a variable that holds it, or make it with an item ([x])");
-  widenVariable(spec, ast::id(node), Type::list(item), origin);
+  widenVariable(spec, ast::id(node), widened, origin);
 }
 
 Type Typer::listMethodType(Specialization &spec, const SExpr &call, const Type &list) {

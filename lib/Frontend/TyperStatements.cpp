@@ -254,8 +254,32 @@ void Typer::typeMessage(Specialization &spec, const SExpr &message) {
     number(message); // raise ValueError(x): str(x)
     return;
   }
-  typeFormattedString(spec, message, number);
-  if (ast::values(message).size() > kMaxErrorArguments)
+  // f"{t!r}" of a tuple shows its elements as CPython's repr does.
+  std::function<bool(const Type &)> shown = [&](const Type &t) {
+    if (t.kind != Type::Kind::Tuple)
+      return t.kind == Type::Kind::Bottom || t.isNumber() || t.kind == Type::Kind::String;
+    return std::all_of(t.elements.begin(), t.elements.end(), shown);
+  };
+  std::function<size_t(const Type &)> words = [&](const Type &t) -> size_t {
+    size_t n = t.kind == Type::Kind::Tuple ? 0 : t.isComplex() ? 2 : 1;
+    for (const Type &element : t.elements)
+      n += words(element);
+    return n;
+  };
+  size_t recorded = 0;
+  typeFormattedString(spec, message, [&](const SExpr &value) {
+    Type t = exprType(spec, value);
+    recorded += words(t);
+    if (t.kind != Type::Kind::Tuple || !shown(t))
+      number(value);
+  });
+  for (const SExpr *part : ast::values(message))
+    if (ast::is(*part, ast::NodeKind::FormattedValue) &&
+        exprType(spec, ast::value(*part)).kind == Type::Kind::Tuple &&
+        !ast::isNone(ast::format_spec(*part)))
+      fail(CompileError::Kind::Typing, fn, *part,
+           "unsupported format string passed to tuple.__format__");
+  if (recorded > kMaxErrorArguments)
     fail(CompileError::Kind::Unsupported, fn, message, "this message formats too many values");
 }
 

@@ -145,6 +145,83 @@ size_t Type::numLeaves() const {
   return n;
 }
 
+namespace {
+/// Appends the words of one `item` to `layout` (words so far in `at`);
+/// false when it is not a list item or takes more than 64 words.
+bool appendItemWords(const Type &item, ListItemLayout &layout, int64_t &at) {
+  switch (item.kind) {
+  case Type::Kind::Bool:
+  case Type::Kind::Int:
+  case Type::Kind::Float:
+  case Type::Kind::NumPy:
+  case Type::Kind::Complex:
+    at += static_cast<int64_t>(item.numLeaves());
+    return at <= 64;
+  case Type::Kind::Array:
+  case Type::Kind::List: { // a memref descriptor (a list's box is 1-D)
+    int64_t rank = item.kind == Type::Kind::Array ? item.ndim : 1;
+    if (at + 3 + 2 * rank > 64)
+      return false;
+    layout.owned |= uint64_t(1) << at;
+    at += 3 + 2 * rank;
+    return true;
+  }
+  case Type::Kind::Tuple:
+    for (const Type &element : item.elements)
+      if (!appendItemWords(element, layout, at))
+        return false;
+    return true;
+  default:
+    return false;
+  }
+}
+} // namespace
+
+bool isListItem(const Type &item) {
+  ListItemLayout layout;
+  int64_t words = 0;
+  return appendItemWords(item, layout, words);
+}
+
+ListItemLayout listItemLayout(const Type &item) {
+  ListItemLayout layout;
+  switch (item.kind) {
+  case Type::Kind::Bool:
+    layout.bytes = 1;
+    return layout;
+  case Type::Kind::Int:
+  case Type::Kind::Float:
+    layout.bytes = 8;
+    return layout;
+  case Type::Kind::Complex:
+    layout.bytes = 16;
+    return layout;
+  case Type::Kind::NumPy:
+    layout.bytes = dtypeInfo(item.dtype).bytes;
+    return layout;
+  case Type::Kind::Bottom:
+    return layout; // (no item yet: none stored)
+  default: {
+    int64_t words = 0;
+    if (!appendItemWords(item, layout, words))
+      throw std::logic_error("internal: lists cannot hold " + item.str());
+    layout.words = true;
+    layout.bytes = 8 * words;
+    return layout;
+  }
+  }
+}
+
+Type listItemOf(const Type &item) {
+  if (item.kind == Type::Kind::Array)
+    return Type::array(item.dtype, item.ndim);
+  if (item.kind != Type::Kind::Tuple)
+    return item;
+  Type tuple = item;
+  for (Type &element : tuple.elements)
+    element = listItemOf(element);
+  return tuple;
+}
 
 std::string CompileOptions::message(const std::string &key) const {
   auto it = messages.find(key);

@@ -317,11 +317,11 @@ Type typeOfName(const std::string &name, bool &narrow) {
   if (std::optional<std::string> item = inside("list[")) {
     bool narrowItem = false;
     Type itemType = typeOfName(*item, narrowItem);
-    if (narrowItem || !(itemType.isNumber() || itemType.kind == Type::Kind::Bool))
-      throw std::invalid_argument("lists in signatures hold int64, float64, bool, complex128 "
-                                  "and NumPy scalars, not " +
+    if (narrowItem || !frontend::isListItem(itemType))
+      throw std::invalid_argument("lists in signatures hold int64, float64, bool, complex128, "
+                                  "NumPy scalars, tuples and arrays, not " +
                                   *item);
-    return Type::list(itemType);
+    return Type::list(frontend::listItemOf(itemType));
   }
   if (std::optional<std::string> parts = inside("dict[")) {
     std::vector<std::string> names = splitNames(*parts);

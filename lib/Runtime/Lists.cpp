@@ -35,25 +35,40 @@ bool allocateItems(int64_t *box, int64_t capacity) {
 } // namespace
 
 namespace plait {
-int64_t *newList(int64_t length, int64_t itemBytes) {
+int64_t *newList(int64_t length, int64_t itemBytes, uint64_t owned) {
   auto *box = static_cast<int64_t *>(_mlir_memref_to_llvm_alloc(kListWords * sizeof(int64_t)));
   if (!box)
     return nullptr;
-  if (plait_rt_list_init(reinterpret_cast<int64_t>(box), length, itemBytes) != 0) {
+  if (plait_rt_list_init(reinterpret_cast<int64_t>(box), length, itemBytes,
+                         static_cast<int64_t>(owned)) != 0) {
     plait_rt_array_release(reinterpret_cast<int64_t>(box));
     return nullptr;
   }
   return box;
 }
+
+void releaseListItems(const int64_t *box) {
+  auto owned = static_cast<uint64_t>(box[kListOwnedWords]);
+  if (owned == 0 || box[kListItems] == 0)
+    return;
+  const auto *words = reinterpret_cast<const int64_t *>(box[kListItems]);
+  int64_t perItem = box[kListItemBytes] / 8;
+  for (int64_t k = 0; k < box[kListLength]; ++k)
+    for (int64_t w = 0; w < perItem && w < 64; ++w)
+      if (owned >> w & 1)
+        plait_rt_array_release(words[k * perItem + w]);
+}
 } // namespace plait
 
-extern "C" int32_t plait_rt_list_init(int64_t address, int64_t length, int64_t itemBytes) {
+extern "C" int32_t plait_rt_list_init(int64_t address, int64_t length, int64_t itemBytes,
+                                      int64_t owned) {
   int64_t *box = boxAt(address);
   box[plait::kListLength] = 0;
   box[plait::kListCapacity] = 0;
   box[plait::kListItems] = 0;
   box[plait::kListItemBytes] = itemBytes;
   box[plait::kListChanged] = 0;
+  box[plait::kListOwnedWords] = owned;
   plait::markListBox(box);
   if (length < 0 || !allocateItems(box, length))
     return 1;
@@ -61,17 +76,26 @@ extern "C" int32_t plait_rt_list_init(int64_t address, int64_t length, int64_t i
   return 0;
 }
 
-extern "C" int32_t plait_rt_list_reserve(int64_t address, int64_t length) {
+extern "C" int32_t plait_rt_list_reserve(int64_t address, int64_t length, int64_t itemBytes,
+                                         int64_t owned) {
   int64_t *box = boxAt(address);
+  if (box[plait::kListItemBytes] != itemBytes || box[plait::kListOwnedWords] != owned) {
+    if (box[plait::kListItemBytes] != 0)
+      return 2;
+    box[plait::kListItemBytes] = itemBytes;
+    box[plait::kListOwnedWords] = owned;
+  }
   if (length <= box[plait::kListCapacity])
     return 0;
   return allocateItems(box, grownCapacity(length)) ? 0 : 1;
 }
 
-extern "C" int32_t plait_rt_list_settle(int64_t address, int64_t itemBytes) {
+extern "C" int32_t plait_rt_list_settle(int64_t address, int64_t itemBytes, int64_t owned) {
   int64_t *box = boxAt(address);
-  if (box[plait::kListItemBytes] != 0 && box[plait::kListItemBytes] != itemBytes)
+  if (box[plait::kListItemBytes] != 0 &&
+      (box[plait::kListItemBytes] != itemBytes || box[plait::kListOwnedWords] != owned))
     return 1;
   box[plait::kListItemBytes] = itemBytes;
+  box[plait::kListOwnedWords] = owned;
   return 0;
 }

@@ -107,8 +107,10 @@ extern "C" void plait_rt_array_release(int64_t allocated) {
   if (--header->references != 0)
     return;
   auto *words = reinterpret_cast<int64_t *>(allocated);
-  if (header->paddingBefore & kListBoxFlag) // the items go with the box
+  if (header->paddingBefore & kListBoxFlag) { // the items go with the box
+    plait::releaseListItems(words);
     plait_rt_array_release(words[plait::kListItems]);
+  }
   if (header->paddingBefore & kDictBoxFlag) { // and a dict's entries and index
     plait_rt_array_release(words[plait::kDictEntries]);
     plait_rt_array_release(words[plait::kDictIndex]);

@@ -269,62 +269,78 @@ def _reverse_typer(l: Any) -> Any:
 # -- sorting -----------------------------------------------------------------
 
 
-def _insertion_sort(l, low, high):
-    # Stable: an item moves left past greater items only.
+def _insertion_sort(keys, l, low, high):
+    # Stable: an item moves left past items of greater keys only.
     for i in range(low + 1, high):
+        key = keys[i]
         item = l[i]
         k = i
-        while k > low and item < l[k - 1]:
+        while k > low and key < keys[k - 1]:
+            keys[k] = keys[k - 1]
             l[k] = l[k - 1]
             k -= 1
+        keys[k] = key
         l[k] = item
 
 
-def _merge(l, scratch, low, middle, high):
+def _merge(keys, l, scratch_keys, scratch, low, middle, high):
     for k in range(low, middle):
+        scratch_keys[k] = keys[k]
         scratch[k] = l[k]
     i = low
     j = middle
     k = low
     while i < middle and j < high:
         # Stable: on ties the left run's item comes first.
-        if l[j] < scratch[i]:
+        if keys[j] < scratch_keys[i]:
+            keys[k] = keys[j]
             l[k] = l[j]
             j += 1
         else:
+            keys[k] = scratch_keys[i]
             l[k] = scratch[i]
             i += 1
         k += 1
     while i < middle:
+        keys[k] = scratch_keys[i]
         l[k] = scratch[i]
         i += 1
         k += 1
 
 
-def _stable_sort(l):
-    # Runs of 32 sorted by insertion, then merged bottom-up (stable, as
-    # CPython's sort; numbers that compare equal keep their order).
+def _stable_sort(keys, l):
+    # Sorts `l` by `keys` (one per item, moved along with it). Runs of 32
+    # sorted by insertion, then merged bottom-up (stable, as CPython's sort;
+    # items whose keys compare equal keep their order).
     n = len(l)
     width = 32
     for low in range(0, n, width):
-        _insertion_sort(l, low, min(low + width, n))
+        _insertion_sort(keys, l, low, min(low + width, n))
     if n <= width:
         return
+    scratch_keys = keys[:]
     scratch = l[:]
     while width < n:
         for low in range(0, n - width, 2 * width):
-            _merge(l, scratch, low, low + width, min(low + 2 * width, n))
+            _merge(keys, l, scratch_keys, scratch, low, low + width, min(low + 2 * width, n))
         width *= 2
+
+
+def _no_key(key: Any) -> bool:
+    return key is None or isinstance(key, types.NoneType)
+
+
+def _ordered(item: Any) -> None:
+    if isinstance(item, types.Complex) or (isinstance(item, types.NumPyScalar) and item.dtype.kind == "c"):
+        raise TypingError("'<' not supported between instances of 'complex' and 'complex'")
 
 
 @_method("sort")
 def _sort_typer(l: Any, key: Any = None, reverse: Any = None) -> Any:
-    if key is not None and not isinstance(key, types.NoneType):
-        raise TypingError("list.sort() with key= is not supported in compiled code")
-    if isinstance(l.item, types.Complex) or (
-        isinstance(l.item, types.NumPyScalar) and l.item.dtype.kind == "c"
-    ):
-        raise TypingError("'<' not supported between instances of 'complex' and 'complex'")
+    if not _no_key(key) and not isinstance(key, types.Function):
+        raise TypingError(f"list.sort() takes a function as key=, not {key}")
+    if _no_key(key):
+        _ordered(l.item)
     if _never_filled(l):
 
         def sort_nothing(l, key=None, reverse=False):
@@ -332,20 +348,66 @@ def _sort_typer(l: Any, key: Any = None, reverse: Any = None) -> Any:
 
         return sort_nothing
 
-    def sort(l, key=None, reverse=False):
+    if _no_key(key):
+
+        def sort(l, key=None, reverse=False):
+            if reverse:
+                # As CPython: reversed, sorted, reversed again, so that
+                # equal items keep their order.
+                l.reverse()
+                _stable_sort(l[:], l)
+                l.reverse()
+            else:
+                _stable_sort(l[:], l)
+
+        return sort
+
+    def sort_by_key(l, key=None, reverse=False):
+        # Each item's key computed once, in order, as CPython does.
+        keys = [key(item) for item in l]
         if reverse:
-            # As CPython: reversed, sorted, reversed again, so that equal
-            # items keep their order.
+            keys.reverse()
             l.reverse()
-            _stable_sort(l)
+            _stable_sort(keys, l)
+            keys.reverse()
             l.reverse()
         else:
-            _stable_sort(l)
+            _stable_sort(keys, l)
 
-    return sort
+    return sort_by_key
 
 
 # -- builtins over lists -----------------------------------------------------
+
+
+def _min_by(items, key):
+    n = len(items)
+    if n == 0:
+        raise ValueError(MIN_EMPTY)
+    best = items[0]
+    best_key = key(best)
+    for k in range(1, n):
+        item = items[k]
+        item_key = key(item)
+        if item_key < best_key:
+            best = item
+            best_key = item_key
+    return best
+
+
+def _max_by(items, key):
+    n = len(items)
+    if n == 0:
+        raise ValueError(MAX_EMPTY)
+    best = items[0]
+    best_key = key(best)
+    for k in range(1, n):
+        item = items[k]
+        item_key = key(item)
+        if item_key > best_key:
+            best = item
+            best_key = item_key
+    return best
 
 
 def _min(items):
@@ -371,37 +433,42 @@ def _max(items):
     return best
 
 
-def _empty_min(items):
+def _empty_min(items, key=None):
     raise ValueError(MIN_EMPTY)
 
 
-def _empty_max(items):
+def _empty_max(items, key=None):
     raise ValueError(MAX_EMPTY)
 
 
-def _extreme_typer(implementation: Any, empty: Any) -> Callable[..., Any]:
-    def typer(items: Any) -> Any:
+def _extreme_typer(implementation: Any, by_key: Any, empty: Any) -> Callable[..., Any]:
+    def typer(items: Any, key: Any = None) -> Any:
+        if _no_key(key):
+            if _never_filled(items):
+                return empty
+            if _is_list(items):
+                _ordered(items.item)
+            return implementation
+        if not isinstance(key, types.Function):
+            raise TypingError(f"key= takes a function, not {key}")
         if _never_filled(items):
             return empty
-        if isinstance(items, (types.Complex, types.NumPyScalar)) or (
-            _is_list(items) and (isinstance(items.item, types.Complex)
-                                 or (isinstance(items.item, types.NumPyScalar) and items.item.dtype.kind == "c"))
-        ):
-            raise TypingError("'<' not supported between instances of 'complex' and 'complex'")
-        return implementation
+
+        def extreme_by_key(items, key=None):
+            return by_key(items, key)
+
+        return extreme_by_key
 
     return typer
 
 
 # min() and max() of one list or 1-D array (the compiler types the others).
-_register("builtins.min_of", _extreme_typer(_min, _empty_min), None, "min")
-_register("builtins.max_of", _extreme_typer(_max, _empty_max), None, "max")
+_register("builtins.min_of", _extreme_typer(_min, _min_by, _empty_min), None, "min")
+_register("builtins.max_of", _extreme_typer(_max, _max_by, _empty_max), None, "max")
 
 
 @overload(builtins.sorted)
 def _sorted_typer(iterable: Any, key: Any = None, reverse: Any = None) -> Any:
-    if key is not None and not isinstance(key, types.NoneType):
-        raise TypingError("sorted() with key= is not supported in compiled code")
     if not isinstance(iterable, (types.List, types.Tuple, types.Array)):
         return None
 
@@ -409,7 +476,7 @@ def _sorted_typer(iterable: Any, key: Any = None, reverse: Any = None) -> Any:
         items = []
         for x in iterable:
             items.append(x)
-        items.sort(reverse=reverse)
+        items.sort(key=key, reverse=reverse)
         return items
 
     return sorted_

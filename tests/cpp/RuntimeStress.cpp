@@ -4,13 +4,16 @@
 // arrays: allocations with reference counts, retain/release, the per-call
 // arena that frees what a call leaves behind (its error paths) and hands
 // what it returns to the caller, and the product runtime over memory it
-// allocated. Threads run calls at once, as compiled code does (each call's
+// allocated, and lists whose items own arrays and other lists (released
+// with the list's last reference). Threads run calls at once, as compiled
+// code does (each call's
 // arrays belong to its thread). Built and run under AddressSanitizer (with
 // leak detection and UBSan) and ThreadSanitizer by `make test-sanitizers`:
 // a use after free, a double free, a leak or a race fails it.
 //
 //===----------------------------------------------------------------------===//
 #include "plait/Runtime/LinearAlgebra.h"
+#include "plait/Runtime/Lists.h"
 #include "plait/Runtime/RuntimeSymbols.h"
 
 #include <cstdint>
@@ -96,6 +99,72 @@ bool oneCall(std::mt19937_64 &random, std::vector<void *> &returned) {
   return true;
 }
 
+/// One compiled call with a list of arrays and a list of lists, as compiled
+/// code keeps them: items are memref descriptors (5 words for a 1-D array
+/// or a list's box) whose allocated pointer is a reference the list owns.
+bool listCall(std::mt19937_64 &random) {
+  plait::AllocationArena arena;
+  constexpr int64_t kItemBytes = 5 * 8, kOwnsFirstWord = 1;
+  // `[]`: no layout until its first append settles it.
+  int64_t *arrays = plait::newList(0, 0);
+  int64_t *lists = plait::newList(0, kItemBytes, kOwnsFirstWord);
+  if (!arrays || !lists)
+    return false;
+  auto append = [&](int64_t *list, int64_t allocated) {
+    int64_t length = list[plait::kListLength];
+    if (plait_rt_list_reserve(address(list), length + 1, kItemBytes, kOwnsFirstWord) != 0)
+      return false;
+    auto *item = reinterpret_cast<int64_t *>(list[plait::kListItems]) + 5 * length;
+    int64_t words[5] = {allocated, allocated, 0, 1, 1};
+    std::memcpy(item, words, sizeof words);
+    list[plait::kListLength] = length + 1;
+    return true;
+  };
+  std::vector<int64_t *> made;
+  int steps = 10 + static_cast<int>(random() % 30);
+  for (int step = 0; step < steps; ++step) {
+    switch (random() % 3) {
+    case 0: { // arrays.append(np.zeros(n)) or arrays.append(arrays[k]) (retained)
+      int64_t length = arrays[plait::kListLength];
+      int64_t array;
+      if (length > 0 && random() % 2) {
+        array = reinterpret_cast<int64_t *>(arrays[plait::kListItems])[5 * (random() % length)];
+        plait_rt_array_retain(array);
+      } else {
+        array = address(_mlir_memref_to_llvm_alloc(8));
+      }
+      if (!array || !append(arrays, array))
+        return false;
+      break;
+    }
+    case 1: // arrays.pop(): the caller's reference, dropped
+      if (arrays[plait::kListLength] > 0) {
+        int64_t last = --arrays[plait::kListLength];
+        plait_rt_array_release(reinterpret_cast<int64_t *>(arrays[plait::kListItems])[5 * last]);
+      }
+      break;
+    default: { // lists.append([...]): a list of its own, holding an array
+      int64_t *inner = plait::newList(0, kItemBytes, kOwnsFirstWord);
+      if (!inner || !append(inner, address(_mlir_memref_to_llvm_alloc(8))) ||
+          !append(lists, address(inner)))
+        return false;
+      break;
+    }
+    }
+  }
+  // A list of arrays takes no items of another layout (once it has one).
+  bool settled = arrays[plait::kListItemBytes] != 0;
+  if (settled && (plait_rt_list_reserve(address(arrays), 1, 8, 0) != 2 ||
+                  plait_rt_list_settle(address(arrays), 8, 0) != 1))
+    return false;
+  if (random() % 4 == 0)
+    return true; // raised: the arena frees boxes, items and arrays alike
+  // The last references: every item goes with its list.
+  plait_rt_array_release(address(lists));
+  plait_rt_array_release(address(arrays));
+  return true;
+}
+
 } // namespace
 
 int main() {
@@ -107,7 +176,7 @@ int main() {
       std::mt19937_64 random(1234 + t);
       std::vector<void *> returned;
       for (int call = 0; call < kCalls; ++call)
-        if (!oneCall(random, returned))
+        if (!oneCall(random, returned) || !listCall(random))
           ++failures[t];
       // The caller's arrays die with their NumPy owners.
       for (void *p : returned)

@@ -197,8 +197,8 @@ def mixed_append(x):
     return items
 
 
-def list_of_tuples(x):
-    return [(x, x)]
+def list_of_strings(x):
+    return ["a", "b"]
 
 
 def empty_parameter(items):

@@ -171,9 +171,15 @@ def assert_same_effects(py: Callable[..., Any], compiled: Callable[..., Any], *a
     raised."""
     import numpy as np
 
+    def copy(a: Any) -> Any:
+        if isinstance(a, np.ndarray):
+            return same_layout_copy(a)
+        if isinstance(a, list):  # (its arrays too: compiled code may write to them)
+            return [copy(item) for item in a]
+        return type(a)(a) if isinstance(a, dict) else a
+
     def copies() -> list[Any]:
-        return [same_layout_copy(a) if isinstance(a, np.ndarray) else type(a)(a) if isinstance(a, (list, dict))
-                else a for a in args]
+        return [copy(a) for a in args]
 
     expected_args, got_args = copies(), copies()
     expected = outcome(py, *expected_args)

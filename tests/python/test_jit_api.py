@@ -26,7 +26,7 @@ def compile_error(fn: Any, *args: Any) -> plait.CompileError:
 @pytest.mark.parametrize(
     "fn, cls, line, column, fragment",
     [
-        (bad.uses_list, plait.UnsupportedError, 8, 18, "lists of tuple[int, int] are not supported"),
+        (bad.uses_list, plait.TypingError, 8, 18, "cannot put a tuple[int, int] into a list[int]"),
         (bad.returns_a_dtype, plait.UnsupportedError, 13, 5, "returns a dtype or a function"),
         (bad.calls_open, plait.UnsupportedError, 17, 5, "calling 'open'"),
         (bad.uses_with, plait.UnsupportedError, 22, 5, "With statements are not supported"),

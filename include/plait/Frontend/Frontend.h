@@ -217,6 +217,29 @@ struct Type {
   }
 };
 
+/// How a list stores one item of type `item` (docs/design/lists.md).
+/// Numbers, bools and NumPy scalars take their own bytes (float32: 4).
+/// Tuples, arrays and lists take int64 words, one per leaf: a scalar's bits
+/// in the low bytes of a word (a complex value in two), an array's or a
+/// list's memref descriptor as LLVM lays it out (allocated pointer, aligned
+/// pointer, offset, sizes, strides), so that it is one reference the list
+/// holds.
+struct ListItemLayout {
+  int64_t bytes = 0;  // of one item
+  bool words = false; // stored as words
+  /// Bit w: word w of an item is an allocated pointer the item owns a
+  /// reference to (released with the item).
+  uint64_t owned = 0;
+};
+/// The layout of `item`, a type isListItem() accepts.
+ListItemLayout listItemLayout(const Type &item);
+/// Whether lists can hold items of `item`: numbers, bools, NumPy scalars,
+/// arrays, typed lists, and tuples of these of at most 64 words.
+bool isListItem(const Type &item);
+/// The type a list stores `item` as: arrays of any layout (a list's arrays
+/// may be views of any strides), in tuples too.
+Type listItemOf(const Type &item);
+
 /// `text` as a Python string literal ('it\'s'), UTF-8 bytes kept as they are.
 std::string pythonStringLiteral(const std::string &text);
 /// The text of a literal pythonStringLiteral wrote; throws

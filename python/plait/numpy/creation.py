@@ -239,9 +239,63 @@ def _list_items_into(items, out):
     return out
 
 
+def _agreeing_1d(n, first, a):
+    if a.shape[0] != first.shape[0]:
+        raise ValueError(f"setting an array element with a sequence. The requested array has an inhomogeneous "
+                         f"shape after 1 dimensions. The detected shape was {(n,)} + inhomogeneous part.")
+
+
+def _agreeing_2d(n, first, a):
+    _agreeing_1d(n, first, a)
+    if a.shape[1] != first.shape[1]:
+        raise ValueError(f"setting an array element with a sequence. The requested array has an inhomogeneous "
+                         f"shape after 2 dimensions. The detected shape was {(n, first.shape[0])} + inhomogeneous "
+                         "part.")
+
+
+def _agreeing_3d(n, first, a):
+    _agreeing_2d(n, first, a)
+    if a.shape[2] != first.shape[2]:
+        raise ValueError(f"setting an array element with a sequence. The requested array has an inhomogeneous "
+                         f"shape after 3 dimensions. The detected shape was {(n, first.shape[0], first.shape[1])} + "
+                         "inhomogeneous part.")
+
+
+def _from_list_of_arrays(items: Any, dt: Any) -> Any:
+    """np.array of a list of arrays of one shape: the arrays stacked (NumPy's
+    ValueError naming the axes they agree on when their shapes differ)."""
+    if items.item.ndim > 3:
+        raise UnsupportedError("np.array() of a list of arrays of more than 3 dimensions is not supported yet")
+    agreeing = (_agreeing_1d, _agreeing_2d, _agreeing_3d)[items.item.ndim - 1]
+
+    def from_arrays(items):
+        n = len(items)
+        if n == 0:
+            raise ValueError("plait: np.array() of an empty list of arrays has no shape to take (NumPy's is (0,))")
+        first = items[0]
+        out = np.empty((n, *first.shape), dt)
+        for k in range(n):
+            a = items[k]
+            if a.shape != first.shape:
+                agreeing(n, first, a)
+            out[k] = a
+        return out
+
+    return from_arrays
+
+
+def _from_list_of_tuples(items, out):
+    if len(items) == 0:
+        raise ValueError("plait: np.array() of an empty list of tuples has no shape to take (NumPy's is (0,))")
+    for k in range(len(items)):
+        out[k] = np.array(items[k])
+    return out
+
+
 def _from_list(name: str, items: Any, dtype: Any) -> Any:
-    """The implementation making a new 1-D array of a list's items (as
-    np.array(list) discovers their dtype: float64 for an empty list)."""
+    """The implementation making a new array of a list's items (as
+    np.array(list) discovers their dtype: float64 for an empty list): 1-D of
+    numbers, 2-D of tuples of numbers, arrays stacked."""
     found = np.dtype(np.float64) if items.item is None else _sequence_dtype(types.Tuple([items.item]))
     dt = dtype_class(dtype, found.type)
     if found.kind == "c" and np.dtype(dt).kind != "c":
@@ -253,6 +307,18 @@ def _from_list(name: str, items: Any, dtype: Any) -> Any:
             return np.empty(0, dt)
 
         return from_empty_list
+
+    if isinstance(items.item, types.Array):
+        return _from_list_of_arrays(items, dt)
+    if isinstance(items.item, types.Tuple):
+        width = len(items.item.elements)
+        if any(isinstance(e, (types.Tuple, types.Array, types.List)) for e in items.item.elements):
+            raise UnsupportedError(f"np.array() of a list of {items.item} is not supported (tuples of numbers are)")
+
+        def from_tuples(items):
+            return _from_list_of_tuples(items, np.empty((len(items), width), dt))
+
+        return from_tuples
 
     def from_list(items):
         return _list_items_into(items, np.empty(len(items), dt))

@@ -82,6 +82,14 @@ func.func @array_variables(%a: memref<?xf64, strided<[?], offset: ?>>) -> memref
   return %a : memref<?xf64, strided<[?], offset: ?>>
 }
 
+// CHECK-LABEL: func.func @item_slots
+func.func @item_slots(%address: i64) -> memref<?xf64> {
+  // CHECK: plait.item_slot %{{.*}} : <memref<?xf64>>
+  %slot = plait.item_slot %address : !plait.array_slot<memref<?xf64>>
+  %a = plait.load_array %slot : !plait.array_slot<memref<?xf64>>
+  return %a : memref<?xf64>
+}
+
 // CHECK-LABEL: func.func @lists
 func.func @lists(%address: i64, %length: index) -> memref<?xi64, strided<[1], offset: ?>> {
   // CHECK: plait.list_items %{{.*}}, %{{.*}} : memref<?xi64, strided<[1], offset: ?>>

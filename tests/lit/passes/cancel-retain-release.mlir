@@ -70,3 +70,20 @@ func.func @across_blocks(%a: !array) {
   plait.release %a : !array
   return
 }
+
+// A list item's slot may share its words with another item's slot (two
+// positions that turn out equal): a store through one is not known to leave
+// the other alone, so a load from it is no longer the value loaded before.
+// CHECK-LABEL: func.func @item_slots_alias
+func.func @item_slots_alias(%first: i64, %second: i64, %b: !array) {
+  %x = plait.item_slot %first : !slot
+  %y = plait.item_slot %second : !slot
+  %a = plait.load_array %x : !slot
+  // CHECK: plait.retain
+  plait.retain %a : !array
+  plait.store_array %b, %y : !slot
+  %a2 = plait.load_array %x : !slot
+  // CHECK: plait.release
+  plait.release %a2 : !array
+  return
+}

@@ -51,6 +51,19 @@ func.func @imaginary_parts(%z: memref<?x?xcomplex<f64>, strided<[?, ?], offset: 
   return %im : memref<?x?xf64, strided<[?, ?], offset: ?>>
 }
 
+// item_slot: the descriptor at a list item's words is a slot like a
+// variable's: the address as a pointer, read and written whole.
+// CHECK-LABEL: llvm.func @item_slot
+func.func @item_slot(%address: i64, %a: memref<?xf64, strided<[?], offset: ?>>) -> memref<?xf64, strided<[?], offset: ?>> {
+  // CHECK: %[[SLOT:.*]] = llvm.inttoptr %{{.*}} : i64 to !llvm.ptr
+  %slot = plait.item_slot %address : !plait.array_slot<memref<?xf64, strided<[?], offset: ?>>>
+  // CHECK: %[[OLD:.*]] = llvm.load %[[SLOT]]
+  %old = plait.load_array %slot : !plait.array_slot<memref<?xf64, strided<[?], offset: ?>>>
+  // CHECK: llvm.store %{{.*}}, %[[SLOT]]
+  plait.store_array %a, %slot : !plait.array_slot<memref<?xf64, strided<[?], offset: ?>>>
+  return %old : memref<?xf64, strided<[?], offset: ?>>
+}
+
 // list_items: a contiguous view of a list's items, made from the address
 // and length read from its box: both pointers the address, offset 0,
 // the length as the size, stride 1.

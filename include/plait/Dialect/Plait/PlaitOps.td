@@ -175,6 +175,24 @@ def Plait_StoreArrayOp : Plait_Op<"store_array", [
   let assemblyFormat = "$value `,` $slot attr-dict `:` type($slot)";
 }
 
+def Plait_ItemSlotOp : Plait_Op<"item_slot", [Pure]> {
+  let summary = "the array variable a list item's words are";
+  let description = [{
+    A list of arrays (or of lists, or of tuples holding them) stores each
+    array as its memref descriptor, laid out as LLVM lays it out, in the
+    item's words. Given the address of those words, this is a slot over
+    them: `plait.load_array` reads the item's array, `plait.store_array`
+    writes one (the reference moves into the list). Valid until the list
+    grows, as a `plait.list_items` view is.
+    ```mlir
+    %slot = plait.item_slot %address : !plait.array_slot<memref<?xf64, strided<[?], offset: ?>>>
+    ```
+  }];
+  let arguments = (ins I64:$address);
+  let results = (outs Plait_ArraySlotType:$slot);
+  let assemblyFormat = "$address attr-dict `:` type($slot)";
+}
+
 def Plait_RetainOp : Plait_Op<"retain", [
     MemoryEffects<[MemWrite<Plait_ArrayOwnership>]>]> {
   let summary = "one more reference to an array's allocation";
@@ -217,7 +235,8 @@ def Plait_ListItemsOp : Plait_Op<"list_items", [Pure]> {
   let summary = "the items of a typed list, as a 1-D array over their memory";
   let description = [{
     A list is a box of int64 words (length, capacity, the address of its
-    items' allocation, the bytes of one item, a changed flag). Given the address and the
+    items' allocation, the bytes of one item, a changed flag, the item words
+    that own references). Given the address and the
     length the box held when read, this is a contiguous view of the items,
     valid until the list grows (an append may move them): the emitter reads
     the box again after anything that may append. The view owns no

@@ -72,11 +72,14 @@ private:
       }
       return;
     }
-    if (auto store = dyn_cast<StoreArrayOp>(op)) {
+    // (A list item's slot may share its words with another's: those
+    // loads and stores are unknown effects, below.)
+    auto variable = [](Value slot) { return !slot.getDefiningOp<ItemSlotOp>(); };
+    if (auto store = dyn_cast<StoreArrayOp>(op); store && variable(store.getSlot())) {
       slotHolds[store.getSlot()] = store.getValue();
       return;
     }
-    if (auto load = dyn_cast<LoadArrayOp>(op)) {
+    if (auto load = dyn_cast<LoadArrayOp>(op); load && variable(load.getSlot())) {
       auto held = slotHolds.find(load.getSlot());
       if (held != slotHolds.end())
         loadedFrom[load.getResult()] = held->second;

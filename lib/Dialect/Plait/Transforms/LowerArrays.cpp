@@ -33,8 +33,8 @@ public:
     SmallVector<Operation *> ops;
     SmallVector<BlockArgument> slotArguments;
     module.walk([&](Operation *op) {
-      if (isa<ArraySlotOp, LoadArrayOp, StoreArrayOp, RetainOp, ReleaseOp, ComplexPartOp,
-              ListItemsOp>(op))
+      if (isa<ArraySlotOp, ItemSlotOp, LoadArrayOp, StoreArrayOp, RetainOp, ReleaseOp,
+              ComplexPartOp, ListItemsOp>(op))
         ops.push_back(op);
       for (Region &region : op->getRegions())
         for (Block &block : region)
@@ -50,15 +50,20 @@ public:
         return failure();
       argument.setType(*pointer);
     }
-    SmallVector<ArraySlotOp> slots;
-    for (Operation *op : ops)
+    SmallVector<Operation *> slots;
+    for (Operation *op : ops) {
       if (auto slot = dyn_cast<ArraySlotOp>(op)) {
         if (failed(lowerSlot(slot)))
           return failure();
         slots.push_back(slot);
+      } else if (auto item = dyn_cast<ItemSlotOp>(op)) {
+        if (failed(lowerItemSlot(item)))
+          return failure();
+        slots.push_back(item);
       }
+    }
     for (Operation *op : ops) {
-      if (isa<ArraySlotOp>(op))
+      if (isa<ArraySlotOp, ItemSlotOp>(op))
         continue;
       OpBuilder b(op);
       Location l = op->getLoc();
@@ -78,7 +83,7 @@ public:
       }
       op->erase();
     }
-    for (ArraySlotOp slot : slots)
+    for (Operation *slot : slots)
       slot->erase();
     return success();
   }
@@ -175,6 +180,17 @@ private:
     empty = b.create<LLVM::InsertValueOp>(l, empty, null, ArrayRef<int64_t>{1});
     b.create<LLVM::StoreOp>(l, empty, address);
     slot.getSlot().replaceAllUsesWith(address);
+    return success();
+  }
+
+  /// A pointer to the descriptor at the item's address.
+  LogicalResult lowerItemSlot(ItemSlotOp item) {
+    FailureOr<Type> pointer = pointerType(item.getType());
+    if (failed(pointer))
+      return item.emitOpError("has an array type without an LLVM descriptor");
+    OpBuilder b(item);
+    Value address = b.create<LLVM::IntToPtrOp>(item.getLoc(), *pointer, item.getAddress());
+    item.getSlot().replaceAllUsesWith(address);
     return success();
   }
 

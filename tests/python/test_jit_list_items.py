@@ -1,0 +1,168 @@
+"""Lists of tuples, arrays and lists in compiled code, against CPython: the
+same functions run interpreted and compiled, with their results, their
+exceptions (type and message), what they do to the lists passed in, and
+which arrays come back (the very objects passed in, where CPython's would
+be)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import jit_list_items as py
+import plait
+from jit_support import assert_same, assert_same_effects, jitted_copies
+
+jit = jitted_copies(py)
+SETTINGS = settings(max_examples=50, deadline=None)
+
+small = st.integers(-6, 6)
+halves = st.integers(-8, 8).map(lambda k: k / 2)
+pair_lists = st.lists(st.tuples(small, halves), min_size=1, max_size=8)
+
+
+@given(n=st.integers(0, 7))
+@SETTINGS
+def test_lists_of_tuples_are_built_and_returned(n: int) -> None:
+    assert_same(py.pairs_below, jit.pairs_below, n)
+    if n:  # (an empty one: below)
+        assert_same(py.tuples_to_array, jit.tuples_to_array, n)
+
+
+@given(pairs=pair_lists, i=small, x=halves)
+@SETTINGS
+def test_lists_of_tuples_passed_in_unpack_search_and_sort(pairs: list, i: int, x: float) -> None:
+    assert_same_effects(py.weighted, jit.weighted, pairs)
+    assert_same_effects(py.tuple_methods, jit.tuple_methods, pairs, i, x)
+    # index() names the missing tuple by its repr, as CPython does.
+    assert_same(py.tuple_index_message, jit.tuple_index_message, pairs, i, x)
+
+
+@given(a=small, b=st.one_of(small, halves), c=small, d=st.one_of(small, halves, st.just(float("nan"))))
+@SETTINGS
+def test_tuples_compare_as_cpythons(a: int, b: float, c: int, d: float) -> None:
+    assert_same(py.tuple_compare, jit.tuple_compare, a, b, c, d)
+
+
+@given(pairs=st.lists(st.tuples(small, halves), max_size=40), reverse=st.booleans(),
+       values=st.lists(halves, min_size=1, max_size=12))
+@SETTINGS
+def test_sorting_and_extremes_by_key_as_cpythons(pairs: list, reverse: bool, values: list) -> None:
+    # Stable by key (many equal keys); the first of equal extremes wins.
+    if pairs:
+        assert_same_effects(py.keyed, jit.keyed, pairs, reverse)
+    assert_same(py.keyed_array, jit.keyed_array, np.array(values))
+    assert_same(py.keyed_empty, jit.keyed_empty, 3)
+
+
+@given(n=st.integers(0, 6), m=st.integers(0, 5))
+@SETTINGS
+def test_lists_of_arrays_are_built_and_returned(n: int, m: int) -> None:
+    assert_same(py.arrays_made, jit.arrays_made, n, m)
+    if n:  # (an empty one: below)
+        assert_same(py.arrays_stacked, jit.arrays_stacked, n, m)
+    assert_same(py.tuples_holding_arrays, jit.tuples_holding_arrays, n)
+
+
+arrays_of_one_shape = st.integers(1, 4).flatmap(
+    lambda m: st.lists(st.lists(halves, min_size=m, max_size=m).map(np.array), min_size=1, max_size=5))
+
+
+@given(arrays=arrays_of_one_shape, c=halves)
+@SETTINGS
+def test_lists_of_arrays_passed_in(arrays: list, c: float) -> None:
+    assert_same_effects(py.arrays_summed, jit.arrays_summed, arrays)
+    assert_same_effects(py.arrays_scaled, jit.arrays_scaled, arrays, c)  # writes reach the caller's arrays
+    assert_same_effects(py.arrays_shuffled, jit.arrays_shuffled, arrays)
+    assert_same(py.arrays_stacked_given, jit.arrays_stacked_given, arrays)
+
+
+@pytest.mark.parametrize("n", [0, 1, 7, 50, 400])
+def test_array_items_replaced_and_dropped_are_freed_once(n: int) -> None:
+    # Each round three times over: a freed array read again, or freed twice,
+    # shows up as wrong sums or a crash.
+    for _ in range(3):
+        assert_same(py.arrays_churned, jit.arrays_churned, n)
+
+
+def test_arrays_keep_their_identity_through_a_call() -> None:
+    first, second = np.arange(3.0), np.ones(3)
+    arrays = [first, second]
+    result, _ = jit.arrays_shuffled(arrays)
+    expected = [first, second]
+    py.arrays_shuffled(expected)
+    # The arrays CPython's list holds afterwards are the same objects.
+    assert [a is first or a is second for a in arrays] == [a is first or a is second for a in expected]
+    assert any(a is first for a in result) == any(a is first for a in expected)
+    assert jit.array_item_out_of_range(arrays, -1) is arrays[-1]
+
+
+def test_lists_of_lists() -> None:
+    for n, m in [(0, 0), (1, 3), (3, 2), (4, 5)]:
+        assert_same(py.grid, jit.grid, n, m)
+    for values, n in [([3, 4, 5, 10, -1], 3), ([5], 2), ([7], 1)]:
+        assert_same(py.buckets, jit.buckets, values, n)
+
+
+@pytest.mark.parametrize(
+    "fn, args",
+    [
+        (py.array_item_out_of_range, ([np.zeros(2)], 3)),
+        (py.array_item_out_of_range, ([np.zeros(2)], -2)),
+        (py.tuple_message, ([(1, 2.5), (3, 4.0)],)),
+        (py.arrays_stacked_given, ([np.zeros(2), np.ones(3)],)),
+        (py.arrays_stacked_given, ([np.zeros((2, 2)), np.ones((2, 3))],)),
+    ],
+)
+def test_errors_are_cpythons_and_numpys(fn, args) -> None:
+    assert_same(fn, getattr(jit, fn.__name__), *args)
+
+
+def test_printing_lists_of_tuples_arrays_and_lists(capsys) -> None:
+    pairs, arrays = [(1, 0.5), (2, -1.0)], [np.arange(3.0), np.eye(2)[0]]
+    py.print_items(pairs, arrays)
+    expected = capsys.readouterr().out
+    jit.print_items(pairs, arrays)
+    assert capsys.readouterr().out == expected
+
+
+@pytest.mark.parametrize(
+    "argument, error, message",
+    [
+        ([np.zeros(2), np.zeros((2, 2))], TypeError, "a list mixing numpy.ndarray and numpy.ndarray items"),
+        ([[1, 2]], TypeError, "not list"),
+        ([np.zeros(2)[::1].view()], None, None),
+    ],
+)
+def test_list_arguments_of_arrays_checked(argument: list, error, message) -> None:
+    if error is None:
+        assert jit.arrays_scaled(argument, 2.0) == 1
+        return
+    with pytest.raises(error, match=message):
+        jit.arrays_scaled(argument, 2.0)
+
+
+def test_read_only_arrays_in_a_list_are_refused() -> None:
+    frozen = np.zeros(2)
+    frozen.flags.writeable = False
+    with pytest.raises(ValueError, match=r"arrays_scaled\(\) argument 1 \('arrays'\) is a list holding a read-only array"):
+        jit.arrays_scaled([frozen], 2.0)
+    assert not frozen.any()
+
+
+def test_empty_lists_of_arrays_and_tuples_to_arrays_say_why() -> None:
+    with pytest.raises(ValueError, match="np.array\\(\\) of an empty list of arrays"):
+        jit.arrays_stacked(0, 3)
+    with pytest.raises(ValueError, match="np.array\\(\\) of an empty list of tuples"):
+        jit.tuples_to_array(0)
+
+
+def test_signatures_name_lists_of_tuples_and_arrays() -> None:
+    f = plait.jit(py.weighted)
+    f([(1, 2.0)])
+    g = plait.jit(py.arrays_summed)
+    g([np.zeros((2, 2))])
+    assert f.signatures == ["float(list[tuple[int64, float64]])"]
+    assert g.signatures == ["float64[:, ::1](list[float64[:, :]])"]
