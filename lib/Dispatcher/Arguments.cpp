@@ -608,7 +608,7 @@ static bool classify(const DispatchState &state, size_t i, BoundCall &call) {
       return false;
     call.dictItems[i] = call.pins.keep(items);
     std::string part;
-    return classifyDict(items, part, describe(), scalarItemPart) &&
+    return classifyDict(items, part, describe(), scalarItemPart, listItemPart) &&
            appendPart(call, part, describe());
   }
   if (PyUnicode_Check(argument)) {

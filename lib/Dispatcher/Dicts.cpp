@@ -2,9 +2,9 @@
 //
 // A dict crosses the boundary as a copy: a Python dict argument becomes a
 // box (plait/Runtime/Dicts.h) of the call's arena, its keys and values in
-// the words compiled code reads (EmitDicts.cpp: a key's one normalised
-// word, a value's two); a dict result, and a changed argument written back,
-// become Python objects again.
+// the words compiled code reads (EmitDicts.cpp: a key's normalised words,
+// one per number, a value's two); a dict result, and a changed argument
+// written back, become Python objects again.
 //
 //===----------------------------------------------------------------------===//
 #include "Dicts.h"
@@ -23,7 +23,7 @@ using frontend::Type;
 
 namespace {
 
-constexpr int64_t kKeyWords = 1, kValueWords = 2; // (as EmitDicts.cpp lays entries out)
+constexpr int64_t kValueWords = 2; // (as EmitDicts.cpp lays entries out)
 
 double doubleOfBits(int64_t bits) {
   double v;
@@ -138,9 +138,40 @@ int64_t normalisedKey(const Type &type, int64_t word) {
   return floating && doubleOfBits(word) == 0.0 ? 0 : word;
 }
 
+/// A key's words (a tuple's elements one after another) as put in, and as
+/// compiled code compares them; false with an exception.
+bool keyWordsOf(PyObject *key, const Type &type, std::vector<int64_t> &original,
+                std::vector<int64_t> &normalised) {
+  if (type.kind == Type::Kind::Tuple) {
+    for (size_t k = 0; k < type.elements.size(); ++k)
+      if (!keyWordsOf(PyTuple_GET_ITEM(key, static_cast<Py_ssize_t>(k)), type.elements[k], original,
+                      normalised))
+        return false;
+    return true;
+  }
+  int64_t words[2];
+  if (!wordsOf(key, type, words))
+    return false;
+  original.push_back(words[0]);
+  normalised.push_back(normalisedKey(type, words[0]));
+  return true;
+}
+
 /// The Python object of a scalar of `type` kept as `words`.
 PyObject *objectOf(const Type &type, const int64_t *words) {
   switch (type.kind) {
+  case Type::Kind::Tuple: { // (a key: one word per element)
+    PyObject *tuple = PyTuple_New(static_cast<Py_ssize_t>(type.elements.size()));
+    for (size_t k = 0; tuple && k < type.elements.size(); ++k) {
+      PyObject *element = objectOf(type.elements[k], words);
+      words += frontend::dictKeyWords(type.elements[k]);
+      if (!element)
+        Py_CLEAR(tuple);
+      else
+        PyTuple_SET_ITEM(tuple, static_cast<Py_ssize_t>(k), element);
+    }
+    return tuple;
+  }
   case Type::Kind::Bool:
     return PyBool_FromLong(words[0] != 0);
   case Type::Kind::Int:
@@ -190,18 +221,23 @@ PyObject *objectOf(const Type &type, const int64_t *words) {
 } // namespace
 
 bool classifyDict(PyObject *items, std::string &part, const std::string &what,
-                  const std::function<std::string(PyObject *)> &scalarPart) {
+                  const std::function<std::string(PyObject *)> &scalarPart,
+                  const std::function<std::string(PyObject *)> &tuplePart) {
   Py_ssize_t position = 0;
   PyObject *key, *value;
   std::string keyPart, valuePart;
   PyObject *firstKey = nullptr, *firstValue = nullptr;
   while (PyDict_Next(items, &position, &key, &value)) {
-    std::string k = scalarPart(key), v = scalarPart(value);
-    if (k.empty() || v.empty() || k[0] == 'c' ||
-        (k[0] == 'N' && frontend::isComplexDType(frontend::dtypeOfDispatchCode(k[1])->dtype))) {
+    std::string k = PyTuple_Check(key) ? tuplePart(key) : scalarPart(key), v = scalarPart(value);
+    // (Tuple parts spell a complex element 'c', NumPy scalars their dtype.)
+    bool complexKey =
+        !k.empty() &&
+        (k.find('c') != std::string::npos ||
+         (k[0] == 'N' && frontend::isComplexDType(frontend::dtypeOfDispatchCode(k[1])->dtype)));
+    if (k.empty() || v.empty() || complexKey || k == "T0") {
       PyErr_Format(PyExc_TypeError,
-                   "%s: dict keys must be int, float, bool or real NumPy scalars and values "
-                   "int, float, bool, complex or NumPy scalars, not %s: %s",
+                   "%s: dict keys must be int, float, bool, real NumPy scalars or tuples of "
+                   "them and values int, float, bool, complex or NumPy scalars, not %s: %s",
                    what.c_str(), Py_TYPE(key)->tp_name, Py_TYPE(value)->tp_name);
       return false;
     }
@@ -232,7 +268,8 @@ bool classifyDict(PyObject *items, std::string &part, const std::string &what,
 }
 
 int64_t *unboxDict(PyObject *items, const Type &type) {
-  int64_t *box = newDict(kKeyWords, kValueWords);
+  int64_t keyWords = frontend::dictKeyWords(type.keyType());
+  int64_t *box = newDict(keyWords, kValueWords);
   if (!box) {
     PyErr_NoMemory();
     return nullptr;
@@ -240,19 +277,21 @@ int64_t *unboxDict(PyObject *items, const Type &type) {
   Py_ssize_t position = 0;
   PyObject *key, *value;
   while (PyDict_Next(items, &position, &key, &value)) {
-    int64_t keyWords[2], valueWords[2], entry = 0;
-    if (!wordsOf(key, type.keyType(), keyWords) || !wordsOf(value, type.valueType(), valueWords))
+    std::vector<int64_t> original, normalised;
+    int64_t valueWords[2], entry = 0;
+    if (!keyWordsOf(key, type.keyType(), original, normalised) ||
+        !wordsOf(value, type.valueType(), valueWords))
       return nullptr; // (the arena frees the box)
-    int64_t original = keyWords[0];
-    keyWords[0] = normalisedKey(type.keyType(), keyWords[0]);
-    if (plait_rt_dict_insert(reinterpret_cast<int64_t>(box), reinterpret_cast<int64_t>(keyWords),
-                             original, reinterpret_cast<int64_t>(&entry)) != 0) {
+    if (plait_rt_dict_insert(reinterpret_cast<int64_t>(box),
+                             reinterpret_cast<int64_t>(normalised.data()),
+                             reinterpret_cast<int64_t>(original.data()),
+                             reinterpret_cast<int64_t>(&entry), keyWords) != 0) {
       PyErr_NoMemory();
       return nullptr;
     }
     int64_t *at = reinterpret_cast<int64_t *>(box[kDictEntries]) + entry * dictEntryWords(box);
-    at[kKeyWords] = valueWords[0];
-    at[kKeyWords + 1] = valueWords[1];
+    at[keyWords] = valueWords[0];
+    at[keyWords + 1] = valueWords[1];
   }
   return box;
 }
@@ -274,8 +313,8 @@ PyObject *pythonDict(const Type &type, const int64_t *box) {
     const int64_t *entry = entries + k * entryWords;
     if (!entry[entryWords - 1])
       continue;
-    PyObject *key = objectOf(type.keyType(), entry + entryWords - 2); // as first put in
-    PyObject *value = key ? objectOf(type.valueType(), entry + kKeyWords) : nullptr;
+    PyObject *key = objectOf(type.keyType(), entry + dictOriginalKey(box)); // as first put in
+    PyObject *value = key ? objectOf(type.valueType(), entry + box[kDictKeyWords]) : nullptr;
     int failed = value ? PyDict_SetItem(dict, key, value) : -1;
     Py_XDECREF(key);
     Py_XDECREF(value);

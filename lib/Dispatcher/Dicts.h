@@ -13,10 +13,12 @@
 namespace plait::dispatch::detail {
 
 /// The key part of a dict argument `items` ('M', its keys' part, its
-/// values' part; `scalarPart` gives an object's, "" for none): false with
+/// values' part; `scalarPart` gives a scalar's, `tuplePart` a tuple key's,
+/// "" for none): false with
 /// a TypeError naming `what` for an empty dict, mixed types or others.
 bool classifyDict(PyObject *items, std::string &part, const std::string &what,
-                  const std::function<std::string(PyObject *)> &scalarPart);
+                  const std::function<std::string(PyObject *)> &scalarPart,
+                  const std::function<std::string(PyObject *)> &tuplePart);
 /// A box of the calling thread's arena holding `items` as a dict of
 /// `type`; null with an exception.
 int64_t *unboxDict(PyObject *items, const frontend::Type &type);

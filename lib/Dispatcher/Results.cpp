@@ -594,6 +594,41 @@ PyObject *recordedValue(const std::string &kind, int64_t bits, int64_t next) {
   return value;
 }
 
+/// The value of `kind` recorded at values[at] (advanced past its words): a
+/// tuple's kind is its elements' kinds in parentheses, separated by commas.
+PyObject *recordedValues(const std::string &kind, size_t &position,
+                         const std::array<int64_t, kMaxErrorArguments> &values, size_t &at) {
+  if (position < kind.size() && kind[position] == '(') {
+    PyObject *items = PyList_New(0);
+    ++position;
+    while (items && position < kind.size() && kind[position] != ')') {
+      PyObject *item = recordedValues(kind, position, values, at);
+      if (!item || PyList_Append(items, item) != 0)
+        Py_CLEAR(items);
+      Py_XDECREF(item);
+      if (position < kind.size() && kind[position] == ',')
+        ++position;
+    }
+    ++position; // ')'
+    PyObject *tuple = items ? PyList_AsTuple(items) : nullptr;
+    Py_XDECREF(items);
+    return tuple;
+  }
+  size_t end = kind.find_first_of(",)", position);
+  std::string scalar = kind.substr(position, end == std::string::npos ? end : end - position);
+  position = end == std::string::npos ? kind.size() : end;
+  const frontend::DTypeInfo *info =
+      scalar.size() > 1 && scalar[0] == 'N' ? frontend::dtypeOfDispatchCode(scalar[1]) : nullptr;
+  bool twoWords = scalar == "c" || (info && frontend::isComplexDType(info->dtype));
+  if (at + (twoWords ? 2 : 1) > values.size()) {
+    PyErr_SetString(PyExc_SystemError, "plait: a raise recorded too many values");
+    return nullptr;
+  }
+  PyObject *value = recordedValue(scalar, values[at], at + 1 < values.size() ? values[at + 1] : 0);
+  at += twoWords ? 2 : 1;
+  return value;
+}
+
 /// The message of a `raise` in compiled code: a template (it starts with
 /// kFormattedMessage) whose {k:kind:conversion:spec} fields are an
 /// f-string's fields of recorded value k as a `kind` (i int, f float, b
@@ -698,6 +733,14 @@ void addTracebackFrames(const std::string &frames, const std::string &own) {
   }
 }
 
+/// The value a kValueMessage `message` names (raise IndexError(i), a
+/// KeyError's key).
+PyObject *recordedValue(const std::string &message,
+                        const std::array<int64_t, kMaxErrorArguments> &values) {
+  size_t position = 1, at = 0;
+  return recordedValues(message, position, values, at);
+}
+
 /// Sets the exception of error site `site`.
 void setRunError(const frontend::ErrorSite &site) {
   if (site.exception == frontend::kCallbackException && restoreCallbackError())
@@ -724,10 +767,9 @@ void setRunError(const frontend::ErrorSite &site) {
   if (bare || marker == frontend::kFormattedMessage || marker == frontend::kValueMessage) {
     // A raise of the program itself: its class called with the message, the
     // value itself (raise IndexError(i)), or nothing (raise ValueError).
-    PyObject *text = bare ? nullptr
-                     : marker == frontend::kValueMessage
-                         ? recordedValue(site.message.substr(1), values[0], values[1])
-                         : formatRaiseMessage(site.message, values);
+    PyObject *text = bare                                ? nullptr
+                     : marker == frontend::kValueMessage ? recordedValue(site.message, values)
+                                                         : formatRaiseMessage(site.message, values);
     if (!bare && !text) {
       Py_DECREF(cls);
       return;

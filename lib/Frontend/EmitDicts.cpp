@@ -1,11 +1,11 @@
 //===- EmitDicts.cpp - typed dicts ----------------------------------------===//
 //
 // A dict is its box (plait/Runtime/Dicts.h), owned as lists and arrays are.
-// Each entry is five int64 words: the key's (normalised, so that equal keys
-// have equal words: -0.0 is 0.0, NumPy floats are float64), the value's two
-// (a complex value takes both), the key's own word as first put in (what
-// the dict gives back: CPython keeps the first key object), and the alive
-// flag. The runtime finds and
+// Each entry is int64 words: the key's K (normalised, so that equal keys
+// have equal words: -0.0 is 0.0, NumPy floats are float64; one per number,
+// a tuple's elements in order), the value's two (a complex value takes
+// both), the key's K as first put in (what the dict gives back: CPython
+// keeps the first key object), and the alive flag. The runtime finds and
 // inserts keys; the emitter reads and writes values through a
 // plait.list_items view of the entries, made where they stand.
 //
@@ -17,47 +17,86 @@
 namespace plait::frontend::detail {
 
 namespace {
-constexpr int64_t kKeyWords = 1, kValueWords = 2, kEntryWords = kKeyWords + kValueWords + 2;
-/// The entry's word holding the key as first put in.
-constexpr int64_t kOriginalKey = kEntryWords - 2;
+constexpr int64_t kValueWords = 2;
+/// An entry's layout for keys of `K` words (Dicts.h).
+int64_t entryWords(int64_t K) { return 2 * K + kValueWords + 1; }
+int64_t originalKeyWord(int64_t K) { return K + kValueWords; }
+int64_t keyWordsOfDict(const Val &dict) { return dictKeyWords(dict.type.keyType()); }
+
+/// The scalar types of a key's words, in order.
+void keyScalars(const Type &key, std::vector<Type> &out) {
+  if (key.kind != Type::Kind::Tuple) {
+    out.push_back(key);
+    return;
+  }
+  for (const Type &element : key.elements)
+    keyScalars(element, out);
+}
 } // namespace
 
-Value FunctionEmitter::dictKeyWord(const Val &key, const Type &keyType, Location l) {
+llvm::SmallVector<Value, 2> FunctionEmitter::keyWordsOf(const Val &key, const Type &keyType,
+                                                        Location l) {
   Val given = convert(key, keyType);
-  const Type &t = keyType;
-  if (t.kind == Type::Kind::Bool || (t.isNumPy() && t.dtype == DType::Bool))
-    return builder.create<arith::ExtUIOp>(l, builder.getI64Type(), given.leaves[0]);
-  if (t.kind == Type::Kind::Int)
-    return given.leaves[0];
-  if (t.isNumPy() && !isFloatDType(t.dtype))
-    return castNumPy(given, DType::Int64).leaves[0]; // (uint64: the same bits)
-  Value f = t.isNumPy() ? castNumPy(given, DType::Float64).leaves[0] : given.leaves[0];
-  return builder.create<arith::BitcastOp>(l, builder.getI64Type(), f);
+  std::vector<Type> scalars;
+  keyScalars(keyType, scalars);
+  llvm::SmallVector<Value, 2> words;
+  for (size_t k = 0; k < scalars.size(); ++k) {
+    const Type &t = scalars[k];
+    Val leaf{t, {given.leaves[k]}};
+    if (t.kind == Type::Kind::Bool || (t.isNumPy() && t.dtype == DType::Bool))
+      words.push_back(builder.create<arith::ExtUIOp>(l, builder.getI64Type(), leaf.leaves[0]));
+    else if (t.kind == Type::Kind::Int)
+      words.push_back(leaf.leaves[0]);
+    else if (t.isNumPy() && !isFloatDType(t.dtype))
+      words.push_back(castNumPy(leaf, DType::Int64).leaves[0]); // (uint64: the same bits)
+    else
+      words.push_back(builder.create<arith::BitcastOp>(
+          l, builder.getI64Type(),
+          t.isNumPy() ? castNumPy(leaf, DType::Float64).leaves[0] : leaf.leaves[0]));
+  }
+  return words;
 }
 
-Value FunctionEmitter::normalisedKeyWord(Value word, const Type &keyType, Location l) {
-  if (!keyType.isFloating())
-    return word;
-  // -0.0 and 0.0 are one key: the bits of both zeros become 0.
-  Value magnitude = builder.create<arith::AndIOp>(l, word, constInt(INT64_MAX));
-  Value isZero = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq, magnitude, constInt(0));
-  return builder.create<arith::SelectOp>(l, isZero, constInt(0), word);
+llvm::SmallVector<Value, 2> FunctionEmitter::normalisedKeyWords(llvm::ArrayRef<Value> words,
+                                                                const Type &keyType, Location l) {
+  std::vector<Type> scalars;
+  keyScalars(keyType, scalars);
+  llvm::SmallVector<Value, 2> normalised;
+  for (size_t k = 0; k < words.size(); ++k) {
+    if (!scalars[k].isFloating()) {
+      normalised.push_back(words[k]);
+      continue;
+    }
+    // -0.0 and 0.0 are one key: the bits of both zeros become 0.
+    Value magnitude = builder.create<arith::AndIOp>(l, words[k], constInt(INT64_MAX));
+    Value isZero =
+        builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq, magnitude, constInt(0));
+    normalised.push_back(builder.create<arith::SelectOp>(l, isZero, constInt(0), words[k]));
+  }
+  return normalised;
 }
 
-Val FunctionEmitter::dictKeyOfWord(Value word, const Type &keyType, Location l) {
-  const Type &t = keyType;
-  if (t.kind == Type::Kind::Bool)
-    return {t, {builder.create<arith::TruncIOp>(l, builder.getI1Type(), word)}};
-  if (t.kind == Type::Kind::Int)
-    return {t, {word}};
-  if (t.isNumPy() && t.dtype == DType::Bool)
-    return {t, {builder.create<arith::TruncIOp>(l, builder.getI1Type(), word)}};
-  if (t.isNumPy() && !isFloatDType(t.dtype))
-    return castNumPy(Val{Type::numpy(DType::Int64), {word}}, t.dtype);
-  Value f = builder.create<arith::BitcastOp>(l, builder.getF64Type(), word);
-  if (t.isNumPy())
-    return castNumPy(Val{Type::numpy(DType::Float64), {f}}, t.dtype);
-  return {t, {f}};
+Val FunctionEmitter::keyOfWords(llvm::ArrayRef<Value> words, const Type &keyType, Location l) {
+  std::vector<Type> scalars;
+  keyScalars(keyType, scalars);
+  Val key{keyType, {}};
+  for (size_t k = 0; k < scalars.size(); ++k) {
+    const Type &t = scalars[k];
+    Value word = words[k];
+    Val leaf;
+    if (t.kind == Type::Kind::Bool || (t.isNumPy() && t.dtype == DType::Bool)) {
+      leaf = {t, {builder.create<arith::TruncIOp>(l, builder.getI1Type(), word)}};
+    } else if (t.kind == Type::Kind::Int) {
+      leaf = {t, {word}};
+    } else if (t.isNumPy() && !isFloatDType(t.dtype)) {
+      leaf = castNumPy(Val{Type::numpy(DType::Int64), {word}}, t.dtype);
+    } else {
+      Value f = builder.create<arith::BitcastOp>(l, builder.getF64Type(), word);
+      leaf = t.isNumPy() ? castNumPy(Val{Type::numpy(DType::Float64), {f}}, t.dtype) : Val{t, {f}};
+    }
+    key.leaves.append(leaf.leaves.begin(), leaf.leaves.end());
+  }
+  return key;
 }
 
 std::array<Value, 2> FunctionEmitter::dictValueWords(const Val &value, const Type &valueType,
@@ -108,16 +147,17 @@ Val FunctionEmitter::dictValueOfWords(Value first, Value second, const Type &val
 Value FunctionEmitter::dictEntries(const Val &dict, Location l) {
   // All the entries made (dead ones too), as one array of words.
   Value used = listWord(dict, kDictUsed, l);
-  Value words = builder.create<arith::MulIOp>(l, used, constInt(kEntryWords));
+  Value words = builder.create<arith::MulIOp>(l, used, constInt(entryWords(keyWordsOfDict(dict))));
   Type view = Type::array(DType::Int64, 1, /*contiguous=*/true);
   return builder.create<dialect::ListItemsOp>(
       l, module.memrefType(view), listWord(dict, kDictEntries, l),
       builder.create<arith::IndexCastOp>(l, builder.getIndexType(), words));
 }
 
-Value FunctionEmitter::dictEntryWord(Value entries, Value entry, int64_t word, Location l) {
+Value FunctionEmitter::dictEntryWord(Value entries, Value entry, int64_t keyWords, int64_t word,
+                                     Location l) {
   Value at = builder.create<arith::AddIOp>(
-      l, builder.create<arith::MulIOp>(l, entry, constInt(kEntryWords)), constInt(word));
+      l, builder.create<arith::MulIOp>(l, entry, constInt(entryWords(keyWords))), constInt(word));
   return builder.create<mlir::memref::LoadOp>(
       l, entries,
       mlir::ValueRange{builder.create<arith::IndexCastOp>(l, builder.getIndexType(), at)});
@@ -127,34 +167,48 @@ Val FunctionEmitter::newDict(const Type &type, Location l) {
   Value box = allocateArray(Type::array(DType::Int64, 1, /*contiguous=*/true),
                             {constInt(kDictWords)}, nullptr, l);
   Val dict{type, {box}};
-  callListRuntime("plait_rt_dict_init",
-                  {boxAddress(dict, l), constInt(kKeyWords), constInt(kValueWords)}, l);
+  callListRuntime(
+      "plait_rt_dict_init",
+      {boxAddress(dict, l), constInt(dictKeyWords(type.keyType())), constInt(kValueWords)}, l);
   return dict;
 }
 
-Value FunctionEmitter::keyAddress(Value keyWord, Location l) {
-  if (!keyScratch)
-    keyScratch = alloca(builder.getI64Type());
-  builder.create<mlir::memref::StoreOp>(l, keyWord, keyScratch);
-  return builder.create<arith::IndexCastOp>(l, builder.getI64Type(), outPointer(keyScratch));
+Value FunctionEmitter::wordsAddress(llvm::ArrayRef<Value> words, Location l) {
+  Value slot;
+  {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(entry);
+    slot = builder.create<mlir::memref::AllocaOp>(
+        l, mlir::MemRefType::get({static_cast<int64_t>(words.size())}, builder.getI64Type()));
+  }
+  for (size_t k = 0; k < words.size(); ++k)
+    builder.create<mlir::memref::StoreOp>(l, words[k], slot, mlir::ValueRange{constIndexValue(k)});
+  return builder.create<arith::IndexCastOp>(l, builder.getI64Type(), outPointer(slot));
 }
 
-Value FunctionEmitter::dictFind(const Val &dict, Value keyWord, Location l) {
-  keyWord = normalisedKeyWord(keyWord, dict.type.keyType(), l);
+Value FunctionEmitter::dictFind(const Val &dict, llvm::ArrayRef<Value> keyWords, Location l) {
+  llvm::SmallVector<Value, 2> key = normalisedKeyWords(keyWords, dict.type.keyType(), l);
   llvm::SmallVector<mlir::Type> inputs(2, builder.getI64Type());
   module.declare("plait_rt_dict_find", builder.getFunctionType(inputs, {builder.getI64Type()}));
   return builder
       .create<mlir::func::CallOp>(l, "plait_rt_dict_find", mlir::TypeRange{builder.getI64Type()},
-                                  mlir::ValueRange{boxAddress(dict, l), keyAddress(keyWord, l)})
+                                  mlir::ValueRange{boxAddress(dict, l), wordsAddress(key, l)})
       .getResult(0);
 }
 
-Value FunctionEmitter::dictInsert(const Val &dict, Value keyWord, Location l) {
-  Value key = keyAddress(normalisedKeyWord(keyWord, dict.type.keyType(), l), l);
+Value FunctionEmitter::dictInsert(const Val &dict, llvm::ArrayRef<Value> keyWords, Location l) {
+  Value key = wordsAddress(normalisedKeyWords(keyWords, dict.type.keyType(), l), l);
+  Value original = wordsAddress(keyWords, l);
   if (!i64Out)
     i64Out = alloca(builder.getI64Type());
   Value out = builder.create<arith::IndexCastOp>(l, builder.getI64Type(), outPointer(i64Out));
-  callListRuntime("plait_rt_dict_insert", {boxAddress(dict, l), key, keyWord, out}, l);
+  PyError twoKeyTypes("TypeError", "plait: a dict was given keys of two types through names "
+                                   "that compiled code could not link (give it its first item "
+                                   "where it is made)");
+  callListRuntime(
+      "plait_rt_dict_insert",
+      {boxAddress(dict, l), key, original, out, constInt(static_cast<int64_t>(keyWords.size()))}, l,
+      &twoKeyTypes);
   return builder.create<mlir::memref::LoadOp>(l, i64Out);
 }
 
@@ -182,12 +236,13 @@ Val FunctionEmitter::emitDictDisplay(const SExpr &display) {
 
 void FunctionEmitter::storeDictValue(const Val &dict, const Val &key, const Val &value,
                                      Location l) {
-  Value entry = dictInsert(dict, dictKeyWord(key, dict.type.keyType(), l), l);
+  Value entry = dictInsert(dict, keyWordsOf(key, dict.type.keyType(), l), l);
   auto words = dictValueWords(value, dict.type.valueType(), l);
   Value entries = dictEntries(dict, l);
+  int64_t K = keyWordsOfDict(dict);
   for (int64_t w = 0; w < kValueWords; ++w) {
     Value at = builder.create<arith::AddIOp>(
-        l, builder.create<arith::MulIOp>(l, entry, constInt(kEntryWords)), constInt(kKeyWords + w));
+        l, builder.create<arith::MulIOp>(l, entry, constInt(entryWords(K))), constInt(K + w));
     builder.create<mlir::memref::StoreOp>(
         l, words[w], entries,
         mlir::ValueRange{builder.create<arith::IndexCastOp>(l, builder.getIndexType(), at)});
@@ -202,16 +257,16 @@ void FunctionEmitter::markDictChanged(const Val &dict, Location l) {
 
 Val FunctionEmitter::loadDictValue(const Val &dict, Value entry, Location l) {
   Value entries = dictEntries(dict, l);
-  return dictValueOfWords(dictEntryWord(entries, entry, kKeyWords, l),
-                          dictEntryWord(entries, entry, kKeyWords + 1, l), dict.type.valueType(),
-                          l);
+  int64_t K = keyWordsOfDict(dict);
+  return dictValueOfWords(dictEntryWord(entries, entry, K, K, l),
+                          dictEntryWord(entries, entry, K, K + 1, l), dict.type.valueType(), l);
 }
 
 Val FunctionEmitter::emitDictSubscript(const SExpr &subscript) {
   Location l = loc(subscript);
   Val dict = emitExpr(ast::value(subscript));
   Val key = emitExpr(ast::slice(subscript));
-  Value entry = dictFind(dict, dictKeyWord(key, dict.type.keyType(), l), l);
+  Value entry = dictFind(dict, keyWordsOf(key, dict.type.keyType(), l), l);
   raiseKeyError(builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, entry, constInt(0)),
                 key, l);
   Val value = loadDictValue(dict, entry, l);
@@ -240,7 +295,7 @@ void FunctionEmitter::emitDelete(const SExpr &stmt) {
       freeIfTemporary(dict);
       continue;
     }
-    Value entry = dictFind(dict, dictKeyWord(key, dict.type.keyType(), l), l);
+    Value entry = dictFind(dict, keyWordsOf(key, dict.type.keyType(), l), l);
     raiseKeyError(builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, entry, constInt(0)),
                   key, l);
     module.declare("plait_rt_dict_erase",
@@ -260,7 +315,7 @@ Value FunctionEmitter::emitDictContains(const SExpr &compare) {
     freeIfTemporary(dict);
     return constInt(0, 1);
   }
-  Value entry = dictFind(dict, dictKeyWord(key, dict.type.keyType(), l), l);
+  Value entry = dictFind(dict, keyWordsOf(key, dict.type.keyType(), l), l);
   freeIfTemporary(dict);
   return builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::sge, entry, constInt(0));
 }
@@ -275,7 +330,7 @@ Val FunctionEmitter::emitDictGet(const SExpr &call) {
     freeIfTemporary(dict);
     return fallback;
   }
-  Value entry = dictFind(dict, dictKeyWord(key, dict.type.keyType(), l), l);
+  Value entry = dictFind(dict, keyWordsOf(key, dict.type.keyType(), l), l);
   Value found = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::sge, entry, constInt(0));
   // The entry is read only where it exists (its index is -1 otherwise).
   Block *present = newBlock(), *done = newBlock();
@@ -325,16 +380,20 @@ void FunctionEmitter::emitDictLoop(const SExpr &stmt, const Iterable &iterable) 
     builder.create<mlir::memref::StoreOp>(l, builder.create<arith::AddIOp>(l, k, constInt(1)),
                                           position);
     Value entries = dictEntries(dict, l);
-    Value alive = builder.create<arith::CmpIOp>(
-        l, arith::CmpIPredicate::ne, dictEntryWord(entries, k, kEntryWords - 1, l), constInt(0));
+    int64_t K = keyWordsOfDict(dict);
+    Value alive = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::ne,
+                                                dictEntryWord(entries, k, K, entryWords(K) - 1, l),
+                                                constInt(0));
     builder.create<mlir::cf::CondBranchOp>(l, alive, body, header);
     startBlock(body);
-    Val key = dictKeyOfWord(dictEntryWord(entries, k, kOriginalKey, l), dict.type.keyType(), l);
+    llvm::SmallVector<Value, 2> original;
+    for (int64_t w = 0; w < K; ++w)
+      original.push_back(dictEntryWord(entries, k, K, originalKeyWord(K) + w, l));
+    Val key = keyOfWords(original, dict.type.keyType(), l);
     if (iterable.dictView == Iterable::DictView::Keys)
       return key;
-    Val value =
-        dictValueOfWords(dictEntryWord(entries, k, kKeyWords, l),
-                         dictEntryWord(entries, k, kKeyWords + 1, l), dict.type.valueType(), l);
+    Val value = dictValueOfWords(dictEntryWord(entries, k, K, K, l),
+                                 dictEntryWord(entries, k, K, K + 1, l), dict.type.valueType(), l);
     if (iterable.dictView == Iterable::DictView::Values)
       return value;
     Val item{iterable.element, key.leaves};

@@ -182,7 +182,8 @@ PyError FunctionEmitter::twoItemTypes() {
                               "is made)");
 }
 
-Value FunctionEmitter::callListRuntime(const char *name, std::vector<Value> args, Location l) {
+Value FunctionEmitter::callListRuntime(const char *name, std::vector<Value> args, Location l,
+                                       const PyError *otherLayout) {
   llvm::SmallVector<mlir::Type> inputs(args.size(), builder.getI64Type());
   module.declare(name, builder.getFunctionType(inputs, {builder.getI32Type()}));
   Value status =
@@ -192,7 +193,7 @@ Value FunctionEmitter::callListRuntime(const char *name, std::vector<Value> args
   check(builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq, status, constInt(1, 32)),
         PyError("MemoryError", std::string(1, kNoArgumentsMessage)));
   check(builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq, status, constInt(2, 32)),
-        twoItemTypes());
+        otherLayout ? *otherLayout : twoItemTypes());
   return status;
 }
 

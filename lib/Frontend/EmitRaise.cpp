@@ -29,6 +29,12 @@ std::string escapeBraces(const std::string &text) {
 
 std::string FunctionEmitter::recordValue(const Val &value, llvm::SmallVectorImpl<Value> &values,
                                          Location l) {
+  if (value.type.kind == Type::Kind::Tuple) { // (a tuple key of a KeyError)
+    std::string kind = "(";
+    for (size_t k = 0; k < value.type.elements.size(); ++k)
+      kind += (k ? "," : "") + recordValue(tupleElement(value, k), values, l);
+    return kind + ")";
+  }
   if (value.type.kind == Type::Kind::String) {
     // Known when compiling: its UTF-8 bytes in hex in the kind (no value).
     static const char digits[] = "0123456789abcdef";

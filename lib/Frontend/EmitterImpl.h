@@ -170,22 +170,26 @@ private:
   // Typed dicts (EmitDicts.cpp).
   Val emitDictDisplay(const SExpr &display);
   Val newDict(const Type &type, Location l);
-  /// A key as its one word (float keys as float64 bits), and that word as
-  /// the runtime compares it (equal keys, equal words: -0.0 is 0.0).
-  Value dictKeyWord(const Val &key, const Type &keyType, Location l);
-  Value normalisedKeyWord(Value word, const Type &keyType, Location l);
-  Val dictKeyOfWord(Value word, const Type &keyType, Location l);
+  /// A key as its words (one per number: float keys as float64 bits), and
+  /// those words as the runtime compares them (equal keys, equal words:
+  /// -0.0 is 0.0), and back.
+  llvm::SmallVector<Value, 2> keyWordsOf(const Val &key, const Type &keyType, Location l);
+  llvm::SmallVector<Value, 2> normalisedKeyWords(llvm::ArrayRef<Value> words, const Type &keyType,
+                                                 Location l);
+  Val keyOfWords(llvm::ArrayRef<Value> words, const Type &keyType, Location l);
   /// A value as the two words of an entry, and back.
   std::array<Value, 2> dictValueWords(const Val &value, const Type &valueType, Location l);
   Val dictValueOfWords(Value first, Value second, const Type &valueType, Location l);
   /// The entries' words where they stand (valid until the dict grows).
   Value dictEntries(const Val &dict, Location l);
-  Value dictEntryWord(Value entries, Value entry, int64_t word, Location l);
-  /// The runtime's word address for a key (a scratch slot of the function).
-  Value keyAddress(Value keyWord, Location l);
-  /// The entry of a key (-1: none), and the entry made for it if none.
-  Value dictFind(const Val &dict, Value keyWord, Location l);
-  Value dictInsert(const Val &dict, Value keyWord, Location l);
+  /// Word `word` of entry `entry` of a dict whose keys take `keyWords`.
+  Value dictEntryWord(Value entries, Value entry, int64_t keyWords, int64_t word, Location l);
+  /// The address of words for the runtime (a stack slot of the function).
+  Value wordsAddress(llvm::ArrayRef<Value> words, Location l);
+  /// The entry of a key (its words; -1: none), and the entry made for it
+  /// if none.
+  Value dictFind(const Val &dict, llvm::ArrayRef<Value> keyWords, Location l);
+  Value dictInsert(const Val &dict, llvm::ArrayRef<Value> keyWords, Location l);
   void storeDictValue(const Val &dict, const Val &key, const Val &value, Location l);
   Val loadDictValue(const Val &dict, Value entry, Location l);
   void markDictChanged(const Val &dict, Location l);
@@ -215,7 +219,10 @@ private:
   /// The box's address (i64), as the runtime's list functions take it.
   Value boxAddress(const Val &list, Location l);
   /// Calls `int32 name(i64...)` of Lists.h: a MemoryError unless it gives 0.
-  Value callListRuntime(const char *name, std::vector<Value> args, Location l);
+  /// Status 2 (a box of another layout) raises `otherLayout`, or
+  /// twoItemTypes().
+  Value callListRuntime(const char *name, std::vector<Value> args, Location l,
+                        const PyError *otherLayout = nullptr);
   /// The TypeError of a list given items of two layouts (Lists.h).
   PyError twoItemTypes();
 
@@ -571,7 +578,7 @@ private:
   bool insideRangeLoop() const;
   Value f64Out, i64Out, complexOutF64, complexOutF32;
   /// A dict key's word, for the runtime to read (EmitDicts.cpp).
-  Value keyScratch;
+
   /// Emitting the element operation of a whole-array (ufunc) loop, whose
   /// complex products NumPy's SIMD loops fuse where the CPU has FMA: true,
   /// with `ufuncBackwards` (an i1: walksOneRunBackwards, where NumPy's

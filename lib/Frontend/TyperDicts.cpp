@@ -1,7 +1,8 @@
 //===- TyperDicts.cpp - the types of typed dicts --------------------------===//
 //
-// A dict in compiled code has keys of one type (a number, a bool or a real
-// NumPy scalar: hashable values compiled code can compare) and values of
+// A dict in compiled code has keys of one type (a number, a bool, a real
+// NumPy scalar or a tuple of them: hashable values compiled code can
+// compare) and values of
 // one type (what a list holds), as Numba's typed dicts do. `{}` has neither
 // until the first `d[k] = v` (or a display's items) settles them, for the
 // variable that holds it, as for lists (TyperLists.cpp).
@@ -16,8 +17,26 @@ namespace plait::frontend {
 namespace {
 
 bool isDictKey(const Type &t) {
+  if (t.kind == Type::Kind::Tuple) // (of at most 16 numbers: their words are the key's)
+    return !t.elements.empty() && dictKeyWords(t) <= 16 &&
+           std::all_of(t.elements.begin(), t.elements.end(), isDictKey);
   return t.kind == Type::Kind::Bool || t.kind == Type::Kind::Int || t.kind == Type::Kind::Float ||
          (t.kind == Type::Kind::NumPy && !t.isComplex());
+}
+
+/// Whether a key of `given` finds keys of `keys` without being one: an int
+/// or a bool finds the float equal to it, a bool the int (CPython: equal
+/// numbers are one key), element by element in tuples.
+bool findsAsKey(const Type &keys, const Type &given) {
+  if (keys == given)
+    return true;
+  if (keys.kind == Type::Kind::Tuple && given.kind == Type::Kind::Tuple)
+    return keys.elements.size() == given.elements.size() &&
+           std::equal(keys.elements.begin(), keys.elements.end(), given.elements.begin(),
+                      findsAsKey);
+  return (keys.kind == Type::Kind::Float &&
+          (given.kind == Type::Kind::Int || given.kind == Type::Kind::Bool)) ||
+         (keys.kind == Type::Kind::Int && given.kind == Type::Kind::Bool);
 }
 
 bool isDictValue(const Type &t) {
@@ -33,8 +52,8 @@ void Typer::settleDictTypes(Specialization &spec, const SExpr &node, const Type 
   if (key.kind != Type::Kind::Bottom && !isDictKey(key))
     fail(CompileError::Kind::Unsupported, fn, origin,
          "dicts with keys of " + key.str() +
-             " are not supported (compiled dicts take numbers, bools and real NumPy scalars "
-             "as keys)");
+             " are not supported (compiled dicts take numbers, bools, real NumPy scalars and "
+             "tuples of them as keys)");
   if (value.kind != Type::Kind::Bottom && !isDictValue(value))
     fail(CompileError::Kind::Unsupported, fn, origin,
          "dicts of " + value.str() +
@@ -80,12 +99,10 @@ Type Typer::dictKeyType(Specialization &spec, const Type &dict, const SExpr &key
   const Type &keys = dict.keyType();
   if (given.kind == Type::Kind::Bottom || keys.kind == Type::Kind::Bottom || given == keys)
     return given;
-  // An int or a bool finds the float equal to it, a bool the int (CPython:
-  // equal numbers are one key). Stored, it would be a key of its own type
-  // (CPython keeps it an int): refused.
-  bool widens = !storing && (keys.kind == Type::Kind::Float &&
-                             (given.kind == Type::Kind::Int || given.kind == Type::Kind::Bool)) ||
-                (keys.kind == Type::Kind::Int && given.kind == Type::Kind::Bool);
+  // Stored, a key that only finds an equal one would be a key of its own
+  // type (CPython keeps an int an int): refused, but a bool into ints.
+  bool widens = findsAsKey(keys, given) &&
+                (!storing || (keys.kind == Type::Kind::Int && given.kind == Type::Kind::Bool));
   if (!widens)
     fail(CompileError::Kind::Typing, *spec.source, key,
          "a key of " + given.str() + " cannot be " + (storing ? "put into" : "looked up in") +

@@ -223,6 +223,15 @@ Type listItemOf(const Type &item) {
   return tuple;
 }
 
+int64_t dictKeyWords(const Type &key) {
+  if (key.kind != Type::Kind::Tuple)
+    return key.kind == Type::Kind::Bottom ? 0 : 1;
+  int64_t words = 0;
+  for (const Type &element : key.elements)
+    words += dictKeyWords(element);
+  return words;
+}
+
 std::string CompileOptions::message(const std::string &key) const {
   auto it = messages.find(key);
   if (it != messages.end())

@@ -5,6 +5,7 @@
 #include <cctype>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <optional>
 #include <stdexcept>
 
@@ -329,9 +330,17 @@ Type typeOfName(const std::string &name, bool &narrow) {
     if (names.size() != 2)
       throw std::invalid_argument("dict types name their keys' and values' types: " + name);
     Type keys = typeOfName(names[0], narrowPart), values = typeOfName(names[1], narrowPart);
-    auto scalar = [](const Type &t) { return t.isNumber() || t.kind == Type::Kind::Bool; };
-    if (narrowPart || !scalar(keys) || !scalar(values))
-      throw std::invalid_argument("dicts in signatures map numbers and bools, not " + *parts);
+    std::function<bool(const Type &)> scalar = [&](const Type &t) {
+      if (t.kind == Type::Kind::Tuple)
+        return !t.elements.empty() && std::all_of(t.elements.begin(), t.elements.end(), scalar);
+      return t.isNumber() || t.kind == Type::Kind::Bool;
+    };
+    if (narrowPart || !scalar(keys) || keys.isComplex() || !scalar(values) ||
+        values.kind == Type::Kind::Tuple)
+      throw std::invalid_argument(
+          "dicts in signatures map numbers, bools and tuples of them to numbers and bools, "
+          "not " +
+          *parts);
     return Type::dict(keys, values);
   }
   if (std::optional<std::string> id = inside("function[")) {

@@ -112,6 +112,8 @@ extern "C" int32_t plait_rt_dict_init(int64_t address, int64_t keyWords, int64_t
 
 extern "C" int64_t plait_rt_dict_find(int64_t address, int64_t key) {
   const int64_t *box = boxAt(address);
+  if (box[plait::kDictKeyWords] == 0)
+    return -1; // (`{}`: nothing was ever put in)
   const int64_t *words = wordsAt(key);
   int64_t held =
       wordsAt(box[plait::kDictIndex])[slotOf(box, words, hashOf(words, box[plait::kDictKeyWords]))];
@@ -123,9 +125,17 @@ extern "C" int64_t plait_rt_dict_find(int64_t address, int64_t key) {
 }
 
 extern "C" int32_t plait_rt_dict_insert(int64_t address, int64_t key, int64_t original,
-                                        int64_t entry) {
+                                        int64_t entry, int64_t keyWords) {
   int64_t *box = boxAt(address);
   int64_t *out = wordsAt(entry);
+  if (box[plait::kDictKeyWords] != keyWords) {
+    if (box[plait::kDictKeyWords] != 0 || box[plait::kDictUsed] != 0)
+      return 2;
+    // `{}` takes its keys' layout from the first one.
+    box[plait::kDictKeyWords] = keyWords;
+    if (!rebuild(box, box[plait::kDictCapacity]))
+      return 1;
+  }
   int64_t found = plait_rt_dict_find(address, key);
   if (found >= 0) {
     *out = found;
@@ -138,11 +148,12 @@ extern "C" int32_t plait_rt_dict_insert(int64_t address, int64_t key, int64_t or
       return 1;
   }
   const int64_t *words = wordsAt(key);
-  int64_t keyWords = box[plait::kDictKeyWords], entryWords = plait::dictEntryWords(box);
+  int64_t entryWords = plait::dictEntryWords(box);
   int64_t made = box[plait::kDictUsed]++;
   int64_t *slotWords = wordsAt(box[plait::kDictEntries]) + made * entryWords;
   std::memcpy(slotWords, words, static_cast<size_t>(keyWords) * sizeof(int64_t));
-  slotWords[entryWords - 2] = original;
+  std::memcpy(slotWords + plait::dictOriginalKey(box), wordsAt(original),
+              static_cast<size_t>(keyWords) * sizeof(int64_t));
   slotWords[entryWords - 1] = 1;
   int64_t slot = slotOf(box, words, hashOf(words, keyWords));
   // (A dead entry of the same key may hold the slot: it points here now.)

@@ -103,8 +103,8 @@ def mixed_keys(x):
     return d
 
 
-def tuple_keys(x):
-    return {(x, x): 1}
+def complex_keys(x):
+    return {complex(x, x): 1}
 
 
 def summed_over_itself(d):
@@ -139,4 +139,37 @@ def never_filled(k):
 
 def int_key_into_float_dict(d):
     d[1] = 5
+    return d
+
+
+def pair_counts(n, m):
+    counts = {}
+    for i in range(n):
+        for j in range(i):
+            key = (i % m, j % 2)
+            counts[key] = counts.get(key, 0) + 1
+    total = 0
+    for (a, b), c in counts.items():
+        total += (a * 10 + b) * c
+    return counts, total, (1, 0) in counts, counts[1, 1] if (1, 1) in counts else -1
+
+
+def tuple_keys_changed(d, i, x):
+    # Float tuples: -0.0 and 0.0 are one element, an int finds its float.
+    d[(x, i)] = d.get((x, i), 0.0) + 1.0
+    d.setdefault((-x, i), 2.5)
+    found = (float(i), i) in d, d.get((i, i), -1.0)
+    if (0.0, 0) in d:
+        del d[(0.0, 0)]
+    popped = d.pop((x, i), 9.0)
+    return found, popped, [k for k in d], sorted([v for v in d.values()])
+
+
+def tuple_key_missing(d, i):
+    return d[(i, i + 1)]
+
+
+def nested_tuple_keys(n):
+    d = {((i, i * 0.5), i % 2 == 0): i for i in range(n)}
+    print(d)
     return d

@@ -119,7 +119,7 @@ def test_one_dict_passed_as_two_arguments_stays_one() -> None:
         ({}, "an empty dict has no key and value types"),
         ({1: 1, 2.5: 2}, "a dict mixing int and float keys"),
         ({1: 1, 2: 2.5}, "a dict mixing int and float values"),
-        ({"a": 1}, "dict keys must be int, float, bool or real NumPy scalars"),
+        ({"a": 1}, "dict keys must be int, float, bool, real NumPy scalars or tuples of them"),
     ],
 )
 def test_dict_arguments_compiled_code_cannot_take(argument: dict, message: str) -> None:
@@ -131,7 +131,7 @@ def test_dict_arguments_compiled_code_cannot_take(argument: dict, message: str) 
     "fn, cls, message",
     [
         (py.mixed_keys, plait.TypingError, "a key of float cannot be put into a dict[int, float]"),
-        (py.tuple_keys, plait.UnsupportedError, "dicts with keys of tuple[float, float] are not supported"),
+        (py.complex_keys, plait.UnsupportedError, "dicts with keys of complex are not supported"),
     ],
 )
 def test_dicts_compiled_code_refuses(fn, cls: type, message: str) -> None:
@@ -165,3 +165,28 @@ def test_int_keys_are_not_put_into_float_dicts() -> None:
     # CPython would keep the key an int beside the floats: refused.
     with pytest.raises(plait.TypingError, match="a key of int cannot be put into a dict"):
         jit.int_key_into_float_dict({0.5: 1})
+
+
+@given(n=st.integers(0, 12), m=st.integers(1, 4))
+@SETTINGS
+def test_tuple_keys_count(n: int, m: int) -> None:
+    assert_same(py.pair_counts, jit.pair_counts, n, m)
+
+
+tuple_dicts = st.dictionaries(st.tuples(st.sampled_from([0.0, -0.0, 1.0, 2.5, -1.0]), st.integers(-2, 2)),
+                              st.floats(-10, 10), min_size=1, max_size=6)
+
+
+@given(d=tuple_dicts, i=st.integers(-2, 2), x=st.sampled_from([0.0, -0.0, 1.0, 2.5]))
+@SETTINGS
+def test_tuple_keys_passed_in_and_changed(d: dict, i: int, x: float) -> None:
+    assert_same_effects(py.tuple_keys_changed, jit.tuple_keys_changed, d, i, x)
+    # KeyError holds the missing tuple itself.
+    assert_same(py.tuple_key_missing, jit.tuple_key_missing, {(k, k + 1): 0.5 for k in range(3)}, i)
+
+
+def test_nested_tuple_keys_print_and_return(capsys) -> None:
+    expected = py.nested_tuple_keys(5)
+    shown = capsys.readouterr().out
+    assert jit.nested_tuple_keys(5) == expected
+    assert capsys.readouterr().out == shown

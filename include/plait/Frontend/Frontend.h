@@ -240,6 +240,11 @@ bool isListItem(const Type &item);
 /// may be views of any strides), in tuples too.
 Type listItemOf(const Type &item);
 
+/// The int64 words a dict keeps a key of `key` in (docs/design/lists.md,
+/// "Dicts"): one per number or bool, a tuple's elements one after another;
+/// 0 for no type yet.
+int64_t dictKeyWords(const Type &key);
+
 /// `text` as a Python string literal ('it\'s'), UTF-8 bytes kept as they are.
 std::string pythonStringLiteral(const std::string &text);
 /// The text of a literal pythonStringLiteral wrote; throws

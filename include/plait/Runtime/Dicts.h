@@ -5,10 +5,11 @@
 // storage. Its entries are kept in insertion order (CPython's compact
 // dict): each is `entryWords` words, the key's words first (a key is
 // normalised by compiled code, so equal keys have equal words), then the
-// value's, then the key's own word as it was first put in (-0.0 stays
+// value's, then the key's own words as it was first put in (-0.0 stays
 // -0.0, as CPython keeps the first key object), then a word that is 1
-// while the entry is alive. An index table
-// of open addressing maps a key's hash to its entry.
+// while the entry is alive. An index table of open addressing maps a key's
+// hash to its entry. A dict made as `{}` has no key words until its first
+// insertion gives them (a tuple key takes one word per element).
 //
 //===----------------------------------------------------------------------===//
 #ifndef PLAIT_RUNTIME_DICTS_H
@@ -33,7 +34,11 @@ constexpr int64_t kDictWords = 9;
 
 /// The words of one entry: key, value, the key as first put in, alive flag.
 inline int64_t dictEntryWords(const int64_t *box) {
-  return box[kDictKeyWords] + box[kDictValueWords] + 2;
+  return 2 * box[kDictKeyWords] + box[kDictValueWords] + 1;
+}
+/// The entry's words holding the key as first put in.
+inline int64_t dictOriginalKey(const int64_t *box) {
+  return box[kDictKeyWords] + box[kDictValueWords];
 }
 
 /// A new empty dict (allocated as compiled code allocates), or null.
@@ -41,15 +46,18 @@ int64_t *newDict(int64_t keyWords, int64_t valueWords);
 } // namespace plait
 
 extern "C" {
-/// Makes `box` (a fresh allocation of kDictWords words) an empty dict.
-/// Returns 0, or 1 when memory runs out.
+/// Makes `box` (a fresh allocation of kDictWords words) an empty dict
+/// (`keyWords` 0: given by its first insertion). Returns 0, or 1 when memory
+/// runs out.
 int32_t plait_rt_dict_init(int64_t box, int64_t keyWords, int64_t valueWords);
 /// The entry holding the key at `key` (its words), or -1.
 int64_t plait_rt_dict_find(int64_t box, int64_t key);
-/// Writes to `*entry` the entry of the key at `key`, made (with `original`
-/// as the key's own word, and its value words left to the caller) if there
-/// is none. Returns 0, or 1 when memory runs out.
-int32_t plait_rt_dict_insert(int64_t box, int64_t key, int64_t original, int64_t entry);
+/// Writes to `*entry` the entry of the key at `key` (`keyWords` words),
+/// made (with the words at `original` as the key's own, and its value
+/// words left to the caller) if there is none. Returns 0, 1 when memory
+/// runs out, or 2 when the dict's keys have another number of words.
+int32_t plait_rt_dict_insert(int64_t box, int64_t key, int64_t original, int64_t entry,
+                             int64_t keyWords);
 /// Removes entry `entry` (alive).
 void plait_rt_dict_erase(int64_t box, int64_t entry);
 }
