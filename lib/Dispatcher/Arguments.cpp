@@ -310,10 +310,18 @@ std::string scalarItemPart(PyObject *item) {
 /// changes to the inner lists could not be written back).
 std::string listItemPart(PyObject *item) {
   if (PyTuple_Check(item)) {
-    std::string part;
-    if (!classifyElement(item, part, "")) {
-      PyErr_Clear();
+    // (Unlike a tuple argument's, its NumPy scalars keep their types: the
+    // list is written back to the caller with them.)
+    Py_ssize_t n = PyTuple_GET_SIZE(item);
+    if (n == 0 || static_cast<size_t>(n) > key::kMaxTupleLength)
       return "";
+    std::string part{key::kTuple, static_cast<char>('0' + n)};
+    for (Py_ssize_t k = 0; k < n; ++k) {
+      PyObject *element = PyTuple_GET_ITEM(item, k);
+      std::string inner = PyTuple_Check(element) ? listItemPart(element) : scalarItemPart(element);
+      if (inner.empty())
+        return "";
+      part += inner;
     }
     return part;
   }
@@ -927,12 +935,40 @@ bool PackedArguments::unbox(const DispatchState &state, const Entry &entry,
 
 bool PackedArguments::unboxItemWords(PyObject *object, const frontend::Type &item, int64_t *&at,
                                      const DispatchState &state, size_t index) {
-  if (item.kind == frontend::Type::Kind::Tuple)
-    return unboxTuple(
-        object, item, [&](int64_t word) { *at++ = word; }, state, index);
-  if (item.kind != frontend::Type::Kind::Array) { // (a tuple's scalars come above)
-    PyErr_SetString(PyExc_RuntimeError, "internal: a list argument of unexpected items");
-    return false;
+  using Kind = frontend::Type::Kind;
+  if (item.kind == Kind::Tuple) {
+    for (size_t k = 0; k < item.elements.size(); ++k)
+      if (!unboxItemWords(PyTuple_GET_ITEM(object, static_cast<Py_ssize_t>(k)), item.elements[k],
+                          at, state, index))
+        return false;
+    return true;
+  }
+  if (item.kind == Kind::NumPy) {
+    // Its bytes in the low bytes of a word (of two for a complex one: a
+    // part each), as compiled code stores a NumPy leaf.
+    Py_buffer view;
+    if (PyObject_GetBuffer(object, &view, PyBUF_RECORDS_RO) != 0)
+      return false;
+    bool complex = frontend::isComplexDType(item.dtype);
+    size_t part = static_cast<size_t>(view.itemsize) / (complex ? 2 : 1);
+    for (size_t w = 0; w < (complex ? 2u : 1u); ++w) {
+      *at = 0;
+      std::memcpy(at++, static_cast<const char *>(view.buf) + w * part, part);
+    }
+    PyBuffer_Release(&view);
+    return true;
+  }
+  if (item.kind == Kind::Complex)
+    return unboxComplex(object, [&](int64_t word) { *at++ = word; });
+  if (item.kind != Kind::Array) {
+    char kind = item.kind == Kind::Bool  ? key::kBool
+                : item.kind == Kind::Int ? key::kInt
+                                         : key::kFloat;
+    int64_t value;
+    if (!unboxScalar(object, kind, value, state, index))
+      return false;
+    *at++ = value;
+    return true;
   }
   Py_buffer *view = itemPins.acquire(object);
   if (!view)

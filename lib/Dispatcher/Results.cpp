@@ -367,6 +367,18 @@ PyObject *boxListItem(const Type &item, const char *at) {
 
 namespace {
 
+/// The object made for `box` earlier in this conversion, or the one
+/// `make` makes now (remembered).
+template <typename Make> PyObject *madeOnce(const int64_t *box, ResultOwners &owners, Make make) {
+  for (auto &[made, object] : owners.madeBoxes)
+    if (made == box)
+      return Py_NewRef(object);
+  PyObject *object = make();
+  if (object)
+    owners.madeBoxes.emplace_back(box, object);
+  return object;
+}
+
 /// The array a list argument held that `descriptor` (aligned pointer,
 /// offset, sizes, strides) views exactly, as a new reference, or null.
 PyObject *sameItemArray(const Type &type, const int64_t *descriptor, const ResultOwners &owners) {
@@ -413,7 +425,8 @@ PyObject *boxItemWords(const Type &item, const int64_t *&words, ResultOwners *ow
   case Type::Kind::List: {
     const auto *box = reinterpret_cast<const int64_t *>(words[1]);
     words += 5;
-    return pythonList(item, box, owners);
+    return owners ? madeOnce(box, *owners, [&] { return pythonList(item, box, owners); })
+                  : pythonList(item, box, owners);
   }
   default: { // a scalar in the low bytes of its words, as results hold one
     ResultOwners none{nullptr, nullptr, nullptr, 0, {}};
@@ -484,12 +497,12 @@ PyObject *boxResult(const Type &type, const int64_t *&words, char cast, ResultOw
   case Type::Kind::List: { // its box's aligned pointer, offset, size, stride
     const auto *box = reinterpret_cast<const int64_t *>(words[0]);
     words += 4;
-    return pythonList(type, box, &owners);
+    return madeOnce(box, owners, [&] { return pythonList(type, box, &owners); });
   }
   case Type::Kind::Dict: {
     const auto *box = reinterpret_cast<const int64_t *>(words[0]);
     words += 4;
-    return pythonDict(type, box);
+    return madeOnce(box, owners, [&] { return pythonDict(type, box); });
   }
   case Type::Kind::Bool:
     if (cast == 'f' || cast == 'F')

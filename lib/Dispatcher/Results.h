@@ -35,6 +35,9 @@ struct ResultOwners {
   /// objects borrowed): an item still viewing one of them exactly is that
   /// object again, a view into one keeps it alive.
   const std::vector<std::pair<const Py_buffer *, PyObject *>> *itemArrays = nullptr;
+  /// The lists and dicts made so far (borrowed), by box: one box is one
+  /// object (`[row] * n` holds one list n times).
+  std::vector<std::pair<const int64_t *, PyObject *>> madeBoxes;
 };
 
 /// The Python value of a result of `type` whose words start at `words`

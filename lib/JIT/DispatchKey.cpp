@@ -290,7 +290,9 @@ std::vector<std::string> splitNames(const std::string &text) {
 
 } // namespace
 
-Type typeOfName(const std::string &name, bool &narrow) {
+/// typeOfName, taking NumPy scalars in tuples when `listItem` (a list's
+/// tuples keep them; a tuple argument's count as Python numbers).
+static Type typeOfNameIn(const std::string &name, bool &narrow, bool listItem) {
   narrow = false;
   auto inside = [&](const char *prefix) -> std::optional<std::string> {
     size_t length = std::strlen(prefix);
@@ -306,9 +308,9 @@ Type typeOfName(const std::string &name, bool &narrow) {
     std::vector<Type> types;
     for (const std::string &element : splitNames(*elements)) {
       bool narrowElement = false;
-      types.push_back(typeOfName(element, narrowElement));
+      types.push_back(typeOfNameIn(element, narrowElement, listItem));
       if (narrowElement || types.back().kind == Type::Kind::Array ||
-          types.back().kind == Type::Kind::NumPy)
+          (types.back().kind == Type::Kind::NumPy && !listItem))
         throw std::invalid_argument("tuples in signatures hold int64, float64, bool, complex128 "
                                     "and tuples, not " +
                                     element);
@@ -317,7 +319,7 @@ Type typeOfName(const std::string &name, bool &narrow) {
   }
   if (std::optional<std::string> item = inside("list[")) {
     bool narrowItem = false;
-    Type itemType = typeOfName(*item, narrowItem);
+    Type itemType = typeOfNameIn(*item, narrowItem, /*listItem=*/true);
     if (narrowItem || !frontend::isListItem(itemType))
       throw std::invalid_argument("lists in signatures hold int64, float64, bool, complex128, "
                                   "NumPy scalars, tuples and arrays, not " +
@@ -371,6 +373,10 @@ Type typeOfName(const std::string &name, bool &narrow) {
     return Type::complex();
   throw std::invalid_argument("unknown type name '" + name +
                               "' (use int64, float64, bool, complex128, int32, float32, or arrays like float64[:, :])");
+}
+
+Type typeOfName(const std::string &name, bool &narrow) {
+  return typeOfNameIn(name, narrow, /*listItem=*/false);
 }
 
 bool accepts(std::string_view signature, std::string_view call) {

@@ -157,3 +157,27 @@ def keyed_array(a):
 def keyed_empty(n):
     items = [n][:0]
     return min(items, key=lambda v: v)
+
+
+def reversed_in_a_loop(a, n):
+    # reverse() swaps items through a local of the inlined method: its
+    # array slot must not take new stack space on each iteration.
+    total = 0.0
+    for i in range(n):
+        items = [a * k for k in range(3)]
+        items.reverse()
+        total += items[0][0]
+    return total
+
+
+def numpy_pairs(pairs):
+    first = pairs[0]
+    pairs.append(first)
+    return first[0] + first[0], first[1] * 3
+
+
+def shared_rows(n):
+    rows = [[0] * 3] * n
+    rows[0].append(9)
+    row = [n]
+    return rows, [row, row]

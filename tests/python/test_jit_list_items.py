@@ -6,6 +6,12 @@ be)."""
 
 from __future__ import annotations
 
+import os
+import resource
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -166,3 +172,38 @@ def test_signatures_name_lists_of_tuples_and_arrays() -> None:
     g([np.zeros((2, 2))])
     assert f.signatures == ["float(list[tuple[int64, float64]])"]
     assert g.signatures == ["float64[:, ::1](list[float64[:, :]])"]
+
+
+def test_loops_over_list_methods_run_in_constant_stack() -> None:
+    # In a process with a 1 MiB stack, 200000 iterations would overflow it
+    # if each took a few dozen bytes of stack (a segfault, not an error).
+    script = (
+        "import numpy as np, jit_list_items as py\n"
+        "from jit_support import jitted_copies\n"
+        "jit = jitted_copies(py)\n"
+        "print(jit.reversed_in_a_loop(np.ones(2), 200000))\n"
+    )
+
+    def small_stack() -> None:
+        resource.setrlimit(resource.RLIMIT_STACK, (1 << 20, resource.getrlimit(resource.RLIMIT_STACK)[1]))
+
+    here = Path(__file__).parent
+    path = os.pathsep.join([str(Path(plait.__file__).parent.parent), str(here)])
+    done = subprocess.run([sys.executable, "-c", script], cwd=here, capture_output=True, text=True,
+                          preexec_fn=small_stack, timeout=600, env={**os.environ, "PYTHONPATH": path})
+    assert done.returncode == 0, done.stderr
+    assert float(done.stdout) == py.reversed_in_a_loop(np.ones(2), 3) * 200000 / 3
+
+
+def test_numpy_scalars_in_tuples_keep_their_types() -> None:
+    pairs = [(np.int8(100), np.float32(1.3))]
+    assert_same_effects(py.numpy_pairs, jit.numpy_pairs, pairs)  # int8 wraps, float32 rounds
+    jit.numpy_pairs(pairs)
+    assert [type(x) for x in pairs[1]] == [np.int8, np.float32]
+
+
+def test_one_list_in_two_places_comes_back_as_one_object() -> None:
+    for n in (1, 3):
+        assert_same(py.shared_rows, jit.shared_rows, n)
+        rows, pair = jit.shared_rows(n)
+        assert all(row is rows[0] for row in rows) and pair[0] is pair[1]

@@ -51,6 +51,28 @@ func.func @imaginary_parts(%z: memref<?x?xcomplex<f64>, strided<[?, ?], offset: 
   return %im : memref<?x?xf64, strided<[?, ?], offset: ?>>
 }
 
+// A slot inlining left in a loop body: its stack space is taken once, at
+// the start of the function; it is made empty again where it stood.
+// CHECK-LABEL: llvm.func @slot_in_a_loop
+func.func @slot_in_a_loop(%a: !array, %n: i64) {
+  // CHECK: %[[SLOT:.*]] = llvm.alloca
+  // CHECK: ^bb1(
+  // CHECK-NOT: llvm.alloca
+  // CHECK: llvm.store %{{.*}}, %[[SLOT]]
+  // CHECK: llvm.store %{{.*}}, %[[SLOT]]
+  %zero = arith.constant 0 : i64
+  cf.br ^loop(%zero : i64)
+^loop(%i: i64):
+  %slot = plait.array_slot : !slot
+  plait.store_array %a, %slot : !slot
+  %one = arith.constant 1 : i64
+  %next = arith.addi %i, %one : i64
+  %more = arith.cmpi slt, %next, %n : i64
+  cf.cond_br %more, ^loop(%next : i64), ^done
+^done:
+  return
+}
+
 // item_slot: the descriptor at a list item's words is a slot like a
 // variable's: the address as a pointer, read and written whole.
 // CHECK-LABEL: llvm.func @item_slot

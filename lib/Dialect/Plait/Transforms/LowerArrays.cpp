@@ -161,18 +161,28 @@ private:
   }
 
   /// An alloca of the descriptor whose allocated pointer is null: an array
-  /// that owns nothing until the variable is first bound.
+  /// that owns nothing until the variable is first bound. The alloca stands
+  /// at the start of the function (a slot inlining left in a loop body must
+  /// not take new stack space on each iteration); the null descriptor is
+  /// stored where the slot was made, so that it starts out empty there.
   LogicalResult lowerSlot(ArraySlotOp slot) {
     FailureOr<Type> pointer = pointerType(slot.getType());
     if (failed(pointer))
       return slot.emitOpError("has an array type without an LLVM descriptor");
     auto descriptor = descriptorType(slot.getType().getArrayType()).cast<LLVM::LLVMStructType>();
     Type allocated = descriptor.getBody()[0];
-    OpBuilder b(slot);
     Location l = slot.getLoc();
+    Value address;
+    {
+      Operation *function = slot; // (the module's child: a func.func or an llvm.func)
+      while (!isa<ModuleOp>(function->getParentOp()))
+        function = function->getParentOp();
+      OpBuilder entry = OpBuilder::atBlockBegin(&function->getRegion(0).front());
+      Value one = entry.create<LLVM::ConstantOp>(l, entry.getI64Type(), entry.getI64IntegerAttr(1));
+      address = entry.create<LLVM::AllocaOp>(l, *pointer, descriptor, one);
+    }
+    OpBuilder b(slot);
     Type i64 = b.getI64Type();
-    Value one = b.create<LLVM::ConstantOp>(l, i64, b.getI64IntegerAttr(1));
-    Value address = b.create<LLVM::AllocaOp>(l, *pointer, descriptor, one);
     Value zero = b.create<LLVM::ConstantOp>(l, i64, b.getI64IntegerAttr(0));
     Value null = b.create<LLVM::IntToPtrOp>(l, allocated, zero);
     Value empty = b.create<LLVM::UndefOp>(l, descriptor);
