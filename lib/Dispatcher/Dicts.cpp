@@ -11,9 +11,11 @@
 
 #include "Results.h"
 #include "plait/Frontend/DType.h"
+#include "plait/JIT/DispatchKey.h"
 #include "plait/Runtime/Dicts.h"
 #include "plait/Support/Half.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace plait::dispatch::detail {
@@ -218,6 +220,11 @@ PyObject *objectOf(const Type &type, const int64_t *words) {
                         static_cast<size_t>(frontend::dtypeInfo(type.dtype).bytes));
 }
 
+/// Whether `type` is complex or a tuple holding a complex number.
+bool holdsComplex(const Type &type) {
+  return type.isComplex() || std::any_of(type.elements.begin(), type.elements.end(), holdsComplex);
+}
+
 } // namespace
 
 bool classifyDict(PyObject *items, std::string &part, const std::string &what,
@@ -229,11 +236,7 @@ bool classifyDict(PyObject *items, std::string &part, const std::string &what,
   PyObject *firstKey = nullptr, *firstValue = nullptr;
   while (PyDict_Next(items, &position, &key, &value)) {
     std::string k = PyTuple_Check(key) ? tuplePart(key) : scalarPart(key), v = scalarPart(value);
-    // (Tuple parts spell a complex element 'c', NumPy scalars their dtype.)
-    bool complexKey =
-        !k.empty() &&
-        (k.find('c') != std::string::npos ||
-         (k[0] == 'N' && frontend::isComplexDType(frontend::dtypeOfDispatchCode(k[1])->dtype)));
+    bool complexKey = !k.empty() && holdsComplex(jit::key::typeOf(k));
     if (k.empty() || v.empty() || complexKey || k == "T0") {
       PyErr_Format(PyExc_TypeError,
                    "%s: dict keys must be int, float, bool, real NumPy scalars or tuples of "
@@ -285,7 +288,8 @@ int64_t *unboxDict(PyObject *items, const Type &type) {
     if (plait_rt_dict_insert(reinterpret_cast<int64_t>(box),
                              reinterpret_cast<int64_t>(normalised.data()),
                              reinterpret_cast<int64_t>(original.data()),
-                             reinterpret_cast<int64_t>(&entry), keyWords) != 0) {
+                             reinterpret_cast<int64_t>(&entry), keyWords, kValueWords,
+                             /*owned=*/0) != 0) {
       PyErr_NoMemory();
       return nullptr;
     }
@@ -296,7 +300,7 @@ int64_t *unboxDict(PyObject *items, const Type &type) {
   return box;
 }
 
-PyObject *pythonDict(const Type &type, const int64_t *box) {
+PyObject *pythonDict(const Type &type, const int64_t *box, ResultOwners *owners) {
   if (box[kDictLength] > 0 &&
       (type.keyType().kind == Type::Kind::Bottom || type.valueType().kind == Type::Kind::Bottom)) {
     PyErr_SetString(PyExc_TypeError,
@@ -314,7 +318,11 @@ PyObject *pythonDict(const Type &type, const int64_t *box) {
     if (!entry[entryWords - 1])
       continue;
     PyObject *key = objectOf(type.keyType(), entry + dictOriginalKey(box)); // as first put in
-    PyObject *value = key ? objectOf(type.valueType(), entry + box[kDictKeyWords]) : nullptr;
+    const int64_t *valueWords = entry + box[kDictKeyWords];
+    PyObject *value = !key ? nullptr
+                      : frontend::dictValueLayout(type.valueType()).words
+                          ? pythonItem(type.valueType(), valueWords, owners)
+                          : objectOf(type.valueType(), valueWords);
     int failed = value ? PyDict_SetItem(dict, key, value) : -1;
     Py_XDECREF(key);
     Py_XDECREF(value);
@@ -327,7 +335,7 @@ PyObject *pythonDict(const Type &type, const int64_t *box) {
 }
 
 bool reflectDict(PyObject *target, const Type &type, const int64_t *box) {
-  PyObject *items = pythonDict(type, box);
+  PyObject *items = pythonDict(type, box, /*owners=*/nullptr); // (values of numbers)
   if (!items)
     return false;
   PyDict_Clear(target);

@@ -12,6 +12,8 @@
 
 namespace plait::dispatch::detail {
 
+struct ResultOwners;
+
 /// The key part of a dict argument `items` ('M', its keys' part, its
 /// values' part; `scalarPart` gives a scalar's, `tuplePart` a tuple key's,
 /// "" for none): false with
@@ -22,8 +24,9 @@ bool classifyDict(PyObject *items, std::string &part, const std::string &what,
 /// A box of the calling thread's arena holding `items` as a dict of
 /// `type`; null with an exception.
 int64_t *unboxDict(PyObject *items, const frontend::Type &type);
-/// A new Python dict of the box's entries, in their order.
-PyObject *pythonDict(const frontend::Type &type, const int64_t *box);
+/// A new Python dict of the box's entries, in their order (arrays in its
+/// values owned as pythonList's are).
+PyObject *pythonDict(const frontend::Type &type, const int64_t *box, ResultOwners *owners);
 /// Makes `target` hold the box's entries (a changed dict argument).
 bool reflectDict(PyObject *target, const frontend::Type &type, const int64_t *box);
 

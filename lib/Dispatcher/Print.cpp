@@ -198,7 +198,8 @@ private:
       PyErr_SetString(PyExc_RuntimeError, "internal: print() of a dict of an unknown dtype");
       return nullptr;
     }
-    return pythonDict(frontend::Type::dict(key, value), reinterpret_cast<const int64_t *>(word()));
+    return pythonDict(frontend::Type::dict(key, value), reinterpret_cast<const int64_t *>(word()),
+                      /*owners=*/nullptr);
   }
 
   PyObject *tuple() {
@@ -262,10 +263,16 @@ private:
   size_t at = 0;
 };
 
-/// print(*items, sep=..., end=..., flush=...) of the call `words` describe.
+/// print(*items, sep=..., end=..., file=..., flush=...) of the call
+/// `words` describe.
 bool print(const int64_t *words) {
   Reader reader(words);
-  bool flush = reader.next() == '1';
+  char stream = reader.next();
+  bool flush = stream == '1' || stream == 'E';
+  // (The stream as it is now: a redirection of sys.stderr is followed.)
+  PyObject *file = stream == 'e' || stream == 'E' ? PySys_GetObject("stderr") : Py_None;
+  if (!file)
+    file = Py_None;               // (no sys.stderr: print's own error)
   PyObject *sep = reader.value(); // a str, or None for print's default
   PyObject *end = sep ? reader.value() : nullptr;
   PyObject *items = end ? PyList_New(0) : nullptr;
@@ -276,8 +283,8 @@ bool print(const int64_t *words) {
     Py_XDECREF(item);
   }
   PyObject *arguments = items ? PyList_AsTuple(items) : nullptr;
-  PyObject *keywords = arguments ? Py_BuildValue("{sOsOsO}", "sep", sep, "end", end, "flush",
-                                                 flush ? Py_True : Py_False)
+  PyObject *keywords = arguments ? Py_BuildValue("{sOsOsOsO}", "sep", sep, "end", end, "file", file,
+                                                 "flush", flush ? Py_True : Py_False)
                                  : nullptr;
   PyObject *builtins = keywords ? PyImport_ImportModule("builtins") : nullptr;
   PyObject *printer = builtins ? PyObject_GetAttrString(builtins, "print") : nullptr;

@@ -437,6 +437,10 @@ PyObject *boxItemWords(const Type &item, const int64_t *&words, ResultOwners *ow
 
 } // namespace
 
+PyObject *pythonItem(const Type &item, const int64_t *words, ResultOwners *owners) {
+  return boxItemWords(item, words, owners);
+}
+
 PyObject *pythonList(const Type &type, const int64_t *box, ResultOwners *owners) {
   Py_ssize_t length = static_cast<Py_ssize_t>(box[kListLength]);
   if (length > 0 && type.itemType().kind == Type::Kind::Bottom) {
@@ -502,7 +506,7 @@ PyObject *boxResult(const Type &type, const int64_t *&words, char cast, ResultOw
   case Type::Kind::Dict: {
     const auto *box = reinterpret_cast<const int64_t *>(words[0]);
     words += 4;
-    return madeOnce(box, owners, [&] { return pythonDict(type, box); });
+    return madeOnce(box, owners, [&] { return pythonDict(type, box, &owners); });
   }
   case Type::Kind::Bool:
     if (cast == 'f' || cast == 'F')

@@ -54,6 +54,10 @@ PyObject *newNumPyScalar(frontend::DType dtype, const void *bytes, size_t size);
 /// outlives their use (null `owners`: for print).
 PyObject *pythonList(const frontend::Type &type, const int64_t *box, ResultOwners *owners);
 
+/// The Python object of a list item (or dict value) of `item` stored as
+/// words (ListItemLayout) at `words`; arrays as pythonList's.
+PyObject *pythonItem(const frontend::Type &item, const int64_t *words, ResultOwners *owners);
+
 /// A NumPy array viewing `data` (`ndim` sizes then strides in elements at
 /// `layout`) that does not own it: for memory alive while it is used.
 PyObject *borrowedArray(frontend::DType dtype, int ndim, char *data, const int64_t *layout);

@@ -17,11 +17,21 @@
 namespace plait::frontend::detail {
 
 namespace {
-constexpr int64_t kValueWords = 2;
-/// An entry's layout for keys of `K` words (Dicts.h).
-int64_t entryWords(int64_t K) { return 2 * K + kValueWords + 1; }
-int64_t originalKeyWord(int64_t K) { return K + kValueWords; }
-int64_t keyWordsOfDict(const Val &dict) { return dictKeyWords(dict.type.keyType()); }
+/// An entry's layout (Dicts.h): K key words, V value words, K original key
+/// words, the alive flag.
+struct EntryLayout {
+  int64_t K, V;
+  uint64_t owned; // the value's words that are references it owns
+  bool itemWords; // the value stored as a list item is (not two scalar words)
+  int64_t words() const { return 2 * K + V + 1; }
+  int64_t originalKey() const { return K + V; }
+  int64_t alive() const { return 2 * K + V; }
+};
+
+EntryLayout entryLayout(const Type &dict) {
+  ListItemLayout value = dictValueLayout(dict.valueType());
+  return {dictKeyWords(dict.keyType()), value.bytes / 8, value.owned, value.words};
+}
 
 /// The scalar types of a key's words, in order.
 void keyScalars(const Type &key, std::vector<Type> &out) {
@@ -147,17 +157,17 @@ Val FunctionEmitter::dictValueOfWords(Value first, Value second, const Type &val
 Value FunctionEmitter::dictEntries(const Val &dict, Location l) {
   // All the entries made (dead ones too), as one array of words.
   Value used = listWord(dict, kDictUsed, l);
-  Value words = builder.create<arith::MulIOp>(l, used, constInt(entryWords(keyWordsOfDict(dict))));
+  Value words = builder.create<arith::MulIOp>(l, used, constInt(entryLayout(dict.type).words()));
   Type view = Type::array(DType::Int64, 1, /*contiguous=*/true);
   return builder.create<dialect::ListItemsOp>(
       l, module.memrefType(view), listWord(dict, kDictEntries, l),
       builder.create<arith::IndexCastOp>(l, builder.getIndexType(), words));
 }
 
-Value FunctionEmitter::dictEntryWord(Value entries, Value entry, int64_t keyWords, int64_t word,
+Value FunctionEmitter::dictEntryWord(Value entries, Value entry, int64_t entryWords, int64_t word,
                                      Location l) {
   Value at = builder.create<arith::AddIOp>(
-      l, builder.create<arith::MulIOp>(l, entry, constInt(entryWords(keyWords))), constInt(word));
+      l, builder.create<arith::MulIOp>(l, entry, constInt(entryWords)), constInt(word));
   return builder.create<mlir::memref::LoadOp>(
       l, entries,
       mlir::ValueRange{builder.create<arith::IndexCastOp>(l, builder.getIndexType(), at)});
@@ -167,9 +177,11 @@ Val FunctionEmitter::newDict(const Type &type, Location l) {
   Value box = allocateArray(Type::array(DType::Int64, 1, /*contiguous=*/true),
                             {constInt(kDictWords)}, nullptr, l);
   Val dict{type, {box}};
-  callListRuntime(
-      "plait_rt_dict_init",
-      {boxAddress(dict, l), constInt(dictKeyWords(type.keyType())), constInt(kValueWords)}, l);
+  callListRuntime("plait_rt_dict_init",
+                  {boxAddress(dict, l), constInt(entryLayout(type).K),
+                   constInt(entryLayout(type).V),
+                   constInt(static_cast<int64_t>(entryLayout(type).owned))},
+                  l);
   return dict;
 }
 
@@ -202,13 +214,14 @@ Value FunctionEmitter::dictInsert(const Val &dict, llvm::ArrayRef<Value> keyWord
   if (!i64Out)
     i64Out = alloca(builder.getI64Type());
   Value out = builder.create<arith::IndexCastOp>(l, builder.getI64Type(), outPointer(i64Out));
-  PyError twoKeyTypes("TypeError", "plait: a dict was given keys of two types through names "
+  PyError twoKeyTypes("TypeError", "plait: a dict was given items of two types through names "
                                    "that compiled code could not link (give it its first item "
                                    "where it is made)");
-  callListRuntime(
-      "plait_rt_dict_insert",
-      {boxAddress(dict, l), key, original, out, constInt(static_cast<int64_t>(keyWords.size()))}, l,
-      &twoKeyTypes);
+  EntryLayout layout = entryLayout(dict.type);
+  callListRuntime("plait_rt_dict_insert",
+                  {boxAddress(dict, l), key, original, out, constInt(layout.K), constInt(layout.V),
+                   constInt(static_cast<int64_t>(layout.owned))},
+                  l, &twoKeyTypes);
   return builder.create<mlir::memref::LoadOp>(l, i64Out);
 }
 
@@ -234,15 +247,27 @@ Val FunctionEmitter::emitDictDisplay(const SExpr &display) {
   return dict;
 }
 
-void FunctionEmitter::storeDictValue(const Val &dict, const Val &key, const Val &value,
+void FunctionEmitter::storeDictValue(const Val &dict, const Val &key, const Val &given,
                                      Location l) {
+  EntryLayout layout = entryLayout(dict.type);
+  // (Claimed first: a temporary's reference moves into the dict.)
+  Val value = layout.itemWords ? convert(claim(given), dict.type.valueType()) : given;
   Value entry = dictInsert(dict, keyWordsOf(key, dict.type.keyType(), l), l);
-  auto words = dictValueWords(value, dict.type.valueType(), l);
   Value entries = dictEntries(dict, l);
-  int64_t K = keyWordsOfDict(dict);
-  for (int64_t w = 0; w < kValueWords; ++w) {
-    Value at = builder.create<arith::AddIOp>(
-        l, builder.create<arith::MulIOp>(l, entry, constInt(entryWords(K))), constInt(K + w));
+  Value first = builder.create<arith::AddIOp>(
+      l, builder.create<arith::MulIOp>(l, entry, constInt(layout.words())), constInt(layout.K));
+  if (layout.itemWords) {
+    // The value it replaces goes after the store, as in CPython's dict (a
+    // new entry's words are zero: nothing to release).
+    Val replaced = layout.owned ? loadItemWords(entries, first, dict.type.valueType(), l) : Val{};
+    storeItemWords(entries, first, dict.type.valueType(), value, l);
+    releaseItem(replaced);
+    markDictChanged(dict, l);
+    return;
+  }
+  auto words = dictValueWords(value, dict.type.valueType(), l);
+  for (int64_t w = 0; w < 2; ++w) {
+    Value at = builder.create<arith::AddIOp>(l, first, constInt(w));
     builder.create<mlir::memref::StoreOp>(
         l, words[w], entries,
         mlir::ValueRange{builder.create<arith::IndexCastOp>(l, builder.getIndexType(), at)});
@@ -256,10 +281,19 @@ void FunctionEmitter::markDictChanged(const Val &dict, Location l) {
 }
 
 Val FunctionEmitter::loadDictValue(const Val &dict, Value entry, Location l) {
-  Value entries = dictEntries(dict, l);
-  int64_t K = keyWordsOfDict(dict);
-  return dictValueOfWords(dictEntryWord(entries, entry, K, K, l),
-                          dictEntryWord(entries, entry, K, K + 1, l), dict.type.valueType(), l);
+  return loadEntryValue(dict, dictEntries(dict, l), entry, l);
+}
+
+Val FunctionEmitter::loadEntryValue(const Val &dict, Value entries, Value entry, Location l) {
+  EntryLayout layout = entryLayout(dict.type);
+  if (layout.itemWords) {
+    Value first = builder.create<arith::AddIOp>(
+        l, builder.create<arith::MulIOp>(l, entry, constInt(layout.words())), constInt(layout.K));
+    return loadItemWords(entries, first, dict.type.valueType(), l);
+  }
+  return dictValueOfWords(dictEntryWord(entries, entry, layout.words(), layout.K, l),
+                          dictEntryWord(entries, entry, layout.words(), layout.K + 1, l),
+                          dict.type.valueType(), l);
 }
 
 Val FunctionEmitter::emitDictSubscript(const SExpr &subscript) {
@@ -330,6 +364,12 @@ Val FunctionEmitter::emitDictGet(const SExpr &call) {
     freeIfTemporary(dict);
     return fallback;
   }
+  // Values holding arrays or lists: the result owns a reference whichever
+  // side gave it (a temporary of its own, as x if c else y's).
+  bool owns = entryLayout(dict.type).owned != 0;
+  if (owns)
+    fallback = claim(fallback);
+  fallback = convert(fallback, spec.typeOf(call)); // (a contiguous array as any strides)
   Value entry = dictFind(dict, keyWordsOf(key, dict.type.keyType(), l), l);
   Value found = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::sge, entry, constInt(0));
   // The entry is read only where it exists (its index is -1 otherwise).
@@ -342,12 +382,17 @@ Val FunctionEmitter::emitDictGet(const SExpr &call) {
                                          mlir::ValueRange(fallback.leaves));
   startBlock(present);
   Val value = convert(loadDictValue(dict, entry, l), fallback.type);
+  if (owns)
+    value = claim(value);
   builder.create<mlir::cf::BranchOp>(l, done, mlir::ValueRange(value.leaves));
   startBlock(done);
   freeIfTemporary(dict);
   Val result{fallback.type, {}};
-  for (mlir::BlockArgument argument : done->getArguments())
+  for (mlir::BlockArgument argument : done->getArguments()) {
     result.leaves.push_back(argument);
+    if (owns && argument.getType().isa<mlir::MemRefType>())
+      temporaries.insert(argument);
+  }
   return result;
 }
 
@@ -380,20 +425,19 @@ void FunctionEmitter::emitDictLoop(const SExpr &stmt, const Iterable &iterable) 
     builder.create<mlir::memref::StoreOp>(l, builder.create<arith::AddIOp>(l, k, constInt(1)),
                                           position);
     Value entries = dictEntries(dict, l);
-    int64_t K = keyWordsOfDict(dict);
-    Value alive = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::ne,
-                                                dictEntryWord(entries, k, K, entryWords(K) - 1, l),
-                                                constInt(0));
+    EntryLayout layout = entryLayout(dict.type);
+    Value alive = builder.create<arith::CmpIOp>(
+        l, arith::CmpIPredicate::ne, dictEntryWord(entries, k, layout.words(), layout.alive(), l),
+        constInt(0));
     builder.create<mlir::cf::CondBranchOp>(l, alive, body, header);
     startBlock(body);
     llvm::SmallVector<Value, 2> original;
-    for (int64_t w = 0; w < K; ++w)
-      original.push_back(dictEntryWord(entries, k, K, originalKeyWord(K) + w, l));
+    for (int64_t w = 0; w < layout.K; ++w)
+      original.push_back(dictEntryWord(entries, k, layout.words(), layout.originalKey() + w, l));
     Val key = keyOfWords(original, dict.type.keyType(), l);
     if (iterable.dictView == Iterable::DictView::Keys)
       return key;
-    Val value = dictValueOfWords(dictEntryWord(entries, k, K, K, l),
-                                 dictEntryWord(entries, k, K, K + 1, l), dict.type.valueType(), l);
+    Val value = loadEntryValue(dict, entries, k, l);
     if (iterable.dictView == Iterable::DictView::Values)
       return value;
     Val item{iterable.element, key.leaves};

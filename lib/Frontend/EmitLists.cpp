@@ -92,27 +92,31 @@ Val FunctionEmitter::loadListItem(const Val &list, Value items, Value position, 
     item.type = itemType;
     return item;
   }
-  int64_t words = 0;
+  Value first = builder.create<arith::MulIOp>(l, position, constInt(layout.bytes / 8));
+  return loadItemWords(items, first, itemType, l);
+}
+
+Val FunctionEmitter::loadItemWords(Value words, Value first, const Type &type, Location l) {
+  int64_t count = 0;
   std::vector<ItemLeaf> leaves;
-  itemLeaves(itemType, words, leaves);
+  itemLeaves(type, count, leaves);
   llvm::SmallVector<mlir::Type> types;
-  leafTypes(itemType, types);
-  Value first = builder.create<arith::MulIOp>(l, position, constInt(words));
-  Val item{itemType, {}};
+  leafTypes(type, types);
+  Val item{type, {}};
   for (size_t k = 0; k < leaves.size(); ++k) {
     Value word = builder.create<arith::AddIOp>(l, first, constInt(leaves[k].word));
-    mlir::Type type = types[k];
-    if (auto memref = type.dyn_cast<mlir::MemRefType>()) {
-      item.leaves.push_back(builder.create<dialect::LoadArrayOp>(l, itemSlot(items, word, memref)));
+    mlir::Type leafType = types[k];
+    if (auto memref = leafType.dyn_cast<mlir::MemRefType>()) {
+      item.leaves.push_back(builder.create<dialect::LoadArrayOp>(l, itemSlot(words, word, memref)));
       continue;
     }
     Value at = builder.create<arith::IndexCastOp>(l, builder.getIndexType(), word);
-    Value raw = builder.create<mlir::memref::LoadOp>(l, items, mlir::ValueRange{at});
-    unsigned width = type.getIntOrFloatBitWidth();
+    Value raw = builder.create<mlir::memref::LoadOp>(l, words, mlir::ValueRange{at});
+    unsigned width = leafType.getIntOrFloatBitWidth();
     if (width < 64)
       raw = builder.create<arith::TruncIOp>(l, builder.getIntegerType(width), raw);
-    if (type.isa<mlir::FloatType>())
-      raw = builder.create<arith::BitcastOp>(l, type, raw);
+    if (leafType.isa<mlir::FloatType>())
+      raw = builder.create<arith::BitcastOp>(l, leafType, raw);
     item.leaves.push_back(raw);
   }
   return item;
@@ -141,26 +145,31 @@ void FunctionEmitter::storeListItem(const Val &list, Value items, Value position
                                           mlir::ValueRange{at});
     return;
   }
-  // The item's references move into the list (the caller claimed them).
-  int64_t words = 0;
+  Value first = builder.create<arith::MulIOp>(l, position, constInt(layout.bytes / 8));
+  storeItemWords(items, first, itemType, item, l);
+}
+
+void FunctionEmitter::storeItemWords(Value words, Value first, const Type &type, const Val &item,
+                                     Location l) {
+  // The item's references move into the words (the caller claimed them).
+  int64_t count = 0;
   std::vector<ItemLeaf> leaves;
-  itemLeaves(itemType, words, leaves);
-  Value first = builder.create<arith::MulIOp>(l, position, constInt(words));
+  itemLeaves(type, count, leaves);
   for (size_t k = 0; k < leaves.size(); ++k) {
     Value word = builder.create<arith::AddIOp>(l, first, constInt(leaves[k].word));
     Value leaf = item.leaves[k];
     if (auto memref = leaf.getType().dyn_cast<mlir::MemRefType>()) {
-      builder.create<dialect::StoreArrayOp>(l, leaf, itemSlot(items, word, memref));
+      builder.create<dialect::StoreArrayOp>(l, leaf, itemSlot(words, word, memref));
       continue;
     }
-    mlir::Type type = leaf.getType();
-    unsigned width = type.getIntOrFloatBitWidth();
-    if (type.isa<mlir::FloatType>())
+    mlir::Type leafType = leaf.getType();
+    unsigned width = leafType.getIntOrFloatBitWidth();
+    if (leafType.isa<mlir::FloatType>())
       leaf = builder.create<arith::BitcastOp>(l, builder.getIntegerType(width), leaf);
     if (width < 64)
       leaf = builder.create<arith::ExtUIOp>(l, builder.getI64Type(), leaf);
     Value at = builder.create<arith::IndexCastOp>(l, builder.getIndexType(), word);
-    builder.create<mlir::memref::StoreOp>(l, leaf, items, mlir::ValueRange{at});
+    builder.create<mlir::memref::StoreOp>(l, leaf, words, mlir::ValueRange{at});
   }
 }
 

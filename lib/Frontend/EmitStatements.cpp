@@ -297,13 +297,13 @@ void FunctionEmitter::emitAssign(const SExpr &target, const Val &value) {
     storeListElement(target, value);
     return;
   }
-  if (ast::is(target, ast::NodeKind::Subscript) && spec.typeOf(target).kind == Type::Kind::Array) {
-    storeSlice(target, value);
-    return;
-  }
   if (ast::is(target, ast::NodeKind::Subscript) &&
       spec.typeOf(ast::value(target)).kind == Type::Kind::Dict) {
     storeDictElement(target, value);
+    return;
+  }
+  if (ast::is(target, ast::NodeKind::Subscript) && spec.typeOf(target).kind == Type::Kind::Array) {
+    storeSlice(target, value);
     return;
   }
   if (ast::is(target, ast::NodeKind::Subscript)) {

@@ -182,8 +182,10 @@ private:
   Val dictValueOfWords(Value first, Value second, const Type &valueType, Location l);
   /// The entries' words where they stand (valid until the dict grows).
   Value dictEntries(const Val &dict, Location l);
-  /// Word `word` of entry `entry` of a dict whose keys take `keyWords`.
-  Value dictEntryWord(Value entries, Value entry, int64_t keyWords, int64_t word, Location l);
+  /// Word `word` of entry `entry` (of `entryWords` words).
+  Value dictEntryWord(Value entries, Value entry, int64_t entryWords, int64_t word, Location l);
+  /// The value of entry `entry` (the entries' view: `entries`).
+  Val loadEntryValue(const Val &dict, Value entries, Value entry, Location l);
   /// The address of words for the runtime (a stack slot of the function).
   Value wordsAddress(llvm::ArrayRef<Value> words, Location l);
   /// The entry of a key (its words; -1: none), and the entry made for it
@@ -209,6 +211,10 @@ private:
   /// `list` (of items not typed: `[]`) as a list of `to`: an empty box
   /// whose item size becomes theirs (it grows with it from its first append).
   Val settleListItems(const Val &list, const Type &to);
+  /// An item stored as words (ListItemLayout) from word `first` of
+  /// `words` (an int64 view), and stored there (its references move in).
+  Val loadItemWords(Value words, Value first, const Type &type, Location l);
+  void storeItemWords(Value words, Value first, const Type &type, const Val &item, Location l);
   /// The slot over the memref descriptor at word `word` of a list's items
   /// (`items`, their words' view).
   Value itemSlot(Value items, Value word, mlir::MemRefType memref);

@@ -51,10 +51,22 @@ void Typer::fail(CompileError::Kind kind, const FunctionSource &fn,
 namespace {
 /// `a` and `b` as one type where one is not known yet (Bottom) or both are
 /// the same: the items of lists and the keys and values of dicts.
+/// Types that meet only where one is not known yet: Bottom, or a list of
+/// items not typed yet (at any depth: `[]` as a dict's value).
 bool unifyUnknown(const Type &a, const Type &b, Type &result) {
-  if (a.kind != Type::Kind::Bottom && b.kind != Type::Kind::Bottom && a != b)
+  if (a == b || b.kind == Type::Kind::Bottom) {
+    result = a;
+    return true;
+  }
+  if (a.kind == Type::Kind::Bottom) {
+    result = b;
+    return true;
+  }
+  Type item;
+  if (a.kind != Type::Kind::List || b.kind != Type::Kind::List ||
+      !unifyUnknown(a.itemType(), b.itemType(), item))
     return false;
-  result = a.kind == Type::Kind::Bottom ? b : a;
+  result = Type::list(item);
   return true;
 }
 } // namespace
@@ -94,28 +106,7 @@ bool Typer::unify(const Type &a, const Type &b, Type &result) {
     // Only `[]` (items not typed yet) meets another list, also as an item
     // (`[[] for ...]`): items keep their type in CPython, so list[int] and
     // list[float] do not mix.
-    std::function<bool(const Type &, const Type &, Type &)> items = [&](const Type &x,
-                                                                        const Type &y, Type &met) {
-      if (x == y || y.kind == Type::Kind::Bottom) {
-        met = x;
-        return true;
-      }
-      if (x.kind == Type::Kind::Bottom) {
-        met = y;
-        return true;
-      }
-      Type inner;
-      if (x.kind != Type::Kind::List || y.kind != Type::Kind::List ||
-          !items(x.itemType(), y.itemType(), inner))
-        return false;
-      met = Type::list(inner);
-      return true;
-    };
-    Type item;
-    if (!items(a.itemType(), b.itemType(), item))
-      return false;
-    result = Type::list(item);
-    return true;
+    return unifyUnknown(a, b, result);
   }
   if (a.kind == Type::Kind::Dict && b.kind == Type::Kind::Dict) {
     // As lists: `{}` (nothing typed) meets another dict.

@@ -40,8 +40,8 @@ bool findsAsKey(const Type &keys, const Type &given) {
 }
 
 bool isDictValue(const Type &t) {
-  return t.kind == Type::Kind::Bool || t.kind == Type::Kind::Int || t.kind == Type::Kind::Float ||
-         t.kind == Type::Kind::Complex || t.kind == Type::Kind::NumPy;
+  // What a list holds (as a list holds it: dictValueLayout).
+  return isListItem(t) || (t.kind == Type::Kind::List && t.itemType().kind == Type::Kind::Bottom);
 }
 
 } // namespace
@@ -57,12 +57,22 @@ void Typer::settleDictTypes(Specialization &spec, const SExpr &node, const Type 
   if (value.kind != Type::Kind::Bottom && !isDictValue(value))
     fail(CompileError::Kind::Unsupported, fn, origin,
          "dicts of " + value.str() +
-             " values are not supported (compiled dicts hold numbers, bools and NumPy scalars)");
+             " values are not supported (compiled dicts hold numbers, bools, NumPy scalars, "
+             "arrays, lists and tuples of these)");
   Type settled = dict;
-  auto settle = [&](size_t part, const Type &given, const char *what) {
+  auto settle = [&](size_t part, const Type &typed, const char *what) {
     const Type &current = dict.elements[part];
+    Type given = part == 1 ? listItemOf(typed) : typed; // (arrays of any strides)
     if (given.kind == Type::Kind::Bottom || current == given)
       return;
+    // `[]` meets a list value (d[k] = [] into a dict of lists, or the
+    // reverse), as lists do.
+    Type met;
+    if (current.kind == Type::Kind::List && given.kind == Type::Kind::List &&
+        unify(current, given, met)) {
+      settled.elements[part] = met;
+      return;
+    }
     if (current.kind != Type::Kind::Bottom)
       fail(CompileError::Kind::Typing, fn, origin,
            std::string("cannot use ") + (given.str().find_first_of("aeiou") == 0 ? "an " : "a ") +
@@ -89,7 +99,7 @@ Type Typer::dictDisplayType(Specialization &spec, const SExpr &display) {
     if (key.kind == Type::Kind::Bottom || value.kind == Type::Kind::Bottom)
       return Type::bottom(); // typed in a later round
     settleDictTypes(spec, display, dict, key, value, *keys[k]);
-    dict = Type::dict(key, value);
+    dict = Type::dict(key, listItemOf(value));
   }
   return dict;
 }
@@ -138,6 +148,10 @@ Type Typer::dictMethodType(Specialization &spec, const SExpr &call, const Type &
     if (key.kind == Type::Kind::Bottom || fallback.kind == Type::Kind::Bottom)
       return Type::bottom();
     const Type &values = dict.valueType();
+    if (values.kind != Type::Kind::Bottom && listItemOf(fallback) == values) {
+      spec.dictMethods[&call] = method;
+      return values; // (an array of any strides, as the dict's)
+    }
     if (values.kind != Type::Kind::Bottom && fallback != values)
       fail(CompileError::Kind::Typing, fn, *args[1],
            "the default of get() is " + fallback.str() + ", not the values' type " + values.str() +

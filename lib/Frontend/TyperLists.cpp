@@ -88,11 +88,26 @@ void Typer::settleListItems(Specialization &spec, const SExpr &node, const Type 
   // (A parameter's too: the caller's variable then takes the type, see
   // jitCallType.)
   if (ast::is(node, ast::NodeKind::Subscript) && !ast::is(ast::slice(node), ast::NodeKind::Slice)) {
-    // rows[i].append(x): the list of lists that holds it takes the type.
+    // rows[i].append(x), groups[k].append(x): the list or dict that holds
+    // it takes the type.
     const SExpr &outer = ast::value(node);
     Type holder = exprType(spec, outer);
     if (holder.kind == Type::Kind::List) {
       settleListItems(spec, outer, holder, widened, origin);
+      return;
+    }
+    if (holder.kind == Type::Kind::Dict) {
+      settleDictTypes(spec, outer, holder, Type::bottom(), widened, origin);
+      return;
+    }
+  }
+  if (ast::is(node, ast::NodeKind::Call) && ast::is(ast::func(node), ast::NodeKind::Attribute) &&
+      (ast::attr(ast::func(node)) == "setdefault" || ast::attr(ast::func(node)) == "get")) {
+    // groups.setdefault(k, []).append(x): the dict takes the type.
+    const SExpr &outer = ast::value(ast::func(node));
+    Type holder = exprType(spec, outer);
+    if (holder.kind == Type::Kind::Dict) {
+      settleDictTypes(spec, outer, holder, Type::bottom(), widened, origin);
       return;
     }
   }

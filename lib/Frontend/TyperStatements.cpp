@@ -250,11 +250,8 @@ void Typer::typeMessage(Specialization &spec, const SExpr &message) {
   };
   if (ast::isStringConstant(message))
     return;
-  if (!ast::is(message, ast::NodeKind::JoinedStr)) {
-    number(message); // raise ValueError(x): str(x)
-    return;
-  }
-  // f"{t!r}" of a tuple shows its elements as CPython's repr does.
+  // A tuple of these is shown as CPython's repr shows it (f"{t!r}"), or is
+  // the exception's argument itself (raise KeyError((i, j))).
   std::function<bool(const Type &)> shown = [&](const Type &t) {
     if (t.kind != Type::Kind::Tuple)
       return t.kind == Type::Kind::Bottom || t.isNumber() || t.kind == Type::Kind::String;
@@ -266,6 +263,14 @@ void Typer::typeMessage(Specialization &spec, const SExpr &message) {
       n += words(element);
     return n;
   };
+  if (!ast::is(message, ast::NodeKind::JoinedStr)) {
+    Type t = exprType(spec, message); // raise ValueError(x): str(x)
+    if (t.kind != Type::Kind::Tuple || !shown(t))
+      number(message);
+    if (words(t) > kMaxErrorArguments)
+      fail(CompileError::Kind::Unsupported, fn, message, "this message holds too many values");
+    return;
+  }
   size_t recorded = 0;
   typeFormattedString(spec, message, [&](const SExpr &value) {
     Type t = exprType(spec, value);

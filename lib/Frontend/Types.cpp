@@ -223,6 +223,15 @@ Type listItemOf(const Type &item) {
   return tuple;
 }
 
+ListItemLayout dictValueLayout(const Type &value) {
+  if (value.kind == Type::Kind::Bottom)
+    return {};
+  ListItemLayout layout = listItemLayout(value);
+  if (!layout.words) // a scalar's two words
+    return {16, false, 0};
+  return layout;
+}
+
 int64_t dictKeyWords(const Type &key) {
   if (key.kind != Type::Kind::Tuple)
     return key.kind == Type::Kind::Bottom ? 0 : 1;

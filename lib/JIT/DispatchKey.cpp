@@ -331,14 +331,15 @@ static Type typeOfNameIn(const std::string &name, bool &narrow, bool listItem) {
     bool narrowPart = false;
     if (names.size() != 2)
       throw std::invalid_argument("dict types name their keys' and values' types: " + name);
-    Type keys = typeOfName(names[0], narrowPart), values = typeOfName(names[1], narrowPart);
-    std::function<bool(const Type &)> scalar = [&](const Type &t) {
+    // (A tuple key keeps NumPy scalars, as a list's tuples do.)
+    Type keys = typeOfNameIn(names[0], narrowPart, /*listItem=*/true);
+    Type values = typeOfName(names[1], narrowPart);
+    std::function<bool(const Type &)> key = [&](const Type &t) {
       if (t.kind == Type::Kind::Tuple)
-        return !t.elements.empty() && std::all_of(t.elements.begin(), t.elements.end(), scalar);
-      return t.isNumber() || t.kind == Type::Kind::Bool;
+        return !t.elements.empty() && std::all_of(t.elements.begin(), t.elements.end(), key);
+      return (t.isNumber() || t.kind == Type::Kind::Bool) && !t.isComplex();
     };
-    if (narrowPart || !scalar(keys) || keys.isComplex() || !scalar(values) ||
-        values.kind == Type::Kind::Tuple)
+    if (narrowPart || !key(keys) || !(values.isNumber() || values.kind == Type::Kind::Bool))
       throw std::invalid_argument(
           "dicts in signatures map numbers, bools and tuples of them to numbers and bools, "
           "not " +

@@ -89,23 +89,41 @@ bool rebuild(int64_t *box, int64_t capacity) {
 } // namespace
 
 namespace plait {
-int64_t *newDict(int64_t keyWords, int64_t valueWords) {
+int64_t *newDict(int64_t keyWords, int64_t valueWords, uint64_t owned) {
   auto *box = static_cast<int64_t *>(allocateWords(kDictWords));
   if (!box)
     return nullptr;
-  if (plait_rt_dict_init(reinterpret_cast<int64_t>(box), keyWords, valueWords) != 0) {
+  if (plait_rt_dict_init(reinterpret_cast<int64_t>(box), keyWords, valueWords,
+                         static_cast<int64_t>(owned)) != 0) {
     plait_rt_array_release(reinterpret_cast<int64_t>(box));
     return nullptr;
   }
   return box;
 }
+
+void releaseDictValues(const int64_t *box) {
+  auto owned = static_cast<uint64_t>(box[kDictOwnedWords]);
+  if (owned == 0 || box[kDictEntries] == 0)
+    return;
+  int64_t entryWords = dictEntryWords(box);
+  for (int64_t k = 0; k < box[kDictUsed]; ++k) {
+    const int64_t *entry = wordsAt(box[kDictEntries]) + k * entryWords;
+    if (!entry[entryWords - 1])
+      continue; // (a dead entry's value went when it died)
+    for (int64_t w = 0; w < box[kDictValueWords] && w < 64; ++w)
+      if (owned >> w & 1)
+        plait_rt_array_release(entry[box[kDictKeyWords] + w]);
+  }
+}
 } // namespace plait
 
-extern "C" int32_t plait_rt_dict_init(int64_t address, int64_t keyWords, int64_t valueWords) {
+extern "C" int32_t plait_rt_dict_init(int64_t address, int64_t keyWords, int64_t valueWords,
+                                      int64_t owned) {
   int64_t *box = boxAt(address);
   std::memset(box, 0, static_cast<size_t>(plait::kDictWords) * sizeof(int64_t));
   box[plait::kDictKeyWords] = keyWords;
   box[plait::kDictValueWords] = valueWords;
+  box[plait::kDictOwnedWords] = owned;
   plait::markDictBox(box);
   return rebuild(box, 4) ? 0 : 1;
 }
@@ -125,14 +143,18 @@ extern "C" int64_t plait_rt_dict_find(int64_t address, int64_t key) {
 }
 
 extern "C" int32_t plait_rt_dict_insert(int64_t address, int64_t key, int64_t original,
-                                        int64_t entry, int64_t keyWords) {
+                                        int64_t entry, int64_t keyWords, int64_t valueWords,
+                                        int64_t owned) {
   int64_t *box = boxAt(address);
   int64_t *out = wordsAt(entry);
-  if (box[plait::kDictKeyWords] != keyWords) {
+  if (box[plait::kDictKeyWords] != keyWords || box[plait::kDictValueWords] != valueWords ||
+      box[plait::kDictOwnedWords] != owned) {
     if (box[plait::kDictKeyWords] != 0 || box[plait::kDictUsed] != 0)
       return 2;
-    // `{}` takes its keys' layout from the first one.
+    // `{}` takes its layout from the first item put in.
     box[plait::kDictKeyWords] = keyWords;
+    box[plait::kDictValueWords] = valueWords;
+    box[plait::kDictOwnedWords] = owned;
     if (!rebuild(box, box[plait::kDictCapacity]))
       return 1;
   }
@@ -152,6 +174,8 @@ extern "C" int32_t plait_rt_dict_insert(int64_t address, int64_t key, int64_t or
   int64_t made = box[plait::kDictUsed]++;
   int64_t *slotWords = wordsAt(box[plait::kDictEntries]) + made * entryWords;
   std::memcpy(slotWords, words, static_cast<size_t>(keyWords) * sizeof(int64_t));
+  // (Value words zero: a value's references are null until it is stored.)
+  std::memset(slotWords + keyWords, 0, static_cast<size_t>(valueWords) * sizeof(int64_t));
   std::memcpy(slotWords + plait::dictOriginalKey(box), wordsAt(original),
               static_cast<size_t>(keyWords) * sizeof(int64_t));
   slotWords[entryWords - 1] = 1;
@@ -168,4 +192,8 @@ extern "C" void plait_rt_dict_erase(int64_t address, int64_t entry) {
   int64_t *words = wordsAt(box[plait::kDictEntries]) + entry * plait::dictEntryWords(box);
   words[plait::dictEntryWords(box) - 1] = 0;
   --box[plait::kDictLength];
+  auto owned = static_cast<uint64_t>(box[plait::kDictOwnedWords]);
+  for (int64_t w = 0; owned && w < box[plait::kDictValueWords] && w < 64; ++w)
+    if (owned >> w & 1)
+      plait_rt_array_release(words[box[plait::kDictKeyWords] + w]);
 }

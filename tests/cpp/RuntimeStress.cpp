@@ -4,14 +4,16 @@
 // arrays: allocations with reference counts, retain/release, the per-call
 // arena that frees what a call leaves behind (its error paths) and hands
 // what it returns to the caller, and the product runtime over memory it
-// allocated, and lists whose items own arrays and other lists (released
-// with the list's last reference). Threads run calls at once, as compiled
+// allocated, and lists and dicts whose items and values own arrays and
+// other lists (released with their container's last reference, or when a
+// dict's entry goes). Threads run calls at once, as compiled
 // code does (each call's
 // arrays belong to its thread). Built and run under AddressSanitizer (with
 // leak detection and UBSan) and ThreadSanitizer by `make test-sanitizers`:
 // a use after free, a double free, a leak or a race fails it.
 //
 //===----------------------------------------------------------------------===//
+#include "plait/Runtime/Dicts.h"
 #include "plait/Runtime/LinearAlgebra.h"
 #include "plait/Runtime/Lists.h"
 #include "plait/Runtime/RuntimeSymbols.h"
@@ -165,6 +167,49 @@ bool listCall(std::mt19937_64 &random) {
   return true;
 }
 
+/// One compiled call with a dict of arrays: `{}` settled by its first
+/// insertion, values replaced (the old one released after the store),
+/// entries deleted (their value released), and the dict dropped.
+bool dictCall(std::mt19937_64 &random) {
+  plait::AllocationArena arena;
+  constexpr int64_t kValueWords = 5, kOwnsFirstWord = 1;
+  int64_t *dict = plait::newDict(0, 0);
+  if (!dict)
+    return false;
+  int steps = 10 + static_cast<int>(random() % 40);
+  for (int step = 0; step < steps; ++step) {
+    int64_t key[2] = {static_cast<int64_t>(random() % 8), static_cast<int64_t>(random() % 2)};
+    if (random() % 3 == 0) { // del d[k]
+      int64_t entry = plait_rt_dict_find(address(dict), address(key));
+      if (entry >= 0)
+        plait_rt_dict_erase(address(dict), entry);
+      continue;
+    }
+    int64_t entry = -1;
+    if (plait_rt_dict_insert(address(dict), address(key), address(key), address(&entry), 2,
+                             kValueWords, kOwnsFirstWord) != 0)
+      return false;
+    int64_t *value = reinterpret_cast<int64_t *>(dict[plait::kDictEntries]) +
+                     entry * plait::dictEntryWords(dict) + 2;
+    int64_t replaced = value[0]; // (0 for a new entry)
+    int64_t array = address(_mlir_memref_to_llvm_alloc(8));
+    if (!array)
+      return false;
+    int64_t words[kValueWords] = {array, array, 0, 1, 1};
+    std::memcpy(value, words, sizeof words);
+    plait_rt_array_release(replaced);
+  }
+  int64_t other = 0, entry = 0;
+  if (dict[plait::kDictKeyWords] != 0 &&
+      plait_rt_dict_insert(address(dict), address(&other), address(&other), address(&entry), 1,
+                           kValueWords, kOwnsFirstWord) != 2)
+    return false; // (keys of another layout are refused, once it has one)
+  if (random() % 4 == 0)
+    return true; // raised: the arena frees it all
+  plait_rt_array_release(address(dict));
+  return true;
+}
+
 } // namespace
 
 int main() {
@@ -176,7 +221,7 @@ int main() {
       std::mt19937_64 random(1234 + t);
       std::vector<void *> returned;
       for (int call = 0; call < kCalls; ++call)
-        if (!oneCall(random, returned) || !listCall(random))
+        if (!oneCall(random, returned) || !listCall(random) || !dictCall(random))
           ++failures[t];
       // The caller's arrays die with their NumPy owners.
       for (void *p : returned)

@@ -1,6 +1,8 @@
 """Typed dicts: built, looked up, changed, iterated in insertion order,
 passed in and returned; run interpreted and compiled by test_jit_dicts.py."""
 
+import numpy as np
+
 
 def counted(values):
     counts = {}
@@ -172,4 +174,50 @@ def tuple_key_missing(d, i):
 def nested_tuple_keys(n):
     d = {((i, i * 0.5), i % 2 == 0): i for i in range(n)}
     print(d)
+    return d
+
+
+def grouped(values, n):
+    groups = {}
+    for v in values:
+        groups.setdefault(v % n, []).append(v)
+    by_index = {}
+    for i, v in enumerate(values):
+        k = v % n
+        if k not in by_index:
+            by_index[k] = []
+        by_index[k].append(i)
+    return groups, by_index
+
+
+def array_values(n, m):
+    cache = {}
+    for i in range(n):
+        cache[i % m] = np.arange(3.0) * i  # replaced values are released
+    if 0 in cache:
+        cache[0] += 1.0  # in place, as ndarray's +=
+    total = 0.0
+    for k, a in cache.items():
+        total += float(a.sum())
+    fallback = cache.get(m + 1, np.zeros(3))
+    popped = cache.pop(m - 1) if m - 1 in cache else np.ones(3)
+    return cache, total, fallback, popped
+
+
+def tuple_values(n):
+    d = {i: (i, i * 0.5) for i in range(n)}
+    if n:
+        d[0] = (9, 9.5)
+    best = max([v for v in d.values()], key=lambda t: t[1]) if n else (0, 0.0)
+    print(d)
+    return d, best
+
+
+def churned_values(n):
+    # Values replaced, deleted and put back many times: each freed once.
+    d = {}
+    for k in range(n):
+        d[k % 5] = [float(k)] * (k % 3 + 1)
+        if k % 4 == 3 and (k + 1) % 5 in d:
+            del d[(k + 1) % 5]
     return d

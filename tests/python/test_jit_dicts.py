@@ -190,3 +190,32 @@ def test_nested_tuple_keys_print_and_return(capsys) -> None:
     shown = capsys.readouterr().out
     assert jit.nested_tuple_keys(5) == expected
     assert capsys.readouterr().out == shown
+
+
+@given(values=st.lists(st.integers(-20, 20), min_size=1, max_size=30), n=st.integers(1, 5))
+@SETTINGS
+def test_dicts_of_lists_group_as_cpythons(values: list, n: int) -> None:
+    # setdefault(k, []).append(v) and d[k] = [] then d[k].append(v): the
+    # empty lists get their items' type through the dict.
+    assert_same(py.grouped, jit.grouped, values, n)
+
+
+@given(n=st.integers(0, 9), m=st.integers(1, 4))
+@SETTINGS
+def test_dicts_of_arrays_and_tuples(n: int, m: int) -> None:
+    assert_same(py.array_values, jit.array_values, n, m)
+    assert_same(py.churned_values, jit.churned_values, n * 7)
+
+
+def test_dicts_of_tuples_print_and_return(capsys) -> None:
+    for n in (0, 1, 4):
+        expected = py.tuple_values(n)
+        shown = capsys.readouterr().out
+        assert jit.tuple_values(n) == expected
+        assert capsys.readouterr().out == shown
+
+
+def test_dict_arguments_hold_numbers() -> None:
+    # (Values that hold arrays or lists are made in compiled code, not passed in.)
+    with pytest.raises(TypeError, match="values int, float, bool, complex or NumPy scalars, not int: list"):
+        jit.looked_up({1: [2]}, 1, 0.0)

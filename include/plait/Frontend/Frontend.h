@@ -240,6 +240,13 @@ bool isListItem(const Type &item);
 /// may be views of any strides), in tuples too.
 Type listItemOf(const Type &item);
 
+/// How a dict keeps values of type `value`: numbers, bools and NumPy
+/// scalars in two words (as float64 or int64 bits; a complex value's parts),
+/// tuples, arrays and lists as a list keeps its items (ListItemLayout:
+/// `owned` marks the references a value holds); no type yet: no words
+/// (given by the first insertion).
+ListItemLayout dictValueLayout(const Type &value);
+
 /// The int64 words a dict keeps a key of `key` in (docs/design/lists.md,
 /// "Dicts"): one per number or bool, a tuple's elements one after another;
 /// 0 for no type yet.

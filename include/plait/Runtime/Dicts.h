@@ -28,9 +28,10 @@ enum DictWord : int64_t {
   kDictSlots = 5,    // the index table's size (a power of two)
   kDictKeyWords = 6,
   kDictValueWords = 7,
-  kDictChanged = 8, // compiled code changed it (arguments are written back)
+  kDictChanged = 8,    // compiled code changed it (arguments are written back)
+  kDictOwnedWords = 9, // bit w: value word w is a reference the entry owns
 };
-constexpr int64_t kDictWords = 9;
+constexpr int64_t kDictWords = 10;
 
 /// The words of one entry: key, value, the key as first put in, alive flag.
 inline int64_t dictEntryWords(const int64_t *box) {
@@ -42,23 +43,29 @@ inline int64_t dictOriginalKey(const int64_t *box) {
 }
 
 /// A new empty dict (allocated as compiled code allocates), or null.
-int64_t *newDict(int64_t keyWords, int64_t valueWords);
+int64_t *newDict(int64_t keyWords, int64_t valueWords, uint64_t owned = 0);
+
+/// Releases the references the values of `box`'s live entries own (its
+/// last reference went).
+void releaseDictValues(const int64_t *box);
 } // namespace plait
 
 extern "C" {
 /// Makes `box` (a fresh allocation of kDictWords words) an empty dict
-/// (`keyWords` 0: given by its first insertion). Returns 0, or 1 when memory
-/// runs out.
-int32_t plait_rt_dict_init(int64_t box, int64_t keyWords, int64_t valueWords);
+/// whose values' words set in `owned` are references they own (`keyWords`
+/// 0: the layout is given by its first insertion). Returns 0, or 1 when
+/// memory runs out.
+int32_t plait_rt_dict_init(int64_t box, int64_t keyWords, int64_t valueWords, int64_t owned);
 /// The entry holding the key at `key` (its words), or -1.
 int64_t plait_rt_dict_find(int64_t box, int64_t key);
 /// Writes to `*entry` the entry of the key at `key` (`keyWords` words),
 /// made (with the words at `original` as the key's own, and its value
-/// words left to the caller) if there is none. Returns 0, 1 when memory
-/// runs out, or 2 when the dict's keys have another number of words.
+/// words zero, for the caller to fill) if there is none; `valueWords` and
+/// `owned` are the values' layout. Returns 0, 1 when memory runs out, or 2
+/// when the dict has another layout.
 int32_t plait_rt_dict_insert(int64_t box, int64_t key, int64_t original, int64_t entry,
-                             int64_t keyWords);
-/// Removes entry `entry` (alive).
+                             int64_t keyWords, int64_t valueWords, int64_t owned);
+/// Removes entry `entry` (alive), releasing what its value owns.
 void plait_rt_dict_erase(int64_t box, int64_t entry);
 }
 
