@@ -149,17 +149,21 @@ Val FunctionEmitter::emitPrint(const SExpr &node) {
     describe(value);
   };
 
-  // The keywords: flush, then sep and end (None: print's defaults).
-  std::string flush = "0", sep = "n", end = "n";
+  // The keywords: the stream and flush (0/1 sys.stdout, e/E sys.stderr,
+  // flushing in capitals), then sep and end (None: print's defaults).
+  bool flush = false, toStderr = false;
+  std::string sep = "n", end = "n";
   for (const SExpr *keyword : ast::keywords(node).rest()) {
     const std::string &name = keyword->items.at(1).text;
     const SExpr &given = ast::value(keyword->items.at(2));
     if (name == "flush")
-      flush = given.kind == SExpr::Kind::True ? "1" : "0";
+      flush = given.kind == SExpr::Kind::True;
+    else if (name == "file")
+      toStderr = typer.printStream(spec, keyword->items.at(2)) == std::string("stderr");
     else if (given.kind == SExpr::Kind::String)
       (name == "sep" ? sep : end) = stringItem(given.text);
   }
-  descriptor = flush + sep + end;
+  descriptor = std::string(1, toStderr ? (flush ? 'E' : 'e') : (flush ? '1' : '0')) + sep + end;
   for (const SExpr *arg : ast::args(node).rest()) {
     if (!ast::is(*arg, ast::NodeKind::JoinedStr)) {
       argument(*arg);

@@ -267,6 +267,9 @@ public:
   static Type constantType(const SExpr &value);
   /// What a `for` statement iterates over, as typing found it; a located
   /// error when its iterable never got a type.
+  /// "stdout" or "stderr": the stream print(file=...) names (sys.stdout,
+  /// sys.stderr, None), or nullopt for another.
+  std::optional<std::string> printStream(const Specialization &spec, const SExpr &file) const;
   const Iterable &loopIterable(const Specialization &spec, const SExpr &stmt) const;
   /// The constant atom a node is: a literal's, or that of a global (or a
   /// plait.overload implementation's closure value) bound to a constant;

@@ -40,6 +40,20 @@ bool printable(const Type &t) {
 
 } // namespace
 
+std::optional<std::string> Typer::printStream(const Specialization &spec, const SExpr &file) const {
+  // sys.stdout and sys.stderr are read when print runs (redirections too).
+  if (ast::is(file, ast::NodeKind::Const) && ast::value(file).kind == SExpr::Kind::None)
+    return std::string("stdout");
+  if (!ast::is(file, ast::NodeKind::Attribute) || !ast::is(ast::value(file), ast::NodeKind::Name))
+    return std::nullopt;
+  NameBinding module = resolve(spec, ast::id(ast::value(file)));
+  const std::string &stream = ast::attr(file);
+  if (module.kind != NameBinding::Kind::Unsupported || module.name != "sys" ||
+      (stream != "stdout" && stream != "stderr"))
+    return std::nullopt;
+  return stream;
+}
+
 Type Typer::printCallType(Specialization &spec, const SExpr &call) {
   const FunctionSource &fn = *spec.source;
   auto value = [&](const SExpr &node) {
@@ -74,8 +88,9 @@ Type Typer::printCallType(Specialization &spec, const SExpr &call) {
         fail(CompileError::Kind::Unsupported, fn, given,
              "print()'s flush is True or False written in the code in compiled code");
     } else if (name == "file") {
-      fail(CompileError::Kind::Unsupported, fn, given,
-           "print(file=...) is not supported in compiled code: it prints to sys.stdout");
+      if (!printStream(spec, given))
+        fail(CompileError::Kind::Unsupported, fn, given,
+             "print(file=...) in compiled code takes sys.stdout or sys.stderr (or None)");
     } else {
       fail(CompileError::Kind::Typing, fn, call,
            "'" + name + "' is an invalid keyword argument for print()");

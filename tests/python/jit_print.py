@@ -1,6 +1,8 @@
 """print() in compiled code, run interpreted and compiled by
 test_jit_print.py."""
 
+import sys
+
 import numpy as np
 
 from plait.testing import jit_rendezvous
@@ -64,8 +66,15 @@ def print_twice_meeting(barrier, i):
     return met
 
 
-def to_a_file(i):
+def to_the_streams(i, x):
     print(i, file=None)
+    print("error", i, x, file=sys.stderr)
+    print(f"{x:.2f}", sep="-", end="|", file=sys.stdout, flush=True)
+    print(x, file=sys.stderr, flush=True)
+
+
+def to_a_file(i, f):
+    print(i, file=f)
 
 
 def a_function(i):

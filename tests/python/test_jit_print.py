@@ -98,9 +98,23 @@ def test_an_exception_print_raises_propagates() -> None:
     assert printed(jit.numbers, 1, 2.0, True, 1j) == printed(py.numbers, 1, 2.0, True, 1j)
 
 
+def test_print_to_sys_stderr_follows_its_redirection() -> None:
+    def both(fn, *args):
+        saved = sys.stdout, sys.stderr
+        sys.stdout, sys.stderr = io.StringIO(), io.StringIO()
+        try:
+            fn(*args)
+            return sys.stdout.getvalue(), sys.stderr.getvalue()
+        finally:
+            sys.stdout, sys.stderr = saved
+
+    for args in [(1, 0.5), (-3, 2.125)]:
+        assert both(jit.to_the_streams, *args) == both(py.to_the_streams, *args)
+
+
 def test_what_print_cannot_show_is_an_error() -> None:
-    with pytest.raises(plait.UnsupportedError, match=r"print\(file=...\) is not supported"):
-        jit.to_a_file(1)
+    with pytest.raises(plait.UnsupportedError, match=r"print\(file=...\) in compiled code takes sys.stdout or sys.stderr"):
+        jit.to_a_file(1, None)
     with pytest.raises(plait.UnsupportedError, match="print\\(\\) in compiled code shows numbers"):
         jit.a_function(1)
 
