@@ -273,11 +273,48 @@ def function_definition(fn: FunctionType) -> tuple[ast.FunctionDef, int, int, li
 class _Scope:
     """A snapshotted function, as its lambdas and inner defs see it."""
 
-    def __init__(self, fn: FunctionType, line_offset: int, indent: int, source_lines: str) -> None:
+    def __init__(self, fn: FunctionType, line_offset: int, indent: int, source_lines: str,
+                 tree: ast.AST) -> None:
         self.fn = fn
         self.line_offset = line_offset
         self.indent = indent
         self.source_lines = source_lines
+        #: The function's AST (its nested scopes too).
+        self.tree = tree
+
+    def binds_once(self, name: str) -> bool:
+        """Whether `name` is bound in exactly one place of the function, its
+        nested scopes included (an inner def that is never rebound)."""
+        count = 0
+        for node in ast.walk(self.tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name == name:
+                count += 1
+            elif isinstance(node, ast.Name) and node.id == name and not isinstance(node.ctx, ast.Load):
+                count += 1
+            elif isinstance(node, ast.arg) and node.arg == name:
+                count += 1
+            elif isinstance(node, ast.alias) and (node.asname or node.name) == name:
+                count += 1
+            elif isinstance(node, ast.ExceptHandler) and node.name == name:
+                count += 1
+        return count == 1
+
+    def in_a_cycle(self, name: str) -> bool:
+        """Whether the inner def `name` calls itself through other inner
+        defs (even calls odd, odd calls even)."""
+        defs = {node.name: node for node in ast.walk(self.tree)
+                if isinstance(node, ast.FunctionDef) and node is not self.tree}
+        calls = {d: (_free_names(node) & set(defs)) - {d} for d, node in defs.items()}
+        seen: set[str] = set()
+        pending = list(calls.get(name, ()))
+        while pending:
+            current = pending.pop()
+            if current == name:
+                return True
+            if current not in seen:
+                seen.add(current)
+                pending.extend(calls.get(current, ()))
+        return False
 
 
 class Snapshotter:
@@ -377,7 +414,7 @@ class Snapshotter:
         source_lines = " ".join(
             f"(L {line_offset + i + 1} {_string(text.rstrip(chr(10)))})" for i, text in enumerate(lines)
         )
-        scope = _Scope(fn, line_offset, indent, source_lines)
+        scope = _Scope(fn, line_offset, indent, source_lines, definition)
         serializer = self._serializer(scope, _scope_locals(params, definition.body))
         body = "(Body " + " ".join(serializer.node(s) for s in definition.body) + ")"
         defaults = " ".join(_default(v) for v in fn.__defaults__ or ())
@@ -451,8 +488,22 @@ class Snapshotter:
         params = [a.arg for a in arguments.args] + ([arguments.vararg.arg] if arguments.vararg else [])
         body = _scope_body(node)
         captured = sorted(_free_names(node) & enclosing)
-        if name in captured and not isinstance(node, ast.Lambda):
-            raise CompileError(f"cannot compile {where}: an inner function that calls itself is not supported yet")
+        # An inner def that calls itself reads itself from the enclosing
+        # function; never rebound there, that is its own closure.
+        calls_itself = name in captured and not isinstance(node, ast.Lambda)
+        at = f"{fn.__code__.co_filename}:{node.lineno + scope.line_offset}:{node.col_offset + scope.indent + 1}"
+        if calls_itself and not scope.binds_once(name):
+            raise CompileError(
+                f"{at}: cannot compile {where}: an inner function that calls itself is supported when "
+                f"nothing else binds the name '{name}'"
+            )
+        if calls_itself:
+            captured.remove(name)
+        if not isinstance(node, ast.Lambda) and scope.in_a_cycle(name):
+            raise CompileError(
+                f"{at}: cannot compile {where}: inner functions that call each other are not supported "
+                "(define them at module level, where they may)"
+            )
         ident = next(_nested_ids)
         inner = self._serializer(scope, enclosing | _scope_locals(params, body))
         location = inner.location(node)
@@ -460,6 +511,8 @@ class Snapshotter:
         if captured:
             targets = " ".join(f"(Name {location} {n})" for n in captured)
             statements.append(f"(Assign {location} (Targets (Tuple {location} {targets})) (Name {location} $closure))")
+        if calls_itself:
+            statements.append(f"(Assign {location} (Targets (Name {location} {name})) (Name {location} $closure))")
         if isinstance(node, ast.Lambda):
             statements.append(f"(Return {location} {inner.node(node.body)})")
         else:

@@ -129,6 +129,37 @@ def calls_itself(n):
     return fact(n)
 
 
+def fibonacci_scaled(n, c, a):
+    # Recursion reading the enclosing function's variables and writing an
+    # array it captured.
+    def fib(k):
+        a[k % a.shape[0]] += 1.0
+        if k < 2:
+            return k * c
+        return fib(k - 1) + fib(k - 2)
+
+    return fib(n), a
+
+
+def call_each_other(n):
+    def even(k):
+        return True if k == 0 else odd(k - 1)
+
+    def odd(k):
+        return False if k == 0 else even(k - 1)
+
+    return even(n)
+
+
+def calls_itself_rebound(n):
+    def f(k):
+        return 0 if k == 0 else f(k - 1) + 1
+
+    g = f
+    f = lambda k: -1  # noqa: E731 - f is rebound: g's recursive call sees it
+    return g(n)
+
+
 def returns_a_function(x):
     return lambda: x
 

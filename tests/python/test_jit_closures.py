@@ -65,9 +65,19 @@ def test_dtype_defaults() -> None:
     assert_same(py.dtype_default_used, jit.dtype_default_used, 3)
 
 
+@given(n=st.integers(0, 12), c=st.floats(-4, 4), size=st.integers(1, 4))
+@SETTINGS
+def test_inner_functions_that_call_themselves(n: int, c: float, size: int) -> None:
+    assert_same(py.calls_itself, jit.calls_itself, n)
+    assert_same_effects(py.fibonacci_scaled, jit.fibonacci_scaled, n, c, np.zeros(size))
+
+
 def test_closure_limits_are_explained() -> None:
-    with pytest.raises(plait.CompileError, match="an inner function that calls itself is not supported yet"):
-        jit.calls_itself(3)
+    with pytest.raises(plait.CompileError, match=r"jit_closures.py:\d+:5: cannot compile call_each_other.even: "
+                                                 "inner functions that call each other are not supported"):
+        jit.call_each_other(3)
+    with pytest.raises(plait.CompileError, match="calls itself is supported when nothing else binds the name 'f'"):
+        jit.calls_itself_rebound(3)
     with pytest.raises(plait.UnsupportedError, match="returns a dtype or a function"):
         jit.returns_a_function(3)
 
