@@ -93,7 +93,7 @@ def _loops(generators: list[ast.comprehension], body: list[ast.stmt]) -> list[as
 
 
 def _body(reduction: str, element: ast.expr, generators: list[ast.comprehension],
-          extra: Optional[str], lazy: bool) -> list[ast.stmt]:
+          extras: list[str], lazy: bool) -> list[ast.stmt]:
     """The made function's statements for `reduction` of `element`."""
     if reduction == "sum":
         step = ast.Assign(
@@ -109,23 +109,28 @@ def _body(reduction: str, element: ast.expr, generators: list[ast.comprehension]
             ast.Return(_call("__plait_sum_finish__", _name("$acc"), _name("$comp"))),
         ]
     if reduction in ("min", "max"):
-        # CPython keeps the first of equal items: a strict comparison.
-        better = ast.Compare(left=_name("$item"), ops=[ast.Lt() if reduction == "min" else ast.Gt()],
-                             comparators=[_name("$best")])
+        # CPython keeps the first of equal items: a strict comparison (of
+        # their keys with key=, each computed once).
+        keyed = "key" in extras
+        compared = "$itemkey" if keyed else "$item"
+        better = ast.Compare(left=_name(compared), ops=[ast.Lt() if reduction == "min" else ast.Gt()],
+                             comparators=[_name("$bestkey" if keyed else "$best")])
         keep = ast.If(
             test=ast.BoolOp(op=ast.Or(), values=[ast.UnaryOp(op=ast.Not(), operand=_name("$found")), better]),
-            body=[_assign("$best", _name("$item")), _assign("$found", ast.Constant(True))],
+            body=[_assign("$best", _name("$item")), _assign("$found", ast.Constant(True))]
+            + ([_assign("$bestkey", _name("$itemkey"))] if keyed else []),
             orelse=[],
         )
+        step = [_assign("$item", element)] + ([_assign("$itemkey", _call("$key", _name("$item")))] if keyed else [])
         message = _builtins.MIN_EMPTY if reduction == "min" else _builtins.MAX_EMPTY
         empty: ast.stmt = (
             ast.Return(_name("$default"))
-            if extra == "default"
+            if "default" in extras
             else ast.Raise(exc=_call("ValueError", ast.Constant(message)), cause=None)
         )
         return [
             _assign("$found", ast.Constant(False)),
-            *_loops(generators, [_assign("$item", element), keep]),
+            *_loops(generators, [*step, keep]),
             ast.If(test=ast.UnaryOp(op=ast.Not(), operand=_name("$found")), body=[empty], orelse=[]),
             ast.Return(_name("$best")),
         ]
@@ -226,24 +231,27 @@ def rewrite(call: ast.Call, is_builtin: Callable[[str], bool]) -> Optional[MadeC
         return None
     rest = call.args[1:]
     keywords = {k.arg: k.value for k in call.keywords}
-    extra: Optional[str] = None
+    extras: list[str] = []
     outermost = generator.generators[0].iter
     args: list[ast.expr] = [outermost] if _passed(outermost) else []
     if reduction == "sum":
         if len(rest) > 1 or set(keywords) - {"start"} or (rest and keywords):
             return None
         args.append(rest[0] if rest else keywords.get("start", ast.Constant(0)))
-        extra = "start"
+        extras = ["start"]
     elif reduction in ("min", "max"):
-        if rest or set(keywords) - {"default"}:
-            return None  # (key= is not supported)
-        if "default" in keywords:
-            args.append(keywords["default"])
-            extra = "default"
+        if rest or set(keywords) - {"default", "key"}:
+            return None
+        if isinstance(keywords.get("key"), ast.Constant) and keywords["key"].value is None:
+            del keywords["key"]  # (key=None: no key)
+        for keyword in ("key", "default"):
+            if keyword in keywords:
+                args.append(keywords[keyword])
+                extras.append(keyword)
     elif rest or keywords:
         return None
-    params = (["$it"] if _passed(outermost) else []) + ([f"${extra}"] if extra else [])
-    body = _body(reduction, generator.elt, generator.generators, extra,
+    params = (["$it"] if _passed(outermost) else []) + [f"${e}" for e in extras]
+    body = _body(reduction, generator.elt, generator.generators, extras,
                  lazy=isinstance(generator, ast.GeneratorExp))
     name = "<genexpr>" if isinstance(generator, ast.GeneratorExp) else "<listcomp>"
     return _made(name, params, body, args, generator, call)

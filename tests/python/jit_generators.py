@@ -79,8 +79,15 @@ def sum_of_mixed(a, b):
     return sum((a, b))
 
 
-def min_with_key(a):
-    return min((x for x in a), key=abs)
+def generator_value(a):
+    g = (x for x in a)
+    return sum(g)
+
+
+def extremes_by_key(a, limit):
+    return (min((x for x in a), key=lambda v: abs(v - limit)),
+            max((x * 2 for x in a if x > limit), key=lambda v: -v, default=limit - 1),
+            max((x for x in a), key=None))
 
 
 sum = sum  # noqa: PLW0127 - a global named sum: still the builtin

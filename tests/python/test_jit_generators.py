@@ -86,4 +86,12 @@ def test_what_compiled_code_cannot_sum_is_a_typing_error() -> None:
     with pytest.raises(plait.TypingError, match="iterates tuples whose items have one type"):
         jit.sum_of_mixed(1, 2.5)
     with pytest.raises(plait.UnsupportedError, match="a generator expression is compiled where sum"):
-        jit.min_with_key(np.ones(2))
+        jit.generator_value(np.ones(2))
+
+
+@given(a=st.lists(st.integers(-5, 5).map(float), min_size=1, max_size=12), limit=st.integers(-3, 3).map(float))
+@SETTINGS
+def test_min_and_max_of_generators_by_key(a: list, limit: float) -> None:
+    # Keys computed once per item; the first of equal keys wins, as in CPython.
+    assert_same(py.extremes_by_key, jit.extremes_by_key, a, limit)
+    assert_same(py.extremes_by_key, jit.extremes_by_key, np.array(a), np.float64(limit))
