@@ -377,6 +377,12 @@ bool classifyList(PyObject *items, std::string &part, const std::string &what) {
   return true;
 }
 
+/// The unboxing kind of a Python bool, int or float of type `type`.
+char scalarKindOf(const frontend::Type &type) {
+  using Kind = frontend::Type::Kind;
+  return type.kind == Kind::Bool ? key::kBool : type.kind == Kind::Int ? key::kInt : key::kFloat;
+}
+
 /// Stores `item` (of the list item type `type`) at `at`; false with an
 /// exception.
 bool unboxListItem(PyObject *item, const frontend::Type &type, char *at, const DispatchState &state,
@@ -397,9 +403,7 @@ bool unboxListItem(PyObject *item, const frontend::Type &type, char *at, const D
     PyBuffer_Release(&view);
     return true;
   }
-  char kind = type.kind == Kind::Bool  ? key::kBool
-              : type.kind == Kind::Int ? key::kInt
-                                       : key::kFloat;
+  char kind = scalarKindOf(type);
   int64_t value;
   if (!unboxScalar(item, kind, value, state, index))
     return false;
@@ -439,11 +443,8 @@ bool unboxTuple(PyObject *tuple, const frontend::Type &type,
         return false;
       continue;
     }
-    char kind = elementType.kind == frontend::Type::Kind::Bool  ? key::kBool
-                : elementType.kind == frontend::Type::Kind::Int ? key::kInt
-                                                                : key::kFloat;
     int64_t value;
-    if (!unboxScalar(element, kind, value, state, index))
+    if (!unboxScalar(element, scalarKindOf(elementType), value, state, index))
       return false;
     take(value);
   }
@@ -961,11 +962,8 @@ bool PackedArguments::unboxItemWords(PyObject *object, const frontend::Type &ite
   if (item.kind == Kind::Complex)
     return unboxComplex(object, [&](int64_t word) { *at++ = word; });
   if (item.kind != Kind::Array) {
-    char kind = item.kind == Kind::Bool  ? key::kBool
-                : item.kind == Kind::Int ? key::kInt
-                                         : key::kFloat;
     int64_t value;
-    if (!unboxScalar(object, kind, value, state, index))
+    if (!unboxScalar(object, scalarKindOf(item), value, state, index))
       return false;
     *at++ = value;
     return true;

@@ -380,31 +380,19 @@ def _sort_typer(l: Any, key: Any = None, reverse: Any = None) -> Any:
 # -- builtins over lists -----------------------------------------------------
 
 
-def _min_by(items, key):
+def _extreme_by(items, key, largest):
+    # Each key computed once; the first of equal keys wins (strict).
     n = len(items)
     if n == 0:
+        if largest:
+            raise ValueError(MAX_EMPTY)
         raise ValueError(MIN_EMPTY)
     best = items[0]
     best_key = key(best)
     for k in range(1, n):
         item = items[k]
         item_key = key(item)
-        if item_key < best_key:
-            best = item
-            best_key = item_key
-    return best
-
-
-def _max_by(items, key):
-    n = len(items)
-    if n == 0:
-        raise ValueError(MAX_EMPTY)
-    best = items[0]
-    best_key = key(best)
-    for k in range(1, n):
-        item = items[k]
-        item_key = key(item)
-        if item_key > best_key:
+        if (item_key > best_key) if largest else (item_key < best_key):
             best = item
             best_key = item_key
     return best
@@ -441,7 +429,7 @@ def _empty_max(items, key=None):
     raise ValueError(MAX_EMPTY)
 
 
-def _extreme_typer(implementation: Any, by_key: Any, empty: Any) -> Callable[..., Any]:
+def _extreme_typer(implementation: Any, largest: bool, empty: Any) -> Callable[..., Any]:
     def typer(items: Any, key: Any = None) -> Any:
         if _no_key(key):
             if _never_filled(items):
@@ -455,7 +443,7 @@ def _extreme_typer(implementation: Any, by_key: Any, empty: Any) -> Callable[...
             return empty
 
         def extreme_by_key(items, key=None):
-            return by_key(items, key)
+            return _extreme_by(items, key, largest)
 
         return extreme_by_key
 
@@ -463,8 +451,8 @@ def _extreme_typer(implementation: Any, by_key: Any, empty: Any) -> Callable[...
 
 
 # min() and max() of one list or 1-D array (the compiler types the others).
-_register("builtins.min_of", _extreme_typer(_min, _min_by, _empty_min), None, "min")
-_register("builtins.max_of", _extreme_typer(_max, _max_by, _empty_max), None, "max")
+_register("builtins.min_of", _extreme_typer(_min, False, _empty_min), None, "min")
+_register("builtins.max_of", _extreme_typer(_max, True, _empty_max), None, "max")
 
 
 @overload(builtins.sorted)
