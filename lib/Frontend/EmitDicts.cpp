@@ -382,8 +382,10 @@ Val FunctionEmitter::emitDictGet(const SExpr &call) {
                                          mlir::ValueRange(fallback.leaves));
   startBlock(present);
   Val value = convert(loadDictValue(dict, entry, l), fallback.type);
-  if (owns)
+  if (owns) {
     value = claim(value);
+    releaseItem(fallback); // (not the result on this path)
+  }
   builder.create<mlir::cf::BranchOp>(l, done, mlir::ValueRange(value.leaves));
   startBlock(done);
   freeIfTemporary(dict);

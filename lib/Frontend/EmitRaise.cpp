@@ -107,10 +107,9 @@ std::string FunctionEmitter::raiseMessage(const SExpr *message,
     return text;
   }
   if (!ast::is(*message, ast::NodeKind::JoinedStr)) {
-    // raise IndexError(i): the exception holds the number itself.
-    field(*message, "", "");
-    std::string kind = text.substr(text.find(':') + 1);
-    return std::string(1, kValueMessage) + kind.substr(0, kind.find(':'));
+    // raise IndexError(i): the exception holds the value itself (a tuple
+    // too: KeyError((i, j))).
+    return std::string(1, kValueMessage) + recordValue(emitExpr(*message), values, loc(*message));
   }
   for (const SExpr *part : ast::values(*message)) {
     if (ast::is(*part, ast::NodeKind::Const)) {

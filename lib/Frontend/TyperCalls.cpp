@@ -151,6 +151,8 @@ void Typer::markSequenceLiterals(Specialization &spec, const SExpr &call) {
   const SExpr *receiverNode =
       ast::is(callee, ast::NodeKind::Attribute) ? &ast::value(callee) : nullptr;
   if (receiverNode && (ast::is(*receiverNode, ast::NodeKind::Subscript) ||
+                       (ast::is(*receiverNode, ast::NodeKind::Call) &&
+                        ast::is(ast::func(*receiverNode), ast::NodeKind::Attribute)) ||
                        (ast::is(*receiverNode, ast::NodeKind::Name) &&
                         resolve(spec, ast::id(*receiverNode)).kind == NameBinding::Kind::Local))) {
     // A list's or a dict's method puts lists in as lists (rows.append([i, j])).

@@ -99,7 +99,9 @@ Type Typer::dictDisplayType(Specialization &spec, const SExpr &display) {
     if (key.kind == Type::Kind::Bottom || value.kind == Type::Kind::Bottom)
       return Type::bottom(); // typed in a later round
     settleDictTypes(spec, display, dict, key, value, *keys[k]);
-    dict = Type::dict(key, listItemOf(value));
+    // (What the items so far and this one meet as: {0: [x], 1: []}.)
+    Type met, next = Type::dict(key, listItemOf(value));
+    dict = unify(dict, next, met) ? met : next;
   }
   return dict;
 }

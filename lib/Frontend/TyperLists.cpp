@@ -55,7 +55,9 @@ Type Typer::listDisplayType(Specialization &spec, const SExpr &display) {
       if (item.kind == Type::Kind::Bottom)
         return item; // typed in a later round
       settleListItems(spec, display, list, item, *element);
-      list = Type::list(listItemOf(item));
+      // (What the items so far and this one meet as: [[x], []].)
+      Type met;
+      list = unify(list, Type::list(listItemOf(item)), met) ? met : Type::list(listItemOf(item));
     }
   }
   return list;

@@ -221,3 +221,32 @@ def churned_values(n):
         if k % 4 == 3 and (k + 1) % 5 in d:
             del d[(k + 1) % 5]
     return d
+
+
+def grouped_rows(values, n):
+    # A list display appended to setdefault's result stays a list.
+    groups = {}
+    for v in values:
+        groups.setdefault(v % n, []).append([v, v * 10])
+    return groups
+
+
+def displays_with_empty_lists(x):
+    return {0: [x], 1: []}, {1: [], 0: [x]}, [[x], []]
+
+
+def array_defaults(n):
+    d = {0: np.ones(2)}
+    total = 0.0
+    for i in range(n):
+        total += float(d.get(i % 2, np.zeros(2) + i).sum())
+    return total
+
+
+def tuple_key_errors(i, j):
+    d = {}
+    d.pop((i, j))
+
+
+def tuple_value_error(x):
+    raise ValueError((x, 2))

@@ -219,3 +219,21 @@ def test_dict_arguments_hold_numbers() -> None:
     # (Values that hold arrays or lists are made in compiled code, not passed in.)
     with pytest.raises(TypeError, match="values int, float, bool, complex or NumPy scalars, not int: list"):
         jit.looked_up({1: [2]}, 1, 0.0)
+
+
+@given(values=st.lists(st.integers(-20, 20), min_size=1, max_size=20), n=st.integers(1, 4),
+       x=st.floats(-10, 10), k=st.integers(0, 30))
+@SETTINGS
+def test_lists_put_into_dicts_stay_lists(values: list, n: int, x: float, k: int) -> None:
+    assert_same(py.grouped_rows, jit.grouped_rows, values, n)
+    assert_same(py.displays_with_empty_lists, jit.displays_with_empty_lists, x)
+    assert_same(py.array_defaults, jit.array_defaults, k)
+
+
+def test_exceptions_hold_tuples() -> None:
+    # KeyError((3, 4)): str() is the tuple's repr, as CPython's.
+    assert_same(py.tuple_key_errors, jit.tuple_key_errors, 3, 4)
+    assert_same(py.tuple_value_error, jit.tuple_value_error, 1.5)
+    with pytest.raises(KeyError) as caught:
+        jit.tuple_key_errors(3, 4)
+    assert caught.value.args == ((3, 4),)
