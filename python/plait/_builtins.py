@@ -109,6 +109,19 @@ def _sum(iterable, start=0):
     return _plain_finish(acc, comp)
 
 
+def _sum_rows(iterable, start=0):
+    # sum() of an N-D array adds its rows one after another, as CPython's
+    # does; an array with no rows gives start added to a row of zeros (one
+    # type: CPython would give start itself).
+    n = len(iterable)
+    if n == 0:
+        return start + np.sum(iterable, axis=0)
+    acc = start + iterable[0]
+    for k in range(1, n):
+        acc = acc + iterable[k]
+    return acc
+
+
 def _any(iterable):
     for item in iterable:
         if item:
@@ -131,7 +144,7 @@ def _check_iterable(t: Any, name: str) -> None:
     if isinstance(t, types.Array):
         if t.ndim != 1:
             raise TypingError(
-                f"{name}() of a {t.ndim}-D array adds its rows, which compiled code does not: "
+                f"{name}() of a {t.ndim}-D array tests its rows, whose truth is ambiguous: "
                 f"use np.{name}(a, axis=0)"
             )
         return
@@ -149,6 +162,8 @@ def _check_iterable(t: Any, name: str) -> None:
 def _sum_typer(iterable, start=0):
     if isinstance(start, types.String):
         raise TypingError("sum() can't sum strings [use ''.join(seq) instead]")
+    if isinstance(iterable, types.Array) and iterable.ndim > 1:
+        return with_numpy(globals(), _sum_rows)
     _check_iterable(iterable, "sum")
     return _sum
 

@@ -71,8 +71,12 @@ def iterable_once(a):
     return sum(v for v in a * 2.0) + sum(v for v in a[1:])
 
 
-def sum_of_rows(m):
-    return sum(m)
+def sum_of_rows(m, start):
+    return sum(m), sum(m, start)
+
+
+def any_of_rows(m):
+    return any(m)
 
 
 def sum_of_mixed(a, b):

@@ -81,8 +81,8 @@ def test_a_local_sum_is_not_the_builtin() -> None:
 
 
 def test_what_compiled_code_cannot_sum_is_a_typing_error() -> None:
-    with pytest.raises(plait.TypingError, match=re.escape("sum() of a 2-D array adds its rows")):
-        jit.sum_of_rows(np.zeros((2, 2)))
+    with pytest.raises(plait.TypingError, match=re.escape("any() of a 2-D array tests its rows")):
+        jit.any_of_rows(np.zeros((2, 2)))
     with pytest.raises(plait.TypingError, match="iterates tuples whose items have one type"):
         jit.sum_of_mixed(1, 2.5)
     with pytest.raises(plait.UnsupportedError, match="a generator expression is compiled where sum"):
@@ -95,3 +95,12 @@ def test_min_and_max_of_generators_by_key(a: list, limit: float) -> None:
     # Keys computed once per item; the first of equal keys wins, as in CPython.
     assert_same(py.extremes_by_key, jit.extremes_by_key, a, limit)
     assert_same(py.extremes_by_key, jit.extremes_by_key, np.array(a), np.float64(limit))
+
+
+@given(shape=st.sampled_from([(3, 2), (1, 4), (2, 2, 3)]), start=st.sampled_from([0, 1.5, -2]),
+       dtype=st.sampled_from([np.float64, np.int64, np.float32]))
+@SETTINGS
+def test_sum_of_an_array_adds_its_rows(shape: tuple, start: float, dtype: type) -> None:
+    # Row after row, as CPython's sum; results equal NumPy's elementwise adds.
+    m = (np.arange(np.prod(shape)) * 0.37 - 1).astype(dtype).reshape(shape)
+    assert_same(py.sum_of_rows, jit.sum_of_rows, m, start)
