@@ -181,3 +181,13 @@ def shared_rows(n):
     rows[0].append(9)
     row = [n]
     return rows, [row, row]
+
+
+def rows_to_array(n, m):
+    rows = [[i * m + j * 0.5 for j in range(m)] for i in range(n)]
+    return np.array(rows), np.asarray(rows, dtype=np.float32)
+
+
+def ragged_to_array(n):
+    rows = [[1.0] * (i + 1) for i in range(n)]
+    return np.array(rows)

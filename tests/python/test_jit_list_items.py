@@ -63,6 +63,13 @@ def test_sorting_and_extremes_by_key_as_cpythons(pairs: list, reverse: bool, val
     assert_same(py.keyed_empty, jit.keyed_empty, 3)
 
 
+@given(n=st.integers(1, 6), m=st.integers(0, 5))
+@SETTINGS
+def test_lists_of_lists_to_arrays(n: int, m: int) -> None:
+    assert_same(py.rows_to_array, jit.rows_to_array, n, m)
+    assert_same(py.ragged_to_array, jit.ragged_to_array, n)  # NumPy's ValueError from 2 rows on
+
+
 @given(n=st.integers(0, 6), m=st.integers(0, 5))
 @SETTINGS
 def test_lists_of_arrays_are_built_and_returned(n: int, m: int) -> None:

@@ -204,6 +204,8 @@ def _sequence_dtype(t: Any) -> np.dtype:
                 walk(element)
         elif isinstance(node, (types.Array, types.NumPyScalar)):
             leaves.append(node.dtype)
+        elif isinstance(node, types.List) and node.item is not None:
+            walk(node.item)
         elif isinstance(node, types.Boolean):
             leaves.append(np.dtype(np.bool_))
         elif isinstance(node, types.Integer):
@@ -292,10 +294,26 @@ def _from_list_of_tuples(items, out):
     return out
 
 
+def _from_list_of_rows(items, out_dtype):
+    n = len(items)
+    if n == 0:
+        raise ValueError("plait: np.array() of an empty list of lists has no shape to take (NumPy's is (0,))")
+    m = len(items[0])
+    out = np.empty((n, m), out_dtype)
+    for k in range(n):
+        row = items[k]
+        if len(row) != m:
+            raise ValueError(f"setting an array element with a sequence. The requested array has an inhomogeneous "
+                             f"shape after 1 dimensions. The detected shape was {(n,)} + inhomogeneous part.")
+        for j in range(m):
+            out[k, j] = row[j]
+    return out
+
+
 def _from_list(name: str, items: Any, dtype: Any) -> Any:
     """The implementation making a new array of a list's items (as
     np.array(list) discovers their dtype: float64 for an empty list): 1-D of
-    numbers, 2-D of tuples of numbers, arrays stacked."""
+    numbers, 2-D of tuples or lists of numbers, arrays stacked."""
     found = np.dtype(np.float64) if items.item is None else _sequence_dtype(types.Tuple([items.item]))
     dt = dtype_class(dtype, found.type)
     if found.kind == "c" and np.dtype(dt).kind != "c":
@@ -310,6 +328,14 @@ def _from_list(name: str, items: Any, dtype: Any) -> Any:
 
     if isinstance(items.item, types.Array):
         return _from_list_of_arrays(items, dt)
+    if isinstance(items.item, types.List):
+        if items.item.item is None or isinstance(items.item.item, (types.Tuple, types.Array, types.List)):
+            raise UnsupportedError(f"np.array() of a {items} is not supported (lists of lists of numbers are)")
+
+        def from_rows(items):
+            return _from_list_of_rows(items, dt)
+
+        return from_rows
     if isinstance(items.item, types.Tuple):
         width = len(items.item.elements)
         if any(isinstance(e, (types.Tuple, types.Array, types.List)) for e in items.item.elements):
