@@ -130,56 +130,7 @@ private:
   /// The type of a list's items or a dict's keys or values (Bottom for
   /// `n`: never typed, so there are none); false for an unknown one.
   bool scalarKind(frontend::Type &type) {
-    switch (next()) {
-    case 'a': {
-      const frontend::DTypeInfo *dtype = frontend::dtypeOfDispatchCode(next());
-      int ndim = next() - '0';
-      if (!dtype || ndim < 1 || ndim > 8)
-        return false;
-      type = frontend::Type::array(dtype->dtype, ndim);
-      return true;
-    }
-    case 'L': {
-      frontend::Type item;
-      if (!scalarKind(item))
-        return false;
-      type = frontend::Type::list(item);
-      return true;
-    }
-    case '(': {
-      std::vector<frontend::Type> elements;
-      while (peek() != ')' && !done()) {
-        elements.emplace_back();
-        if (!scalarKind(elements.back()))
-          return false;
-      }
-      next(); // ')'
-      type = frontend::Type::tuple(std::move(elements));
-      return true;
-    }
-    case 'i':
-      type = frontend::Type::integer();
-      return true;
-    case 'b':
-      type = frontend::Type::boolean();
-      return true;
-    case 'f':
-      type = frontend::Type::floating();
-      return true;
-    case 'c':
-      type = frontend::Type::complex();
-      return true;
-    case 'N': {
-      const frontend::DTypeInfo *dtype = frontend::dtypeOfDispatchCode(next());
-      if (!dtype)
-        return false;
-      type = frontend::Type::numpy(dtype->dtype);
-      return true;
-    }
-    default:
-      type = frontend::Type::bottom();
-      return true;
-    }
+    return parseItemKind(std::string_view(text, length), at, type);
   }
 
   PyObject *list() {

@@ -437,6 +437,60 @@ PyObject *boxItemWords(const Type &item, const int64_t *&words, ResultOwners *ow
 
 } // namespace
 
+bool parseItemKind(std::string_view text, size_t &at, Type &type) {
+  auto next = [&] { return at < text.size() ? text[at++] : '\0'; };
+  switch (next()) {
+  case 'a': {
+    const frontend::DTypeInfo *dtype = frontend::dtypeOfDispatchCode(next());
+    int ndim = next() - '0';
+    if (!dtype || ndim < 1 || ndim > 8)
+      return false;
+    type = Type::array(dtype->dtype, ndim);
+    return true;
+  }
+  case 'L': {
+    Type item;
+    if (!parseItemKind(text, at, item))
+      return false;
+    type = Type::list(item);
+    return true;
+  }
+  case '(': {
+    std::vector<Type> elements;
+    while (at < text.size() && text[at] != ')') {
+      elements.emplace_back();
+      if (!parseItemKind(text, at, elements.back()))
+        return false;
+    }
+    next(); // ')'
+    type = Type::tuple(std::move(elements));
+    return true;
+  }
+  case 'i':
+    type = Type::integer();
+    return true;
+  case 'b':
+    type = Type::boolean();
+    return true;
+  case 'f':
+    type = Type::floating();
+    return true;
+  case 'c':
+    type = Type::complex();
+    return true;
+  case 'N': {
+    const frontend::DTypeInfo *dtype = frontend::dtypeOfDispatchCode(next());
+    if (!dtype)
+      return false;
+    type = Type::numpy(dtype->dtype);
+    return true;
+  }
+  default:
+    type = Type::bottom();
+    return true;
+  }
+}
+
 PyObject *pythonItem(const Type &item, const int64_t *words, ResultOwners *owners) {
   return boxItemWords(item, words, owners);
 }
@@ -581,6 +635,13 @@ PyObject *recordedValue(const std::string &kind, int64_t bits, int64_t next) {
     value = PyFloat_FromDouble(real);
   } else if (kind == "b") {
     value = PyBool_FromLong(bits != 0);
+  } else if (!kind.empty() && kind[0] == 'L') {
+    // A list (an f-string's field, formatted at once: its arrays may
+    // borrow the call's memory).
+    size_t at = 1;
+    Type item;
+    if (parseItemKind(kind, at, item))
+      value = pythonList(Type::list(item), reinterpret_cast<const int64_t *>(bits), nullptr);
   } else if (!kind.empty() && kind[0] == 's') {
     // A str known when compiling: its UTF-8 bytes in hex.
     std::string text;

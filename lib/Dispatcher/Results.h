@@ -7,6 +7,7 @@
 #include <Python.h>
 
 #include <cstdint>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -53,6 +54,11 @@ PyObject *newNumPyScalar(frontend::DType dtype, const void *bytes, size_t size);
 /// arrays are owned as results' are (`owners`), or borrow memory that
 /// outlives their use (null `owners`: for print).
 PyObject *pythonList(const frontend::Type &type, const int64_t *box, ResultOwners *owners);
+
+/// The type of a list's items (or a dict's keys or values) as print
+/// descriptors and raise messages spell it (EmitPrint.cpp's itemKind),
+/// read from `text` at `at` (advanced past it); false for an unknown one.
+bool parseItemKind(std::string_view text, size_t &at, frontend::Type &type);
 
 /// The Python object of a list item (or dict value) of `item` stored as
 /// words (ListItemLayout) at `words`; arrays as pythonList's.

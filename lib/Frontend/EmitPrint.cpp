@@ -20,6 +20,36 @@ std::string stringItem(const std::string &text) {
 
 } // namespace
 
+std::string FunctionEmitter::itemKind(const Type &item) {
+  // A scalar's item letter (`n`: never typed, so there are none), an
+  // array's `a`, dtype and axes, a list's `L` and its items', a tuple's in
+  // parentheses.
+  switch (item.kind) {
+  case Type::Kind::Int:
+    return "i";
+  case Type::Kind::Bool:
+    return "b";
+  case Type::Kind::Float:
+    return "f";
+  case Type::Kind::Complex:
+    return "c";
+  case Type::Kind::NumPy:
+    return std::string{'N', dtypeInfo(item.dtype).dispatchCode};
+  case Type::Kind::Array:
+    return std::string{'a', dtypeInfo(item.dtype).dispatchCode, static_cast<char>('0' + item.ndim)};
+  case Type::Kind::List:
+    return "L" + itemKind(item.itemType());
+  case Type::Kind::Tuple: {
+    std::string kind = "(";
+    for (const Type &element : item.elements)
+      kind += itemKind(element);
+    return kind + ")";
+  }
+  default:
+    return "n";
+  }
+}
+
 Val FunctionEmitter::emitPrint(const SExpr &node) {
   Location l = loc(node);
   std::string descriptor;
@@ -34,47 +64,7 @@ Val FunctionEmitter::emitPrint(const SExpr &node) {
       v = builder.create<arith::ExtUIOp>(l, builder.getI64Type(), v); // the low bytes hold it
     words.push_back(v);
   };
-  // The type of a list's items or a dict's keys or values: a scalar's
-  // item letter (`n`: never typed, so there are none), an array's `a`,
-  // dtype and axes, a list's `L` and its items', a tuple's in parentheses.
-  std::function<void(const Type &)> describeKind = [&](const Type &item) {
-    switch (item.kind) {
-    case Type::Kind::Int:
-      descriptor += 'i';
-      break;
-    case Type::Kind::Bool:
-      descriptor += 'b';
-      break;
-    case Type::Kind::Float:
-      descriptor += 'f';
-      break;
-    case Type::Kind::Complex:
-      descriptor += 'c';
-      break;
-    case Type::Kind::NumPy:
-      descriptor += 'N';
-      descriptor += dtypeInfo(item.dtype).dispatchCode;
-      break;
-    case Type::Kind::Array: // a list's arrays: their dtype and axes
-      descriptor += 'a';
-      descriptor += dtypeInfo(item.dtype).dispatchCode;
-      descriptor += static_cast<char>('0' + item.ndim);
-      break;
-    case Type::Kind::List:
-      descriptor += 'L';
-      describeKind(item.itemType());
-      break;
-    case Type::Kind::Tuple:
-      descriptor += '(';
-      for (const Type &element : item.elements)
-        describeKind(element);
-      descriptor += ')';
-      break;
-    default:
-      descriptor += 'n';
-      break;
-    }
-  };
+  auto describeKind = [&](const Type &item) { descriptor += itemKind(item); };
   std::function<void(const Val &)> describe = [&](const Val &value) {
     const Type &t = value.type;
     switch (t.kind) {

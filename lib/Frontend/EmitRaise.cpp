@@ -35,6 +35,12 @@ std::string FunctionEmitter::recordValue(const Val &value, llvm::SmallVectorImpl
       kind += (k ? "," : "") + recordValue(tupleElement(value, k), values, l);
     return kind + ")";
   }
+  if (value.type.kind == Type::Kind::List) {
+    // Its items' kind and its box (read when the message is formatted,
+    // before the call's memory goes).
+    values.push_back(boxAddress(value, l));
+    return "L" + itemKind(value.type.itemType());
+  }
   if (value.type.kind == Type::Kind::String) {
     // Known when compiling: its UTF-8 bytes in hex in the kind (no value).
     static const char digits[] = "0123456789abcdef";

@@ -229,6 +229,9 @@ private:
   /// twoItemTypes().
   Value callListRuntime(const char *name, std::vector<Value> args, Location l,
                         const PyError *otherLayout = nullptr);
+  /// How print descriptors and raise messages spell the type of a list's
+  /// items or a dict's keys or values (docs/design/print.md).
+  std::string itemKind(const Type &item);
   /// The TypeError of a list given items of two layouts (Lists.h).
   PyError twoItemTypes();
 

@@ -252,12 +252,18 @@ void Typer::typeMessage(Specialization &spec, const SExpr &message) {
     return;
   // A tuple of these is shown as CPython's repr shows it (f"{t!r}"), or is
   // the exception's argument itself (raise KeyError((i, j))).
+  // In an f-string, lists too (formatted when raised).
+  bool listsShown = false;
   std::function<bool(const Type &)> shown = [&](const Type &t) {
+    if (t.kind == Type::Kind::List)
+      return listsShown;
     if (t.kind != Type::Kind::Tuple)
       return t.kind == Type::Kind::Bottom || t.isNumber() || t.kind == Type::Kind::String;
     return std::all_of(t.elements.begin(), t.elements.end(), shown);
   };
   std::function<size_t(const Type &)> words = [&](const Type &t) -> size_t {
+    if (t.kind == Type::Kind::List)
+      return 1; // (its box)
     size_t n = t.kind == Type::Kind::Tuple ? 0 : t.isComplex() ? 2 : 1;
     for (const Type &element : t.elements)
       n += words(element);
@@ -272,10 +278,11 @@ void Typer::typeMessage(Specialization &spec, const SExpr &message) {
     return;
   }
   size_t recorded = 0;
+  listsShown = true;
   typeFormattedString(spec, message, [&](const SExpr &value) {
     Type t = exprType(spec, value);
     recorded += words(t);
-    if (t.kind != Type::Kind::Tuple || !shown(t))
+    if ((t.kind != Type::Kind::Tuple && t.kind != Type::Kind::List) || !shown(t))
       number(value);
   });
   for (const SExpr *part : ast::values(message))

@@ -191,3 +191,15 @@ def rows_to_array(n, m):
 def ragged_to_array(n):
     rows = [[1.0] * (i + 1) for i in range(n)]
     return np.array(rows)
+
+
+def rows_searched(n, row):
+    grid = [[i, i + 1] for i in range(n)]
+    found = row in grid, grid.count(row)
+    return found, grid.index(row)  # ValueError naming the row, as CPython's
+
+
+def list_in_message(values, limit):
+    if len(values) > limit:
+        raise ValueError(f"too many values: {values!r} (at most {limit}), {[(v, [v]) for v in values]}")
+    return len(values)

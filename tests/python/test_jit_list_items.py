@@ -214,3 +214,11 @@ def test_one_list_in_two_places_comes_back_as_one_object() -> None:
         assert_same(py.shared_rows, jit.shared_rows, n)
         rows, pair = jit.shared_rows(n)
         assert all(row is rows[0] for row in rows) and pair[0] is pair[1]
+
+
+@given(n=st.integers(0, 5), row=st.lists(st.integers(0, 5), min_size=1, max_size=3),
+       values=st.lists(st.floats(-5, 5), min_size=1, max_size=4), limit=st.integers(0, 3))
+@SETTINGS
+def test_lists_in_searches_and_messages(n: int, row: list, values: list, limit: int) -> None:
+    assert_same(py.rows_searched, jit.rows_searched, n, row)
+    assert_same(py.list_in_message, jit.list_in_message, values, limit)
