@@ -9,6 +9,7 @@
 #include "plait/JIT/EntryABI.h"
 #include "plait/Runtime/Dicts.h"
 #include "plait/Runtime/Lists.h"
+#include "plait/Runtime/RuntimeSymbols.h"
 
 #include <atomic>
 #include <cstdio>
@@ -341,11 +342,67 @@ std::string listItemPart(PyObject *item) {
   return scalarItemPart(item);
 }
 
+bool classifyList(PyObject *items, std::string &part, const std::string &what,
+                  BoundCall &call);
+
+/// The key part of a list of lists' items ('L' and their items' part),
+/// copying each inner list (recorded in `call.innerLists`) as the call
+/// finds it; "" with a TypeError naming `what`.
+bool classifyInnerLists(PyObject *items, std::string &part, const std::string &what,
+                        BoundCall &call) {
+  part.clear();
+  for (Py_ssize_t k = 0; k < PyList_GET_SIZE(items); ++k) {
+    PyObject *inner = PyList_GET_ITEM(items, k);
+    if (!PyList_Check(inner)) {
+      PyErr_Format(PyExc_TypeError,
+                   "%s: a list mixing list and %s items cannot be compiled for (compiled lists "
+                   "hold items of one type)",
+                   what.c_str(), Py_TYPE(inner)->tp_name);
+      return false;
+    }
+    PyObject *copy = nullptr;
+    for (auto &[list, items] : call.innerLists)
+      if (list == inner)
+        copy = items;
+    if (!copy) {
+      copy = PyList_GetSlice(inner, 0, PY_SSIZE_T_MAX);
+      if (!copy)
+        return false;
+      call.innerLists.emplace_back(call.pins.keep(Py_NewRef(inner)), call.pins.keep(copy));
+    }
+    if (PyList_GET_SIZE(copy) == 0)
+      continue; // (an empty list takes its items' type from the others)
+    std::string innerPart;
+    if (!classifyList(copy, innerPart, what, call))
+      return false;
+    if (!part.empty() && innerPart != part) {
+      PyErr_Format(PyExc_TypeError,
+                   "%s: a list of lists whose lists hold items of different types cannot be "
+                   "compiled for (compiled lists hold items of one type)",
+                   what.c_str());
+      return false;
+    }
+    part = innerPart;
+  }
+  if (part.empty()) {
+    PyErr_Format(PyExc_TypeError,
+                 "%s: a list of empty lists has no item type to compile for (put an item into "
+                 "one of them, or make them in compiled code)",
+                 what.c_str());
+    return false;
+  }
+  part = std::string(1, key::kList) + part;
+  return true;
+}
+
 /// The key part of a list argument: 'L' and its items' part. Compiled
 /// lists hold items of one type; false with a TypeError naming `what` for
 /// an empty list (no type to compile for) and for mixed items.
-bool classifyList(PyObject *items, std::string &part, const std::string &what) {
+bool classifyList(PyObject *items, std::string &part, const std::string &what,
+                  BoundCall &call) {
   Py_ssize_t n = PyList_GET_SIZE(items);
+  if (n > 0 && PyList_Check(PyList_GET_ITEM(items, 0)))
+    return classifyInnerLists(items, part, what, call);
   if (n == 0) {
     PyErr_Format(PyExc_TypeError,
                  "%s: an empty list has no item type to compile for (pass it with items, or "
@@ -360,7 +417,7 @@ bool classifyList(PyObject *items, std::string &part, const std::string &what) {
     if (other.empty()) {
       PyErr_Format(PyExc_TypeError,
                    "%s: list items must be int, float, bool, complex, NumPy scalars, tuples of "
-                   "numbers or arrays, not %s",
+                   "numbers, arrays or lists, not %s",
                    what.c_str(), Py_TYPE(object)->tp_name);
       return false;
     }
@@ -609,7 +666,7 @@ static bool classify(const DispatchState &state, size_t i, BoundCall &call) {
       return false;
     call.listItems[i] = call.pins.keep(items);
     std::string part;
-    return classifyList(items, part, describe()) && appendPart(call, part, describe());
+    return classifyList(items, part, describe(), call) && appendPart(call, part, describe());
   }
   if (PyDict_Check(argument)) {
     PyObject *items = PyDict_Copy(argument); // (changes are written back to the argument)
@@ -857,31 +914,15 @@ bool PackedArguments::unbox(const DispatchState &state, const Entry &entry,
     if (kind == key::kList) {
       // A box of its own (in the call's arena), passed as a 1-D memref.
       const frontend::Type &type = executor.info.argumentTypes[i];
-      PyObject *items = call.listItems[i];
-      Py_ssize_t n = PyList_GET_SIZE(items);
-      frontend::ListItemLayout layout = frontend::listItemLayout(type.itemType());
-      int64_t itemBytes = layout.bytes;
       int64_t *box = nullptr;
       for (size_t j = 0; j < i && !box; ++j) // f(l, l): one list under two names
         if (lists[j] && call.arguments[j] == argument)
           box = lists[j];
-      bool shared = box != nullptr;
       if (!box)
-        box = newList(n, itemBytes, layout.owned);
-      if (!box) {
-        PyErr_NoMemory();
+        box = unboxList(call.listItems[i], type, state, i, call);
+      if (!box)
         return false;
-      }
       lists[i] = box;
-      char *at = reinterpret_cast<char *>(box[kListItems]);
-      for (Py_ssize_t k = 0; k < (shared ? 0 : n); ++k) {
-        auto *words = reinterpret_cast<int64_t *>(at + k * itemBytes);
-        if (layout.words
-                ? !unboxItemWords(PyList_GET_ITEM(items, k), type.itemType(), words, state, i)
-                : !unboxListItem(PyList_GET_ITEM(items, k), type.itemType(), at + k * itemBytes,
-                                 state, i))
-          return false;
-      }
       take(reinterpret_cast<int64_t>(box));
       take(reinterpret_cast<int64_t>(box));
       take(0);
@@ -934,14 +975,66 @@ bool PackedArguments::unbox(const DispatchState &state, const Entry &entry,
   return true;
 }
 
+int64_t *PackedArguments::unboxList(PyObject *items, const frontend::Type &type,
+                                    const DispatchState &state, size_t index,
+                                    const BoundCall &call) {
+  Py_ssize_t n = PyList_GET_SIZE(items);
+  frontend::ListItemLayout layout = frontend::listItemLayout(type.itemType());
+  int64_t *box = newList(n, layout.bytes, layout.owned);
+  if (!box) {
+    PyErr_NoMemory();
+    return nullptr;
+  }
+  char *at = reinterpret_cast<char *>(box[kListItems]);
+  for (Py_ssize_t k = 0; k < n; ++k) {
+    auto *words = reinterpret_cast<int64_t *>(at + k * layout.bytes);
+    if (layout.words ? !unboxItemWords(PyList_GET_ITEM(items, k), type.itemType(), words, state,
+                                       index, call)
+                     : !unboxListItem(PyList_GET_ITEM(items, k), type.itemType(),
+                                      at + k * layout.bytes, state, index))
+      return nullptr; // (the arena frees the box)
+  }
+  return box;
+}
+
 bool PackedArguments::unboxItemWords(PyObject *object, const frontend::Type &item, int64_t *&at,
-                                     const DispatchState &state, size_t index) {
+                                     const DispatchState &state, size_t index,
+                                     const BoundCall &call) {
   using Kind = frontend::Type::Kind;
   if (item.kind == Kind::Tuple) {
     for (size_t k = 0; k < item.elements.size(); ++k)
       if (!unboxItemWords(PyTuple_GET_ITEM(object, static_cast<Py_ssize_t>(k)), item.elements[k],
-                          at, state, index))
+                          at, state, index, call))
         return false;
+    return true;
+  }
+  if (item.kind == Kind::List) {
+    // A list of the list argument: one box per list object (held twice, it
+    // is one list), made from the copy classification took.
+    int64_t *box = nullptr;
+    for (const InnerList &inner : innerBoxes)
+      if (inner.list == object) {
+        box = inner.box;
+        plait_rt_array_retain(reinterpret_cast<int64_t>(box)); // (this item's reference)
+      }
+    PyObject *items = nullptr;
+    for (auto &[list, copy] : call.innerLists)
+      if (list == object)
+        items = copy;
+    if (!box && !items) {
+      PyErr_SetString(PyExc_RuntimeError, "internal: a list argument's list was not classified");
+      return false;
+    }
+    if (!box) {
+      box = unboxList(items, item, state, index, call);
+      if (!box)
+        return false;
+      innerBoxes.push_back({box, object, item});
+    }
+    int64_t words[5] = {reinterpret_cast<int64_t>(box), reinterpret_cast<int64_t>(box), 0,
+                        kListWords, 1};
+    std::memcpy(at, words, sizeof words);
+    at += 5;
     return true;
   }
   if (item.kind == Kind::NumPy) {
@@ -1001,6 +1094,19 @@ bool PackedArguments::unboxItemWords(PyObject *object, const frontend::Type &ite
 
 bool PackedArguments::reflectLists(const Entry &entry, const BoundCall &call,
                                    ResultOwners &owners) {
+  // The lists of list arguments are those lists again (written back when
+  // compiled code changed them), in results too.
+  for (const InnerList &inner : innerBoxes)
+    owners.madeBoxes.emplace_back(inner.box, inner.list);
+  for (const InnerList &inner : innerBoxes) {
+    if (!inner.box[kListChanged])
+      continue;
+    PyObject *items = pythonList(inner.type, inner.box, &owners);
+    int failed = items ? PyList_SetSlice(inner.list, 0, PY_SSIZE_T_MAX, items) : -1;
+    Py_XDECREF(items);
+    if (failed)
+      return false;
+  }
   for (size_t i = 0; i < call.count; ++i) {
     if (dicts[i] && dicts[i][kDictChanged] &&
         !reflectDict(call.arguments[i], entry.executor->info.argumentTypes[i], dicts[i]))

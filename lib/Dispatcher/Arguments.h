@@ -88,6 +88,9 @@ struct BoundCall {
   PyObject *listItems[kMaxParameters] = {};
   /// The same for dict arguments: a copy of each.
   PyObject *dictItems[kMaxParameters] = {};
+  /// The lists list arguments hold (lists of lists), each with a copy of
+  /// its items as the call found them (both borrowed: pinned by `pins`).
+  std::vector<std::pair<PyObject *, PyObject *>> innerLists;
   /// The tuple a *args parameter receives (a new reference).
   PyObject *varargs = nullptr;
 
@@ -131,10 +134,23 @@ public:
   }
 
 private:
-  /// Unboxes the items of a list of `item` stored as words (tuples and
-  /// arrays) into `at`; false with an exception.
+  /// Unboxes the items of a list of `item` stored as words (tuples,
+  /// arrays and lists) into `at`; false with an exception.
   bool unboxItemWords(PyObject *object, const frontend::Type &item, int64_t *&at,
-                      const DispatchState &state, size_t index);
+                      const DispatchState &state, size_t index, const BoundCall &call);
+  /// A box of the call's arena holding the items `items` (a list's copy)
+  /// as a list of `type`; null with an exception.
+  int64_t *unboxList(PyObject *items, const frontend::Type &type, const DispatchState &state,
+                     size_t index, const BoundCall &call);
+  /// The box made for each list a list argument holds, the list itself and
+  /// its type: changes are written back to that list, and results give it
+  /// back as itself.
+  struct InnerList {
+    int64_t *box;
+    PyObject *list;
+    frontend::Type type;
+  };
+  std::vector<InnerList> innerBoxes;
   PinnedBuffers itemPins;
   std::vector<std::pair<const Py_buffer *, PyObject *>> itemArrays;
   size_t used = 0;

@@ -203,3 +203,27 @@ def list_in_message(values, limit):
     if len(values) > limit:
         raise ValueError(f"too many values: {values!r} (at most {limit}), {[(v, [v]) for v in values]}")
     return len(values)
+
+
+def breadth_first(adjacency, start):
+    seen = [False] * len(adjacency)
+    seen[start] = True
+    order = [start]
+    k = 0
+    while k < len(order):
+        v = order[k]
+        k += 1
+        for w in adjacency[v]:
+            if not seen[w]:
+                seen[w] = True
+                order.append(w)
+    return order
+
+
+def rows_grown(rows, x):
+    rows[0].append(x)
+    rows.append([x])
+    rows[-1].append(x + 1)
+    if x > 3:
+        rows[1].pop()  # (an exception after changes: they reach the caller too)
+    return rows[0]

@@ -145,7 +145,7 @@ def test_printing_lists_of_tuples_arrays_and_lists(capsys) -> None:
     "argument, error, message",
     [
         ([np.zeros(2), np.zeros((2, 2))], TypeError, "a list mixing numpy.ndarray and numpy.ndarray items"),
-        ([[1, 2]], TypeError, "not list"),
+        ([{1: 2}], TypeError, "not dict"),
         ([np.zeros(2)[::1].view()], None, None),
     ],
 )
@@ -222,3 +222,41 @@ def test_one_list_in_two_places_comes_back_as_one_object() -> None:
 def test_lists_in_searches_and_messages(n: int, row: list, values: list, limit: int) -> None:
     assert_same(py.rows_searched, jit.rows_searched, n, row)
     assert_same(py.list_in_message, jit.list_in_message, values, limit)
+
+
+adjacency = st.integers(1, 7).flatmap(
+    lambda n: st.lists(st.lists(st.integers(0, n - 1), max_size=3), min_size=n, max_size=n))
+
+
+@given(adjacency=adjacency.filter(lambda a: any(a)), x=st.integers(0, 6))
+@SETTINGS
+def test_lists_of_lists_passed_in(adjacency: list, x: int) -> None:
+    # Each inner list is its own list: changes reach the caller's inner lists
+    # (and an IndexError after them leaves them changed, as in CPython).
+    assert_same(py.breadth_first, jit.breadth_first, adjacency, 0)
+    rows = [list(row) for row in adjacency]
+    assert_same_effects(py.rows_grown, jit.rows_grown, rows, x)
+
+
+def test_inner_lists_keep_their_identity() -> None:
+    shared = [5]
+    rows = [[1], shared, shared]
+    first = rows[0]
+    assert jit.rows_grown(rows, 2) is first
+    assert rows[0] is first and rows[1] is shared and rows[2] is shared
+    expected = [[1], shared_copy := [5], shared_copy]
+    py.rows_grown(expected, 2)
+    assert rows == expected == [[1, 2], [5], [5], [2, 3]]
+
+
+@pytest.mark.parametrize(
+    "argument, message",
+    [
+        ([[], []], "a list of empty lists has no item type"),
+        ([[1], [2.5]], "a list of lists whose lists hold items of different types"),
+        ([[1], 2], "a list mixing list and int items"),
+    ],
+)
+def test_lists_of_lists_compiled_code_cannot_take(argument: list, message: str) -> None:
+    with pytest.raises(TypeError, match=message):
+        jit.breadth_first(argument, 0)

@@ -181,9 +181,9 @@ def test_signatures_name_list_types() -> None:
     [
         ([], "an empty list has no item type to compile for"),
         ([1, 2.5], "a list mixing int and float items cannot be compiled for"),
-        (["a"], "list items must be int, float, bool, complex, NumPy scalars, tuples of numbers or arrays, not str"),
-        ([[1, 2]], "list items must be int, float, bool, complex, NumPy scalars, tuples of numbers or arrays, not list"),
-        ([(1, "a")], "list items must be int, float, bool, complex, NumPy scalars, tuples of numbers or arrays, not tuple"),
+        (["a"], "list items must be int, float, bool, complex, NumPy scalars, tuples of numbers, arrays or lists, not str"),
+        ([[1, 2], 3], "a list mixing list and int items cannot be compiled for"),
+        ([(1, "a")], "list items must be int, float, bool, complex, NumPy scalars, tuples of numbers, arrays or lists, not tuple"),
         ([(1, 2), (1, 2.5)], "a list mixing tuple and tuple items cannot be compiled for"),
         ([np.zeros(2), np.zeros((2, 2))], "a list mixing numpy.ndarray and numpy.ndarray items"),
         ([np.float32(1), np.float64(2)], "a list mixing numpy.float32 and numpy.float64 items"),
