@@ -1,10 +1,12 @@
 //===- EmitLists.cpp - typed lists ----------------------------------------===//
 //
 // A list is its box (plait/Runtime/Lists.h): a reference-counted 1-D int64
-// memref of four words, owned as arrays are (variables, temporaries and
+// memref of six words, owned as arrays are (variables, temporaries and
 // results each hold a reference). Its items are read and written through a
 // plait.list_items view made from the box's words where they stand, so
-// every alias sees an append that moved them.
+// every alias sees an append that moved them; items that hold arrays or
+// lists keep their descriptors in words, read and written through
+// plait.item_slot (docs/design/lists.md).
 //
 //===----------------------------------------------------------------------===//
 #include "EmitterImpl.h"
