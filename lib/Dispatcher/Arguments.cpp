@@ -11,6 +11,7 @@
 #include "plait/Runtime/Lists.h"
 #include "plait/Runtime/RuntimeSymbols.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <cstring>
@@ -342,15 +343,26 @@ std::string listItemPart(PyObject *item) {
   return scalarItemPart(item);
 }
 
-bool classifyList(PyObject *items, std::string &part, const std::string &what,
-                  BoundCall &call);
+bool classifyList(PyObject *items, std::string &part, const std::string &what, BoundCall &call,
+                  PyObject *owner = nullptr);
 
-/// The key part of a list of lists' items ('L' and their items' part),
-/// copying each inner list (recorded in `call.innerLists`) as the call
-/// finds it; "" with a TypeError naming `what`.
+/// How deep lists of lists passed in may nest.
+constexpr int kMaxListDepth = 32;
+
+/// The key part of the list whose items `items` are lists ('L' and their
+/// part), copying each inner list (recorded in `call.innerLists`)
+/// as the call finds it; "" when no list at any depth holds a typed item
+/// (empty lists take their items' type from their siblings). `holding`:
+/// the lists being classified (a list holding itself is refused). False
+/// with a TypeError naming `what`.
 bool classifyInnerLists(PyObject *items, std::string &part, const std::string &what,
-                        BoundCall &call) {
+                        BoundCall &call, std::vector<PyObject *> &holding) {
   part.clear();
+  if (holding.size() > kMaxListDepth) {
+    PyErr_Format(PyExc_TypeError, "%s: lists nested more than %d deep cannot be compiled for",
+                 what.c_str(), kMaxListDepth);
+    return false;
+  }
   for (Py_ssize_t k = 0; k < PyList_GET_SIZE(items); ++k) {
     PyObject *inner = PyList_GET_ITEM(items, k);
     if (!PyList_Check(inner)) {
@@ -358,6 +370,11 @@ bool classifyInnerLists(PyObject *items, std::string &part, const std::string &w
                    "%s: a list mixing list and %s items cannot be compiled for (compiled lists "
                    "hold items of one type)",
                    what.c_str(), Py_TYPE(inner)->tp_name);
+      return false;
+    }
+    if (std::find(holding.begin(), holding.end(), inner) != holding.end()) {
+      PyErr_Format(PyExc_TypeError, "%s: a list that holds itself cannot be compiled for",
+                   what.c_str());
       return false;
     }
     PyObject *copy = nullptr;
@@ -373,8 +390,17 @@ bool classifyInnerLists(PyObject *items, std::string &part, const std::string &w
     if (PyList_GET_SIZE(copy) == 0)
       continue; // (an empty list takes its items' type from the others)
     std::string innerPart;
-    if (!classifyList(copy, innerPart, what, call))
+    if (PyList_Check(PyList_GET_ITEM(copy, 0))) {
+      holding.push_back(inner);
+      bool classified = classifyInnerLists(copy, innerPart, what, call, holding);
+      holding.pop_back();
+      if (!classified)
+        return false;
+      if (innerPart.empty())
+        continue; // (lists of empty lists: as an empty list)
+    } else if (!classifyList(copy, innerPart, what, call)) {
       return false;
+    }
     if (!part.empty() && innerPart != part) {
       PyErr_Format(PyExc_TypeError,
                    "%s: a list of lists whose lists hold items of different types cannot be "
@@ -384,25 +410,34 @@ bool classifyInnerLists(PyObject *items, std::string &part, const std::string &w
     }
     part = innerPart;
   }
-  if (part.empty()) {
-    PyErr_Format(PyExc_TypeError,
-                 "%s: a list of empty lists has no item type to compile for (put an item into "
-                 "one of them, or make them in compiled code)",
-                 what.c_str());
-    return false;
-  }
-  part = std::string(1, key::kList) + part;
+  if (!part.empty())
+    part = std::string(1, key::kList) + part;
   return true;
 }
 
 /// The key part of a list argument: 'L' and its items' part. Compiled
 /// lists hold items of one type; false with a TypeError naming `what` for
 /// an empty list (no type to compile for) and for mixed items.
-bool classifyList(PyObject *items, std::string &part, const std::string &what,
-                  BoundCall &call) {
+bool classifyList(PyObject *items, std::string &part, const std::string &what, BoundCall &call,
+                  PyObject *owner) {
   Py_ssize_t n = PyList_GET_SIZE(items);
-  if (n > 0 && PyList_Check(PyList_GET_ITEM(items, 0)))
-    return classifyInnerLists(items, part, what, call);
+  if (n > 0 && PyList_Check(PyList_GET_ITEM(items, 0))) {
+    std::vector<PyObject *> holding;
+    if (owner)
+      holding.push_back(owner);
+    std::string inner;
+    if (!classifyInnerLists(items, inner, what, call, holding))
+      return false;
+    if (inner.empty()) {
+      PyErr_Format(PyExc_TypeError,
+                   "%s: a list of empty lists has no item type to compile for (put an item into "
+                   "one of them, or make them in compiled code)",
+                   what.c_str());
+      return false;
+    }
+    part = inner; // (the part of the list these items are in)
+    return true;
+  }
   if (n == 0) {
     PyErr_Format(PyExc_TypeError,
                  "%s: an empty list has no item type to compile for (pass it with items, or "
@@ -666,7 +701,8 @@ static bool classify(const DispatchState &state, size_t i, BoundCall &call) {
       return false;
     call.listItems[i] = call.pins.keep(items);
     std::string part;
-    return classifyList(items, part, describe(), call) && appendPart(call, part, describe());
+    return classifyList(items, part, describe(), call, argument) &&
+           appendPart(call, part, describe());
   }
   if (PyDict_Check(argument)) {
     PyObject *items = PyDict_Copy(argument); // (changes are written back to the argument)
@@ -1029,6 +1065,9 @@ bool PackedArguments::unboxItemWords(PyObject *object, const frontend::Type &ite
       box = unboxList(items, item, state, index, call);
       if (!box)
         return false;
+      // A reference of its own until the call's arena ends: compiled code
+      // may drop the list, whose changes still reach the caller's object.
+      plait_rt_array_retain(reinterpret_cast<int64_t>(box));
       innerBoxes.push_back({box, object, item});
     }
     int64_t words[5] = {reinterpret_cast<int64_t>(box), reinterpret_cast<int64_t>(box), 0,

@@ -640,7 +640,9 @@ PyObject *recordedValue(const std::string &kind, int64_t bits, int64_t next) {
     // borrow the call's memory).
     size_t at = 1;
     Type item;
-    if (parseItemKind(kind, at, item))
+    if (bits == 0)
+      PyErr_NoMemory(); // (its copy could not be made)
+    else if (parseItemKind(kind, at, item))
       value = pythonList(Type::list(item), reinterpret_cast<const int64_t *>(bits), nullptr);
   } else if (!kind.empty() && kind[0] == 's') {
     // A str known when compiling: its UTF-8 bytes in hex.

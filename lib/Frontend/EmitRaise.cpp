@@ -36,9 +36,20 @@ std::string FunctionEmitter::recordValue(const Val &value, llvm::SmallVectorImpl
     return kind + ")";
   }
   if (value.type.kind == Type::Kind::List) {
-    // Its items' kind and its box (read when the message is formatted,
-    // before the call's memory goes).
-    values.push_back(boxAddress(value, l));
+    // Its items' kind and a copy of its box as it is now (formatted when
+    // the call returns: a finally clause may change the list meanwhile).
+    int64_t depth = 0;
+    for (const Type *item = &value.type.itemType(); item->kind == Type::Kind::List;
+         item = &item->itemType())
+      ++depth;
+    module.declare("plait_rt_list_copy",
+                   builder.getFunctionType({builder.getI64Type(), builder.getI64Type()},
+                                           {builder.getI64Type()}));
+    values.push_back(builder
+                         .create<mlir::func::CallOp>(
+                             l, "plait_rt_list_copy", mlir::TypeRange{builder.getI64Type()},
+                             mlir::ValueRange{boxAddress(value, l), constInt(depth)})
+                         .getResult(0));
     return "L" + itemKind(value.type.itemType());
   }
   if (value.type.kind == Type::Kind::String) {

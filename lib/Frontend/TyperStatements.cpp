@@ -255,8 +255,12 @@ void Typer::typeMessage(Specialization &spec, const SExpr &message) {
   // In an f-string, lists too (formatted when raised).
   bool listsShown = false;
   std::function<bool(const Type &)> shown = [&](const Type &t) {
-    if (t.kind == Type::Kind::List)
-      return listsShown;
+    if (t.kind == Type::Kind::List) { // (copied when raised: lists of numbers, at any depth)
+      const Type *item = &t.itemType();
+      while (item->kind == Type::Kind::List)
+        item = &item->itemType();
+      return listsShown && (item->kind == Type::Kind::Bottom || listItemLayout(*item).owned == 0);
+    }
     if (t.kind != Type::Kind::Tuple)
       return t.kind == Type::Kind::Bottom || t.isNumber() || t.kind == Type::Kind::String;
     return std::all_of(t.elements.begin(), t.elements.end(), shown);

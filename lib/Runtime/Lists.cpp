@@ -76,6 +76,31 @@ extern "C" int32_t plait_rt_list_init(int64_t address, int64_t length, int64_t i
   return 0;
 }
 
+extern "C" int64_t plait_rt_list_copy(int64_t address, int64_t depth) {
+  const int64_t *box = boxAt(address);
+  int64_t length = box[plait::kListLength];
+  int64_t *copy = plait::newList(length, box[plait::kListItemBytes],
+                                 static_cast<uint64_t>(box[plait::kListOwnedWords]));
+  if (!copy)
+    return 0;
+  const auto *from = reinterpret_cast<const int64_t *>(box[plait::kListItems]);
+  auto *to = reinterpret_cast<int64_t *>(copy[plait::kListItems]);
+  if (depth == 0) {
+    std::memcpy(to, from, static_cast<size_t>(length * box[plait::kListItemBytes]));
+    return reinterpret_cast<int64_t>(copy);
+  }
+  // Lists: each item a list's descriptor (allocated and aligned pointer:
+  // its box), the copy's own.
+  for (int64_t k = 0; k < length; ++k) {
+    int64_t inner = plait_rt_list_copy(from[5 * k + 1], depth - 1);
+    if (inner == 0)
+      return 0; // (the arena frees what was made)
+    int64_t descriptor[5] = {inner, inner, 0, plait::kListWords, 1};
+    std::memcpy(to + 5 * k, descriptor, sizeof descriptor);
+  }
+  return reinterpret_cast<int64_t>(copy);
+}
+
 extern "C" int32_t plait_rt_list_reserve(int64_t address, int64_t length, int64_t itemBytes,
                                          int64_t owned) {
   int64_t *box = boxAt(address);

@@ -196,6 +196,7 @@ std::vector<std::pair<std::string, void *>> getRuntimeSymbols() {
           PLAIT_SYMBOL(plait_rt_array_release),
           PLAIT_SYMBOL(plait_rt_list_init),
           PLAIT_SYMBOL(plait_rt_list_reserve),
+          PLAIT_SYMBOL(plait_rt_list_copy),
           PLAIT_SYMBOL(plait_rt_list_settle),
           PLAIT_SYMBOL(plait_rt_dict_init),
           PLAIT_SYMBOL(plait_rt_dict_find),

@@ -114,8 +114,8 @@ def _sum_rows(iterable, start=0):
     # does; an array with no rows gives start added to a row of zeros (one
     # type: CPython would give start itself).
     n = len(iterable)
-    if n == 0:
-        return start + np.sum(iterable, axis=0)
+    if n == 0:  # (zeros of the rows' dtype, as start + a row would be)
+        return start + np.sum(iterable, axis=0).astype(iterable.dtype)
     acc = start + iterable[0]
     for k in range(1, n):
         acc = acc + iterable[k]

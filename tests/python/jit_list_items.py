@@ -201,7 +201,7 @@ def rows_searched(n, row):
 
 def list_in_message(values, limit):
     if len(values) > limit:
-        raise ValueError(f"too many values: {values!r} (at most {limit}), {[(v, [v]) for v in values]}")
+        raise ValueError(f"too many values: {values!r} (at most {limit}), {[(v, v * 2) for v in values]}")
     return len(values)
 
 
@@ -227,3 +227,26 @@ def rows_grown(rows, x):
     if x > 3:
         rows[1].pop()  # (an exception after changes: they reach the caller too)
     return rows[0]
+
+
+def rows_dropped_and_replaced(rows, x):
+    # A row changed, then dropped or replaced: its changes still reach the
+    # caller's row object; the new rows are new lists.
+    rows[0].append(x)
+    dropped = rows.pop(0)
+    rows.append([x, x])
+    if rows:
+        rows[0] = [x + 1]
+    return len(dropped)
+
+
+def message_of_the_list_as_raised(values, x):
+    try:
+        raise ValueError(f"values {values} and rows {[values, [x]]}")
+    finally:
+        values.append(x)  # (after the message: not in it)
+
+
+def grown_deeper(grid):
+    grid[1].append([6])
+    return len(grid[1])

@@ -98,7 +98,7 @@ def test_min_and_max_of_generators_by_key(a: list, limit: float) -> None:
 
 
 @given(shape=st.sampled_from([(3, 2), (1, 4), (2, 2, 3)]), start=st.sampled_from([0, 1.5, -2]),
-       dtype=st.sampled_from([np.float64, np.int64, np.float32]))
+       dtype=st.sampled_from([np.float64, np.int64, np.float32, np.int8, np.int32]))
 @SETTINGS
 def test_sum_of_an_array_adds_its_rows(shape: tuple, start: float, dtype: type) -> None:
     # Row after row, as CPython's sum; results equal NumPy's elementwise adds.

@@ -260,3 +260,35 @@ def test_inner_lists_keep_their_identity() -> None:
 def test_lists_of_lists_compiled_code_cannot_take(argument: list, message: str) -> None:
     with pytest.raises(TypeError, match=message):
         jit.breadth_first(argument, 0)
+
+
+@given(rows=st.lists(st.lists(st.integers(-3, 3), max_size=3), min_size=1, max_size=4).filter(lambda r: any(r)),
+       x=st.integers(-3, 3))
+@SETTINGS
+def test_rows_dropped_or_replaced_are_written_back(rows: list, x: int) -> None:
+    expected, got = [list(r) for r in rows], [list(r) for r in rows]
+    first_expected, first_got = expected[0], got[0]
+    assert py.rows_dropped_and_replaced(expected, x) == jit.rows_dropped_and_replaced(got, x)
+    assert got == expected and first_got == first_expected  # (the dropped row changed too)
+
+
+def test_lists_of_lists_odd_shapes() -> None:
+    # A list of empty lists takes its items' type from its siblings.
+    for grid in ([[[1]], [[]]], [[[]], [[1]]], [[], [[1]]]):
+        expected, got = [[list(r) for r in g] for g in grid], [[list(r) for r in g] for g in grid]
+        assert py.grown_deeper(expected) == jit.grown_deeper(got) and got == expected
+    selfish: list = [[1]]
+    selfish.append(selfish)
+    with pytest.raises(TypeError, match="a list that holds itself cannot be compiled for"):
+        jit.breadth_first(selfish, 0)
+    deep: list = [1]
+    for _ in range(40):
+        deep = [deep]
+    with pytest.raises(TypeError, match="lists nested more than 32 deep"):
+        jit.breadth_first(deep, 0)
+
+
+@given(values=st.lists(st.integers(-5, 5), min_size=1, max_size=4), x=st.integers(-5, 5))
+@SETTINGS
+def test_raise_messages_show_lists_as_they_were(values: list, x: int) -> None:
+    assert_same_effects(py.message_of_the_list_as_raised, jit.message_of_the_list_as_raised, values, x)

@@ -50,6 +50,12 @@ int32_t plait_rt_list_init(int64_t box, int64_t length, int64_t itemBytes, int64
 /// already holds items of another layout (two names typing did not link
 /// gave it two item types).
 int32_t plait_rt_list_settle(int64_t box, int64_t itemBytes, int64_t owned);
+/// A new list (in the calling thread's arena) holding a copy of the items
+/// of `box`: numbers and tuples of them, or (`depth` > 0) lists holding
+/// those `depth` levels down, copied too. What a raise message shows is the
+/// list as it was when it was raised. Returns its address, or 0 when memory
+/// runs out.
+int64_t plait_rt_list_copy(int64_t box, int64_t depth);
 /// Makes room for `length` items of `itemBytes` each, owning the words in
 /// `owned` (growing as CPython does, so that appends cost amortised
 /// constant time); the length word is the caller's to set. A list of no
