@@ -77,6 +77,14 @@ def _count_typer(l: Any, x: Any) -> Any:
     return count
 
 
+def _take_out(l, i, n):
+    # Item i goes: the n - 1 - i after it move down one place, the last slot
+    # is popped (list.remove, pop(i), del l[i]).
+    for k in range(i, n - 1):
+        l[k] = l[k + 1]
+    l.pop()
+
+
 def _position(i, n):
     # CPython's slice-index clamping of index()'s start and stop.
     if i < 0:
@@ -125,9 +133,7 @@ def _remove_typer(l: Any, x: Any) -> Any:
         n = len(l)
         for i in range(n):
             if l[i] == x:
-                for k in range(i, n - 1):
-                    l[k] = l[k + 1]
-                l.pop()
+                _take_out(l, i, n)
                 return
         raise ValueError("list.remove(x): x not in list")
 
@@ -151,9 +157,7 @@ def _pop_typer(l: Any, index: Any = None) -> Any:
         if i < 0 or i >= n:
             raise IndexError("pop index out of range")
         item = l[i]
-        for k in range(i, n - 1):
-            l[k] = l[k + 1]
-        l.pop()
+        _take_out(l, i, n)
         return item
 
     return pop
@@ -174,9 +178,7 @@ def _delitem_typer(l: Any, index: Any) -> Any:
         i = index + n if index < 0 else index
         if i < 0 or i >= n:
             raise IndexError("list assignment index out of range")
-        for k in range(i, n - 1):
-            l[k] = l[k + 1]
-        l.pop()
+        _take_out(l, i, n)
 
     return delete
 
