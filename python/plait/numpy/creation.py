@@ -241,10 +241,15 @@ def _list_items_into(items, out):
     return out
 
 
+def _ragged(n):
+    # NumPy's error for n rows whose lengths differ.
+    raise ValueError(f"setting an array element with a sequence. The requested array has an inhomogeneous "
+                     f"shape after 1 dimensions. The detected shape was {(n,)} + inhomogeneous part.")
+
+
 def _agreeing_1d(n, first, a):
     if a.shape[0] != first.shape[0]:
-        raise ValueError(f"setting an array element with a sequence. The requested array has an inhomogeneous "
-                         f"shape after 1 dimensions. The detected shape was {(n,)} + inhomogeneous part.")
+        _ragged(n)
 
 
 def _agreeing_2d(n, first, a):
@@ -303,8 +308,7 @@ def _from_list_of_rows(items, out_dtype):
     for k in range(n):
         row = items[k]
         if len(row) != m:
-            raise ValueError(f"setting an array element with a sequence. The requested array has an inhomogeneous "
-                             f"shape after 1 dimensions. The detected shape was {(n,)} + inhomogeneous part.")
+            _ragged(n)
         for j in range(m):
             out[k, j] = row[j]
     return out
