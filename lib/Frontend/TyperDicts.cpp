@@ -16,14 +16,6 @@ namespace plait::frontend {
 
 namespace {
 
-bool isDictKey(const Type &t) {
-  if (t.kind == Type::Kind::Tuple) // (of at most 16 numbers: their words are the key's)
-    return !t.elements.empty() && dictKeyWords(t) <= 16 &&
-           std::all_of(t.elements.begin(), t.elements.end(), isDictKey);
-  return t.kind == Type::Kind::Bool || t.kind == Type::Kind::Int || t.kind == Type::Kind::Float ||
-         (t.kind == Type::Kind::NumPy && !t.isComplex());
-}
-
 /// Whether a key of `given` finds keys of `keys` without being one: an int
 /// or a bool finds the float equal to it, a bool the int (CPython: equal
 /// numbers are one key), element by element in tuples.

@@ -2,6 +2,7 @@
 #include "plait/Frontend/Frontend.h"
 #include "plait/Dialect/Plait/Messages.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace plait::frontend {
@@ -230,6 +231,14 @@ ListItemLayout dictValueLayout(const Type &value) {
   if (!layout.words) // a scalar's two words
     return {16, false, 0};
   return layout;
+}
+
+bool isDictKey(const Type &key) {
+  if (key.kind == Type::Kind::Tuple) // (its words are the key's)
+    return !key.elements.empty() && dictKeyWords(key) <= 16 &&
+           std::all_of(key.elements.begin(), key.elements.end(), isDictKey);
+  return key.kind == Type::Kind::Bool || key.kind == Type::Kind::Int ||
+         key.kind == Type::Kind::Float || (key.kind == Type::Kind::NumPy && !key.isComplex());
 }
 
 int64_t dictKeyWords(const Type &key) {

@@ -5,7 +5,6 @@
 #include <cctype>
 #include <cstdio>
 #include <cstring>
-#include <functional>
 #include <optional>
 #include <stdexcept>
 
@@ -334,12 +333,8 @@ static Type typeOfNameIn(const std::string &name, bool &narrow, bool listItem) {
     // (A tuple key keeps NumPy scalars, as a list's tuples do.)
     Type keys = typeOfNameIn(names[0], narrowPart, /*listItem=*/true);
     Type values = typeOfName(names[1], narrowPart);
-    std::function<bool(const Type &)> key = [&](const Type &t) {
-      if (t.kind == Type::Kind::Tuple)
-        return !t.elements.empty() && std::all_of(t.elements.begin(), t.elements.end(), key);
-      return (t.isNumber() || t.kind == Type::Kind::Bool) && !t.isComplex();
-    };
-    if (narrowPart || !key(keys) || !(values.isNumber() || values.kind == Type::Kind::Bool))
+    if (narrowPart || !frontend::isDictKey(keys) ||
+        !(values.isNumber() || values.kind == Type::Kind::Bool))
       throw std::invalid_argument(
           "dicts in signatures map numbers, bools and tuples of them to numbers and bools, "
           "not " +

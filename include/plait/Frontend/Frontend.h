@@ -247,6 +247,10 @@ Type listItemOf(const Type &item);
 /// (given by the first insertion).
 ListItemLayout dictValueLayout(const Type &value);
 
+/// Whether dicts can have keys of `key`: bools, ints, floats, real NumPy
+/// scalars, and non-empty tuples of these of at most 16 words.
+bool isDictKey(const Type &key);
+
 /// The int64 words a dict keeps a key of `key` in (docs/design/lists.md,
 /// "Dicts"): one per number or bool, a tuple's elements one after another;
 /// 0 for no type yet.
