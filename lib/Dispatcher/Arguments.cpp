@@ -339,6 +339,9 @@ std::string listItemPart(PyObject *item) {
     if (dtype && ndim >= 1 && ndim <= 8)
       return std::string{key::kArray, dtype->dispatchCode, static_cast<char>('0' + ndim),
                          key::kAnyLayout};
+    // A NumPy scalar: its part from this view (scalarItemPart would take
+    // another per item).
+    return dtype && ndim == 0 ? std::string{key::kNumPyScalar, dtype->dispatchCode} : "";
   }
   return scalarItemPart(item);
 }
