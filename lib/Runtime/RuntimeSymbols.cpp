@@ -1,13 +1,14 @@
 //===- RuntimeSymbols.cpp - native functions JIT-compiled code may call ---===//
 #include "plait/Runtime/RuntimeSymbols.h"
 #include "plait/Runtime/ComplexMath.h"
-#include "plait/Runtime/LinearAlgebra.h"
 #include "plait/Runtime/Dicts.h"
+#include "plait/Runtime/LinearAlgebra.h"
 #include "plait/Runtime/Lists.h"
 #include "plait/Runtime/NumPyKernels.h"
 #include "plait/Runtime/Print.h"
 #include "plait/Runtime/PyNumeric.h"
 #include "plait/Runtime/Random.h"
+#include "plait/Runtime/Strings.h"
 #include "plait/Support/Rendezvous.h"
 
 #include <algorithm>
@@ -197,6 +198,14 @@ std::vector<std::pair<std::string, void *>> getRuntimeSymbols() {
           PLAIT_SYMBOL(plait_rt_list_init),
           PLAIT_SYMBOL(plait_rt_list_reserve),
           PLAIT_SYMBOL(plait_rt_list_copy),
+          PLAIT_SYMBOL(plait_rt_str_of_int),
+          PLAIT_SYMBOL(plait_rt_str_of_float),
+          PLAIT_SYMBOL(plait_rt_str_format_int),
+          PLAIT_SYMBOL(plait_rt_str_format_float),
+          PLAIT_SYMBOL(plait_rt_str_format_str),
+          PLAIT_SYMBOL(plait_rt_str_concat),
+          PLAIT_SYMBOL(plait_rt_str_to_float),
+          PLAIT_SYMBOL(plait_rt_str_number_text),
           PLAIT_SYMBOL(plait_rt_list_settle),
           PLAIT_SYMBOL(plait_rt_dict_init),
           PLAIT_SYMBOL(plait_rt_dict_find),
