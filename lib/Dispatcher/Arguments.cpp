@@ -70,6 +70,7 @@ const char *kindName(char code) {
   case key::kFunction:
     return "function";
   case key::kString:
+  case key::kText:
     return "str";
   case key::kNone:
     return "None";
@@ -320,7 +321,9 @@ std::string listItemPart(PyObject *item) {
     std::string part{key::kTuple, static_cast<char>('0' + n)};
     for (Py_ssize_t k = 0; k < n; ++k) {
       PyObject *element = PyTuple_GET_ITEM(item, k);
-      std::string inner = PyTuple_Check(element) ? listItemPart(element) : scalarItemPart(element);
+      std::string inner = PyTuple_Check(element)     ? listItemPart(element)
+                          : PyUnicode_Check(element) ? std::string(1, key::kText)
+                                                     : scalarItemPart(element);
       if (inner.empty())
         return "";
       part += inner;
@@ -343,6 +346,8 @@ std::string listItemPart(PyObject *item) {
     // another per item).
     return dtype && ndim == 0 ? std::string{key::kNumPyScalar, dtype->dispatchCode} : "";
   }
+  if (PyUnicode_Check(item))
+    return std::string(1, key::kText);
   return scalarItemPart(item);
 }
 
@@ -454,8 +459,8 @@ bool classifyList(PyObject *items, std::string &part, const std::string &what, B
     std::string other = k == 0 ? item : listItemPart(object);
     if (other.empty()) {
       PyErr_Format(PyExc_TypeError,
-                   "%s: list items must be int, float, bool, complex, NumPy scalars, tuples of "
-                   "numbers, arrays or lists, not %s",
+                   "%s: list items must be int, float, bool, complex, str, NumPy scalars, tuples "
+                   "of these, arrays or lists, not %s",
                    what.c_str(), Py_TYPE(object)->tp_name);
       return false;
     }
@@ -723,12 +728,8 @@ static bool classify(const DispatchState &state, size_t i, BoundCall &call) {
     if (!text)
       return false;
     size_t length = static_cast<size_t>(size);
-    if (length > key::kMaxStringBytes || call.keyLength + 3 + length > sizeof(call.key)) {
-      PyErr_Format(PyExc_TypeError,
-                   "%s: compiled code takes strs of at most %zu bytes (it is compiled for each)",
-                   describe().c_str(), key::kMaxStringBytes);
-      return false;
-    }
+    if (length > key::kMaxStringBytes || call.keyLength + 3 + length > sizeof(call.key))
+      return appendPart(call, std::string(1, key::kText), describe()); // (a value: its box)
     std::string part = key::stringPart(std::string_view(text, length));
     std::memcpy(call.key + call.keyLength, part.data(), part.size());
     call.keyLength += part.size();
@@ -950,6 +951,18 @@ bool PackedArguments::unbox(const DispatchState &state, const Entry &entry,
       take(1);
       continue;
     }
+    if (kind == key::kText) {
+      // A str longer than a key holds: a box of its code points.
+      int64_t *box = unboxStr(argument);
+      if (!box)
+        return false;
+      take(reinterpret_cast<int64_t>(box));
+      take(reinterpret_cast<int64_t>(box));
+      take(0);
+      take(kListWords);
+      take(1);
+      continue;
+    }
     if (kind == key::kList) {
       // A box of its own (in the call's arena), passed as a 1-D memref.
       const frontend::Type &type = executor.info.argumentTypes[i];
@@ -1014,6 +1027,23 @@ bool PackedArguments::unbox(const DispatchState &state, const Entry &entry,
   return true;
 }
 
+int64_t *PackedArguments::unboxStr(PyObject *text) {
+  // A str compiled code computes with: its code points, one int64 each.
+  Py_ssize_t n = PyUnicode_GetLength(text);
+  int64_t *box = n < 0 ? nullptr : newList(n, sizeof(int64_t));
+  if (!box) {
+    if (!PyErr_Occurred())
+      PyErr_NoMemory();
+    return nullptr;
+  }
+  auto *points = reinterpret_cast<int64_t *>(box[kListItems]);
+  int kind = PyUnicode_KIND(text);
+  const void *data = PyUnicode_DATA(text);
+  for (Py_ssize_t k = 0; k < n; ++k)
+    points[k] = PyUnicode_READ(kind, data, k);
+  return box;
+}
+
 int64_t *PackedArguments::unboxList(PyObject *items, const frontend::Type &type,
                                     const DispatchState &state, size_t index,
                                     const BoundCall &call) {
@@ -1073,6 +1103,16 @@ bool PackedArguments::unboxItemWords(PyObject *object, const frontend::Type &ite
       plait_rt_array_retain(reinterpret_cast<int64_t>(box));
       innerBoxes.push_back({box, object, item});
     }
+    int64_t words[5] = {reinterpret_cast<int64_t>(box), reinterpret_cast<int64_t>(box), 0,
+                        kListWords, 1};
+    std::memcpy(at, words, sizeof words);
+    at += 5;
+    return true;
+  }
+  if (item.kind == Kind::Str) {
+    int64_t *box = unboxStr(object); // (the list's reference)
+    if (!box)
+      return false;
     int64_t words[5] = {reinterpret_cast<int64_t>(box), reinterpret_cast<int64_t>(box), 0,
                         kListWords, 1};
     std::memcpy(at, words, sizeof words);

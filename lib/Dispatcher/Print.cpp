@@ -85,6 +85,8 @@ public:
       return array(next());
     case 'L':
       return list();
+    case 'S': // a str computed when the code ran: its box
+      return pythonStr(reinterpret_cast<const int64_t *>(word()));
     case 'D':
       return dict();
     case '(':

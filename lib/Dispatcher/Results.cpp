@@ -428,6 +428,11 @@ PyObject *boxItemWords(const Type &item, const int64_t *&words, ResultOwners *ow
     return owners ? madeOnce(box, *owners, [&] { return pythonList(item, box, owners); })
                   : pythonList(item, box, owners);
   }
+  case Type::Kind::Str: {
+    const auto *box = reinterpret_cast<const int64_t *>(words[1]);
+    words += 5;
+    return pythonStr(box);
+  }
   default: { // a scalar in the low bytes of its words, as results hold one
     ResultOwners none{nullptr, nullptr, nullptr, 0, {}};
     return boxResult(item, words, /*cast=*/0, owners ? *owners : none);
@@ -455,6 +460,9 @@ bool parseItemKind(std::string_view text, size_t &at, Type &type) {
     type = Type::list(item);
     return true;
   }
+  case 'S':
+    type = Type::runtimeStr();
+    return true;
   case '(': {
     std::vector<Type> elements;
     while (at < text.size() && text[at] != ')') {
@@ -489,6 +497,16 @@ bool parseItemKind(std::string_view text, size_t &at, Type &type) {
     type = Type::bottom();
     return true;
   }
+}
+
+PyObject *pythonStr(const int64_t *box) {
+  // Code points are int64 items; CPython's str takes them as UCS-4.
+  Py_ssize_t length = static_cast<Py_ssize_t>(box[kListLength]);
+  const auto *points = reinterpret_cast<const int64_t *>(box[kListItems]);
+  std::vector<Py_UCS4> text(static_cast<size_t>(length));
+  for (Py_ssize_t k = 0; k < length; ++k)
+    text[static_cast<size_t>(k)] = static_cast<Py_UCS4>(points[k]);
+  return PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, text.data(), length);
 }
 
 PyObject *pythonItem(const Type &item, const int64_t *words, ResultOwners *owners) {
@@ -561,6 +579,11 @@ PyObject *boxResult(const Type &type, const int64_t *&words, char cast, ResultOw
     const auto *box = reinterpret_cast<const int64_t *>(words[0]);
     words += 4;
     return madeOnce(box, owners, [&] { return pythonDict(type, box, &owners); });
+  }
+  case Type::Kind::Str: { // its box, as a list's
+    const auto *box = reinterpret_cast<const int64_t *>(words[0]);
+    words += 4;
+    return pythonStr(box);
   }
   case Type::Kind::Bool:
     if (cast == 'f' || cast == 'F')
@@ -644,6 +667,12 @@ PyObject *recordedValue(const std::string &kind, int64_t bits, int64_t next) {
       PyErr_NoMemory(); // (its copy could not be made)
     else if (parseItemKind(kind, at, item))
       value = pythonList(Type::list(item), reinterpret_cast<const int64_t *>(bits), nullptr);
+  } else if (kind == "S") {
+    // A str computed when the code ran (a copy of its box made at the raise).
+    if (bits == 0)
+      PyErr_NoMemory();
+    else
+      value = pythonStr(reinterpret_cast<const int64_t *>(bits));
   } else if (!kind.empty() && kind[0] == 's') {
     // A str known when compiling: its UTF-8 bytes in hex.
     std::string text;

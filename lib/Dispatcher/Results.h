@@ -54,6 +54,8 @@ PyObject *newNumPyScalar(frontend::DType dtype, const void *bytes, size_t size);
 /// arrays are owned as results' are (`owners`), or borrow memory that
 /// outlives their use (null `owners`: for print).
 PyObject *pythonList(const frontend::Type &type, const int64_t *box, ResultOwners *owners);
+/// A new Python str of the code points in `box` (a run-time str).
+PyObject *pythonStr(const int64_t *box);
 
 /// The type of a list's items (or a dict's keys or values) as print
 /// descriptors and raise messages spell it (EmitPrint.cpp's itemKind),

@@ -296,8 +296,8 @@ Val FunctionEmitter::emitBuiltin(const SExpr &node, const std::string &name) {
   if (name == "len") {
     if (args[0].type.kind == Type::Kind::Array)
       return {type, {dimension(args[0].leaves[0], 0)}};
-    if (args[0].type.kind == Type::Kind::List || args[0].type.kind == Type::Kind::Dict) {
-      Value length = listLength(args[0], loc(node)); // (both keep it in word 0)
+    if (args[0].type.isListBox() || args[0].type.kind == Type::Kind::Dict) {
+      Value length = listLength(args[0], loc(node)); // (all keep it in word 0)
       freeIfTemporary(args[0]);
       return {type, {length}};
     }

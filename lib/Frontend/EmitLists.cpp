@@ -73,7 +73,7 @@ void itemLeaves(const Type &type, int64_t &word, std::vector<ItemLeaf> &out) {
       itemLeaves(element, word, out);
     return;
   }
-  if (type.kind == Type::Kind::Array || type.kind == Type::Kind::List) {
+  if (type.kind == Type::Kind::Array || type.isListBox()) {
     out.push_back({type, word});
     word += 3 + 2 * (type.kind == Type::Kind::Array ? type.ndim : 1);
     return;
@@ -292,6 +292,8 @@ Value FunctionEmitter::listPosition(const Val &list, const Val &index, const cha
 Val FunctionEmitter::emitListSubscript(const SExpr &subscript) {
   Location l = loc(subscript);
   Val list = emitExpr(ast::value(subscript));
+  if (list.type.isStr())
+    list = runtimeStrOf(list, l);
   const SExpr &index = ast::slice(subscript);
   if (!ast::is(index, ast::NodeKind::Slice)) {
     Value position = listPosition(list, emitExpr(index), "list index out of range", l);

@@ -152,6 +152,8 @@ Val FunctionEmitter::emitIntrinsicCall(const SExpr &node, const std::string &nam
         values);
     return {type, {}};
   }
+  if (std::optional<Val> primitive = emitStrIntrinsic(node, name))
+    return *primitive;
   if (name == "strided_view")
     return stridedView(node);
   if (name == "array_from_sequence")

@@ -39,6 +39,8 @@ std::string FunctionEmitter::itemKind(const Type &item) {
     return std::string{'a', dtypeInfo(item.dtype).dispatchCode, static_cast<char>('0' + item.ndim)};
   case Type::Kind::List:
     return "L" + itemKind(item.itemType());
+  case Type::Kind::Str:
+    return "S";
   case Type::Kind::Tuple: {
     std::string kind = "(";
     for (const Type &element : item.elements)
@@ -114,6 +116,10 @@ Val FunctionEmitter::emitPrint(const SExpr &node) {
     case Type::Kind::List: // its items' kind, as a scalar's; its box
       descriptor += 'L';
       describeKind(t.itemType());
+      words.push_back(boxAddress(value, l));
+      return;
+    case Type::Kind::Str: // its box
+      descriptor += 'S';
       words.push_back(boxAddress(value, l));
       return;
     case Type::Kind::Dict: // its keys' and values' kinds; its box

@@ -52,6 +52,18 @@ std::string FunctionEmitter::recordValue(const Val &value, llvm::SmallVectorImpl
                          .getResult(0));
     return "L" + itemKind(value.type.itemType());
   }
+  if (value.type.kind == Type::Kind::Str) {
+    // A copy of its box as it is now (a finally clause may drop it).
+    module.declare("plait_rt_list_copy",
+                   builder.getFunctionType({builder.getI64Type(), builder.getI64Type()},
+                                           {builder.getI64Type()}));
+    values.push_back(builder
+                         .create<mlir::func::CallOp>(
+                             l, "plait_rt_list_copy", mlir::TypeRange{builder.getI64Type()},
+                             mlir::ValueRange{boxAddress(value, l), constInt(0)})
+                         .getResult(0));
+    return "S";
+  }
   if (value.type.kind == Type::Kind::String) {
     // Known when compiling: its UTF-8 bytes in hex in the kind (no value).
     static const char digits[] = "0123456789abcdef";

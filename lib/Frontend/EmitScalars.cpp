@@ -141,6 +141,8 @@ Val FunctionEmitter::emitExpr(const SExpr &expr) {
   }
   if (kind == ast::NodeKind::List && type.kind == Type::Kind::List)
     return emitListDisplay(expr);
+  if (kind == ast::NodeKind::JoinedStr)
+    return emitFormattedString(expr);
   if (kind == ast::NodeKind::Dict)
     return emitDictDisplay(expr);
   if (kind == ast::NodeKind::Tuple || kind == ast::NodeKind::List) {
@@ -161,8 +163,9 @@ Val FunctionEmitter::emitExpr(const SExpr &expr) {
       return maskRead(expr);
     return type.kind == Type::Kind::Array ? emitView(expr) : loadElement(expr);
   }
-  if (kind == ast::NodeKind::Subscript && spec.typeOf(ast::value(expr)).kind == Type::Kind::List)
-    return emitListSubscript(expr);
+  if (kind == ast::NodeKind::Subscript && (spec.typeOf(ast::value(expr)).kind == Type::Kind::List ||
+                                           spec.typeOf(ast::value(expr)).isStr()))
+    return emitListSubscript(expr); // (a str's slice: its code points')
   if (kind == ast::NodeKind::Subscript && spec.typeOf(ast::value(expr)).kind == Type::Kind::Dict)
     return emitDictSubscript(expr);
   if (kind == ast::NodeKind::Subscript) {

@@ -141,7 +141,7 @@ void FunctionEmitter::freeIfTemporary(const Val &value) {
         builder.create<dialect::ReleaseOp>(here(), leaf);
     return;
   }
-  if ((value.type.kind != Type::Kind::Array && value.type.kind != Type::Kind::List &&
+  if ((value.type.kind != Type::Kind::Array && !value.type.isListBox() &&
        value.type.kind != Type::Kind::Dict) ||
       !temporaries.erase(value.leaves[0]) || terminated())
     return;

@@ -262,6 +262,8 @@ Val FunctionEmitter::convert(const Val &value, const Type &to) {
     }
     return result;
   }
+  if (to.kind == Type::Kind::Str)
+    return runtimeStrOf(value, here());
   if (to.kind == Type::Kind::List)
     return settleListItems(value, to);
   if (to.kind == Type::Kind::Dict)
@@ -333,7 +335,8 @@ Value FunctionEmitter::truth(const Val &value) {
   case Type::Kind::Tuple:
     return constInt(value.type.elements.empty() ? 0 : 1, 1);
   case Type::Kind::List:
-  case Type::Kind::Dict: { // (both keep their length in word 0)
+  case Type::Kind::Str:
+  case Type::Kind::Dict: { // (all keep their length in word 0)
     Value length = listLength(value, l);
     freeIfTemporary(value);
     return builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::ne, length, constInt(0));

@@ -168,6 +168,20 @@ private:
   /// append(x) and pop(), which the compiler implements itself.
   Val emitListMethod(const SExpr &call, const std::string &method);
   // Typed dicts (EmitDicts.cpp).
+  //--- strs computed at run time (EmitStrings.cpp) ---------------------//
+  /// A new run-time str holding the code points of UTF-8 `text`.
+  Val strConstant(const std::string &text, Location l);
+  /// A new empty str the runtime function `runtime` fills (its address
+  /// first, then `args`).
+  Val filledStr(const char *runtime, std::vector<Value> args, Location l);
+  /// `value` (a str) as a run-time str: a constant made into one.
+  Val runtimeStrOf(const Val &value, Location l);
+  /// An f-string as a value: its parts' strs joined.
+  Val emitFormattedString(const SExpr &joined);
+  /// A call of a str primitive (str_codes, str_of_float, ...), or nullopt
+  /// for another intrinsic.
+  std::optional<Val> emitStrIntrinsic(const SExpr &call, const std::string &name);
+
   Val emitDictDisplay(const SExpr &display);
   Val newDict(const Type &type, Location l);
   /// A key as its words (one per number: float keys as float64 bits), and
@@ -675,6 +689,7 @@ public:
       break;
     case Type::Kind::Dict: // its box (plait/Runtime/Dicts.h)
     case Type::Kind::List: // its box (plait/Runtime/Lists.h)
+    case Type::Kind::Str:  // a list's box of its code points
       out.push_back(memrefType(Type::array(DType::Int64, 1, /*contiguous=*/true)));
       break;
     case Type::Kind::NumPy:

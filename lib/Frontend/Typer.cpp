@@ -102,6 +102,12 @@ bool Typer::unify(const Type &a, const Type &b, Type &result) {
     result = Type{std::max(a.kind, b.kind), {}};
     return true;
   }
+  if (a.isStr() && b.isStr()) {
+    // Two strs known when compiling, or one computed when the code runs: a
+    // str of the run time (`s = "a" if c else "b"`, `s += "x"` in a loop).
+    result = Type::runtimeStr();
+    return true;
+  }
   if (a.kind == Type::Kind::List && b.kind == Type::Kind::List) {
     // Only `[]` (items not typed yet) meets another list, also as an item
     // (`[[] for ...]`): items keep their type in CPython, so list[int] and
@@ -490,6 +496,9 @@ void Typer::assign(Specialization &spec, const SExpr &target, const Type &type,
       assignDictItem(spec, target, base, type, origin);
       return;
     }
+    if (base.isStr())
+      fail(CompileError::Kind::Typing, *spec.source, target,
+           "'str' object does not support item assignment");
     Type element = subscriptType(spec, target);
     spec.types[&target] = element;
     refuseWritesThroughIndexArrays(spec, target);

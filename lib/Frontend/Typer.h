@@ -370,6 +370,32 @@ private:
   Type jitCallType(Specialization &spec, const SExpr &call, int functionId,
                    const std::vector<const SExpr *> &actual);
 
+  //--- strs computed at run time (TyperStrings.cpp) ----------------------//
+  /// The type plait.overload's `target` ("str.<method>") gives `node` with
+  /// these operands, or nullopt when none is registered or none applies.
+  std::optional<Type> strImplementation(Specialization &spec, const SExpr &node,
+                                        const std::string &target,
+                                        std::vector<const SExpr *> operands);
+  /// `+`, `*`, `+=`, `*=` with a str operand (CPython's TypeErrors for the
+  /// others).
+  Type strOperatorType(Specialization &spec, const SExpr &node, ast::Operator op, const Type &left,
+                       const Type &right);
+  /// A comparison with an operand that is a run-time str, or nullopt for
+  /// one without.
+  std::optional<Type> strComparisonType(Specialization &spec, const SExpr &compare);
+  /// `s[i]` (a one-character str) and `s[a:b:c]`.
+  Type strSubscriptType(Specialization &spec, const SExpr &subscript);
+  /// `s.method(...)`: plait.overload's "str.<method>", the str first.
+  Type strMethodType(Specialization &spec, const SExpr &call);
+  /// str(x), repr(x), and int() and float() of a str.
+  Type strConversionType(Specialization &spec, const SExpr &call, const std::string &name);
+  /// An f-string as a value: a run-time str (a constant when every part is).
+  Type formattedStringType(Specialization &spec, const SExpr &joined);
+  /// The type of a call of a str primitive (str_codes, str_of_float, ...),
+  /// or nullopt for another intrinsic.
+  std::optional<Type> strIntrinsicType(Specialization &spec, const SExpr &call,
+                                       const std::string &name);
+
   //--- typed lists (TyperLists.cpp) --------------------------------------//
   /// `[a, b]` as a value: a list of its items' type (list[<unknown>] for
   /// `[]`, settled by what is first put into it).

@@ -349,6 +349,8 @@ Type Typer::callType(Specialization &spec, const SExpr &call) {
       return listMethodType(spec, call, receiver);
     if (receiver.kind == Type::Kind::Dict)
       return dictMethodType(spec, call, receiver);
+    if (receiver.isStr())
+      return strMethodType(spec, call);
     if (receiver.kind == Type::Kind::Array)
       if (std::optional<Type> resolved = methodOverloadType(spec, call, "ndarray"))
         return *resolved;
@@ -482,11 +484,15 @@ Type Typer::callType(Specialization &spec, const SExpr &call) {
     // With ndigits the value keeps its type (bool rounds as int).
     return t.kind == Type::Kind::Bool ? Type::integer() : t;
   }
+  if (name == "str" || name == "repr")
+    return strConversionType(spec, call, name);
+  if ((name == "int" || name == "float") && !args.empty() && argType(0).isStr())
+    return strConversionType(spec, call, name);
   if (name == "int" || name == "float" || name == "bool") {
     needArgs(name, 0, 1);
     if (!args.empty() &&
         !(name == "bool" && (argType(0).isComplex() || argType(0).kind == Type::Kind::List ||
-                             argType(0).kind == Type::Kind::Dict)))
+                             argType(0).kind == Type::Kind::Dict || argType(0).isStr())))
       needNumeric(name, argType(0), 0);
     return name == "int" ? Type::integer()
                          : name == "float" ? Type::floating() : Type::boolean();
@@ -527,7 +533,7 @@ Type Typer::callType(Specialization &spec, const SExpr &call) {
     needArgs(name, 1, 1);
     Type t = argType(0);
     if (t.kind != Type::Kind::Bottom && t.kind != Type::Kind::Tuple &&
-        t.kind != Type::Kind::Array && t.kind != Type::Kind::String && t.kind != Type::Kind::List &&
+        t.kind != Type::Kind::Array && !t.isStr() && t.kind != Type::Kind::List &&
         t.kind != Type::Kind::Dict)
       fail(CompileError::Kind::Typing, fn, *args[0],
            "object of type '" + t.str() + "' has no len()");

@@ -105,6 +105,10 @@ std::optional<Type> Typer::constantComparisonType(Specialization &spec, const SE
   }
   if (!involvesConstants)
     return std::nullopt;
+  if (ops.size() == 1 && (types[1].kind == Type::Kind::List || types[1].kind == Type::Kind::Dict) &&
+      (ast::operatorOf(*ops[0]) == ast::Operator::In ||
+       ast::operatorOf(*ops[0]) == ast::Operator::NotIn))
+    return std::nullopt; // "a" in words: the container's search
   if (anyBottom)
     return Type::bottom(); // (typed once its operands are)
   // A chain is the conjunction of its links (each operand evaluated once).

@@ -15,6 +15,8 @@ Type Typer::binaryType(Specialization &spec, const SExpr &node,
     return Type::bottom();
   if (left.kind == Type::Kind::List || right.kind == Type::Kind::List)
     return listOperatorType(spec, node, op, left, right);
+  if (left.isStr() || right.isStr())
+    return strOperatorType(spec, node, op, left, right);
   const char *symbol = ast::spelling(op);
   auto typeError = [&]() {
     fail(CompileError::Kind::Typing, *spec.source, node,
@@ -110,6 +112,8 @@ Type Typer::binaryType(Specialization &spec, const SExpr &node,
 Type Typer::computeType(Specialization &spec, const SExpr &expr) {
   const FunctionSource &fn = *spec.source;
   ast::NodeKind kind = ast::kindOf(expr);
+  if (kind == ast::NodeKind::JoinedStr)
+    return formattedStringType(spec, expr);
   if (kind == ast::NodeKind::Const) {
     const SExpr &value = ast::value(expr);
     if (value.kind == SExpr::Kind::String) // a constant of the code
@@ -358,6 +362,8 @@ Type Typer::computeType(Specialization &spec, const SExpr &expr) {
     return result;
   }
   if (kind == ast::NodeKind::Compare) {
+    if (std::optional<Type> strs = strComparisonType(spec, expr))
+      return *strs; // a str computed when the code runs
     if (std::optional<Type> known = constantComparisonType(spec, expr))
       return *known; // strs, None: known when compiling
     std::vector<const SExpr *> operands = {&ast::left(expr)};
@@ -500,6 +506,8 @@ Type Typer::computeType(Specialization &spec, const SExpr &expr) {
       return subscriptType(spec, expr);
     if (base.kind == Type::Kind::List)
       return listSubscriptType(spec, expr, base);
+    if (base.isStr())
+      return strSubscriptType(spec, expr);
     if (base.kind == Type::Kind::Dict) {
       if (dictKeyType(spec, base, index).kind == Type::Kind::Bottom)
         return Type::bottom();

@@ -135,7 +135,8 @@ std::optional<Type> Typer::overloadCallType(Specialization &spec, const SExpr &c
     return std::nullopt;
   // (x in seq and list operators: functions of their operands.)
   bool isOperator = !isCall && !ast::is(call, ast::NodeKind::Subscript) &&
-                    !ast::is(call, ast::NodeKind::Compare) && target.rfind("list.", 0) != 0;
+                    !ast::is(call, ast::NodeKind::Compare) && target.rfind("list.", 0) != 0 &&
+                    target.rfind("str.", 0) != 0;
   if (resolution.kind == OverloadResolution::Kind::Function && isOperator)
     fail(CompileError::Kind::Unsupported, fn, call,
          "this operator's implementation is not an elementwise loop");
@@ -440,6 +441,8 @@ Type Typer::intrinsicCallType(Specialization &spec, const SExpr &call, const std
   if (ast::keywords(call).items.size() > 1)
     fail(CompileError::Kind::Unsupported, fn, call, name + "() takes no keyword arguments");
   std::vector<const SExpr *> args = ast::args(call).rest();
+  if (std::optional<Type> primitive = strIntrinsicType(spec, call, name))
+    return *primitive;
   if (name == "raise_if") {
     auto isString = [&](const SExpr *node) {
       const SExpr *atom = constantAtom(spec, *node);

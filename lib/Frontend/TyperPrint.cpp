@@ -25,6 +25,7 @@ bool printable(const Type &t) {
   case Type::Kind::NumPy:
   case Type::Kind::Array:
   case Type::Kind::String:
+  case Type::Kind::Str:
   case Type::Kind::List:
   case Type::Kind::Dict:
     return true;

@@ -242,7 +242,7 @@ void Typer::typeMessage(Specialization &spec, const SExpr &message) {
   const FunctionSource &fn = *spec.source;
   auto number = [&](const SExpr &value) {
     Type t = exprType(spec, value);
-    if (t.kind != Type::Kind::Bottom && !t.isNumber() && t.kind != Type::Kind::String)
+    if (t.kind != Type::Kind::Bottom && !t.isNumber() && !t.isStr())
       fail(CompileError::Kind::Unsupported, fn, value,
            "messages of exceptions raised by compiled code show numbers, bools and strs "
            "(and NumPy's numbers), not " +
@@ -262,7 +262,7 @@ void Typer::typeMessage(Specialization &spec, const SExpr &message) {
       return listsShown && (item->kind == Type::Kind::Bottom || listItemLayout(*item).owned == 0);
     }
     if (t.kind != Type::Kind::Tuple)
-      return t.kind == Type::Kind::Bottom || t.isNumber() || t.kind == Type::Kind::String;
+      return t.kind == Type::Kind::Bottom || t.isNumber() || t.isStr();
     return std::all_of(t.elements.begin(), t.elements.end(), shown);
   };
   std::function<size_t(const Type &)> words = [&](const Type &t) -> size_t {

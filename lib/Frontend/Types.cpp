@@ -121,6 +121,8 @@ std::string Type::str() const {
   }
   case Kind::List:
     return "list[" + itemType().str() + "]";
+  case Kind::Str:
+    return "str";
   case Kind::Dict:
     return "dict[" + keyType().str() + ", " + valueType().str() + "]";
   case Kind::Tuple: {
@@ -159,7 +161,10 @@ bool appendItemWords(const Type &item, ListItemLayout &layout, int64_t &at) {
     at += static_cast<int64_t>(item.numLeaves());
     return at <= 64;
   case Type::Kind::Array:
-  case Type::Kind::List: { // a memref descriptor (a list's box is 1-D)
+  case Type::Kind::List:
+  case Type::Kind::Str:
+  case Type::Kind::String: { // a memref descriptor (a list's box is 1-D; a
+                             // constant str is kept as a run-time one)
     int64_t rank = item.kind == Type::Kind::Array ? item.ndim : 1;
     if (at + 3 + 2 * rank > 64)
       return false;
@@ -216,6 +221,8 @@ ListItemLayout listItemLayout(const Type &item) {
 Type listItemOf(const Type &item) {
   if (item.kind == Type::Kind::Array)
     return Type::array(item.dtype, item.ndim);
+  if (item.kind == Type::Kind::String) // kept as a run-time str
+    return Type::runtimeStr();
   if (item.kind != Type::Kind::Tuple)
     return item;
   Type tuple = item;

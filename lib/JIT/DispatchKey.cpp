@@ -97,6 +97,8 @@ Type typeOf(const std::string &part) {
     if (partLength(part, 0) != part.size())
       return fail();
     return Type::stringConstant(part.substr(3));
+  case kText:
+    return part.size() == 1 ? Type::runtimeStr() : fail();
   case kFunction: {
     if (part.size() != 9 || part.find_first_not_of("0123456789abcdef", 1) != std::string::npos)
       return fail();
@@ -172,6 +174,8 @@ std::string partOf(const Type &type) {
     if (type.itemType().kind == Type::Kind::Bottom)
       break;
     return std::string(1, kList) + partOf(type.itemType());
+  case Type::Kind::Str:
+    return std::string(1, kText);
   case Type::Kind::Dict:
     if (type.keyType().kind == Type::Kind::Bottom || type.valueType().kind == Type::Kind::Bottom)
       break;
@@ -367,6 +371,8 @@ static Type typeOfNameIn(const std::string &name, bool &narrow, bool listItem) {
     return Type::boolean();
   if (name == "complex" || name == "complex128")
     return Type::complex();
+  if (name == "str") // a str passed as a value (its code points)
+    return Type::runtimeStr();
   throw std::invalid_argument("unknown type name '" + name +
                               "' (use int64, float64, bool, complex128, int32, float32, or arrays like float64[:, :])");
 }
@@ -381,7 +387,7 @@ bool accepts(std::string_view signature, std::string_view call) {
   while (k < call.size() && w < signature.size()) {
     auto exact = [](char c) {
       return c == kTuple || c == kDType || c == kFunction || c == kString || c == kNone ||
-             c == kList || c == kDict;
+             c == kList || c == kDict || c == kText;
     };
     if (exact(call[k]) || exact(signature[w])) {
       // Tuples, dtypes, lists and dicts: exactly the signature's.

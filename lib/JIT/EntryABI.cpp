@@ -12,6 +12,7 @@ size_t argumentSlots(const Type &type) {
   case Type::Kind::Array:
     return 3 + 2 * static_cast<size_t>(type.ndim);
   case Type::Kind::List: // its box: a 1-D memref
+  case Type::Kind::Str:
   case Type::Kind::Dict:
     return 5;
   case Type::Kind::Tuple:
@@ -45,6 +46,7 @@ size_t resultWords(const Type &type) {
   case Type::Kind::Array:
     return 2 + 2 * static_cast<size_t>(type.ndim);
   case Type::Kind::List: // its box: aligned pointer, offset, size, stride
+  case Type::Kind::Str:
   case Type::Kind::Dict:
     return 4;
   case Type::Kind::Tuple: {

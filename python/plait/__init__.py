@@ -15,6 +15,7 @@ from . import _mathfloat  # noqa: F401  (and its float functions with CPython's 
 from . import _builtins  # noqa: F401  (sum, any and all)
 from . import _lists  # noqa: F401  (the methods of lists, sorted(), list(), `in`)
 from . import _dicts  # noqa: F401  (the methods of dicts)
+from . import _strings  # noqa: F401  (strs computed at run time: operators, methods, format())
 
 __version__ = "0.1.0"
 __all__ = [

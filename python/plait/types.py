@@ -144,11 +144,22 @@ class Function(Type):
 class String(Type):
     """A string constant passed to an implementation (side='left'): its
     value is its literal_value; implementations receive it as a constant
-    they cannot compute with."""
+    of the code (plait's str primitives make it a run-time str where needed)."""
 
     def __init__(self, value: str) -> None:
         self.literal_value = value
         self.name = f"str[{value!r}]"
+
+
+class Str(Type):
+    """A str computed when the code runs (its code points in a list's box)."""
+
+    name = "str"
+
+
+def is_str(t: Any) -> bool:
+    """A str: a constant (String) or one computed when the code runs (Str)."""
+    return isinstance(t, (String, Str))
 
 
 class Array(Type):
@@ -215,7 +226,7 @@ integer = Integer()
 float64 = Float()
 complex128 = Complex()
 none = NoneType()
-_SCALARS = {"bool": boolean, "int": integer, "float": float64, "complex": complex128, "None": none}
+_SCALARS = {"bool": boolean, "int": integer, "float": float64, "complex": complex128, "None": none, "str": Str()}
 
 
 def _split_top(text: str) -> list[str]:

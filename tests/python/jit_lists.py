@@ -197,10 +197,6 @@ def mixed_append(x):
     return items
 
 
-def list_of_strings(x):
-    return ["a", "b"]
-
-
 def empty_parameter(items):
     items.append(1)
     return items

@@ -68,5 +68,8 @@ def test_bare_raise_outside_a_handler_and_from_none() -> None:
 def test_raise_forms_plait_does_not_compile_are_named() -> None:
     with pytest.raises(plait.TypingError, match="truth value of an array"):
         jit.asserts_an_array(np.ones(2))
-    with pytest.raises(plait.UnsupportedError):
-        jit.message_of_a_string_value(1)
+
+
+def test_messages_built_from_strs_at_run_time() -> None:
+    same("message_of_a_string_value", 1)
+    same("message_of_a_string_value", -2.5)

@@ -93,8 +93,13 @@ def test_what_is_refused() -> None:
         jit.ordering_mixed("a")
     with pytest.raises(plait.UnsupportedError, match="'is' compares with None in compiled code"):
         jit.identity_of_values(1, 2)
-    with pytest.raises(TypeError, match="compiled code takes strs of at most 64 bytes"):
-        jit.boundary(np.ones(2), "x" * 65)
+
+
+def test_long_strs_are_values_of_the_run_time() -> None:
+    # (Longer than a dispatch key holds: passed as a run-time str.)
+    for mode in ("x" * 65, "wrap" * 20):
+        assert_same(py.boundary, jit.boundary, np.arange(1.0, 5.0), mode)
+    assert_same(py.boundary, jit.boundary, np.arange(1.0, 5.0), "clip" + " " * 70)
 
 
 @given(x=st.integers(-3, 3), mode=st.sampled_from(["a", "b"]))

@@ -54,6 +54,9 @@ struct Type {
   /// has been typed: `[]`): one leaf, its box (docs/design/lists.md).
   /// Dict is a typed dict of `elements[0]` keys and `elements[1]` values
   /// (Bottom while none is typed: `{}`): one leaf, its box.
+  /// Str is a str computed at run time (docs/design/strings.md): a list's
+  /// box of its code points (`elements[0]` is int), so it is owned, stored
+  /// and passed as a list is.
   enum class Kind {
     Bottom,
     None,
@@ -68,7 +71,8 @@ struct Type {
     String,
     Function,
     List,
-    Dict
+    Dict,
+    Str
   };
   Kind kind = Kind::Bottom;
   std::vector<Type> elements; // Tuple
@@ -150,13 +154,19 @@ struct Type {
     return t;
   }
   static Type list(Type element) { return {Kind::List, {std::move(element)}}; }
+  /// A str computed at run time: its code points in a list's box.
+  static Type runtimeStr() { return {Kind::Str, {integer()}}; }
+  /// A str, known when compiling or not.
+  bool isStr() const { return kind == Kind::String || kind == Kind::Str; }
+  /// A list's box holds it: a list, or a run-time str (its code points).
+  bool isListBox() const { return kind == Kind::List || kind == Kind::Str; }
   static Type dict(Type key, Type value) {
     return {Kind::Dict, {std::move(key), std::move(value)}};
   }
   /// Dict: the types of its keys and values.
   const Type &keyType() const { return elements.front(); }
   const Type &valueType() const { return elements.back(); }
-  /// List: the type of its items.
+  /// List: the type of its items (a run-time str's: int code points).
   const Type &itemType() const { return elements.front(); }
   static Type dtypeValue(DType dtype) {
     Type t;

@@ -17,6 +17,8 @@
 //   n              None (a default such as axis=None): no value is passed
 //   S<2 hex><text> a str (its UTF-8 bytes, at most kMaxStringBytes): a
 //                  constant of the code compiled for it (no value is passed)
+//   U              a str passed as a value (a longer one, or a list's item):
+//                  its code points in a list's box
 //
 // Executors also know how to unbox each argument: the part's first letter,
 // or I (int32) and F (float32) for the narrow scalars of an explicit
@@ -36,7 +38,7 @@ namespace plait::jit::key {
 
 constexpr char kBool = 'b', kInt = 'i', kFloat = 'f', kComplex = 'c';
 constexpr char kNumPyScalar = 'N', kArray = 'A', kDType = 'D', kTuple = 'T', kFunction = 'J';
-constexpr char kString = 'S', kNone = 'n', kList = 'L', kDict = 'M';
+constexpr char kString = 'S', kNone = 'n', kList = 'L', kDict = 'M', kText = 'U';
 constexpr size_t kMaxStringBytes = 64;
 constexpr size_t kMaxTupleLength = 64;
 constexpr char kContiguous = 'C', kFortran = 'F', kAnyLayout = 'A';

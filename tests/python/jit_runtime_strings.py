@@ -1,0 +1,157 @@
+"""Functions over strs computed at run time, run interpreted and compiled by
+test_jit_runtime_strings.py."""
+
+import numpy as np
+
+from plait._strings import _format_float, _format_int, _format_str
+
+
+def operators(a, b, n):
+    s = a + b
+    return (s, s * n, n * a, s == b, s != a, a < b, a <= b, a > b, a >= b, b in s, a not in b,
+            len(s), bool(s))
+
+
+def index(s, i):
+    return s[i]
+
+
+def slices(s, i, j, k):
+    return s[i:j], s[i:], s[:j], s[::k], s[i:j:k]
+
+
+def chosen(c):
+    mode = "wrap" if c > 0 else "clip"
+    if c == 0:
+        mode = "edge"
+    return mode, mode == "wrap", len(mode), mode + "!"
+
+
+def accumulated(n):
+    s = ""
+    for i in range(n):
+        s += str(i) + ","
+    return s
+
+
+def conversions(i, x, b):
+    return str(i), str(x), str(b), str(None), str(np.int32(i)), str(np.float64(x)), repr(x)
+
+
+def repr_of(s):
+    return repr(s), f"{s!r}"
+
+
+def to_int(s):
+    return int(s)
+
+
+def to_int_base(s, base):
+    return int(s, base)
+
+
+def to_float(s):
+    return float(s)
+
+
+def format_float(x, fill, align, sign, alternate, width, grouping, precision, kind, z):
+    return _format_float(x, fill, align, sign, alternate, width, grouping, precision, kind, z)
+
+
+def format_int(i, fill, align, sign, alternate, width, grouping, kind):
+    return _format_int(i, fill, align, sign, alternate, width, grouping, kind)
+
+
+def format_str(s, fill, align, width, precision):
+    return _format_str(s, fill, align, width, precision)
+
+
+def f_strings(i, x, s):
+    return (f"i={i} x={x} s={s}", f"{i:>6d}|{i:<+5}|{i:^7x}|{i:#o}|{i:_b}|{i:,}",
+            f"{x:.3f}|{x:10.2e}|{x:g}|{x:+.1%}|{x:.4}|{x:,.2f}|{x:012.3f}",
+            f"{s:>8}|{s:*^9}|{s:.2}|{s!r:>10}", f"{True}{False:d}{None}")
+
+
+def splits(s, sep, n):
+    return s.split(), s.split(sep), s.split(sep, n), s.split(None, n)
+
+
+def joins(parts, sep):
+    return sep.join(parts), "".join(parts), ", ".join(["a", "b"])
+
+
+def strips(s, chars):
+    return s.strip(), s.lstrip(), s.rstrip(), s.strip(chars), s.lstrip(chars), s.rstrip(chars)
+
+
+def searches(s, sub, i, j):
+    return (s.find(sub), s.find(sub, i), s.find(sub, i, j), s.rfind(sub), s.rfind(sub, i, j),
+            s.count(sub), s.count(sub, i, j), s.startswith(sub), s.startswith(sub, i, j),
+            s.endswith(sub), s.endswith(sub, i, j), s.startswith((sub, "x")))
+
+
+def index_of(s, sub):
+    return s.index(sub), s.rindex(sub)
+
+
+def replaces(s, old, new, n):
+    return s.replace(old, new), s.replace(old, new, n)
+
+
+def cases(s):
+    return s.upper(), s.lower(), s.isdigit(), s.isalpha(), s.isspace()
+
+
+def pads(s, width, fill):
+    return s.ljust(width), s.rjust(width, fill), s.center(width, fill), s.zfill(width)
+
+
+def list_of_strs(words, extra):
+    out = []
+    for w in words.split():
+        if w not in out:
+            out.append(w)
+    out.append(extra)
+    out.sort()
+    return out, extra in out, min(out), max(out), sorted(out, reverse=True)
+
+
+def dict_of_strs(n):
+    names = {}
+    for i in range(n):
+        names[i] = "item" + str(i)
+    return names
+
+
+def message(x):
+    label = "x" + str(x)
+    if x < 0:
+        raise ValueError(f"negative {label!r}: {label}")
+    return label
+
+
+def prints(x, s):
+    t = s + "!"
+    print(t, f"{x:.2f}", [t, s])
+    return t
+
+
+def item_assignment(s):
+    s[0] = "x"
+    return s
+
+
+def concatenate_int(s):
+    return s + 1
+
+
+def ordering_int(s):
+    return s < 1
+
+
+def str_of_float32(x):
+    return str(np.float32(x))
+
+
+def bad_spec(x):
+    return f"{x:d}"
