@@ -53,10 +53,9 @@ FunctionEmitter::Iteration FunctionEmitter::iterate(const Iterable &iterable,
     // Inside enumerate(), zip() and reversed() (a loop over the list itself
     // is emitListLoop's): the length is read once; each item is read where
     // it stands, after an append moved the items.
-    Val list = holdForLoop(emitExpr(node));
+    Val list = holdForLoop(runtimeStrIfStr(emitExpr(node), l));
     operands.push_back(list);
-    return {listLength(list, l),
-            [=](Value k) { return loadListItem(list, listItems(list, l), k, l); }};
+    return {listLength(list, l), [=](Value k) { return loadSequenceItem(list, k, l); }};
   }
   case Iterable::Kind::Tuple: {
     Val tuple = emitExpr(node);

@@ -472,7 +472,7 @@ void FunctionEmitter::emitListLoop(const SExpr &stmt, const SExpr &iterable) {
   // may append (the loop reaches the new items) or pop (it stops sooner).
   Location l = loc(stmt);
   size_t mark = loopHolds.size();
-  Val list = holdForLoop(emitExpr(iterable));
+  Val list = holdForLoop(runtimeStrIfStr(emitExpr(iterable), l));
   Value position = alloca(builder.getI64Type());
   builder.create<mlir::memref::StoreOp>(l, constInt(0), position);
   emitIteratorLoop(stmt, [&](Block *, Block *orElse) {
@@ -484,7 +484,7 @@ void FunctionEmitter::emitListLoop(const SExpr &stmt, const SExpr &iterable) {
     startBlock(body);
     builder.create<mlir::memref::StoreOp>(l, builder.create<arith::AddIOp>(l, k, constInt(1)),
                                           position);
-    return loadListItem(list, listItems(list, l), k, l);
+    return loadSequenceItem(list, k, l);
   });
   releaseLoopHolds(mark);
   freeIfTemporary(list);

@@ -64,6 +64,21 @@ Val FunctionEmitter::runtimeStrOf(const Val &value, Location l) {
   return value;
 }
 
+Val FunctionEmitter::runtimeStrIfStr(const Val &value, Location l) {
+  return value.type.isStr() ? runtimeStrOf(value, l) : value;
+}
+
+Val FunctionEmitter::loadSequenceItem(const Val &sequence, Value k, Location l) {
+  Val item = loadListItem(sequence, listItems(sequence, l), k, l);
+  if (sequence.type.kind != Type::Kind::Str)
+    return item;
+  // A str's item: a new str of that one code point.
+  Val character = newList(Type::runtimeStr(), constInt(1), l);
+  builder.create<mlir::memref::StoreOp>(l, item.leaves[0], listItems(character, l),
+                                        mlir::ValueRange{constIndexValue(0)});
+  return character;
+}
+
 Val FunctionEmitter::emitFormattedString(const SExpr &joined) {
   Location l = loc(joined);
   const Type &type = spec.typeOf(joined);

@@ -176,6 +176,10 @@ private:
   Val filledStr(const char *runtime, std::vector<Value> args, Location l);
   /// `value` (a str) as a run-time str: a constant made into one.
   Val runtimeStrOf(const Val &value, Location l);
+  /// runtimeStrOf() of a str, any other value as it is.
+  Val runtimeStrIfStr(const Val &value, Location l);
+  /// Item `k` of a list, or of a str (a new str of that character).
+  Val loadSequenceItem(const Val &sequence, Value k, Location l);
   /// An f-string as a value: its parts' strs joined.
   Val emitFormattedString(const SExpr &joined);
   /// A call of a str primitive (str_codes, str_of_float, ...), or nullopt

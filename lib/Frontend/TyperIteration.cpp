@@ -223,6 +223,11 @@ std::optional<Iterable> Typer::iterableOf(Specialization &spec, const SExpr &nod
     iterable.element = iterated.itemType();
     return iterable;
   }
+  if (iterated.isStr()) { // its code points, each a str of one character
+    iterable.kind = Iterable::Kind::List;
+    iterable.element = Type::runtimeStr();
+    return iterable;
+  }
   if (iterated.kind == Type::Kind::Tuple) {
     iterable.kind = Iterable::Kind::Tuple;
     if (iterated.elements.empty()) {

@@ -34,6 +34,17 @@ def accumulated(n):
     return s
 
 
+def iterates(s, t):
+    doubled = []
+    for ch in s:
+        doubled.append(ch + ch)
+    found = -1
+    for i, c in enumerate(t):
+        if c == "a" and found < 0:
+            found = i
+    return doubled, found, [a + b for a, b in zip(s, t)], [c for c in reversed(s)], list(s)
+
+
 def conversions(i, x, b):
     return str(i), str(x), str(b), str(None), str(np.int32(i)), str(np.float64(x)), repr(x)
 

@@ -39,6 +39,12 @@ def test_indexing_and_slices(s: str, i: int, j: int, k: int) -> None:
     assert_same(py.slices, jit.slices, s, i, j, k)
 
 
+@given(s=texts, t=texts)
+@SETTINGS
+def test_iteration(s: str, t: str) -> None:
+    assert_same(py.iterates, jit.iterates, s, t)
+
+
 @given(c=st.integers(-2, 2), n=st.integers(0, 12))
 @SETTINGS
 def test_strs_chosen_and_built_at_run_time(c: int, n: int) -> None:
