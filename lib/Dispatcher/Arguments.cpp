@@ -953,7 +953,7 @@ bool PackedArguments::unbox(const DispatchState &state, const Entry &entry,
     }
     if (kind == key::kText) {
       // A str longer than a key holds: a box of its code points.
-      int64_t *box = unboxStr(argument);
+      int64_t *box = strBoxOf(argument);
       if (!box)
         return false;
       take(reinterpret_cast<int64_t>(box));
@@ -1027,23 +1027,6 @@ bool PackedArguments::unbox(const DispatchState &state, const Entry &entry,
   return true;
 }
 
-int64_t *PackedArguments::unboxStr(PyObject *text) {
-  // A str compiled code computes with: its code points, one int64 each.
-  Py_ssize_t n = PyUnicode_GetLength(text);
-  int64_t *box = n < 0 ? nullptr : newList(n, sizeof(int64_t));
-  if (!box) {
-    if (!PyErr_Occurred())
-      PyErr_NoMemory();
-    return nullptr;
-  }
-  auto *points = reinterpret_cast<int64_t *>(box[kListItems]);
-  int kind = PyUnicode_KIND(text);
-  const void *data = PyUnicode_DATA(text);
-  for (Py_ssize_t k = 0; k < n; ++k)
-    points[k] = PyUnicode_READ(kind, data, k);
-  return box;
-}
-
 int64_t *PackedArguments::unboxList(PyObject *items, const frontend::Type &type,
                                     const DispatchState &state, size_t index,
                                     const BoundCall &call) {
@@ -1110,7 +1093,7 @@ bool PackedArguments::unboxItemWords(PyObject *object, const frontend::Type &ite
     return true;
   }
   if (item.kind == Kind::Str) {
-    int64_t *box = unboxStr(object); // (the list's reference)
+    int64_t *box = strBoxOf(object); // (the list's reference)
     if (!box)
       return false;
     int64_t words[5] = {reinterpret_cast<int64_t>(box), reinterpret_cast<int64_t>(box), 0,

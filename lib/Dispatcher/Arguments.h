@@ -140,8 +140,6 @@ private:
                       const DispatchState &state, size_t index, const BoundCall &call);
   /// A box of the call's arena holding the items `items` (a list's copy)
   /// as a list of `type`; null with an exception.
-  /// A new box (in the call's arena) of `text`'s code points.
-  static int64_t *unboxStr(PyObject *text);
   int64_t *unboxList(PyObject *items, const frontend::Type &type, const DispatchState &state,
                      size_t index, const BoundCall &call);
   /// The box made for each list a list argument holds, the list itself and

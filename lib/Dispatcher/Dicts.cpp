@@ -151,6 +151,14 @@ bool keyWordsOf(PyObject *key, const Type &type, std::vector<int64_t> &original,
         return false;
     return true;
   }
+  if (type.kind == Type::Kind::Str) { // its box (the dict retains it)
+    int64_t *box = strBoxOf(key);
+    if (!box)
+      return false;
+    original.push_back(reinterpret_cast<int64_t>(box));
+    normalised.push_back(reinterpret_cast<int64_t>(box));
+    return true;
+  }
   int64_t words[2];
   if (!wordsOf(key, type, words))
     return false;
@@ -176,6 +184,8 @@ PyObject *objectOf(const Type &type, const int64_t *words) {
   }
   case Type::Kind::Bool:
     return PyBool_FromLong(words[0] != 0);
+  case Type::Kind::Str:
+    return pythonStr(reinterpret_cast<const int64_t *>(words[0]));
   case Type::Kind::Int:
     return PyLong_FromLongLong(words[0]);
   case Type::Kind::Float:
@@ -235,12 +245,15 @@ bool classifyDict(PyObject *items, std::string &part, const std::string &what,
   std::string keyPart, valuePart;
   PyObject *firstKey = nullptr, *firstValue = nullptr;
   while (PyDict_Next(items, &position, &key, &value)) {
-    std::string k = PyTuple_Check(key) ? tuplePart(key) : scalarPart(key), v = scalarPart(value);
+    std::string k = PyTuple_Check(key)     ? tuplePart(key)
+                    : PyUnicode_Check(key) ? std::string(1, jit::key::kText)
+                                           : scalarPart(key);
+    std::string v = scalarPart(value);
     bool complexKey = !k.empty() && holdsComplex(jit::key::typeOf(k));
     if (k.empty() || v.empty() || complexKey || k == "T0") {
       PyErr_Format(PyExc_TypeError,
-                   "%s: dict keys must be int, float, bool, real NumPy scalars or tuples of "
-                   "them and values int, float, bool, complex or NumPy scalars, not %s: %s",
+                   "%s: dict keys must be int, float, bool, str, real NumPy scalars or tuples "
+                   "of them and values int, float, bool, complex or NumPy scalars, not %s: %s",
                    what.c_str(), Py_TYPE(key)->tp_name, Py_TYPE(value)->tp_name);
       return false;
     }
@@ -272,7 +285,8 @@ bool classifyDict(PyObject *items, std::string &part, const std::string &what,
 
 int64_t *unboxDict(PyObject *items, const Type &type) {
   int64_t keyWords = frontend::dictKeyWords(type.keyType());
-  int64_t *box = newDict(keyWords, kValueWords);
+  uint64_t strKeys = frontend::dictStrKeyWords(type.keyType());
+  int64_t *box = newDict(keyWords, kValueWords, /*owned=*/0, strKeys);
   if (!box) {
     PyErr_NoMemory();
     return nullptr;
@@ -289,7 +303,7 @@ int64_t *unboxDict(PyObject *items, const Type &type) {
                              reinterpret_cast<int64_t>(normalised.data()),
                              reinterpret_cast<int64_t>(original.data()),
                              reinterpret_cast<int64_t>(&entry), keyWords, kValueWords,
-                             /*owned=*/0) != 0) {
+                             /*owned=*/0, static_cast<int64_t>(strKeys)) != 0) {
       PyErr_NoMemory();
       return nullptr;
     }

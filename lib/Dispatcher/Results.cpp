@@ -509,6 +509,22 @@ PyObject *pythonStr(const int64_t *box) {
   return PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, text.data(), length);
 }
 
+int64_t *strBoxOf(PyObject *text) {
+  Py_ssize_t n = PyUnicode_GetLength(text);
+  int64_t *box = n < 0 ? nullptr : newList(n, sizeof(int64_t));
+  if (!box) {
+    if (!PyErr_Occurred())
+      PyErr_NoMemory();
+    return nullptr;
+  }
+  auto *points = reinterpret_cast<int64_t *>(box[kListItems]);
+  int kind = PyUnicode_KIND(text);
+  const void *data = PyUnicode_DATA(text);
+  for (Py_ssize_t k = 0; k < n; ++k)
+    points[k] = PyUnicode_READ(kind, data, k);
+  return box;
+}
+
 PyObject *pythonItem(const Type &item, const int64_t *words, ResultOwners *owners) {
   return boxItemWords(item, words, owners);
 }

@@ -56,6 +56,9 @@ PyObject *newNumPyScalar(frontend::DType dtype, const void *bytes, size_t size);
 PyObject *pythonList(const frontend::Type &type, const int64_t *box, ResultOwners *owners);
 /// A new Python str of the code points in `box` (a run-time str).
 PyObject *pythonStr(const int64_t *box);
+/// A new run-time str (in the calling thread's arena) of `text`'s code
+/// points, or null with an exception.
+int64_t *strBoxOf(PyObject *text);
 
 /// The type of a list's items (or a dict's keys or values) as print
 /// descriptors and raise messages spell it (EmitPrint.cpp's itemKind),

@@ -23,6 +23,7 @@ struct EntryLayout {
   int64_t K, V;
   uint64_t owned; // the value's words that are references it owns
   bool itemWords; // the value stored as a list item is (not two scalar words)
+  uint64_t strKeys; // the key's words that are strs
   int64_t words() const { return 2 * K + V + 1; }
   int64_t originalKey() const { return K + V; }
   int64_t alive() const { return 2 * K + V; }
@@ -30,7 +31,8 @@ struct EntryLayout {
 
 EntryLayout entryLayout(const Type &dict) {
   ListItemLayout value = dictValueLayout(dict.valueType());
-  return {dictKeyWords(dict.keyType()), value.bytes / 8, value.owned, value.words};
+  return {dictKeyWords(dict.keyType()), value.bytes / 8, value.owned, value.words,
+          dictStrKeyWords(dict.keyType())};
 }
 
 /// The scalar types of a key's words, in order.
@@ -47,13 +49,19 @@ void keyScalars(const Type &key, std::vector<Type> &out) {
 llvm::SmallVector<Value, 2> FunctionEmitter::keyWordsOf(const Val &key, const Type &keyType,
                                                         Location l) {
   Val given = convert(key, keyType);
+  for (size_t k = 0; k < given.leaves.size(); ++k)
+    if (given.leaves[k].getType().isa<mlir::MemRefType>() &&
+        (k >= key.leaves.size() || given.leaves[k] != key.leaves[k]))
+      madeKeys.push_back(given.leaves[k]); // a str constant made a box: freed after the call
   std::vector<Type> scalars;
   keyScalars(keyType, scalars);
   llvm::SmallVector<Value, 2> words;
   for (size_t k = 0; k < scalars.size(); ++k) {
     const Type &t = scalars[k];
     Val leaf{t, {given.leaves[k]}};
-    if (t.kind == Type::Kind::Bool || (t.isNumPy() && t.dtype == DType::Bool))
+    if (t.kind == Type::Kind::Str) // its box: the runtime compares its text
+      words.push_back(boxAddress(leaf, l));
+    else if (t.kind == Type::Kind::Bool || (t.isNumPy() && t.dtype == DType::Bool))
       words.push_back(builder.create<arith::ExtUIOp>(l, builder.getI64Type(), leaf.leaves[0]));
     else if (t.kind == Type::Kind::Int)
       words.push_back(leaf.leaves[0]);
@@ -94,7 +102,9 @@ Val FunctionEmitter::keyOfWords(llvm::ArrayRef<Value> words, const Type &keyType
     const Type &t = scalars[k];
     Value word = words[k];
     Val leaf;
-    if (t.kind == Type::Kind::Bool || (t.isNumPy() && t.dtype == DType::Bool)) {
+    if (t.kind == Type::Kind::Str) {
+      leaf = boxAtAddress(word, t, l); // (the dict's reference: borrowed)
+    } else if (t.kind == Type::Kind::Bool || (t.isNumPy() && t.dtype == DType::Bool)) {
       leaf = {t, {builder.create<arith::TruncIOp>(l, builder.getI1Type(), word)}};
     } else if (t.kind == Type::Kind::Int) {
       leaf = {t, {word}};
@@ -180,7 +190,8 @@ Val FunctionEmitter::newDict(const Type &type, Location l) {
   callListRuntime("plait_rt_dict_init",
                   {boxAddress(dict, l), constInt(entryLayout(type).K),
                    constInt(entryLayout(type).V),
-                   constInt(static_cast<int64_t>(entryLayout(type).owned))},
+                   constInt(static_cast<int64_t>(entryLayout(type).owned)),
+                   constInt(static_cast<int64_t>(entryLayout(type).strKeys))},
                   l);
   return dict;
 }
@@ -202,10 +213,19 @@ Value FunctionEmitter::dictFind(const Val &dict, llvm::ArrayRef<Value> keyWords,
   llvm::SmallVector<Value, 2> key = normalisedKeyWords(keyWords, dict.type.keyType(), l);
   llvm::SmallVector<mlir::Type> inputs(2, builder.getI64Type());
   module.declare("plait_rt_dict_find", builder.getFunctionType(inputs, {builder.getI64Type()}));
-  return builder
-      .create<mlir::func::CallOp>(l, "plait_rt_dict_find", mlir::TypeRange{builder.getI64Type()},
-                                  mlir::ValueRange{boxAddress(dict, l), wordsAddress(key, l)})
-      .getResult(0);
+  Value entry = builder
+                    .create<mlir::func::CallOp>(
+                        l, "plait_rt_dict_find", mlir::TypeRange{builder.getI64Type()},
+                        mlir::ValueRange{boxAddress(dict, l), wordsAddress(key, l)})
+                    .getResult(0);
+  freeMadeKeys();
+  return entry;
+}
+
+void FunctionEmitter::freeMadeKeys() {
+  for (Value made : madeKeys)
+    freeIfTemporary(Val{Type::runtimeStr(), {made}});
+  madeKeys.clear();
 }
 
 Value FunctionEmitter::dictInsert(const Val &dict, llvm::ArrayRef<Value> keyWords, Location l) {
@@ -220,16 +240,24 @@ Value FunctionEmitter::dictInsert(const Val &dict, llvm::ArrayRef<Value> keyWord
   EntryLayout layout = entryLayout(dict.type);
   callListRuntime("plait_rt_dict_insert",
                   {boxAddress(dict, l), key, original, out, constInt(layout.K), constInt(layout.V),
-                   constInt(static_cast<int64_t>(layout.owned))},
+                   constInt(static_cast<int64_t>(layout.owned)),
+                   constInt(static_cast<int64_t>(layout.strKeys))},
                   l, &twoKeyTypes);
+  freeMadeKeys(); // (a new entry retained its strs)
   return builder.create<mlir::memref::LoadOp>(l, i64Out);
 }
 
 void FunctionEmitter::raiseKeyError(Value missing, const Val &key, Location l) {
-  // KeyError(key): the exception holds the key itself.
+  // KeyError(key): the exception holds the key itself, recorded only when
+  // it is missing (a str key is copied).
+  Block *raising = newBlock(), *found = newBlock();
+  builder.create<mlir::cf::CondBranchOp>(l, missing, raising, found);
+  startBlock(raising);
   llvm::SmallVector<Value> values;
   std::string kind = recordValue(key, values, l);
-  checkWithArgs(missing, PyError("KeyError", std::string(1, kValueMessage) + kind), values);
+  checkWithArgs(constInt(1, 1), PyError("KeyError", std::string(1, kValueMessage) + kind), values);
+  branch(found);
+  startBlock(found);
 }
 
 Val FunctionEmitter::emitDictDisplay(const SExpr &display) {
@@ -253,6 +281,7 @@ void FunctionEmitter::storeDictValue(const Val &dict, const Val &key, const Val 
   // (Claimed first: a temporary's reference moves into the dict.)
   Val value = layout.itemWords ? convert(claim(given), dict.type.valueType()) : given;
   Value entry = dictInsert(dict, keyWordsOf(key, dict.type.keyType(), l), l);
+  freeIfTemporary(key); // (a new entry retained it)
   Value entries = dictEntries(dict, l);
   Value first = builder.create<arith::AddIOp>(
       l, builder.create<arith::MulIOp>(l, entry, constInt(layout.words())), constInt(layout.K));
@@ -303,6 +332,7 @@ Val FunctionEmitter::emitDictSubscript(const SExpr &subscript) {
   Value entry = dictFind(dict, keyWordsOf(key, dict.type.keyType(), l), l);
   raiseKeyError(builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, entry, constInt(0)),
                 key, l);
+  freeIfTemporary(key);
   Val value = loadDictValue(dict, entry, l);
   freeIfTemporary(dict);
   return value;
@@ -332,6 +362,7 @@ void FunctionEmitter::emitDelete(const SExpr &stmt) {
     Value entry = dictFind(dict, keyWordsOf(key, dict.type.keyType(), l), l);
     raiseKeyError(builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, entry, constInt(0)),
                   key, l);
+    freeIfTemporary(key);
     module.declare("plait_rt_dict_erase",
                    builder.getFunctionType({builder.getI64Type(), builder.getI64Type()}, {}));
     builder.create<mlir::func::CallOp>(l, "plait_rt_dict_erase", mlir::TypeRange{},
@@ -350,6 +381,7 @@ Value FunctionEmitter::emitDictContains(const SExpr &compare) {
     return constInt(0, 1);
   }
   Value entry = dictFind(dict, keyWordsOf(key, dict.type.keyType(), l), l);
+  freeIfTemporary(key);
   freeIfTemporary(dict);
   return builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::sge, entry, constInt(0));
 }
@@ -371,6 +403,7 @@ Val FunctionEmitter::emitDictGet(const SExpr &call) {
     fallback = claim(fallback);
   fallback = convert(fallback, spec.typeOf(call)); // (a contiguous array as any strides)
   Value entry = dictFind(dict, keyWordsOf(key, dict.type.keyType(), l), l);
+  freeIfTemporary(key);
   Value found = builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::sge, entry, constInt(0));
   // The entry is read only where it exists (its index is -1 otherwise).
   Block *present = newBlock(), *done = newBlock();

@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------===//
 #include "EmitterImpl.h"
 
+#include "plait/Runtime/Lists.h"
+
 #include <set>
 
 namespace plait::frontend::detail {
@@ -62,6 +64,21 @@ Val FunctionEmitter::runtimeStrOf(const Val &value, Location l) {
   if (value.type.kind == Type::Kind::String)
     return strConstant(value.type.text, l);
   return value;
+}
+
+Val FunctionEmitter::boxAtAddress(Value address, const Type &type, Location l) {
+  // The memref of a box whose address a word holds (a list's box is its
+  // own allocation: allocated and aligned pointers are one), read through
+  // an item slot as list items are.
+  Value descriptor = stackBuffer(5);
+  Value words[5] = {address, address, constInt(0), constInt(kListWords), constInt(1)};
+  for (int64_t k = 0; k < 5; ++k)
+    builder.create<mlir::memref::StoreOp>(l, words[k], descriptor,
+                                          mlir::ValueRange{constIndexValue(k)});
+  llvm::SmallVector<mlir::Type, 1> leaf;
+  leafTypes(type, leaf);
+  Value slot = itemSlot(descriptor, constInt(0), leaf[0].cast<mlir::MemRefType>());
+  return {type, {builder.create<dialect::LoadArrayOp>(l, slot)}};
 }
 
 Val FunctionEmitter::runtimeStrIfStr(const Val &value, Location l) {

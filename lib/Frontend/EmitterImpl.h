@@ -176,6 +176,9 @@ private:
   Val filledStr(const char *runtime, std::vector<Value> args, Location l);
   /// `value` (a str) as a run-time str: a constant made into one.
   Val runtimeStrOf(const Val &value, Location l);
+  /// The box (a list's or a str's, of `type`) whose address is `address`,
+  /// borrowed from whoever holds it.
+  Val boxAtAddress(Value address, const Type &type, Location l);
   /// runtimeStrOf() of a str, any other value as it is.
   Val runtimeStrIfStr(const Val &value, Location l);
   /// Item `k` of a list, or of a str (a new str of that character).
@@ -209,6 +212,9 @@ private:
   /// The entry of a key (its words; -1: none), and the entry made for it
   /// if none.
   Value dictFind(const Val &dict, llvm::ArrayRef<Value> keyWords, Location l);
+  /// Frees the boxes keyWordsOf made of str constants (once the runtime
+  /// has read the key words).
+  void freeMadeKeys();
   Value dictInsert(const Val &dict, llvm::ArrayRef<Value> keyWords, Location l);
   void storeDictValue(const Val &dict, const Val &key, const Val &value, Location l);
   Val loadDictValue(const Val &dict, Value entry, Location l);
@@ -615,6 +621,8 @@ private:
   /// Arrays this function owns a reference to and has not (yet) bound to a
   /// variable: new allocations, views of them, jitted callees' results.
   llvm::DenseSet<Value> temporaries;
+  /// Boxes keyWordsOf made of str constants, for freeMadeKeys().
+  llvm::SmallVector<Value, 2> madeKeys;
   /// Locals whose value is an SSA value where they are visible (a loop
   /// variable the body does not assign, a parameter the function never
   /// assigns): read without a slot, so passes see them as such.

@@ -20,7 +20,7 @@ namespace {
 /// or a bool finds the float equal to it, a bool the int (CPython: equal
 /// numbers are one key), element by element in tuples.
 bool findsAsKey(const Type &keys, const Type &given) {
-  if (keys == given)
+  if (keys == given || (keys.isStr() && given.isStr()))
     return true;
   if (keys.kind == Type::Kind::Tuple && given.kind == Type::Kind::Tuple)
     return keys.elements.size() == given.elements.size() &&
@@ -44,8 +44,8 @@ void Typer::settleDictTypes(Specialization &spec, const SExpr &node, const Type 
   if (key.kind != Type::Kind::Bottom && !isDictKey(key))
     fail(CompileError::Kind::Unsupported, fn, origin,
          "dicts with keys of " + key.str() +
-             " are not supported (compiled dicts take numbers, bools, real NumPy scalars and "
-             "tuples of them as keys)");
+             " are not supported (compiled dicts take numbers, bools, strs, real NumPy scalars "
+             "and tuples of them as keys)");
   if (value.kind != Type::Kind::Bottom && !isDictValue(value))
     fail(CompileError::Kind::Unsupported, fn, origin,
          "dicts of " + value.str() +
@@ -54,7 +54,8 @@ void Typer::settleDictTypes(Specialization &spec, const SExpr &node, const Type 
   Type settled = dict;
   auto settle = [&](size_t part, const Type &typed, const char *what) {
     const Type &current = dict.elements[part];
-    Type given = part == 1 ? listItemOf(typed) : typed; // (arrays of any strides)
+    // (Arrays of any strides; strs known when compiling as run-time ones.)
+    Type given = listItemOf(typed);
     if (given.kind == Type::Kind::Bottom || current == given)
       return;
     // `[]` meets a list value (d[k] = [] into a dict of lists, or the
@@ -92,7 +93,7 @@ Type Typer::dictDisplayType(Specialization &spec, const SExpr &display) {
       return Type::bottom(); // typed in a later round
     settleDictTypes(spec, display, dict, key, value, *keys[k]);
     // (What the items so far and this one meet as: {0: [x], 1: []}.)
-    Type met, next = Type::dict(key, listItemOf(value));
+    Type met, next = Type::dict(listItemOf(key), listItemOf(value));
     dict = unify(dict, next, met) ? met : next;
   }
   return dict;
@@ -106,7 +107,8 @@ Type Typer::dictKeyType(Specialization &spec, const Type &dict, const SExpr &key
   // Stored, a key that only finds an equal one would be a key of its own
   // type (CPython keeps an int an int): refused, but a bool into ints.
   bool widens = findsAsKey(keys, given) &&
-                (!storing || (keys.kind == Type::Kind::Int && given.kind == Type::Kind::Bool));
+                (!storing || (keys.kind == Type::Kind::Int && given.kind == Type::Kind::Bool) ||
+                 listItemOf(given) == keys);
   if (!widens)
     fail(CompileError::Kind::Typing, *spec.source, key,
          "a key of " + given.str() + " cannot be " + (storing ? "put into" : "looked up in") +

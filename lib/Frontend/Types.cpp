@@ -245,7 +245,8 @@ bool isDictKey(const Type &key) {
     return !key.elements.empty() && dictKeyWords(key) <= 16 &&
            std::all_of(key.elements.begin(), key.elements.end(), isDictKey);
   return key.kind == Type::Kind::Bool || key.kind == Type::Kind::Int ||
-         key.kind == Type::Kind::Float || (key.kind == Type::Kind::NumPy && !key.isComplex());
+         key.kind == Type::Kind::Float || key.isStr() ||
+         (key.kind == Type::Kind::NumPy && !key.isComplex());
 }
 
 int64_t dictKeyWords(const Type &key) {
@@ -255,6 +256,18 @@ int64_t dictKeyWords(const Type &key) {
   for (const Type &element : key.elements)
     words += dictKeyWords(element);
   return words;
+}
+
+uint64_t dictStrKeyWords(const Type &key) {
+  if (key.kind != Type::Kind::Tuple)
+    return key.isStr() ? 1 : 0;
+  uint64_t mask = 0;
+  int64_t at = 0;
+  for (const Type &element : key.elements) {
+    mask |= dictStrKeyWords(element) << at;
+    at += dictKeyWords(element);
+  }
+  return mask;
 }
 
 std::string CompileOptions::message(const std::string &key) const {

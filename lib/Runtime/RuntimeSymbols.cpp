@@ -113,7 +113,7 @@ extern "C" void plait_rt_array_release(int64_t allocated) {
     plait_rt_array_release(words[plait::kListItems]);
   }
   if (header->paddingBefore & kDictBoxFlag) { // and a dict's entries and index
-    plait::releaseDictValues(words);
+    plait::releaseDictEntries(words);
     plait_rt_array_release(words[plait::kDictEntries]);
     plait_rt_array_release(words[plait::kDictIndex]);
   }

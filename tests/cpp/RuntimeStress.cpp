@@ -187,7 +187,7 @@ bool dictCall(std::mt19937_64 &random) {
     }
     int64_t entry = -1;
     if (plait_rt_dict_insert(address(dict), address(key), address(key), address(&entry), 2,
-                             kValueWords, kOwnsFirstWord) != 0)
+                             kValueWords, kOwnsFirstWord, /*strKeys=*/0) != 0)
       return false;
     int64_t *value = reinterpret_cast<int64_t *>(dict[plait::kDictEntries]) +
                      entry * plait::dictEntryWords(dict) + 2;
@@ -202,8 +202,55 @@ bool dictCall(std::mt19937_64 &random) {
   int64_t other = 0, entry = 0;
   if (dict[plait::kDictKeyWords] != 0 &&
       plait_rt_dict_insert(address(dict), address(&other), address(&other), address(&entry), 1,
-                           kValueWords, kOwnsFirstWord) != 2)
+                           kValueWords, kOwnsFirstWord, /*strKeys=*/0) != 2)
     return false; // (keys of another layout are refused, once it has one)
+  if (random() % 4 == 0)
+    return true; // raised: the arena frees it all
+  plait_rt_array_release(address(dict));
+  return true;
+}
+
+/// A new str of one code point (a list's box of int64 items).
+int64_t strOf(int64_t point) {
+  int64_t *box = plait::newList(1, sizeof(int64_t));
+  if (box)
+    reinterpret_cast<int64_t *>(box[plait::kListItems])[0] = point;
+  return address(box);
+}
+
+/// One compiled call with a dict of str keys: keys found by their text
+/// from other boxes, each entry holding a reference to its own key, which
+/// deleting the entry and dropping the dict release; the strs made for
+/// lookups go at once (as compiled code frees temporaries).
+bool strKeyCall(std::mt19937_64 &random) {
+  plait::AllocationArena arena;
+  int64_t *dict = plait::newDict(1, 2, /*owned=*/0, /*strKeys=*/1);
+  if (!dict)
+    return false;
+  int steps = 10 + static_cast<int>(random() % 40);
+  for (int step = 0; step < steps; ++step) {
+    int64_t key = strOf('a' + static_cast<int64_t>(random() % 6));
+    if (!key)
+      return false;
+    int64_t entry = -1;
+    if (random() % 3 == 0) { // del d[k]
+      entry = plait_rt_dict_find(address(dict), address(&key));
+      if (entry >= 0)
+        plait_rt_dict_erase(address(dict), entry);
+    } else if (plait_rt_dict_insert(address(dict), address(&key), address(&key), address(&entry), 1,
+                                    2, 0, /*strKeys=*/1) != 0) {
+      return false;
+    }
+    plait_rt_array_release(key); // (the temporary: an entry holds its own reference)
+  }
+  int64_t live = 0;
+  for (int64_t point = 'a'; point < 'a' + 6; ++point) {
+    int64_t key = strOf(point);
+    live += plait_rt_dict_find(address(dict), address(&key)) >= 0;
+    plait_rt_array_release(key);
+  }
+  if (live != dict[plait::kDictLength])
+    return false;
   if (random() % 4 == 0)
     return true; // raised: the arena frees it all
   plait_rt_array_release(address(dict));
@@ -221,7 +268,8 @@ int main() {
       std::mt19937_64 random(1234 + t);
       std::vector<void *> returned;
       for (int call = 0; call < kCalls; ++call)
-        if (!oneCall(random, returned) || !listCall(random) || !dictCall(random))
+        if (!oneCall(random, returned) || !listCall(random) || !dictCall(random) ||
+            !strKeyCall(random))
           ++failures[t];
       // The caller's arrays die with their NumPy owners.
       for (void *p : returned)

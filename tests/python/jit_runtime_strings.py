@@ -127,6 +127,25 @@ def list_of_strs(words, extra):
     return out, extra in out, min(out), max(out), sorted(out, reverse=True)
 
 
+def word_counts(text, drop):
+    counts = {}
+    for w in text.split():
+        counts[w] = counts.get(w, 0) + 1
+    if drop in counts:
+        del counts[drop]
+    pairs = {(w, len(w)): i for i, w in enumerate(text.split())}
+    return counts, pairs, "a" in counts, counts.get("b" + "", -1), sorted(list(counts.keys()))
+
+
+def str_key_error(d, k):
+    return d[k + "!"]
+
+
+def str_keys_passed_in(d, k):
+    d[k] = d.get(k, 0.0) + 1.0
+    return d
+
+
 def dict_of_strs(n):
     names = {}
     for i in range(n):

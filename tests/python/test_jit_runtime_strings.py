@@ -217,6 +217,21 @@ def test_dicts_of_strs() -> None:
     assert jit.dict_of_strs(4) == py.dict_of_strs(4)
 
 
+@given(text=st.text(st.sampled_from(list("ab c")), max_size=14), drop=short)
+@SETTINGS
+def test_str_keys(text: str, drop: str) -> None:
+    assert_same(py.word_counts, jit.word_counts, text, drop)
+    assert_same(py.str_key_error, jit.str_key_error, {"a!": 1}, drop)  # KeyError('x!')
+
+
+@given(d=st.dictionaries(short, st.floats(-2, 2), min_size=1, max_size=4), k=short)
+@SETTINGS
+def test_str_keys_passed_in(d: dict, k: str) -> None:
+    expected, got = dict(d), dict(d)
+    assert py.str_keys_passed_in(expected, k) == jit.str_keys_passed_in(got, k)
+    assert expected == got and list(expected) == list(got)
+
+
 @given(x=st.integers(-3, 3))
 @SETTINGS
 def test_strs_in_messages(x: int) -> None:

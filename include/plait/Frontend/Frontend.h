@@ -257,14 +257,16 @@ Type listItemOf(const Type &item);
 /// (given by the first insertion).
 ListItemLayout dictValueLayout(const Type &value);
 
-/// Whether dicts can have keys of `key`: bools, ints, floats, real NumPy
-/// scalars, and non-empty tuples of these of at most 16 words.
+/// Whether dicts can have keys of `key`: bools, ints, floats, strs, real
+/// NumPy scalars, and non-empty tuples of these of at most 16 words.
 bool isDictKey(const Type &key);
 
 /// The int64 words a dict keeps a key of `key` in (docs/design/lists.md,
-/// "Dicts"): one per number or bool, a tuple's elements one after another;
-/// 0 for no type yet.
+/// "Dicts"): one per number, bool or str (its box), a tuple's elements one
+/// after another; 0 for no type yet.
 int64_t dictKeyWords(const Type &key);
+/// The mask of a key's words that are strs (bit w: word w).
+uint64_t dictStrKeyWords(const Type &key);
 
 /// `text` as a Python string literal ('it\'s'), UTF-8 bytes kept as they are.
 std::string pythonStringLiteral(const std::string &text);
