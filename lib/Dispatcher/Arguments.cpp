@@ -914,6 +914,12 @@ bool PackedArguments::unbox(const DispatchState &state, const Entry &entry,
     pointers[used] = &storage[used];
     ++used;
   };
+  // A box (a list's, a str's, a dict's) as a 1-D memref of its `words`.
+  auto takeBox = [&](int64_t *box, int64_t words) {
+    for (int64_t word : {reinterpret_cast<int64_t>(box), reinterpret_cast<int64_t>(box), int64_t(0),
+                         words, int64_t(1)})
+      take(word);
+  };
   for (size_t i = 0; i < call.count; ++i) {
     char kind = entry.kinds[i];
     PyObject *argument = call.arguments[i];
@@ -944,11 +950,7 @@ bool PackedArguments::unbox(const DispatchState &state, const Entry &entry,
       if (!box)
         return false;
       dicts[i] = box;
-      take(reinterpret_cast<int64_t>(box));
-      take(reinterpret_cast<int64_t>(box));
-      take(0);
-      take(kDictWords);
-      take(1);
+      takeBox(box, kDictWords);
       continue;
     }
     if (kind == key::kText) {
@@ -956,11 +958,7 @@ bool PackedArguments::unbox(const DispatchState &state, const Entry &entry,
       int64_t *box = strBoxOf(argument);
       if (!box)
         return false;
-      take(reinterpret_cast<int64_t>(box));
-      take(reinterpret_cast<int64_t>(box));
-      take(0);
-      take(kListWords);
-      take(1);
+      takeBox(box, kListWords);
       continue;
     }
     if (kind == key::kList) {
@@ -975,11 +973,7 @@ bool PackedArguments::unbox(const DispatchState &state, const Entry &entry,
       if (!box)
         return false;
       lists[i] = box;
-      take(reinterpret_cast<int64_t>(box));
-      take(reinterpret_cast<int64_t>(box));
-      take(0);
-      take(kListWords);
-      take(1);
+      takeBox(box, kListWords);
       continue;
     }
     if (kind == key::kTuple) {

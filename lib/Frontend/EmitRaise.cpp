@@ -27,6 +27,16 @@ std::string escapeBraces(const std::string &text) {
 
 } // namespace
 
+Value FunctionEmitter::copyOfBox(const Val &list, int64_t depth, Location l) {
+  module.declare("plait_rt_list_copy",
+                 builder.getFunctionType({builder.getI64Type(), builder.getI64Type()},
+                                         {builder.getI64Type()}));
+  return builder
+      .create<mlir::func::CallOp>(l, "plait_rt_list_copy", mlir::TypeRange{builder.getI64Type()},
+                                  mlir::ValueRange{boxAddress(list, l), constInt(depth)})
+      .getResult(0);
+}
+
 std::string FunctionEmitter::recordValue(const Val &value, llvm::SmallVectorImpl<Value> &values,
                                          Location l) {
   if (value.type.kind == Type::Kind::Tuple) { // (a tuple key of a KeyError)
@@ -42,26 +52,12 @@ std::string FunctionEmitter::recordValue(const Val &value, llvm::SmallVectorImpl
     for (const Type *item = &value.type.itemType(); item->kind == Type::Kind::List;
          item = &item->itemType())
       ++depth;
-    module.declare("plait_rt_list_copy",
-                   builder.getFunctionType({builder.getI64Type(), builder.getI64Type()},
-                                           {builder.getI64Type()}));
-    values.push_back(builder
-                         .create<mlir::func::CallOp>(
-                             l, "plait_rt_list_copy", mlir::TypeRange{builder.getI64Type()},
-                             mlir::ValueRange{boxAddress(value, l), constInt(depth)})
-                         .getResult(0));
+    values.push_back(copyOfBox(value, depth, l));
     return "L" + itemKind(value.type.itemType());
   }
   if (value.type.kind == Type::Kind::Str) {
     // A copy of its box as it is now (a finally clause may drop it).
-    module.declare("plait_rt_list_copy",
-                   builder.getFunctionType({builder.getI64Type(), builder.getI64Type()},
-                                           {builder.getI64Type()}));
-    values.push_back(builder
-                         .create<mlir::func::CallOp>(
-                             l, "plait_rt_list_copy", mlir::TypeRange{builder.getI64Type()},
-                             mlir::ValueRange{boxAddress(value, l), constInt(0)})
-                         .getResult(0));
+    values.push_back(copyOfBox(value, 0, l));
     return "S";
   }
   if (value.type.kind == Type::Kind::String) {

@@ -256,6 +256,9 @@ private:
   /// How print descriptors and raise messages spell the type of a list's
   /// items or a dict's keys or values (docs/design/print.md).
   std::string itemKind(const Type &item);
+  /// The address of a copy of a list's (or str's) box, lists `depth` levels
+  /// down copied too (plait_rt_list_copy): what a raise message shows.
+  Value copyOfBox(const Val &list, int64_t depth, Location l);
   /// The TypeError of a list given items of two layouts (Lists.h).
   PyError twoItemTypes();
 

@@ -107,18 +107,22 @@ int32_t layOut(int64_t result, const Spelled &number, int64_t padWith, char alig
   return fillStr(result, out);
 }
 
-/// The shortest digits that read back as `x` (x finite, not negative), and
-/// where the decimal point goes (x = 0.d1d2... * 10**decimalPoint).
-void shortestDigits(double x, std::string &digits, int &decimalPoint) {
-  char text[64];
-  auto end = std::to_chars(text, text + sizeof text, x, std::chars_format::scientific).ptr;
-  std::string s(text, end);
+/// The digits of scientific notation `s` ("1.25e-05") and where the
+/// decimal point goes (x = 0.d1d2... * 10**decimalPoint).
+void splitScientific(const std::string &s, std::string &digits, int &decimalPoint) {
   size_t e = s.find('e');
   digits.clear();
   for (size_t k = 0; k < e; ++k)
     if (s[k] != '.')
       digits += s[k];
   decimalPoint = std::atoi(s.c_str() + e + 1) + 1;
+}
+
+/// The shortest digits that read back as `x` (x finite, not negative).
+void shortestDigits(double x, std::string &digits, int &decimalPoint) {
+  char text[64];
+  auto end = std::to_chars(text, text + sizeof text, x, std::chars_format::scientific).ptr;
+  splitScientific(std::string(text, end), digits, decimalPoint);
   while (digits.size() > 1 && digits.back() == '0')
     digits.pop_back();
 }
@@ -127,13 +131,7 @@ void shortestDigits(double x, std::string &digits, int &decimalPoint) {
 void roundedDigits(double x, int significant, std::string &digits, int &decimalPoint) {
   std::vector<char> text(static_cast<size_t>(significant) + 32);
   std::snprintf(text.data(), text.size(), "%.*e", significant - 1, x);
-  std::string s(text.data());
-  size_t e = s.find('e');
-  digits.clear();
-  for (size_t k = 0; k < e; ++k)
-    if (s[k] != '.')
-      digits += s[k];
-  decimalPoint = std::atoi(s.c_str() + e + 1) + 1;
+  splitScientific(text.data(), digits, decimalPoint);
   if (x == 0.0)
     decimalPoint = 1;
 }

@@ -16,6 +16,7 @@ from typing import Any, Callable, Optional
 
 from . import types
 from ._libm import _as_intrinsic
+from ._lists import _position as _clamp  # (CPython's ADJUST_INDICES for an end)
 from ._overload import _register
 from .errors import TypingError
 
@@ -128,17 +129,6 @@ def _clamp_start(i, n):
         i += n
         if i < 0:
             i = 0
-    return i
-
-
-def _clamp(i, n):
-    # CPython's ADJUST_INDICES for an end.
-    if i < 0:
-        i += n
-        if i < 0:
-            i = 0
-    elif i > n:
-        i = n
     return i
 
 
@@ -865,36 +855,38 @@ _key("upper")(lambda s: _upper)
 _key("lower")(lambda s: _lower)
 
 
-def _is_digit(s):
-    c = _codes(s)
-    _ascii_only(c, "isdigit")
+def _all_are(c, test):
+    # str.isdigit() and the like: not empty, and every code point passes.
     if len(c) == 0:
         return False
     for ch in c:
-        if ch < 48 or ch > 57:
+        if not test(ch):
             return False
     return True
+
+
+def _is_digit_code(ch):
+    return ch >= 48 and ch <= 57
+
+
+def _is_alpha_code(ch):
+    return (ch >= 65 and ch <= 90) or (ch >= 97 and ch <= 122)
+
+
+def _is_digit(s):
+    c = _codes(s)
+    _ascii_only(c, "isdigit")
+    return _all_are(c, _is_digit_code)
 
 
 def _is_alpha(s):
     c = _codes(s)
     _ascii_only(c, "isalpha")
-    if len(c) == 0:
-        return False
-    for ch in c:
-        if not ((ch >= 65 and ch <= 90) or (ch >= 97 and ch <= 122)):
-            return False
-    return True
+    return _all_are(c, _is_alpha_code)
 
 
 def _is_all_space(s):
-    c = _codes(s)
-    if len(c) == 0:
-        return False
-    for ch in c:
-        if not _is_space(ch):
-            return False
-    return True
+    return _all_are(_codes(s), _is_space)
 
 
 _key("isdigit")(lambda s: _is_digit)
