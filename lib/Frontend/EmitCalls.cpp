@@ -248,6 +248,8 @@ Val FunctionEmitter::emitBuiltin(const SExpr &node, const std::string &name) {
       return {type, {constInt(0, 1)}};
     return {type, {truth(args[0])}};
   }
+  if (name == "str") // str() and str(s) of a str: the typer's (others are plait.overload's)
+    return args.empty() ? Val{type, {}} : args[0];
   if (name == "divmod") {
     if (type.elements[0].isNumPy()) // NumPy's rules: no ZeroDivisionError
       return {type, {numpyArith(node, ast::Operator::FloorDiv, args[0], args[1]).leaves[0],

@@ -446,10 +446,64 @@ Val FunctionEmitter::unaryOf(const SExpr &node, ast::Operator op, const Val &ope
   return intArith(ast::Operator::Sub, constInt(0), value.leaves[0]);
 }
 
+Val FunctionEmitter::ownedAs(const Val &value, const Type &type) {
+  Val owned = convert(claim(value), type);
+  for (Value leaf : owned.leaves) // (the reference moves to where it goes)
+    temporaries.erase(leaf);
+  return owned;
+}
+
+Val FunctionEmitter::emitOperandValue(const SExpr &node) {
+  // `a or b` as a value: the operand that decided, in a block argument. A
+  // str result owns a reference whichever operand gave it (as x if c else
+  // y's); an operand that did not decide gives its reference back.
+  Type type = spec.typeOf(node);
+  bool isAnd = ast::op(node) == ast::Operator::And;
+  Location l = loc(node);
+  llvm::SmallVector<mlir::Type> types;
+  leafTypes(type, types);
+  Block *done = newBlock();
+  for (mlir::Type t : types)
+    done->addArgument(t, l);
+  std::vector<const SExpr *> operands = ast::values(node);
+  for (size_t i = 0; i < operands.size(); ++i) {
+    Val value = emitExpr(*operands[i]);
+    if (i + 1 == operands.size()) {
+      branch(done, ownedAs(value, type).leaves);
+      break;
+    }
+    // (A str's truth is its length: truth() would free a temporary.)
+    Value decided = value.type.kind == Type::Kind::Str
+                        ? builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::ne,
+                                                        listLength(value, l), constInt(0))
+                        : truth(value);
+    Val result = ownedAs(value, type);
+    Block *next = newBlock();
+    if (isAnd)
+      builder.create<mlir::cf::CondBranchOp>(l, decided, next, mlir::ValueRange{}, done,
+                                             mlir::ValueRange(result.leaves));
+    else
+      builder.create<mlir::cf::CondBranchOp>(l, decided, done, mlir::ValueRange(result.leaves),
+                                             next, mlir::ValueRange{});
+    startBlock(next);
+    releaseItem(result);
+  }
+  startBlock(done);
+  Val result{type, {}};
+  for (mlir::BlockArgument leaf : done->getArguments()) {
+    result.leaves.push_back(leaf);
+    if (leaf.getType().isa<mlir::MemRefType>())
+      temporaries.insert(leaf);
+  }
+  return result;
+}
+
 Val FunctionEmitter::emitBoolOp(const SExpr &node) {
   // A tested and/or (spec.truthTests) gives its operands' truths; another
   // gives the operand that decided, as the unified type.
   bool tested = spec.truthTests.count(&node);
+  if (!tested && spec.typeOf(node).kind == Type::Kind::Str)
+    return emitOperandValue(node);
   Type type = tested ? Type::boolean() : spec.typeOf(node);
   bool isAnd = ast::op(node) == ast::Operator::And;
   llvm::SmallVector<mlir::Type> types;
@@ -659,8 +713,7 @@ Val FunctionEmitter::emitIfExp(const SExpr &node) {
   builder.create<mlir::cf::CondBranchOp>(loc(node), condition, thenBlock, elseBlock);
   for (int side = 0; side < 2; ++side) {
     startBlock(side == 0 ? thenBlock : elseBlock);
-    Val value = convert(claim(emitExpr(side == 0 ? ast::body(node) : ast::orelse(node))), type);
-    branch(done, value.leaves);
+    branch(done, ownedAs(emitExpr(side == 0 ? ast::body(node) : ast::orelse(node)), type).leaves);
   }
   startBlock(done);
   Val result{type, {}};

@@ -377,6 +377,11 @@ private:
   Value compare(ast::Operator op, const Val &left, const Val &right,
                 const SExpr &leftNode);
   Val emitIfExp(const SExpr &node);
+  /// `value` as `type`, holding a reference of its own that leaves the
+  /// temporaries (it moves into a block argument).
+  Val ownedAs(const Val &value, const Type &type);
+  /// `a or b`, `a and b` as a value of references (strs).
+  Val emitOperandValue(const SExpr &node);
   Val emitCall(const SExpr &node);
   Val emitMath(const SExpr &node, const std::string &name,
                std::vector<Val> args);

@@ -436,6 +436,25 @@ Type Typer::callType(Specialization &spec, const SExpr &call) {
     if (args.empty())
       fail(CompileError::Kind::Typing, fn, call,
            name + " expected at least 1 argument, got 0");
+    {
+      // Strs: compared as CPython compares them (plait.overload's).
+      bool anyBottom = false, strs = true;
+      for (size_t i = 0; i < args.size(); ++i) {
+        Type t = argType(i);
+        anyBottom |= t.kind == Type::Kind::Bottom;
+        strs &= t.isStr() || t.kind == Type::Kind::Bottom ||
+                (args.size() == 1 && t.kind == Type::Kind::Tuple && !t.elements.empty() &&
+                 std::all_of(t.elements.begin(), t.elements.end(),
+                             [](const Type &e) { return e.isStr(); }));
+      }
+      if (strs && !hasKeywords && (args.size() > 1 || argType(0).kind == Type::Kind::Tuple)) {
+        if (anyBottom)
+          return Type::bottom();
+        std::string target = "str.__" + name + (args.size() == 1 ? "_of__" : "__");
+        if (std::optional<Type> found = strImplementation(spec, call, target, args))
+          return *found;
+      }
+    }
     std::vector<Type> types;
     if (args.size() == 1) {
       Type t = argType(0);
@@ -486,8 +505,9 @@ Type Typer::callType(Specialization &spec, const SExpr &call) {
   }
   if (name == "str" || name == "repr")
     return strConversionType(spec, call, name);
-  if ((name == "int" || name == "float") && !args.empty() && argType(0).isStr())
-    return strConversionType(spec, call, name);
+  if ((name == "int" || name == "float") && !args.empty() &&
+      (argType(0).isStr() || (name == "int" && args.size() == 2)))
+    return strConversionType(spec, call, name); // (int(x, base) takes only strs)
   if (name == "int" || name == "float" || name == "bool") {
     needArgs(name, 0, 1);
     if (!args.empty() &&

@@ -144,6 +144,13 @@ Type Typer::listMethodType(Specialization &spec, const SExpr &call, const Type &
     settleListItems(spec, base, list, exprType(spec, *args[0]), *args[0]);
     return Type::none();
   }
+  if (method == "pop" && list.itemType().kind == Type::Kind::Bottom) {
+    // pop(i) of a list whose items are not typed yet (they may be in a
+    // later round: l.append(str(i))): typed then, or a read of a list
+    // nothing is put into.
+    spec.untypedReads.insert(&call);
+    return Type::bottom();
+  }
   // What extend and insert put in settles an empty list's items first: the
   // implementation receives the list with its items typed.
   if (method == "insert" && args.size() == 2)

@@ -219,9 +219,10 @@ Type Typer::formattedStringType(Specialization &spec, const SExpr &joined) {
     const SExpr &value = ast::value(*part);
     const SExpr &format = ast::format_spec(*part);
     int conversion = std::atoi(ast::conversion(*part).text.c_str());
-    std::string target = conversion == 'r' || conversion == 'a' ? "str.__format_repr__"
-                         : conversion == 's'                    ? "str.__format_str__"
-                                                                : "str.__format__";
+    std::string target = conversion == 'r'   ? "str.__format_repr__"
+                         : conversion == 'a' ? "str.__format_ascii__"
+                         : conversion == 's' ? "str.__format_str__"
+                                             : "str.__format__";
     std::vector<const SExpr *> operands = {&value};
     if (!ast::isNone(format)) {
       Type spec_ = formattedStringType(spec, format);
@@ -279,10 +280,11 @@ std::optional<Type> Typer::strIntrinsicType(Specialization &spec, const SExpr &c
   bool textFirst = name == "str_codes" || name == "str_format_str" || name == "str_to_float" ||
                    name == "str_number_text";
   bool floatFirst = name == "str_of_float" || name == "str_format_float";
+  bool numpyBool = types[0].isNumPy() && types[0].dtype == DType::Bool;
   need(0,
        textFirst    ? types[0].isStr()
        : floatFirst ? types[0].isNumeric()
-                    : types[0].isIntegral(),
+                    : types[0].isIntegral() || numpyBool,
        textFirst ? "a str" : "a number");
   for (size_t i = 1; i < args.size(); ++i)
     need(i, types[i].isIntegral(), "ints after its first argument");

@@ -288,6 +288,18 @@ def _str_of_numpy_int(x):
     return _of_int(int(x))
 
 
+def _str_of_uint64(x):
+    # (Beyond int64 too: its digits one by one.)
+    digits = _empty()
+    while True:
+        digits.append(48 + int(x % 10))
+        x = x // 10
+        if x == 0:
+            break
+    digits.reverse()
+    return _text(digits)
+
+
 def _str_of_none(x):
     return "None"
 
@@ -299,6 +311,8 @@ def _str_of_typer(x: Any) -> Optional[Callable[..., Any]]:
         return _str_of_int
     if x == types.float64:
         return _str_of_float
+    if isinstance(x, types.NumPyScalar) and x.dtype.name == "uint64":
+        return _str_of_uint64
     if isinstance(x, types.NumPyScalar) and x.dtype.kind in "iu":
         return _str_of_numpy_int
     if isinstance(x, types.NumPyScalar) and x.dtype.name == "float64":
@@ -339,6 +353,26 @@ def _repr_of_str(s):
             out.append(ch)
     out.append(quote)
     return _text(out)
+
+
+def _ascii_of_str(s):
+    # ascii(s): repr(s) with its non-ASCII characters escaped.
+    out = _empty()
+    hexdigits = _codes("0123456789abcdef")
+    for ch in _codes(_repr_of_str(s)):
+        if ch < 128:
+            out.append(ch)
+            continue
+        width = 2 if ch < 256 else 4 if ch < 65536 else 8
+        out.append(92)
+        out.append(120 if width == 2 else 117 if width == 4 else 85)  # x u U
+        for k in range(width - 1, -1, -1):
+            out.append(hexdigits[(ch >> (4 * k)) & 15])
+    return _text(out)
+
+
+def _ascii_of_typer(x: Any) -> Optional[Callable[..., Any]]:
+    return _ascii_of_str if types.is_str(x) else _repr_of_typer(x)
 
 
 @_key("__repr_of__")
@@ -397,6 +431,7 @@ def _parse_int(s, base):
             k += 1
         if k < n and c[i] == 48 and _digit(c[k], 10) >= 0:
             raise ValueError(f"invalid literal for int() with base {base}: {s!r}")
+    # (Accumulated below zero: -2**63 fits, and 2**63 overflows at the end.)
     value = 0
     digits = 0
     last_underscore = prefixed
@@ -409,20 +444,24 @@ def _parse_int(s, base):
         d = _digit(c[k], b)
         if d < 0:
             raise ValueError(f"invalid literal for int() with base {base}: {s!r}")
-        value = value * b + d
+        value = value * b - d
         digits += 1
         last_underscore = False
     if digits == 0 or (last_underscore and n > i):
         raise ValueError(f"invalid literal for int() with base {base}: {s!r}")
-    return -value if negative else value
+    return value if negative else -value
 
 
 def _int_of_str(s, base=10):
+    if base != 0 and (base < 2 or base > 36):
+        raise ValueError("int() base must be >= 2 and <= 36, or 0")
     return _parse_int(s, base)
 
 
 @_key("__int__")
 def _int_typer(s: Any, base: Any = None) -> Any:
+    if not types.is_str(s):
+        raise TypingError("int() can't convert non-string with explicit base")
     if base is not None and not types.is_integral(base):
         raise TypingError(f"'{_python_name(base)}' object cannot be interpreted as an integer")
     if base is not None and base.has_literal and not (base.literal_value == 0 or 2 <= base.literal_value <= 36):
@@ -491,8 +530,9 @@ def _spec_text(spec: Any) -> str:
 
 def _format_typer(value: Any, spec: Any = None, conversion: str = "") -> Optional[Callable[..., Any]]:
     text = _spec_text(spec)
-    if conversion == "r" or (conversion == "s" and not types.is_str(value)):
-        convert = _repr_of_typer(value) if conversion == "r" else _str_of_typer(value)
+    if conversion in ("r", "a") or (conversion == "s" and not types.is_str(value)):
+        convert = (_repr_of_typer(value) if conversion == "r" else
+                   _ascii_of_typer(value) if conversion == "a" else _str_of_typer(value))
         if not text:
             def converted(value, spec=None):
                 return convert(value)
@@ -549,6 +589,40 @@ def _format_typer(value: Any, spec: Any = None, conversion: str = "") -> Optiona
 _key("__format__")(lambda value, spec=None: _format_typer(value, spec))
 _key("__format_str__")(lambda value, spec=None: _format_typer(value, spec, "s"))
 _key("__format_repr__")(lambda value, spec=None: _format_typer(value, spec, "r"))
+_key("__format_ascii__")(lambda value, spec=None: _format_typer(value, spec, "a"))
+
+
+def _min_of(strs):
+    items = [*strs]  # (strs known when compiling: run-time ones in a list)
+    best = items[0]
+    for s in items:
+        if s < best:
+            best = s
+    return best
+
+
+def _max_of(strs):
+    items = [*strs]
+    best = items[0]
+    for s in items:
+        if s > best:
+            best = s
+    return best
+
+
+def _min_strs(*strs):
+    return _min_of(strs)
+
+
+def _max_strs(*strs):
+    return _max_of(strs)
+
+
+# min()/max() of strs: "str.__min__" of several, "str.__min_of__" of a tuple.
+_key("__min__")(lambda *strs: _min_strs)
+_key("__max__")(lambda *strs: _max_strs)
+_key("__min_of__")(lambda strs: _min_of)
+_key("__max_of__")(lambda strs: _max_of)
 
 
 # -- methods -----------------------------------------------------------------

@@ -185,3 +185,40 @@ def str_of_float32(x):
 
 def bad_spec(x):
     return f"{x:d}"
+
+
+def operand_values(n, s):
+    t = str(n)
+    return t or "d", s or "empty", t and s, (s and "yes") or "no", "" or t
+
+
+def str_of_str(s, n):
+    t = "x" + str(n)
+    return str(t), str(s), str(), f"{t!s:>4}"
+
+
+def int_of_computed(n, base):
+    return int(str(n), 16), int(str(n).strip() + "1", base)
+
+
+def int_of_list_item(items, base):
+    return int(items[0], base)
+
+
+def pop_strs(n, i):
+    out = []
+    for k in range(n):
+        out.append(str(k))
+    return out.pop(i), out
+
+
+def ascii_of(s, x):
+    return f"{s!a}", f"{x!a}", f"{s!a:>12}"
+
+
+def numpy_fields(b, u):
+    return f"{b:5}", f"{b}", str(u), f"{u}"
+
+
+def extremes(a, b, c):
+    return min(a, b), max(a, b, c), min((a, "m")), max([a + "", c])

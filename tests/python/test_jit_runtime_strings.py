@@ -6,6 +6,7 @@ compiled, with their results and exceptions (type and message)."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
@@ -255,3 +256,46 @@ def test_what_is_refused() -> None:
         jit.str_of_float32(1.5)
     with pytest.raises(plait.TypingError, match="Unknown format code 'd' for object of type 'float'"):
         jit.bad_spec(1.5)
+
+
+@given(n=st.integers(-3, 30), s=short)
+@SETTINGS
+def test_and_or_give_strs(n: int, s: str) -> None:
+    assert_same(py.operand_values, jit.operand_values, n, s)
+    assert_same(py.str_of_str, jit.str_of_str, s, n)
+
+
+@given(n=st.integers(0, 10**6), base=st.sampled_from([0, 1, 2, 10, 16, 36, 37, -5]))
+@SETTINGS
+def test_int_of_computed_strs(n: int, base: int) -> None:
+    assert_same(py.int_of_computed, jit.int_of_computed, n, base)
+
+
+@pytest.mark.parametrize("text, base", [("-9223372036854775808", 10), ("-8000000000000000", 16),
+                                        ("9223372036854775807", 0), ("12", 37), ("12", 1)])
+def test_int_at_the_int64_bounds_and_bad_bases(text: str, base: int) -> None:
+    assert_same(py.int_of_list_item, jit.int_of_list_item, [text], base)
+
+
+@given(n=st.integers(1, 5), i=st.integers(-6, 6))
+@SETTINGS
+def test_pop_of_a_list_of_strs(n: int, i: int) -> None:
+    assert_same(py.pop_strs, jit.pop_strs, n, i)
+
+
+@given(s=texts, x=floats)
+@SETTINGS
+def test_ascii_conversion(s: str, x: float) -> None:
+    assert_same(py.ascii_of, jit.ascii_of, s, x)
+
+
+def test_numpy_bools_and_uint64_in_strs() -> None:
+    for b, u in [(np.bool_(True), np.uint64(2**64 - 1)), (np.bool_(False), np.uint64(0)),
+                 (np.bool_(True), np.uint64(2**63))]:
+        assert_same(py.numpy_fields, jit.numpy_fields, b, u)
+
+
+@given(a=texts, b=texts, c=short)
+@SETTINGS
+def test_min_and_max_of_strs(a: str, b: str, c: str) -> None:
+    assert_same(py.extremes, jit.extremes, a, b, c)
