@@ -119,7 +119,8 @@ def test_one_dict_passed_as_two_arguments_stays_one() -> None:
         ({}, "an empty dict has no key and value types"),
         ({1: 1, 2.5: 2}, "a dict mixing int and float keys"),
         ({1: 1, 2: 2.5}, "a dict mixing int and float values"),
-        ({"a": 1}, "dict keys must be int, float, bool, real NumPy scalars or tuples of them"),
+        ({None: 1}, "dict keys must be int, float, bool, str, real NumPy scalars or tuples of them"),
+        ({"a": "b"}, "values int, float, bool, complex or NumPy scalars, not str: str"),
     ],
 )
 def test_dict_arguments_compiled_code_cannot_take(argument: dict, message: str) -> None:
