@@ -1021,6 +1021,16 @@ bool PackedArguments::unbox(const DispatchState &state, const Entry &entry,
   return true;
 }
 
+namespace {
+/// A box's memref descriptor (allocated, aligned, offset, size, stride) in
+/// an item's words, advancing `at` past it.
+void storeBoxDescriptor(int64_t *box, int64_t *&at) {
+  for (int64_t word : {reinterpret_cast<int64_t>(box), reinterpret_cast<int64_t>(box), int64_t(0),
+                       kListWords, int64_t(1)})
+    *at++ = word;
+}
+} // namespace
+
 int64_t *PackedArguments::unboxList(PyObject *items, const frontend::Type &type,
                                     const DispatchState &state, size_t index,
                                     const BoundCall &call) {
@@ -1080,20 +1090,14 @@ bool PackedArguments::unboxItemWords(PyObject *object, const frontend::Type &ite
       plait_rt_array_retain(reinterpret_cast<int64_t>(box));
       innerBoxes.push_back({box, object, item});
     }
-    int64_t words[5] = {reinterpret_cast<int64_t>(box), reinterpret_cast<int64_t>(box), 0,
-                        kListWords, 1};
-    std::memcpy(at, words, sizeof words);
-    at += 5;
+    storeBoxDescriptor(box, at);
     return true;
   }
   if (item.kind == Kind::Str) {
     int64_t *box = strBoxOf(object); // (the list's reference)
     if (!box)
       return false;
-    int64_t words[5] = {reinterpret_cast<int64_t>(box), reinterpret_cast<int64_t>(box), 0,
-                        kListWords, 1};
-    std::memcpy(at, words, sizeof words);
-    at += 5;
+    storeBoxDescriptor(box, at);
     return true;
   }
   if (item.kind == Kind::NumPy) {

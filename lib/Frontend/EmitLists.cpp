@@ -195,7 +195,9 @@ PyError FunctionEmitter::twoItemTypes() {
 
 Value FunctionEmitter::callListRuntime(const char *name, std::vector<Value> args, Location l,
                                        const PyError *otherLayout) {
-  llvm::SmallVector<mlir::Type> inputs(args.size(), builder.getI64Type());
+  llvm::SmallVector<mlir::Type> inputs;
+  for (Value arg : args)
+    inputs.push_back(arg.getType());
   module.declare(name, builder.getFunctionType(inputs, {builder.getI32Type()}));
   Value status =
       builder.create<mlir::func::CallOp>(l, name, mlir::TypeRange{builder.getI32Type()}, args)

@@ -446,6 +446,19 @@ Val FunctionEmitter::unaryOf(const SExpr &node, ast::Operator op, const Val &ope
   return intArith(ast::Operator::Sub, constInt(0), value.leaves[0]);
 }
 
+Val FunctionEmitter::joinedValue(Block *done, const Type &type) {
+  // The arguments of the block where the sides meet, each holding a
+  // reference of its own (ownedAs): temporaries.
+  startBlock(done);
+  Val result{type, {}};
+  for (mlir::BlockArgument leaf : done->getArguments()) {
+    result.leaves.push_back(leaf);
+    if (leaf.getType().isa<mlir::MemRefType>())
+      temporaries.insert(leaf);
+  }
+  return result;
+}
+
 Val FunctionEmitter::ownedAs(const Val &value, const Type &type) {
   Val owned = convert(claim(value), type);
   for (Value leaf : owned.leaves) // (the reference moves to where it goes)
@@ -488,14 +501,7 @@ Val FunctionEmitter::emitOperandValue(const SExpr &node) {
     startBlock(next);
     releaseItem(result);
   }
-  startBlock(done);
-  Val result{type, {}};
-  for (mlir::BlockArgument leaf : done->getArguments()) {
-    result.leaves.push_back(leaf);
-    if (leaf.getType().isa<mlir::MemRefType>())
-      temporaries.insert(leaf);
-  }
-  return result;
+  return joinedValue(done, type);
 }
 
 Val FunctionEmitter::emitBoolOp(const SExpr &node) {
@@ -715,14 +721,7 @@ Val FunctionEmitter::emitIfExp(const SExpr &node) {
     startBlock(side == 0 ? thenBlock : elseBlock);
     branch(done, ownedAs(emitExpr(side == 0 ? ast::body(node) : ast::orelse(node)), type).leaves);
   }
-  startBlock(done);
-  Val result{type, {}};
-  for (mlir::BlockArgument leaf : done->getArguments()) {
-    result.leaves.push_back(leaf);
-    if (leaf.getType().isa<mlir::MemRefType>())
-      temporaries.insert(leaf);
-  }
-  return result;
+  return joinedValue(done, type);
 }
 
 Val FunctionEmitter::floatToInt(Value x, const char *runtime, const char *overflowKey) {

@@ -47,16 +47,7 @@ Val FunctionEmitter::strConstant(const std::string &text, Location l) {
 Val FunctionEmitter::filledStr(const char *runtime, std::vector<Value> args, Location l) {
   Val str = newList(Type::runtimeStr(), constInt(0), l);
   args.insert(args.begin(), boxAddress(str, l));
-  llvm::SmallVector<mlir::Type> inputs;
-  for (Value arg : args)
-    inputs.push_back(arg.getType());
-  module.declare(runtime, builder.getFunctionType(inputs, {builder.getI32Type()}));
-  Value status =
-      builder.create<mlir::func::CallOp>(l, runtime, mlir::TypeRange{builder.getI32Type()}, args)
-          .getResult(0);
-  // CPython's MemoryError when a str cannot be made has no message.
-  check(builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::ne, status, constInt(0, 32)),
-        PyError("MemoryError", std::string(1, kNoArgumentsMessage)));
+  callListRuntime(runtime, std::move(args), l); // (1: MemoryError, as a list's)
   return str;
 }
 

@@ -380,6 +380,9 @@ private:
   /// `value` as `type`, holding a reference of its own that leaves the
   /// temporaries (it moves into a block argument).
   Val ownedAs(const Val &value, const Type &type);
+  /// Starts `done`, whose block arguments are a value of `type` that each
+  /// side gave with ownedAs(): that value, a temporary.
+  Val joinedValue(Block *done, const Type &type);
   /// `a or b`, `a and b` as a value of references (strs).
   Val emitOperandValue(const SExpr &node);
   Val emitCall(const SExpr &node);

@@ -16,6 +16,7 @@ from typing import Any, Callable, Optional
 
 from . import types
 from ._libm import _as_intrinsic
+from . import _lists
 from ._lists import _position as _clamp  # (CPython's ADJUST_INDICES for an end)
 from ._overload import _register
 from .errors import TypingError
@@ -91,17 +92,10 @@ def _key(name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
 
 
 def _python_name(t: Any) -> str:
+    """The name CPython's messages give a value of type `t`."""
     if types.is_str(t):
         return "str"
-    if isinstance(t, types.List):
-        return "list"
-    if isinstance(t, types.Tuple):
-        return "tuple"
-    if isinstance(t, types.Array):
-        return "numpy.ndarray"
-    if t == types.none:
-        return "NoneType"
-    return str(t)
+    return "NoneType" if t == types.none else _lists._python_name(t)
 
 
 def _needs_index(t: Any) -> None:
