@@ -2,6 +2,7 @@
 #include "plait/Runtime/RuntimeSymbols.h"
 #include "plait/Runtime/ComplexMath.h"
 #include "plait/Runtime/Dicts.h"
+#include "plait/Runtime/LargeBlocks.h"
 #include "plait/Runtime/LinearAlgebra.h"
 #include "plait/Runtime/Lists.h"
 #include "plait/Runtime/NumPyKernels.h"
@@ -64,7 +65,8 @@ void *track(void *allocated) {
 } // namespace
 
 extern "C" void *_mlir_memref_to_llvm_alloc(size_t size) {
-  auto *header = static_cast<AllocationHeader *>(std::malloc(sizeof(AllocationHeader) + size));
+  auto *header =
+      static_cast<AllocationHeader *>(plait::allocateBlock(sizeof(AllocationHeader) + size));
   if (!header)
     return nullptr;
   *header = {1, 0};
@@ -83,6 +85,7 @@ extern "C" void *_mlir_memref_to_llvm_aligned_alloc(size_t alignment, size_t siz
   auto *block = static_cast<char *>(std::aligned_alloc(unit, total));
   if (!block)
     return nullptr;
+  plait::adviseHugePages(block, total);
   void *allocated = block + lead;
   *headerOf(allocated) = {1, static_cast<int64_t>(lead - sizeof(AllocationHeader))};
   return track(allocated);
@@ -125,7 +128,7 @@ namespace plait {
 void freeArrayAllocation(void *allocated) {
   // (The arena frees a box's items itself: they are allocations of the call.)
   AllocationHeader *header = headerOf(allocated);
-  std::free(reinterpret_cast<char *>(header) - (header->paddingBefore & ~kBoxFlags));
+  plait::freeBlock(reinterpret_cast<char *>(header) - (header->paddingBefore & ~kBoxFlags));
 }
 
 void markListBox(void *allocated) { headerOf(allocated)->paddingBefore |= kListBoxFlag; }
