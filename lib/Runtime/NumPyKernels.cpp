@@ -13,6 +13,7 @@
 #include "plait/Support/Half.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <type_traits>
 #include <vector>
@@ -171,6 +172,28 @@ extern "C" double plait_rt_pairwise_sum_f16(int64_t data, int64_t n, int64_t str
 }
 
 namespace {
+/// A few axes, without touching the heap: an axis reduction calls this
+/// runtime once per result element (a (300, 300, 3) sum over its last axis,
+/// 90,000 times), where allocating took longer than adding three numbers.
+template <typename T> class AxisList {
+public:
+  static constexpr size_t kCapacity = 64; // NumPy's NPY_MAXDIMS
+  void push_back(const T &item) { items[count++] = item; }
+  size_t size() const { return count; }
+  bool empty() const { return count == 0; }
+  T &back() { return items[count - 1]; }
+  T &operator[](size_t k) { return items[k]; }
+  const T &operator[](size_t k) const { return items[k]; }
+  T *begin() { return items.data(); }
+  T *end() { return items.data() + count; }
+  const T *begin() const { return items.data(); }
+  const T *end() const { return items.data() + count; }
+
+private:
+  std::array<T, kCapacity> items;
+  size_t count = 0;
+};
+
 /// Sums the elements an axis reduction adds into one result, in the order
 /// NumPy's buffered reduction iterator adds them. The iterator orders the
 /// array's axes (axes of one element dropped, largest |stride| outermost,
@@ -195,7 +218,24 @@ double reductionOf(int64_t data, int64_t ndim, int64_t dimsAddress, int64_t stri
     int64_t size, stride;
     bool reduced;
   };
-  std::vector<Axis> axes; // outermost first
+  if (ndim < 0 || static_cast<size_t>(ndim) > AxisList<Axis>::kCapacity)
+    return std::nan("");
+  using Acc = AccumulatorOf<T>;
+  using Out = std::conditional_t<CastToAcc, Acc, T>;
+  auto round = [](Acc value) { return Accumulator<Out>::load(Accumulator<Out>::store(value)); };
+  // The common case first: only the last axis is reduced and it is the
+  // innermost (the smallest stride of the axes of more than one element),
+  // so NumPy's inner loop is that one axis, summed pairwise.
+  if (!Product && !CastToAcc && ndim > 0 && reducedMask == (int64_t(1) << (ndim - 1)) &&
+      dims[ndim - 1] > 1) {
+    int64_t last = std::abs(strides[ndim - 1]);
+    bool innermost = true;
+    for (int64_t axis = 0; axis + 1 < ndim; ++axis)
+      innermost = innermost && (dims[axis] == 1 || std::abs(strides[axis]) > last);
+    if (innermost)
+      return round(Acc(0) + pairwiseSum(base, dims[ndim - 1], strides[ndim - 1]));
+  }
+  AxisList<Axis> axes; // outermost first
   for (int64_t axis = 0; axis < ndim; ++axis) {
     bool reduced = (reducedMask >> axis) & 1;
     if (reduced && dims[axis] == 0)
@@ -203,18 +243,19 @@ double reductionOf(int64_t data, int64_t ndim, int64_t dimsAddress, int64_t stri
     if (dims[axis] != 1)
       axes.push_back({dims[axis], strides[axis], reduced});
   }
-  std::stable_sort(axes.begin(), axes.end(), [](const Axis &a, const Axis &b) {
-    return std::abs(a.stride) > std::abs(b.stride);
-  });
+  // A stable sort by |stride|, largest first (insertion: a few axes).
+  for (size_t k = 1; k < axes.size(); ++k)
+    for (size_t j = k; j > 0 && std::abs(axes[j - 1].stride) < std::abs(axes[j].stride); --j)
+      std::swap(axes[j - 1], axes[j]);
   // The run of reduced axes innermost, coalesced where the strides allow.
   size_t runStart = axes.size();
   while (runStart > 0 && axes[runStart - 1].reduced)
     --runStart;
-  std::vector<Axis> outer, run;
+  AxisList<Axis> outer, run;
   for (size_t k = 0; k < axes.size(); ++k)
     if (axes[k].reduced)
       (k < runStart ? outer : run).push_back(axes[k]);
-  std::vector<Axis> merged;
+  AxisList<Axis> merged;
   for (const Axis &axis : run) {
     if (!merged.empty() && merged.back().stride == axis.size * axis.stride)
       merged.back() = {merged.back().size * axis.size, axis.stride, true};
@@ -224,8 +265,8 @@ double reductionOf(int64_t data, int64_t ndim, int64_t dimsAddress, int64_t stri
   if (run.empty()) // the innermost axis is kept: every element in order
     outer.push_back({1, 0, true});
   // Visits each index of `axes` in order (the last fastest).
-  auto forEach = [](const std::vector<Axis> &of, const T *from, auto &&visit) {
-    std::vector<int64_t> at(of.size(), 0);
+  auto forEach = [](const AxisList<Axis> &of, const T *from, auto &&visit) {
+    std::array<int64_t, AxisList<Axis>::kCapacity> at{};
     while (true) {
       const T *p = from;
       for (size_t k = 0; k < of.size(); ++k)
@@ -239,9 +280,6 @@ double reductionOf(int64_t data, int64_t ndim, int64_t dimsAddress, int64_t stri
     }
   };
   // The total is rounded to the output's type after each inner loop.
-  using Acc = AccumulatorOf<T>;
-  using Out = std::conditional_t<CastToAcc, Acc, T>;
-  auto round = [](Acc value) { return Accumulator<Out>::load(Accumulator<Out>::store(value)); };
   std::vector<T> buffer;
   Acc total = Product ? 1 : 0;
   auto addBuffer = [&] {
