@@ -66,8 +66,9 @@ llvm::StringRef defaultMessage(llvm::StringRef key) {
 }
 
 llvm::ArrayRef<llvm::StringRef> loweringMessageKeys() {
-  static const llvm::StringRef keys[] = {"int_overflow", "int_division_by_zero", "int_mod_by_zero",
-                                         "index_out_of_bounds", "slice_step_zero"};
+  static const llvm::StringRef keys[] = {"int_overflow",    "int_division_by_zero",
+                                         "int_mod_by_zero", "index_out_of_bounds",
+                                         "slice_step_zero", "array_too_big"};
   return keys;
 }
 

@@ -428,3 +428,30 @@ void ForOp::inferResultRanges(ArrayRef<ConstantIntRanges> ranges, SetIntRangeFn 
 
 #define GET_OP_CLASSES
 #include "plait/Dialect/Plait/PlaitOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// elementwise
+//===----------------------------------------------------------------------===//
+
+LogicalResult ElementwiseOp::verifyRegions() {
+  auto result = getResult().getType().cast<MemRefType>();
+  if (result.getRank() != static_cast<int64_t>(getShape().size()))
+    return emitOpError("needs one size per axis of its result");
+  for (Value input : getInputs())
+    if (input.getType().cast<MemRefType>().getRank() > result.getRank())
+      return emitOpError("has an input of more axes than its result");
+  Region &body = getBody();
+  if (body.empty() || body.getNumArguments() != getInputs().size())
+    return emitOpError("needs a body whose entry block takes one element per input");
+  for (auto [input, element] : llvm::zip(getInputs(), body.getArguments()))
+    if (input.getType().cast<MemRefType>().getElementType() != element.getType())
+      return emitOpError("takes elements of its inputs' element types");
+  for (Block &block : body) {
+    if (block.empty() || !block.back().hasTrait<OpTrait::IsTerminator>())
+      return emitOpError("has a block without a terminator");
+    if (auto yield = dyn_cast<YieldOp>(block.back()))
+      if (yield.getValue().getType() != result.getElementType())
+        return emitOpError("yields elements of another type than its result's");
+  }
+  return success();
+}

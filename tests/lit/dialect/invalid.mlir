@@ -66,3 +66,38 @@ func.func @strided_list_items(%address: i64, %length: index) {
   %items = plait.list_items %address, %length : memref<?xf64, strided<[2]>>
   return
 }
+
+// -----
+
+func.func @elementwise_rank(%a: memref<?xf64>, %n: i64) -> memref<?xf64> {
+  // expected-error @+1 {{needs one size per axis of its result}}
+  %r = plait.elementwise(%a : memref<?xf64>) shape(%n, %n) -> memref<?xf64> {
+  ^bb0(%x: f64):
+    plait.yield %x : f64
+  }
+  return %r : memref<?xf64>
+}
+
+// -----
+
+func.func @elementwise_element_type(%a: memref<?xf64>, %n: i64) -> memref<?xf64> {
+  // expected-error @+1 {{takes elements of its inputs' element types}}
+  %r = plait.elementwise(%a : memref<?xf64>) shape(%n) -> memref<?xf64> {
+  ^bb0(%x: f32):
+    %y = arith.extf %x : f32 to f64
+    plait.yield %y : f64
+  }
+  return %r : memref<?xf64>
+}
+
+// -----
+
+func.func @elementwise_yield_type(%a: memref<?xf64>, %n: i64) -> memref<?xf64> {
+  // expected-error @+1 {{yields elements of another type than its result's}}
+  %r = plait.elementwise(%a : memref<?xf64>) shape(%n) -> memref<?xf64> {
+  ^bb0(%x: f64):
+    %y = arith.truncf %x : f64 to f32
+    plait.yield %y : f32
+  }
+  return %r : memref<?xf64>
+}

@@ -19,6 +19,8 @@ class OpPassManager;
 
 namespace plait::dialect {
 
+std::unique_ptr<mlir::Pass> createFuseElementwisePass();
+std::unique_ptr<mlir::Pass> createLowerElementwisePass();
 std::unique_ptr<mlir::Pass> createHoistAllocasPass();
 std::unique_ptr<mlir::Pass> createVersionLoopsPass();
 std::unique_ptr<mlir::Pass> createDropOverflowChecksPass();
@@ -38,6 +40,9 @@ inline constexpr const char *kArrayReleaseFunction = "plait_rt_array_release";
 /// of [exception, message, traceback frames] strings; status k is element
 /// k - 1. The frames are "file:line:function" lines, innermost first.
 inline constexpr const char *kErrorTableAttrName = "plait.errors";
+/// The unit attribute on a function declaration that has no effects the
+/// compiled code can observe (libm's functions): calls of it may move.
+inline constexpr const char *kPureFunctionAttrName = "plait.pure";
 /// The module attribute (a dictionary) with the running CPython's messages,
 /// by key (see Messages.h).
 inline constexpr const char *kMessagesAttrName = "plait.messages";

@@ -4,6 +4,41 @@
 
 include "mlir/Pass/PassBase.td"
 
+def FuseElementwise : Pass<"plait-fuse-elementwise", "::mlir::func::FuncOp"> {
+  let summary = "Chains of whole-array elementwise operations become one";
+  let description = [{
+    A `plait.elementwise` whose result is read only by another one (and
+    released after it, the way the frontend frees a temporary) is computed
+    inside that one: its inputs become the consumer's and its body is
+    inlined where the consumer read the element. `100 * (x - y) ** 2` then
+    allocates one array and loops once, as NumPy's numexpr would. Broadcasts
+    compose (an input broadcast to the producer's shape and the result to
+    the consumer's is the input broadcast to the consumer's shape), and
+    elements are computed exactly as before, so results are bit-identical.
+    Only producers whose bodies cannot raise or write memory fuse, and only
+    when nothing between the two may write memory (releases that fall
+    between move after the consumer).
+  }];
+  let constructor = "::plait::dialect::createFuseElementwisePass()";
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
+def LowerElementwise : Pass<"plait-lower-elementwise", "::mlir::func::FuncOp"> {
+  let summary = "plait.elementwise to an allocation and a loop nest";
+  let description = [{
+    Allocates the result (a MemoryError when the allocation fails), makes a
+    broadcast view of each input (stride 0 on the axes it repeats), and
+    runs the body once per element in `plait.for` loops nested in C order.
+    When the inputs have the result's rank, a second nest reads them
+    directly, with the strides their types state, and runs when none of
+    them repeats at run time (LLVM vectorises it; broadcast strides it
+    could only gather through).
+  }];
+  let constructor = "::plait::dialect::createLowerElementwisePass()";
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect",
+                           "::mlir::cf::ControlFlowDialect", "::mlir::scf::SCFDialect"];
+}
+
 def VersionLoops : Pass<"plait-version-loops", "::mlir::func::FuncOp"> {
   let summary = "Runs innermost range loops without the checks a guard proves unneeded";
   let description = [{

@@ -402,4 +402,50 @@ def Plait_LeaveOp : Plait_Op<"leave", [Terminator, HasParent<"ForOp">]> {
   let assemblyFormat = "attr-dict";
 }
 
+//===----------------------------------------------------------------------===//
+// Whole-array operations
+//===----------------------------------------------------------------------===//
+
+def Plait_ElementwiseOp : Plait_Op<"elementwise", [
+    AttrSizedOperandSegments, RecursiveMemoryEffects]> {
+  let summary = "a new array whose elements are a function of its inputs' elements";
+  let description = [{
+    A NumPy elementwise operation (`a - b`, `np.sqrt(x)`, ...): allocates an
+    array of the given shape (C order, or Fortran order with `fortran`),
+    owning one reference, and sets each element to what the body yields for
+    the inputs' elements at that position. The inputs broadcast to the shape
+    by NumPy's rules (missing leading axes and axes of size 1 repeat): the
+    frontend has checked that they do. The body takes one element of each
+    input (in its storage type: bools are i8) and yields one in the result's
+    storage type; it may use values defined outside (scalar operands) and be
+    a CFG. Elements are independent, so the order they are computed in is
+    free: `plait-fuse-elementwise` composes chains of these operations, and
+    `plait-lower-elementwise` turns each into a loop nest.
+    ```mlir
+    %d = plait.elementwise (%a, %b : memref<?xf64>, memref<?xf64>) shape(%n)
+        -> memref<?xf64, strided<[1], offset: ?>> {
+    ^bb0(%x: f64, %y: f64):
+      %r = arith.subf %x, %y : f64
+      plait.yield %r : f64
+    }
+    ```
+  }];
+  let arguments = (ins Arg<Variadic<AnyMemRef>, "", [MemRead]>:$inputs, Variadic<I64>:$shape,
+                   UnitAttr:$fortran);
+  let results = (outs Res<AnyMemRef, "", [MemAlloc]>:$result);
+  let regions = (region AnyRegion:$body);
+  let assemblyFormat = [{
+    (`(` $inputs^ `:` type($inputs) `)`)? `shape` `(` $shape `)` (`fortran` $fortran^)? attr-dict
+    `->` type($result) $body
+  }];
+  let hasRegionVerifier = 1;
+}
+
+def Plait_YieldOp : Plait_Op<"yield", [Pure, Terminator,
+                                       HasParent<"ElementwiseOp">]> {
+  let summary = "the element a plait.elementwise body computed";
+  let arguments = (ins AnyType:$value);
+  let assemblyFormat = "$value attr-dict `:` type($value)";
+}
+
 #endif // PLAIT_DIALECT_PLAIT_PLAITOPS_TD

@@ -1,0 +1,91 @@
+// plait-lower-elementwise: an allocation, broadcast views and a loop nest;
+// inputs of the result's rank also get a nest that reads them directly.
+// RUN: plait-opt %s --plait-lower-elementwise | FileCheck %s
+
+!array = memref<?xf64, strided<[1], offset: ?>>
+!matrix = memref<?x?xf64, strided<[?, 1], offset: ?>>
+
+// CHECK-LABEL: func.func @same_rank
+// CHECK: %[[FLAT:.*]] = memref.alloc(%{{.*}}) : memref<?xf64>
+// CHECK: plait.raise_if %{{.*}}, "MemoryError", "Unable to allocate the array: it is too big"
+// CHECK: %[[R:.*]] = memref.reinterpret_cast %[[FLAT]] to offset: [%{{.*}}], sizes: [%{{.*}}], strides: [1]
+// The broadcast view: stride 0 where the input has one element.
+// CHECK: %[[META:[^,]*]], %{{[^,]*}}, %[[SIZE:[^,]*]], %[[STRIDE:[^,]*]] = memref.extract_strided_metadata %arg0
+// CHECK: %[[ONE:.*]] = arith.cmpi eq, %[[SIZE]], %c1{{[_0-9]*}}
+// CHECK: %[[S:.*]] = arith.select %[[ONE]], %c0{{[_0-9]*}}, %[[STRIDE]]
+// CHECK: %[[VIEW:.*]] = memref.reinterpret_cast %[[META]] to {{.*}} strides: [%[[S]]]
+// CHECK: scf.if
+// CHECK: plait.for %[[I:.*]] = %{{.*}} to %arg1 step
+// CHECK: %[[K:.*]] = arith.index_cast %[[I]]
+// CHECK: %[[X:.*]] = memref.load %arg0[%[[K]]] : memref<?xf64, strided<[1], offset: ?>>
+// CHECK: %[[Y:.*]] = arith.negf %[[X]]
+// CHECK: memref.store %[[Y]], %[[R]][%[[K]]]
+// CHECK-NEXT: plait.continue
+// CHECK: } else {
+// CHECK: memref.load %[[VIEW]]
+// CHECK: return %[[R]]
+func.func @same_rank(%a: !array, %n: i64) -> !array {
+  %r = plait.elementwise(%a : !array) shape(%n) -> !array {
+  ^bb0(%x: f64):
+    %y = arith.negf %x : f64
+    plait.yield %y : f64
+  }
+  return %r : !array
+}
+
+// A row broadcast down a matrix's rows: its missing axis has stride 0, and
+// there is one nest (rows outside, columns inside).
+// CHECK-LABEL: func.func @row_down_matrix
+// CHECK-NOT: scf.if
+// CHECK: memref.reinterpret_cast %{{.*}} to offset: [%{{.*}}], sizes: [%{{.*}}, %{{.*}}], strides: [%c0{{[_0-9]*}}, %{{.*}}]
+// CHECK: plait.for
+// CHECK: plait.for
+// CHECK: arith.addf
+// CHECK: plait.continue
+// CHECK-NOT: scf.if
+func.func @row_down_matrix(%m: !matrix, %row: !array, %rows: i64, %columns: i64) -> !matrix {
+  %r = plait.elementwise(%m, %row : !matrix, !array) shape(%rows, %columns) -> !matrix {
+  ^bb0(%x: f64, %y: f64):
+    %z = arith.addf %x, %y : f64
+    plait.yield %z : f64
+  }
+  return %r : !matrix
+}
+
+// A body of several blocks follows the loop's entry block, which branches
+// into it; each yield stores and ends the iteration.
+// CHECK-LABEL: func.func @several_blocks
+// CHECK: plait.for
+// CHECK: cf.br ^[[BODY:.*]](%{{.*}} : f64)
+// CHECK: ^[[BODY]](%{{.*}}: f64):
+// CHECK: cf.cond_br
+// CHECK: memref.store
+// CHECK-NEXT: plait.continue
+// CHECK: memref.store
+// CHECK-NEXT: plait.continue
+func.func @several_blocks(%a: !array, %n: i64) -> !array {
+  %zero = arith.constant 0.0 : f64
+  %r = plait.elementwise(%a : !array) shape(%n) -> !array {
+  ^bb0(%x: f64):
+    %negative = arith.cmpf olt, %x, %zero : f64
+    cf.cond_br %negative, ^flip, ^keep
+  ^flip:
+    %y = arith.negf %x : f64
+    plait.yield %y : f64
+  ^keep:
+    plait.yield %x : f64
+  }
+  return %r : !array
+}
+
+// A 0-d result (no inputs) runs its body once.
+// CHECK-LABEL: func.func @zero_d
+// CHECK: memref.alloc(%{{.*}}) : memref<?xi64>
+// CHECK: plait.for %{{.*}} = %c0{{.*}} to %c1{{.*}} step
+// CHECK: memref.store %arg0, %{{.*}}[] : memref<i64, strided<[], offset: ?>>
+func.func @zero_d(%v: i64) -> memref<i64, strided<[], offset: ?>> {
+  %r = plait.elementwise shape() -> memref<i64, strided<[], offset: ?>> {
+    plait.yield %v : i64
+  }
+  return %r : memref<i64, strided<[], offset: ?>>
+}
