@@ -91,6 +91,18 @@ Val FunctionEmitter::arrayElementwise(const SExpr &node, llvm::ArrayRef<Val> ope
     checkWithArgs(differs, notBroadcastable, values);
   }
   Type type = Type::newArray(dtype, ndim, orderOf ? std::vector<Type>{*orderOf} : inputTypes);
+  // NumPy's complex64 loops depend on the operands' strides (below); the
+  // others are one plait.elementwise, which passes may fuse.
+  bool structured =
+      !out && !mask && dtype != DType::Complex64 && llvm::all_of(operands, [&](const Val &operand) {
+        return operand.type.kind != Type::Kind::Array || operand.type.ndim <= ndim;
+      });
+  if (structured) {
+    Val result = elementwiseOperation(operands, type, sizes, f, l);
+    for (const Val &operand : operands)
+      freeIfTemporary(operand);
+    return result;
+  }
   Value result = allocateArray(type, sizes, nullptr, l);
   llvm::SmallVector<Val> inputs(operands.begin(), operands.end());
   for (Val &input : inputs)
@@ -118,6 +130,39 @@ Val FunctionEmitter::arrayElementwise(const SExpr &node, llvm::ArrayRef<Val> ope
   for (const Val &operand : operands)
     freeIfTemporary(operand);
   return {type, {result}};
+}
+
+Val FunctionEmitter::elementwiseOperation(llvm::ArrayRef<Val> operands, const Type &type,
+                                          llvm::ArrayRef<Value> sizes,
+                                          const std::function<Val(llvm::ArrayRef<Val>)> &f,
+                                          Location l) {
+  checkArraySizes(type, sizes, l);
+  llvm::SmallVector<Value> arrays;
+  for (const Val &operand : operands)
+    if (operand.type.kind == Type::Kind::Array)
+      arrays.push_back(operand.leaves[0]);
+  auto op = builder.create<dialect::ElementwiseOp>(l, module.memrefType(type), arrays, sizes,
+                                                   type.fortran);
+  Block *body = new Block();
+  op.getBody().push_back(body);
+  OpBuilder::InsertionGuard guard(builder);
+  startBlock(body);
+  llvm::SmallVector<Val> elements;
+  for (const Val &operand : operands) {
+    if (operand.type.kind != Type::Kind::Array) {
+      elements.push_back(operand);
+      continue;
+    }
+    Value element = body->addArgument(module.storageType(operand.type.dtype), l);
+    elements.push_back(fromStorage(element, operand.type.dtype, l));
+  }
+  bool outer = inUfuncLoop;
+  inUfuncLoop = true;
+  Val computed = f(elements);
+  inUfuncLoop = outer;
+  builder.create<dialect::YieldOp>(l, toStorage(computed, type.dtype, l));
+  temporaries.insert(op.getResult());
+  return {type, {op.getResult()}};
 }
 
 Value FunctionEmitter::walksOneRunBackwards(llvm::ArrayRef<Val> operands, Location l) {
@@ -553,10 +598,9 @@ std::pair<Value, Value> FunctionEmitter::shapeBuffers(Value memref, int ndim, Lo
   return {bufferAddress(dims, l), bufferAddress(strides, l)};
 }
 
-Value FunctionEmitter::allocateArray(const Type &type, llvm::ArrayRef<Value> sizes,
-                                     const Val *fill, Location l) {
+Value FunctionEmitter::checkArraySizes(const Type &type, llvm::ArrayRef<Value> sizes, Location l) {
   // NumPy: "negative dimensions are not allowed"; sizes multiply without
-  // overflowing the address space; a failed allocation is a MemoryError.
+  // overflowing the address space.
   PyError negative = PyError("ValueError", module.options.message("negative_dimensions"));
   PyError tooBig = PyError("MemoryError", module.options.message("array_too_big"));
   Value total = constInt(1);
@@ -571,6 +615,14 @@ Value FunctionEmitter::allocateArray(const Type &type, llvm::ArrayRef<Value> siz
   Value bytes = builder.create<mlir::LLVM::SMulWithOverflowOp>(
       l, pair, total, constInt(module.storageBytes(type.dtype)));
   check(builder.create<mlir::LLVM::ExtractValueOp>(l, bytes, llvm::ArrayRef<int64_t>{1}), tooBig);
+  return total;
+}
+
+Value FunctionEmitter::allocateArray(const Type &type, llvm::ArrayRef<Value> sizes, const Val *fill,
+                                     Location l) {
+  // A failed allocation is a MemoryError.
+  PyError tooBig = PyError("MemoryError", module.options.message("array_too_big"));
+  Value total = checkArraySizes(type, sizes, l);
   Value flat = builder.create<mlir::memref::AllocOp>(
       l, mlir::MemRefType::get({mlir::ShapedType::kDynamic}, module.storageType(type.dtype)),
       mlir::ValueRange{builder.create<arith::IndexCastOp>(l, builder.getIndexType(), total)});

@@ -494,15 +494,10 @@ Val FunctionEmitter::emitAbsolute(const SExpr &node) {
   llvm::SmallVector<Value> sizes;
   for (int axis = 0; axis < input.type.ndim; ++axis)
     sizes.push_back(dimension(input.leaves[0], axis));
-  Value out = allocateArray(type, sizes, nullptr, l);
-  forEachElement(input.leaves[0], input.type.ndim, [&](llvm::ArrayRef<Value> indices) {
-    Val x = fromStorage(builder.create<mlir::memref::LoadOp>(l, input.leaves[0], indices),
-                        input.type.dtype, l);
-    builder.create<mlir::memref::StoreOp>(l, toStorage(absoluteOf(x, l), type.dtype, l), out,
-                                          indices);
-  });
+  Val out = elementwiseOperation(
+      {input}, type, sizes, [&](llvm::ArrayRef<Val> x) { return absoluteOf(x[0], l); }, l);
   freeIfTemporary(input);
-  return {type, {out}};
+  return out;
 }
 
 Val FunctionEmitter::anyOrAll(const Val &array, bool any, Location l) {

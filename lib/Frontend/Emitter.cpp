@@ -238,7 +238,8 @@ Value FunctionEmitter::callLibm(const char *name, std::vector<Value> args) {
   llvm::SmallVector<mlir::Type> inputs;
   for (Value a : args)
     inputs.push_back(a.getType());
-  module.declare(name, builder.getFunctionType(inputs, {inputs[0]}));
+  // libm's functions only compute (plait never reads errno).
+  module.declare(name, builder.getFunctionType(inputs, {inputs[0]}), /*pure=*/true);
   return builder.create<mlir::func::CallOp>(here(), name, mlir::TypeRange{inputs[0]}, args)
       .getResult(0);
 }

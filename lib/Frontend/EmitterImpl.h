@@ -514,6 +514,14 @@ private:
   /// A new C-contiguous array of `sizes` (checked), optionally filled.
   Value allocateArray(const Type &type, llvm::ArrayRef<Value> sizes, const Val *fill,
                       Location l);
+  /// NumPy's checks of an array's sizes before it allocates (none negative,
+  /// the bytes fit the address space); returns the element count.
+  Value checkArraySizes(const Type &type, llvm::ArrayRef<Value> sizes, Location l);
+  /// arrayElementwise as one plait.elementwise operation (no `out`, no
+  /// mask), once the broadcast shape `sizes` is checked.
+  Val elementwiseOperation(llvm::ArrayRef<Val> operands, const Type &type,
+                           llvm::ArrayRef<Value> sizes,
+                           const std::function<Val(llvm::ArrayRef<Val>)> &f, Location l);
   /// An element loaded from storage as the scalar it reads as.
   Val fromStorage(Value raw, DType dtype, Location l);
   /// Emits `body(indices)` for every element, in C order or Fortran order.
@@ -666,14 +674,17 @@ public:
     module->setAttr(dialect::kExceptionBasesAttrName, entries.getDictionary(context));
   }
 
-  /// Declares an external function once.
-  void declare(const std::string &name, mlir::FunctionType type) {
+  /// Declares an external function once; a `pure` one has no effects the
+  /// compiled code observes, so calls of it may move.
+  void declare(const std::string &name, mlir::FunctionType type, bool pure = false) {
     if (module.lookupSymbol(name))
       return;
     OpBuilder b(context);
     b.setInsertionPointToEnd(module.getBody());
     auto decl = b.create<mlir::func::FuncOp>(b.getUnknownLoc(), name, type);
     decl.setPrivate();
+    if (pure)
+      decl->setAttr(dialect::kPureFunctionAttrName, b.getUnitAttr());
   }
 
   /// (i64 depth, argument leaves...) -> (i32 status, result leaves...)

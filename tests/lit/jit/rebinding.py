@@ -25,7 +25,8 @@ print(f.inspect(stage="plait"))
 # CHECK-NEXT: plait.store_array %arg1, %[[U]]
 # CHECK: plait.for
 # The product is a temporary: released once the sum is made.
-# CHECK: %[[PRODUCT:.*]] = memref.reinterpret_cast
+# CHECK: %[[PRODUCT:.*]] = plait.elementwise
+# CHECK: plait.elementwise(%[[PRODUCT]]
 # CHECK: plait.release %[[PRODUCT]]
 # CHECK: %[[OLD:.*]] = plait.load_array %[[U]]
 # CHECK-NEXT: plait.store_array %{{.*}}, %[[U]]

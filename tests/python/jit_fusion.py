@@ -1,0 +1,71 @@
+"""Whole-array expressions that plait-fuse-elementwise computes in one loop,
+and the cases it must leave apart, run interpreted and compiled by
+test_jit_fusion.py."""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def rosenbrock_terms(a, b):
+    return 100 * (a[1:] - b[:-1] ** 2) ** 2 + (1 - a[:-1]) ** 2
+
+
+def rosenbrock(x):
+    return np.sum(100 * (x[1:] - x[:-1] ** 2) ** 2 + (1 - x[:-1]) ** 2)
+
+
+def broadcast_chain(a, b):
+    return np.sqrt(np.abs(a[:, None] - b[None, :])) * 0.5 + a[:, None]
+
+
+def squared_distance(a, b):
+    return np.sum((a - b) ** 2)
+
+
+def row_norms(x):
+    return np.sqrt(np.sum(np.abs(x) ** 2, 1))
+
+
+def softmax(x):
+    m = np.max(x, axis=-1, keepdims=True)
+    e = np.exp(x - m)
+    return e / np.sum(e, axis=-1, keepdims=True)
+
+
+def pairwise_distances(a, b):
+    return np.sqrt(np.sum((a[:, None, :] - b[None, :, :]) ** 2, axis=-1))
+
+
+def int_chain(a, b):
+    return (a * 3 - b) // 2 + a % 5 - abs(b)
+
+
+def comparisons(a, b):
+    return (a > b) & (a < 2 * b) | ~(a == b)
+
+
+def transposed_chain(a):
+    return (a.T * 2.0 + 1.0) ** 2 - a.T
+
+
+def written_between(a, b):
+    t = a * 2.0
+    a[0] = 7.0
+    return t + b
+
+
+def scale_in_place(a):
+    a *= 2.0
+    return 3.0
+
+
+def called_between(a, b):
+    # Python computes a - b before the call changes a.
+    return (a - b) * scale_in_place(a)
+
+
+def reused_temporary(a, b):
+    d = a - b
+    return d * d + d
+
