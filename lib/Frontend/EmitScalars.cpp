@@ -373,9 +373,45 @@ Val FunctionEmitter::emitBinary(const SExpr &node, ast::Operator op,
                                                       elementType(right.type).isNumPy())
         checkPythonIntFits(scalar->leaves[0],
                            numpyArithDType(op, elementType(left.type), elementType(right.type)));
-    return arrayElementwise(node, {asElement(left), asElement(right)}, type.dtype, type.ndim,
-                            [&](llvm::ArrayRef<Val> x) { return emitBinary(node, op, x[0], x[1]); },
-                            out);
+    // NumPy's fast_scalar_power: a float array ** 2 (a Python int) is
+    // np.square, ** -1 np.reciprocal, ** 0.5 (a Python float) np.sqrt,
+    // which differ from pow at -0.0 and -inf (chosen when it runs: folded
+    // for a constant exponent).
+    bool scalarPower =
+        op == ast::Operator::Pow && left.type.kind == Type::Kind::Array &&
+        (left.type.dtype == DType::Float64 || left.type.dtype == DType::Float32) &&
+        (right.type.kind == Type::Kind::Int || right.type.kind == Type::Kind::Float) &&
+        type.dtype == left.type.dtype;
+    return arrayElementwise(
+        node, {asElement(left), asElement(right)}, type.dtype, type.ndim,
+        [&](llvm::ArrayRef<Val> x) {
+          Val power = emitBinary(node, op, x[0], x[1]);
+          if (!scalarPower)
+            return power;
+          Location l = loc(node);
+          Value base = x[0].leaves[0], exponent = x[1].leaves[0];
+          auto whenExponent = [&](auto equal, Value special, Value otherwise) {
+            return builder.create<arith::SelectOp>(l, equal, special, otherwise).getResult();
+          };
+          if (right.type.kind == Type::Kind::Float) {
+            Value half = builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::OEQ, exponent,
+                                                       constFloat(0.5));
+            return Val{
+                power.type,
+                {whenExponent(half, builder.create<mlir::math::SqrtOp>(l, base), power.leaves[0])}};
+          }
+          Value square = builder.create<arith::MulFOp>(l, base, base);
+          Value reciprocal =
+              builder.create<arith::DivFOp>(l, constFloatOf(base.getType(), 1.0), base);
+          auto is = [&](int64_t k) {
+            return builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq, exponent, constInt(k))
+                .getResult();
+          };
+          return Val{
+              power.type,
+              {whenExponent(is(2), square, whenExponent(is(-1), reciprocal, power.leaves[0]))}};
+        },
+        out);
   }
   if (left.type.isComplex() || right.type.isComplex())
     return complexArith(node, op, left, right);

@@ -69,3 +69,10 @@ def reused_temporary(a, b):
     d = a - b
     return d * d + d
 
+
+def power(x, e):
+    return x**e
+
+
+def constant_powers(x):
+    return x**0.5 + x**2 - x**-1

@@ -120,3 +120,16 @@ def test_results_stay_correct_when_large_blocks_are_reused() -> None:
     for k, result in enumerate(kept):
         assert_bits(py.rosenbrock_terms(x * (k + 1), x), result)
 
+
+SPECIAL = [-0.0, 0.0, -np.inf, np.inf, np.nan, 2.0, 3.0, -2.5, 1e-310, 7e200, -7e-200, 0.1]
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("e", [0.5, 2, -1, 2.0, 3, -1.0])
+def test_powers_by_python_scalars_are_numpys_fast_paths(dtype, e) -> None:
+    # NumPy makes ** 0.5 np.sqrt (-0.0 stays -0.0, -inf is nan), ** 2 np.square
+    # and ** -1 np.reciprocal when the exponent is a Python scalar.
+    with np.errstate(all="ignore"):
+        x = np.array(SPECIAL).astype(dtype)
+        same_bits("power", x, e)
+        same_bits("constant_powers", x)
