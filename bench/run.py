@@ -36,6 +36,7 @@ sys.path.insert(0, str(HERE))
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import array_kernels  # noqa: E402
+import whole_array_kernels  # noqa: E402
 import kernels  # noqa: E402
 
 import plait  # noqa: E402
@@ -274,6 +275,73 @@ def section_array_kernels(report: Report, rounds: int, reference: Optional[ctype
         ["kernel", "CPython", "NumPy", "Numba", "plait", "C++ -O3", "plait speed-up vs CPython", "plait/NumPy time", "plait/Numba time", "plait/C++ time"],
         rows,
     )
+    return plot
+
+
+def geomean(values: list[float]) -> float:
+    return statistics.geometric_mean(values) if values else float("nan")
+
+
+def section_whole_array_kernels(report: Report, rounds: int) -> dict[str, Any]:
+    import numpy as np
+
+    report.add("### 1c. Whole-array kernels")
+    report.add()
+    report.add("NumPy code, the same source for NumPy, Numba and plait. Outputs are checked against NumPy's first. plait's compile time is its first call's (compile + run) minus a call's. Geomeans are over the kernels both compilers run.")
+    report.add()
+    numba_ns = compiled_copies(whole_array_kernels, numba.njit) if numba else None
+    plait_ns = compiled_copies(whole_array_kernels, plait.jit)
+    rows, plot = [], {}
+    vs_numpy_all, vs_numba_all = [], []
+    for label, name in whole_array_kernels.WHOLE_ARRAY_KERNELS.items():
+        candidates: dict[str, Callable[..., Any]] = {"NumPy": getattr(whole_array_kernels, name)}
+        numba_failure = "skipped"
+        if numba_ns:
+            try:
+                getattr(numba_ns, name)(*whole_array_kernels.make_inputs(name))
+                candidates["Numba"] = getattr(numba_ns, name)
+            except Exception as error:  # noqa: BLE001 - reported in the table
+                numba_failure = f"fails ({type(error).__name__})"
+        candidates["plait"] = getattr(plait_ns, name)
+        started = time.perf_counter()
+        candidates["plait"](*whole_array_kernels.make_inputs(name))
+        first_call = time.perf_counter() - started
+        expected = candidates["NumPy"](*whole_array_kernels.make_inputs(name))
+        for impl, fn in candidates.items():
+            got = fn(*whole_array_kernels.make_inputs(name))
+            assert np.allclose(got, expected, rtol=1e-9, atol=1e-12), (label, impl)
+        impls = {}
+        for impl, fn in candidates.items():
+            args = whole_array_kernels.make_inputs(name)
+            impls[impl] = lambda fn=fn, args=args: fn(*args)
+        times: dict[str, list[float]] = {impl: [] for impl in impls}
+        for _ in range(rounds):
+            for impl, call in impls.items():
+                times[impl].append(time_call(call))
+        med = {impl: statistics.median(values) for impl, values in times.items()}
+        plot[label] = med
+        vs_numpy = [p / n for p, n in zip(times["plait"], times["NumPy"])]
+        vs_numpy_all.append(statistics.median(vs_numpy))
+        if "Numba" in times:
+            vs_numba = [p / n for p, n in zip(times["plait"], times["Numba"])]
+            vs_numba_all.append(statistics.median(vs_numba))
+        rows.append(
+            [
+                label,
+                fmt_time(med["NumPy"]),
+                fmt_time(med["Numba"]) if "Numba" in med else numba_failure,
+                fmt_time(med["plait"]),
+                fmt_ratio(vs_numpy),
+                fmt_ratio(vs_numba) if "Numba" in times else numba_failure,
+                fmt_time(max(0.0, first_call - med["plait"])),
+            ]
+        )
+    report.table(["kernel", "NumPy", "Numba", "plait", "plait/NumPy time", "plait/Numba time", "plait compile"], rows)
+    report.add(
+        f"Geomean plait/NumPy time: {geomean(vs_numpy_all):.2f}x over {len(vs_numpy_all)} kernels; "
+        f"plait/Numba time: {geomean(vs_numba_all):.2f}x over the {len(vs_numba_all)} Numba compiles."
+    )
+    report.add()
     return plot
 
 
@@ -705,7 +773,7 @@ def plots(results: dict[str, Any], report: Report) -> None:
     except Exception as error:  # noqa: BLE001
         report.add(f"Plots skipped: matplotlib not importable ({error}).")
         return
-    for key, title in (("kernels", "Kernels"), ("array_kernels", "Array kernels")):
+    for key, title in (("kernels", "Kernels"), ("array_kernels", "Array kernels"), ("whole_array_kernels", "Whole-array kernels")):
         if key not in results:
             continue
         data = results[key]
@@ -779,6 +847,7 @@ def main() -> None:
     sections = {
         "kernels": lambda: section_kernels(report, options.rounds, reference),
         "array_kernels": lambda: section_array_kernels(report, options.rounds, reference),
+        "whole_array_kernels": lambda: section_whole_array_kernels(report, options.rounds),
         "latency": lambda: section_latency(report, options.rounds),
         "call_overhead": lambda: section_call_overhead(report, options.rounds),
         "dispatch_signatures": lambda: section_dispatch_signatures(report, options.rounds),
