@@ -27,8 +27,11 @@ Val FunctionEmitter::castNumPy(const Val &value, DType to) {
             {castNumPy(Val{from, {value.leaves[0]}}, part).leaves[0],
              castNumPy(Val{from, {value.leaves[1]}}, part).leaves[0]}};
   }
-  if (value.type.isComplex())
-    throw CompileError(CompileError::Kind::Typing, "internal: complex to " + std::string(dtypeName(to)));
+  if (value.type.isComplex()) // NumPy keeps the real part (and warns)
+    return castNumPy(
+        Val{Type::numpy(value.type.isNumPy() ? complexPartDType(value.type.dtype) : DType::Float64),
+            {value.leaves[0]}},
+        to);
   // NumPy casts integers to float16 through float32 (exact up to float16's
   // largest finite value).
   if (to == DType::Float16 && !value.type.isFloating())

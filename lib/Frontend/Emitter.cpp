@@ -307,8 +307,10 @@ Val FunctionEmitter::convert(const Val &value, const Type &to) {
 Value FunctionEmitter::truth(const Val &value) {
   Location l = here();
   if (value.type.isComplex()) {
-    Value re = builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::UNE, value.leaves[0], constFloat(0.0));
-    Value im = builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::UNE, value.leaves[1], constFloat(0.0));
+    // (complex64's parts are f32)
+    Value zero = constFloatOf(value.leaves[0].getType(), 0.0);
+    Value re = builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::UNE, value.leaves[0], zero);
+    Value im = builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::UNE, value.leaves[1], zero);
     return builder.create<arith::OrIOp>(l, re, im);
   }
   if (value.type.isNumPy()) {
