@@ -20,11 +20,12 @@ Val FunctionEmitter::emitReduction(const SExpr &node, const std::string &name) {
 }
 
 Val FunctionEmitter::castArray(const Val &array, const Type &type, Location l) {
+  // Elementwise C casts (NumPy's unsafe casting): an operation that fuses
+  // with what computes the array, and with what reads the copy.
   llvm::SmallVector<Value> sizes;
   appendDimensions(array.leaves[0], array.type.ndim, sizes);
-  Val copy{type, {allocateArray(type, sizes, nullptr, l)}};
-  copyElements(array, copy, l);
-  return copy;
+  return elementwiseOperation(
+      {array}, type, sizes, [&](llvm::ArrayRef<Val> x) { return castNumPy(x[0], type.dtype); }, l);
 }
 
 Val FunctionEmitter::reduceAlong(const SExpr &node, const std::string &name, const Val &array,

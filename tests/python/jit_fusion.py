@@ -76,3 +76,11 @@ def power(x, e):
 
 def constant_powers(x):
     return x**0.5 + x**2 - x**-1
+
+
+def cast_then_scale(x, dtype):
+    return x.astype(dtype) * 2
+
+
+def cast_of_chain(x):
+    return (x * 3).astype(np.float32) + np.float32(1)
