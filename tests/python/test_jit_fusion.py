@@ -150,3 +150,24 @@ def test_astype_fuses_and_casts_as_numpy(dtype, source) -> None:
         x = np.array([1 + 2j, -3.5 - 0.5j, 0j, 100.25 + 0j, -0.0 + 1j]).astype(source)
         same_bits("cast_then_scale", x, dtype)
     same_bits("cast_of_chain", x.real.astype(np.float64))
+
+
+def test_large_results_from_many_threads() -> None:
+    # Threads allocate, return and free large arrays at once: blocks pass
+    # between them through the shared shelf, and none may be handed out
+    # while a result still holds it.
+    from conftest import run_in_threads
+
+    x = np.linspace(0.0, 1.0, 300_000)
+    expected = [py.rosenbrock_terms(x * (k + 1), x) for k in range(4)]
+
+    def body(k: int) -> None:
+        held = []
+        for round_ in range(6):
+            held.append(jit.rosenbrock_terms(x * (k + 1), x))
+            if round_ % 2:
+                held.pop(0)  # freed here, perhaps reused by another thread
+        for result in held:
+            assert_bits(expected[k], result)
+
+    run_in_threads(4, body)
