@@ -29,10 +29,10 @@ def LowerElementwise : Pass<"plait-lower-elementwise", "::mlir::func::FuncOp"> {
     Allocates the result (a MemoryError when the allocation fails), makes a
     broadcast view of each input (stride 0 on the axes it repeats), and
     runs the body once per element in `plait.for` loops nested in C order.
-    When the inputs have the result's rank, a second nest reads them
-    directly, with the strides their types state, and runs when none of
-    them repeats at run time (LLVM vectorises it; broadcast strides it
-    could only gather through).
+    When the inputs have the result's rank, the innermost loop has a copy
+    that reads them directly, with the strides their types state, and runs
+    when none of them repeats at run time (LLVM vectorises it; broadcast
+    strides it could only gather through).
   }];
   let constructor = "::plait::dialect::createLowerElementwisePass()";
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect",

@@ -131,30 +131,56 @@ void emitElement(OpBuilder &b, ElementwiseOp op, Block *block, ArrayRef<Value> v
   }
 }
 
-/// The loop nest at the builder's position: C order, the last axis
-/// innermost (a 0-d result runs once), reading `views`.
-void emitLoopNest(OpBuilder &b, ElementwiseOp op, ArrayRef<Value> views, Value result) {
+/// One loop over the last axis (one iteration for a 0-d result) at the
+/// builder's position, reading `inputs` at `indices` and that axis.
+void emitInnermostLoop(OpBuilder &b, ElementwiseOp op, ArrayRef<Value> inputs,
+                       SmallVector<Value> indices, Value result) {
   OpBuilder::InsertionGuard guard(b);
   Location l = op.getLoc();
-  size_t rank = op.getShape().size(), depth = std::max<size_t>(rank, 1);
+  size_t rank = op.getShape().size();
+  Value zero = b.create<arith::ConstantIntOp>(l, 0, 64),
+        one = b.create<arith::ConstantIntOp>(l, 1, 64);
+  auto loop = b.create<ForOp>(l, zero, rank == 0 ? one : op.getShape()[rank - 1], one);
+  Block *block = new Block();
+  loop.getBody().push_back(block);
+  Value k = block->addArgument(b.getI64Type(), l);
+  b.setInsertionPointToEnd(block);
+  if (rank != 0)
+    indices.push_back(toIndex(b, l, k));
+  emitElement(b, op, block, inputs, indices, result);
+}
+
+/// The loop nest at the builder's position, in C order (the last axis
+/// innermost), reading `views`. With `direct` (a condition), the innermost
+/// loop has a copy that reads the inputs themselves when it holds: the
+/// outer loops are shared, so the code grows by one loop, not a nest.
+void emitLoopNest(OpBuilder &b, ElementwiseOp op, ArrayRef<Value> views, Value direct,
+                  Value result) {
+  OpBuilder::InsertionGuard guard(b);
+  Location l = op.getLoc();
+  size_t rank = op.getShape().size();
   Value zero = b.create<arith::ConstantIntOp>(l, 0, 64),
         one = b.create<arith::ConstantIntOp>(l, 1, 64);
   SmallVector<Value> indices;
-  for (size_t axis = 0; axis < depth; ++axis) {
-    auto loop = b.create<ForOp>(l, zero, rank == 0 ? one : op.getShape()[axis], one);
+  for (size_t axis = 0; axis + 1 < rank; ++axis) {
+    auto loop = b.create<ForOp>(l, zero, op.getShape()[axis], one);
     Block *block = new Block();
     loop.getBody().push_back(block);
     Value k = block->addArgument(b.getI64Type(), l);
     b.setInsertionPointToEnd(block);
-    if (rank != 0)
-      indices.push_back(toIndex(b, l, k));
-    if (axis + 1 == depth) {
-      emitElement(b, op, block, views, indices, result);
-      break;
-    }
+    indices.push_back(toIndex(b, l, k));
     b.create<ContinueOp>(l);
     b.setInsertionPoint(block->getTerminator());
   }
+  if (!direct) {
+    emitInnermostLoop(b, op, views, indices, result);
+    return;
+  }
+  auto choice = b.create<scf::IfOp>(l, direct, /*withElseRegion=*/true);
+  b.setInsertionPoint(choice.thenBlock()->getTerminator());
+  emitInnermostLoop(b, op, SmallVector<Value>(op.getInputs()), indices, result);
+  b.setInsertionPoint(choice.elseBlock()->getTerminator());
+  emitInnermostLoop(b, op, views, indices, result);
 }
 
 void lower(ElementwiseOp op) {
@@ -172,13 +198,13 @@ void lower(ElementwiseOp op) {
   // inputs themselves are read, with the strides their types state (unit
   // ones, for contiguous arrays): loads LLVM vectorises.
   size_t rank = sizes.size();
-  bool versioned = !op.getInputs().empty() && llvm::all_of(op.getInputs(), [&](Value input) {
-    return input.getType().cast<MemRefType>().getRank() == static_cast<int64_t>(rank);
-  });
-  if (!versioned) {
-    emitLoopNest(b, op, views, result);
-  } else {
-    Value same = b.create<arith::ConstantIntOp>(l, 1, 1);
+  bool versioned =
+      rank != 0 && !op.getInputs().empty() && llvm::all_of(op.getInputs(), [&](Value input) {
+        return input.getType().cast<MemRefType>().getRank() == static_cast<int64_t>(rank);
+      });
+  Value same;
+  if (versioned) {
+    same = b.create<arith::ConstantIntOp>(l, 1, 1);
     for (Value input : op.getInputs())
       for (size_t axis = 0; axis < rank; ++axis) {
         Value size = b.create<memref::DimOp>(l, input, axis);
@@ -186,12 +212,8 @@ void lower(ElementwiseOp op) {
             l, same,
             b.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq, size, sizes[axis].get<Value>()));
       }
-    auto choice = b.create<scf::IfOp>(l, same, /*withElseRegion=*/true);
-    b.setInsertionPoint(choice.thenBlock()->getTerminator());
-    emitLoopNest(b, op, SmallVector<Value>(op.getInputs()), result);
-    b.setInsertionPoint(choice.elseBlock()->getTerminator());
-    emitLoopNest(b, op, views, result);
   }
+  emitLoopNest(b, op, views, same, result);
   op.getResult().replaceAllUsesWith(result);
   op.erase();
 }
