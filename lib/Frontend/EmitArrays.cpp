@@ -349,6 +349,13 @@ Val FunctionEmitter::emitView(const SExpr &subscript) {
   return {type, {view}};
 }
 
+bool FunctionEmitter::isNewArray(Value array) {
+  if (array.getDefiningOp<dialect::ElementwiseOp>())
+    return true;
+  auto view = array.getDefiningOp<mlir::memref::ReinterpretCastOp>();
+  return view && view.getSource().getDefiningOp<mlir::memref::AllocOp>();
+}
+
 Value FunctionEmitter::broadcastTo(const Val &value, Value destination, int ndim, Location l) {
   // NumPy's broadcasting: trailing axes line up; an axis of size 1 (or a
   // missing leading one) repeats with stride 0; other sizes must be equal.
@@ -425,6 +432,12 @@ void FunctionEmitter::storeSlice(const SExpr &subscript, const Val &value) {
   auto copy = [&](Value from, const Type &fromType, Value to, const Type &toType) {
     copyElements(Val{fromType, {from}}, Val{toType, {to}}, l);
   };
+  // A new array (an elementwise result, an allocation) overlaps nothing.
+  if (isNewArray(value.leaves[0])) {
+    copy(source, sourceType, destination, target.type);
+    freeIfTemporary(value);
+    return;
+  }
   // Views of one buffer may overlap (a[1:] = a[:-1]): NumPy copies as if
   // through a temporary, so do that whenever the base buffers are the same.
   auto base = [&](Value memref) {

@@ -514,6 +514,9 @@ private:
   /// A new C-contiguous array of `sizes` (checked), optionally filled.
   Value allocateArray(const Type &type, llvm::ArrayRef<Value> sizes, const Val *fill,
                       Location l);
+  /// Whether `array` is memory this expression just allocated (no other
+  /// array can overlap it).
+  static bool isNewArray(Value array);
   /// NumPy's checks of an array's sizes before it allocates (none negative,
   /// the bytes fit the address space); returns the element count.
   Value checkArraySizes(const Type &type, llvm::ArrayRef<Value> sizes, Location l);

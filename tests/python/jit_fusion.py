@@ -84,3 +84,10 @@ def cast_then_scale(x, dtype):
 
 def cast_of_chain(x):
     return (x * 3).astype(np.float32) + np.float32(1)
+
+
+def shifted_store(a):
+    # The right side is a new array: stored directly, after it is complete.
+    a[1:] = a[:-1] * 2.0 + a[1:]
+    a[:-1] = a[1:]
+    return a

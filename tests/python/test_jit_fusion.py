@@ -171,3 +171,9 @@ def test_large_results_from_many_threads() -> None:
             assert_bits(expected[k], result)
 
     run_in_threads(4, body)
+
+
+@given(a=hnp.arrays(np.float64, st.integers(1, 30), elements=finite))
+@SETTINGS
+def test_stores_of_new_arrays_into_overlapping_slices(a) -> None:
+    assert_same_effects(py.shifted_store, jit.shifted_store, a)
