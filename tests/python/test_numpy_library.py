@@ -247,6 +247,16 @@ def test_complex_power_follows_numpy(n: int, e: float) -> None:
             np.testing.assert_allclose(g, w, rtol=1e-13, equal_nan=True)
 
 
+def test_zero_to_complex_powers_is_numpys() -> None:
+    # NumPy 2: 0 ** w is 0 when w's real part is positive, whatever its
+    # imaginary part; 1 for w == 0; nan otherwise.
+    z = np.zeros(11, dtype=complex)
+    w = np.array([0.5 + 0.5j, -1 + 1j, 1j, -2, 2, 0, -0.5, 0.5, 1e-300, np.inf, complex(0.5, np.inf)])
+    with quiet():
+        got, want = jit.complex_power(z, w)[0], py.complex_power(z, w)[0]
+    np.testing.assert_array_equal(got, want)
+
+
 @given(a=st.integers(1, 6), b=st.integers(1, 6), dtype=st.sampled_from(DTYPES))
 @SETTINGS
 def test_outer(a: int, b: int, dtype: Any) -> None:

@@ -187,7 +187,9 @@ def _power_complex(x, y):
     if br == 0.0 and bi == 0.0:
         return 1.0 + 0j
     if x.real == 0.0 and x.imag == 0.0:
-        if br > 0.0 and bi == 0.0:
+        # NumPy 2: zero to a power of positive real part is zero, whatever
+        # its imaginary part.
+        if br > 0.0:
             return 0j
         return complex(_NAN, _NAN)
     if bi == 0.0 and br > -100.0 and br < 100.0 and c_floor(br) == br:
