@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "EmitterImpl.h"
 
+#include "mlir/IR/Matchers.h"
+
 namespace plait::frontend::detail {
 
 Val FunctionEmitter::emitExpr(const SExpr &expr) {
@@ -385,11 +387,38 @@ Val FunctionEmitter::emitBinary(const SExpr &node, ast::Operator op,
     return arrayElementwise(
         node, {asElement(left), asElement(right)}, type.dtype, type.ndim,
         [&](llvm::ArrayRef<Val> x) {
-          Val power = emitBinary(node, op, x[0], x[1]);
           if (!scalarPower)
-            return power;
+            return emitBinary(node, op, x[0], x[1]);
           Location l = loc(node);
           Value base = x[0].leaves[0], exponent = x[1].leaves[0];
+          // A constant exponent takes its path alone: the pow call of the
+          // other would stay (libm may set errno), and cost its time.
+          double constant = 0;
+          mlir::APFloat floatConstant(0.0);
+          llvm::APInt intConstant;
+          bool isConstant = false;
+          if (right.type.kind == Type::Kind::Float &&
+              mlir::matchPattern(exponent, mlir::m_ConstantFloat(&floatConstant))) {
+            constant = floatConstant.convertToDouble();
+            isConstant = true;
+          } else if (right.type.kind == Type::Kind::Int &&
+                     mlir::matchPattern(exponent, mlir::m_ConstantInt(&intConstant))) {
+            constant = static_cast<double>(intConstant.getSExtValue());
+            isConstant = true;
+          }
+          if (isConstant) {
+            Type elementType = x[0].type;
+            if (right.type.kind == Type::Kind::Float && constant == 0.5)
+              return Val{elementType, {builder.create<mlir::math::SqrtOp>(l, base).getResult()}};
+            if (right.type.kind == Type::Kind::Int && constant == 2)
+              return Val{elementType, {builder.create<arith::MulFOp>(l, base, base).getResult()}};
+            if (right.type.kind == Type::Kind::Int && constant == -1)
+              return Val{elementType,
+                         {builder.create<arith::DivFOp>(l, constFloatOf(base.getType(), 1.0), base)
+                              .getResult()}};
+            return emitBinary(node, op, x[0], x[1]);
+          }
+          Val power = emitBinary(node, op, x[0], x[1]);
           auto whenExponent = [&](auto equal, Value special, Value otherwise) {
             return builder.create<arith::SelectOp>(l, equal, special, otherwise).getResult();
           };
