@@ -269,6 +269,18 @@ Val FunctionEmitter::accumulate(const SExpr &node, const std::string &name, cons
   return {result, {out}};
 }
 
+Value FunctionEmitter::pairwiseSumOperation(Value array, Value size, Location l) {
+  auto op = builder.create<dialect::PairwiseSumOp>(l, builder.getF64Type(), mlir::ValueRange{array},
+                                                   mlir::ValueRange{size});
+  Block *body = new Block();
+  op.getBody().push_back(body);
+  Value element = body->addArgument(builder.getF64Type(), l);
+  OpBuilder::InsertionGuard guard(builder);
+  startBlock(body);
+  builder.create<dialect::YieldOp>(l, element);
+  return op.getResult();
+}
+
 Val FunctionEmitter::reduceArray(const SExpr &node, const std::string &name, const Val &array,
                                  const Type &result, bool sequential, bool fortranOrder) {
   Location l = loc(node);
@@ -307,8 +319,12 @@ Val FunctionEmitter::reduceArray(const SExpr &node, const std::string &name, con
       stride =
           builder.create<arith::IndexCastOp>(l, builder.getI64Type(), metadata.getStrides()[0]);
     }
-    Val total = fromIdentity(castNumPy(
-        Val{Type::floating(), {pairwise(dataAddress(memref, t, l), size, stride)}}, result.dtype));
+    // A 1-D float64 array's sum is an operation: fused with the expression
+    // that computes the array, no array is made.
+    Value sum = t.ndim == 1 && t.dtype == DType::Float64
+                    ? pairwiseSumOperation(memref, size, l)
+                    : pairwise(dataAddress(memref, t, l), size, stride);
+    Val total = fromIdentity(castNumPy(Val{Type::floating(), {sum}}, result.dtype));
     return name == "sum" ? total : mean(total);
   }
   if (name == "min" || name == "max" || name == "amin" || name == "amax") {

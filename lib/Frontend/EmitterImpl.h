@@ -514,6 +514,9 @@ private:
   /// A new C-contiguous array of `sizes` (checked), optionally filled.
   Value allocateArray(const Type &type, llvm::ArrayRef<Value> sizes, const Val *fill,
                       Location l);
+  /// NumPy's pairwise sum of a 1-D float64 array (plait.pairwise_sum with
+  /// the identity body: a producer of the array may fuse into it).
+  Value pairwiseSumOperation(Value array, Value size, Location l);
   /// Whether `array` is memory this expression just allocated (no other
   /// array can overlap it).
   static bool isNewArray(Value array);

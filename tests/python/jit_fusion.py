@@ -91,3 +91,19 @@ def shifted_store(a):
     a[1:] = a[:-1] * 2.0 + a[1:]
     a[:-1] = a[1:]
     return a
+
+
+def sum_of_expression(a, b):
+    return np.sum(a * b - 0.5 * a)
+
+
+def mean_of_expression(a, b):
+    return np.mean(np.abs(a - b))
+
+
+def sum_of_negative_zeros(a):
+    return np.sum(-np.abs(a) * 0.0)
+
+
+def sum_of_strided(a):
+    return np.sum(a[::2] ** 2) + np.sum(a[::-3] * 3.0)

@@ -93,13 +93,17 @@ def test_fortran_and_strided_inputs() -> None:
 
 def test_a_chain_is_one_loop() -> None:
     # One allocation for the result, none for the three temporaries NumPy
-    # makes; the sum of squares allocates one array (its pairwise sum reads it).
+    # makes; a sum of a 1-D expression allocates nothing (it sums elements
+    # as it computes them, in NumPy's pairwise order).
     a = np.linspace(0.0, 1.0, 9)
     jit.rosenbrock_terms(a, a)
     text = jit.rosenbrock_terms.inspect(stage="optimized-plait")
     assert text.count("memref.alloc(") == 1, text
-    jit.squared_distance(a, a)
-    assert jit.squared_distance.inspect(stage="optimized-plait").count("memref.alloc(") == 1
+    for name in ("squared_distance", "rosenbrock"):
+        fn = getattr(jit, name)
+        fn(a, a) if name == "squared_distance" else fn(a)
+        text = fn.inspect(stage="optimized-plait")
+        assert text.count("memref.alloc(") == 0 and "_pairwise_sum_" in text, text
 
 
 @pytest.mark.parametrize("name", ["written_between", "called_between", "reused_temporary"])
@@ -177,3 +181,22 @@ def test_large_results_from_many_threads() -> None:
 @SETTINGS
 def test_stores_of_new_arrays_into_overlapping_slices(a) -> None:
     assert_same_effects(py.shifted_store, jit.shifted_store, a)
+
+
+lengths = st.one_of(st.integers(0, 300), st.sampled_from([7, 8, 9, 127, 128, 129, 255, 256, 257, 1000, 9001]))
+
+
+@given(n=lengths, data=st.data())
+@SETTINGS
+def test_sums_of_expressions_are_numpys_pairwise_sums(n, data) -> None:
+    # Summed as computed, with no array in between: the same bits as
+    # NumPy's pairwise sum of the array it makes.
+    a = data.draw(hnp.arrays(np.float64, n, elements=any_float))
+    b = data.draw(st.one_of(hnp.arrays(np.float64, n, elements=finite),
+                            hnp.arrays(np.float64, 1, elements=finite)))  # one element: broadcast
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # the mean of nothing
+        same_bits("sum_of_expression", a, b)
+        same_bits("mean_of_expression", a, b)
+        same_bits("sum_of_negative_zeros", a)
+        same_bits("sum_of_strided", a)

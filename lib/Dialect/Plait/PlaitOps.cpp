@@ -433,25 +433,39 @@ void ForOp::inferResultRanges(ArrayRef<ConstantIntRanges> ranges, SetIntRangeFn 
 // elementwise
 //===----------------------------------------------------------------------===//
 
-LogicalResult ElementwiseOp::verifyRegions() {
-  auto result = getResult().getType().cast<MemRefType>();
-  if (result.getRank() != static_cast<int64_t>(getShape().size()))
-    return emitOpError("needs one size per axis of its result");
-  for (Value input : getInputs())
-    if (input.getType().cast<MemRefType>().getRank() > result.getRank())
-      return emitOpError("has an input of more axes than its result");
-  Region &body = getBody();
-  if (body.empty() || body.getNumArguments() != getInputs().size())
-    return emitOpError("needs a body whose entry block takes one element per input");
-  for (auto [input, element] : llvm::zip(getInputs(), body.getArguments()))
-    if (input.getType().cast<MemRefType>().getElementType() != element.getType())
-      return emitOpError("takes elements of its inputs' element types");
+namespace {
+/// The checks plait.elementwise and plait.pairwise_sum share: inputs of at
+/// most `rank` axes, a body taking their elements and yielding `element`s.
+LogicalResult verifyElementBody(Operation *op, ValueRange inputs, size_t sizes, int64_t rank,
+                                Region &body, Type element) {
+  if (rank != static_cast<int64_t>(sizes))
+    return op->emitOpError("needs one size per axis of its result");
+  for (Value input : inputs)
+    if (input.getType().cast<MemRefType>().getRank() > rank)
+      return op->emitOpError("has an input of more axes than its result");
+  if (body.empty() || body.getNumArguments() != inputs.size())
+    return op->emitOpError("needs a body whose entry block takes one element per input");
+  for (auto [input, argument] : llvm::zip(inputs, body.getArguments()))
+    if (input.getType().cast<MemRefType>().getElementType() != argument.getType())
+      return op->emitOpError("takes elements of its inputs' element types");
   for (Block &block : body) {
     if (block.empty() || !block.back().hasTrait<OpTrait::IsTerminator>())
-      return emitOpError("has a block without a terminator");
+      return op->emitOpError("has a block without a terminator");
     if (auto yield = dyn_cast<YieldOp>(block.back()))
-      if (yield.getValue().getType() != result.getElementType())
-        return emitOpError("yields elements of another type than its result's");
+      if (yield.getValue().getType() != element)
+        return op->emitOpError("yields elements of another type than its result's");
   }
   return success();
+}
+} // namespace
+
+LogicalResult ElementwiseOp::verifyRegions() {
+  auto result = getResult().getType().cast<MemRefType>();
+  return verifyElementBody(*this, getInputs(), getShape().size(), result.getRank(), getBody(),
+                           result.getElementType());
+}
+
+LogicalResult PairwiseSumOp::verifyRegions() {
+  return verifyElementBody(*this, getInputs(), getShape().size(), 1, getBody(),
+                           getResult().getType());
 }

@@ -101,3 +101,14 @@ func.func @elementwise_yield_type(%a: memref<?xf64>, %n: i64) -> memref<?xf64> {
   }
   return %r : memref<?xf64>
 }
+
+// -----
+
+func.func @pairwise_sum_rank(%a: memref<?x?xf64>, %n: i64) -> f64 {
+  // expected-error @+1 {{needs one size per axis of its result}}
+  %s = plait.pairwise_sum(%a : memref<?x?xf64>) shape(%n, %n) -> f64 {
+  ^bb0(%x: f64):
+    plait.yield %x : f64
+  }
+  return %s : f64
+}

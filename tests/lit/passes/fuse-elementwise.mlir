@@ -130,3 +130,28 @@ func.func @kept_apart(%a: !array, %n: i64, %i: index) -> !array {
   plait.release %z : !array
   return %s : !array
 }
+
+// A sum reads the expression's elements as they are computed: no array.
+// CHECK-LABEL: func.func @summed
+// CHECK-NOT: plait.elementwise
+// CHECK: %[[S:.*]] = plait.pairwise_sum(%arg0, %arg1 : {{.*}}) shape(%arg2) -> f64
+// CHECK-NEXT: ^bb0(%[[A:.*]]: f64, %[[B:.*]]: f64):
+// CHECK-NEXT: %[[D:.*]] = arith.subf %[[A]], %[[B]]
+// CHECK-NEXT: %[[P:.*]] = arith.mulf %[[D]], %[[D]]
+// CHECK-NEXT: plait.yield %[[P]]
+// CHECK-NOT: plait.release
+// CHECK: return %[[S]]
+func.func @summed(%a: !array, %b: !array, %n: i64) -> f64 {
+  %d = plait.elementwise(%a, %b : !array, !array) shape(%n) -> !array {
+  ^bb0(%x: f64, %y: f64):
+    %r = arith.subf %x, %y : f64
+    %s = arith.mulf %r, %r : f64
+    plait.yield %s : f64
+  }
+  %sum = plait.pairwise_sum(%d : !array) shape(%n) -> f64 {
+  ^bb0(%x: f64):
+    plait.yield %x : f64
+  }
+  plait.release %d : !array
+  return %sum : f64
+}

@@ -89,3 +89,47 @@ func.func @zero_d(%v: i64) -> memref<i64, strided<[], offset: ?>> {
   }
   return %r : memref<i64, strided<[], offset: ?>>
 }
+
+// The sum of one array is the runtime's pairwise sum of its data.
+// CHECK-LABEL: func.func @sum_of_array
+// CHECK: %[[SUM:.*]] = call @plait_rt_pairwise_sum_f64(%{{.*}}, %arg1, %{{.*}}) : (i64, i64, i64) -> f64
+// CHECK: return %[[SUM]]
+func.func @sum_of_array(%a: !array, %n: i64) -> f64 {
+  %s = plait.pairwise_sum(%a : !array) shape(%n) -> f64 {
+  ^bb0(%x: f64):
+    plait.yield %x : f64
+  }
+  return %s : f64
+}
+
+// The sum of an expression calls a function that computes it in blocks of
+// up to 128 elements (into a buffer, then eight accumulators) and halves
+// above: one that reads the inputs directly, one through broadcast views.
+// CHECK-LABEL: func.func @sum_of_expression
+// CHECK: %[[WHOLE:.*]] = arith.andi
+// CHECK: scf.if %[[WHOLE]] -> (f64)
+// CHECK: call @sum_of_expression_pairwise_sum_0(%{{.*}}, %arg1, %arg1, %arg0, %arg2)
+// CHECK: } else {
+// CHECK: call @sum_of_expression_pairwise_sum_1(
+// CHECK: func.func private @sum_of_expression_pairwise_sum_0(%[[START:.*]]: i64, %[[COUNT:.*]]: i64, %{{.*}}: i64, %[[IN:.*]]: memref<?xf64, strided<[1], offset: ?>>, %[[SCALE:.*]]: f64) -> f64
+// CHECK: %[[BUFFER:.*]] = memref.alloca() : memref<128xf64>
+// CHECK: scf.if
+// CHECK: scf.for
+// CHECK: memref.load %[[IN]]
+// CHECK: arith.mulf %{{.*}}, %[[SCALE]]
+// CHECK: memref.store %{{.*}}, %[[BUFFER]]
+// CHECK: arith.constant -0.0
+// CHECK: scf.for {{.*}} step %c8
+// CHECK: } else {
+// CHECK: call @sum_of_expression_pairwise_sum_0(%[[START]]
+// CHECK: call @sum_of_expression_pairwise_sum_0(
+// CHECK: func.func private @sum_of_expression_pairwise_sum_1(
+// CHECK: memref.reinterpret_cast
+func.func @sum_of_expression(%a: !array, %n: i64, %scale: f64) -> f64 {
+  %s = plait.pairwise_sum(%a : !array) shape(%n) -> f64 {
+  ^bb0(%x: f64):
+    %y = arith.mulf %x, %scale : f64
+    plait.yield %y : f64
+  }
+  return %s : f64
+}

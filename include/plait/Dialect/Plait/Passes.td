@@ -7,7 +7,8 @@ include "mlir/Pass/PassBase.td"
 def FuseElementwise : Pass<"plait-fuse-elementwise", "::mlir::func::FuncOp"> {
   let summary = "Chains of whole-array elementwise operations become one";
   let description = [{
-    A `plait.elementwise` whose result is read only by another one (and
+    A `plait.elementwise` whose result is read only by another one, or by a
+    `plait.pairwise_sum` (and
     released after it, the way the frontend frees a temporary) is computed
     inside that one: its inputs become the consumer's and its body is
     inlined where the consumer read the element. `100 * (x - y) ** 2` then
@@ -23,8 +24,8 @@ def FuseElementwise : Pass<"plait-fuse-elementwise", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
-def LowerElementwise : Pass<"plait-lower-elementwise", "::mlir::func::FuncOp"> {
-  let summary = "plait.elementwise to an allocation and a loop nest";
+def LowerElementwise : Pass<"plait-lower-elementwise", "::mlir::ModuleOp"> {
+  let summary = "plait.elementwise to an allocation and loops; plait.pairwise_sum to a sum";
   let description = [{
     Allocates the result (a MemoryError when the allocation fails), makes a
     broadcast view of each input (stride 0 on the axes it repeats), and
@@ -33,6 +34,9 @@ def LowerElementwise : Pass<"plait-lower-elementwise", "::mlir::func::FuncOp"> {
     that reads them directly, with the strides their types state, and runs
     when none of them repeats at run time (LLVM vectorises it; broadcast
     strides it could only gather through).
+    A plait.pairwise_sum of one array becomes the runtime's pairwise sum of
+    its data; of an expression, a call of a function it adds (recursive, as
+    NumPy's pairwise_sum) that computes each element where it adds it.
   }];
   let constructor = "::plait::dialect::createLowerElementwisePass()";
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect",

@@ -441,9 +441,36 @@ def Plait_ElementwiseOp : Plait_Op<"elementwise", [
   let hasRegionVerifier = 1;
 }
 
+def Plait_PairwiseSumOp : Plait_Op<"pairwise_sum", [
+    AttrSizedOperandSegments, RecursiveMemoryEffects]> {
+  let summary = "NumPy's pairwise sum of the elements a body computes";
+  let description = [{
+    The sum, in NumPy's pairwise order over a contiguous run (blocks of
+    eight accumulators up to 128 elements, halves above; -0.0 when empty),
+    of what the body yields at each position of a 1-D shape, its inputs
+    broadcast to it as plait.elementwise's. The frontend emits it with the
+    identity body for `np.sum` of a 1-D float64 array; fusing an
+    elementwise producer into it sums an expression without making its
+    array, with the same result bit for bit.
+    ```mlir
+    %s = plait.pairwise_sum(%a : memref<?xf64>) shape(%n) -> f64 {
+    ^bb0(%x: f64):
+      plait.yield %x : f64
+    }
+    ```
+  }];
+  let arguments = (ins Arg<Variadic<AnyMemRef>, "", [MemRead]>:$inputs, Variadic<I64>:$shape);
+  let results = (outs F64:$result);
+  let regions = (region AnyRegion:$body);
+  let assemblyFormat = [{
+    (`(` $inputs^ `:` type($inputs) `)`)? `shape` `(` $shape `)` attr-dict `->` type($result) $body
+  }];
+  let hasRegionVerifier = 1;
+}
+
 def Plait_YieldOp : Plait_Op<"yield", [Pure, Terminator,
-                                       HasParent<"ElementwiseOp">]> {
-  let summary = "the element a plait.elementwise body computed";
+                                       ParentOneOf<["ElementwiseOp", "PairwiseSumOp"]>]> {
+  let summary = "the element a plait.elementwise or plait.pairwise_sum body computed";
   let arguments = (ins AnyType:$value);
   let assemblyFormat = "$value attr-dict `:` type($value)";
 }

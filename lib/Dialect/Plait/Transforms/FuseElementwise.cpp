@@ -69,9 +69,32 @@ std::optional<int64_t> sizeQuery(Operation *user) {
   return dim.getConstantIndex();
 }
 
+/// The operations a producer fuses into: plait.elementwise and
+/// plait.pairwise_sum, both inputs and a body from their elements.
+ValueRange inputsOf(Operation *consumer) {
+  if (auto sum = dyn_cast<PairwiseSumOp>(consumer))
+    return sum.getInputs();
+  return cast<ElementwiseOp>(consumer).getInputs();
+}
+
+Region &bodyOf(Operation *consumer) {
+  if (auto sum = dyn_cast<PairwiseSumOp>(consumer))
+    return sum.getBody();
+  return cast<ElementwiseOp>(consumer).getBody();
+}
+
+/// `consumer` again, with other inputs (its body is still to be moved in).
+Operation *withInputs(OpBuilder &b, Operation *consumer, ValueRange inputs) {
+  if (auto sum = dyn_cast<PairwiseSumOp>(consumer))
+    return b.create<PairwiseSumOp>(sum.getLoc(), sum.getType(), inputs, sum.getShape());
+  auto elementwise = cast<ElementwiseOp>(consumer);
+  return b.create<ElementwiseOp>(elementwise.getLoc(), elementwise.getType(), inputs,
+                                 elementwise.getShape(), elementwise.getFortranAttr());
+}
+
 /// The release that frees `producer`'s result after `consumer` reads it,
 /// when those two are its only users (besides questions about its shape).
-ReleaseOp onlyReadBy(ElementwiseOp producer, ElementwiseOp consumer) {
+ReleaseOp onlyReadBy(ElementwiseOp producer, Operation *consumer) {
   ReleaseOp release;
   for (Operation *user : producer.getResult().getUsers()) {
     if (user == consumer || sizeQuery(user))
@@ -86,11 +109,11 @@ ReleaseOp onlyReadBy(ElementwiseOp producer, ElementwiseOp consumer) {
 }
 
 /// `producer` computed inside `consumer`; returns the fused operation.
-ElementwiseOp fuse(ElementwiseOp producer, ElementwiseOp consumer) {
+Operation *fuse(ElementwiseOp producer, Operation *consumer) {
   Value temporary = producer.getResult();
   // The consumer's other inputs, then the producer's it does not have.
   SmallVector<Value> inputs;
-  for (Value input : consumer.getInputs())
+  for (Value input : inputsOf(consumer))
     if (input != temporary)
       inputs.push_back(input);
   size_t kept = inputs.size();
@@ -99,10 +122,9 @@ ElementwiseOp fuse(ElementwiseOp producer, ElementwiseOp consumer) {
       inputs.push_back(input);
 
   OpBuilder b(consumer);
-  auto fused = b.create<ElementwiseOp>(consumer.getLoc(), consumer.getResult().getType(), inputs,
-                                       consumer.getShape(), consumer.getFortranAttr());
-  fused.getBody().takeBody(consumer.getBody());
-  Block &entry = fused.getBody().front();
+  Operation *fused = withInputs(b, consumer, inputs);
+  bodyOf(fused).takeBody(bodyOf(consumer));
+  Block &entry = bodyOf(fused).front();
   for (Value input : llvm::drop_begin(inputs, kept))
     entry.addArgument(input.getType().cast<MemRefType>().getElementType(), producer.getLoc());
 
@@ -110,13 +132,14 @@ ElementwiseOp fuse(ElementwiseOp producer, ElementwiseOp consumer) {
   IRMapping mapping;
   SmallVector<unsigned> readTemporary;
   SmallVector<Value> arguments; // the consumer's block arguments that stay, in order
-  for (auto [input, argument] : llvm::zip(consumer.getInputs(), entry.getArguments())) {
+  ValueRange consumerInputs = inputsOf(consumer);
+  for (auto [input, argument] : llvm::zip(consumerInputs, entry.getArguments())) {
     if (input == temporary)
       readTemporary.push_back(argument.getArgNumber());
     else
       arguments.push_back(argument);
   }
-  llvm::append_range(arguments, entry.getArguments().drop_front(consumer.getInputs().size()));
+  llvm::append_range(arguments, entry.getArguments().drop_front(consumerInputs.size()));
   for (auto [input, argument] : llvm::zip(producer.getInputs(), producer.getBody().getArguments()))
     mapping.map(argument, arguments[llvm::find(inputs, input) - inputs.begin()]);
   b.setInsertionPointToStart(&entry);
@@ -128,8 +151,8 @@ ElementwiseOp fuse(ElementwiseOp producer, ElementwiseOp consumer) {
     entry.getArgument(number).replaceAllUsesWith(element);
     entry.eraseArgument(number);
   }
-  consumer.getResult().replaceAllUsesWith(fused.getResult());
-  consumer.erase();
+  consumer->getResult(0).replaceAllUsesWith(fused->getResult(0));
+  consumer->erase();
   return fused;
 }
 
@@ -146,17 +169,20 @@ void answerSizeQueries(ElementwiseOp op) {
 
 struct FuseElementwisePass : public plait::dialect::impl::FuseElementwiseBase<FuseElementwisePass> {
   void runOnOperation() override {
-    SmallVector<ElementwiseOp> consumers;
-    getOperation()->walk([&](ElementwiseOp op) { consumers.push_back(op); });
+    SmallVector<Operation *> consumers;
+    getOperation()->walk([&](Operation *op) {
+      if (isa<ElementwiseOp, PairwiseSumOp>(op))
+        consumers.push_back(op);
+    });
     // In program order, so that a producer has absorbed its own producers
     // before its consumer absorbs it.
-    for (ElementwiseOp consumer : consumers)
-      while (ElementwiseOp fused = fuseOneProducer(consumer))
+    for (Operation *consumer : consumers)
+      while (Operation *fused = fuseOneProducer(consumer))
         consumer = fused;
   }
 
-  ElementwiseOp fuseOneProducer(ElementwiseOp consumer) {
-    for (Value input : consumer.getInputs()) {
+  Operation *fuseOneProducer(Operation *consumer) {
+    for (Value input : inputsOf(consumer)) {
       auto producer = input.getDefiningOp<ElementwiseOp>();
       if (!producer || producer->getBlock() != consumer->getBlock() ||
           !producer.getBody().hasOneBlock() || !writesNoMemory(producer, /*mayRaise=*/false))
@@ -183,13 +209,13 @@ struct FuseElementwisePass : public plait::dialect::impl::FuseElementwiseBase<Fu
         op->moveAfter(after);
         after = op;
       }
-      ElementwiseOp fused = fuse(producer, consumer);
+      Operation *fused = fuse(producer, consumer);
       release.erase();
       answerSizeQueries(producer);
       producer.erase();
       return fused;
     }
-    return {};
+    return nullptr;
   }
 };
 

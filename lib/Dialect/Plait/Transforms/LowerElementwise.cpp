@@ -15,6 +15,8 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace plait::dialect {
 #define GEN_PASS_DEF_LOWERELEMENTWISE
@@ -218,12 +220,252 @@ void lower(ElementwiseOp op) {
   op.erase();
 }
 
+//===----------------------------------------------------------------------===//
+// plait.pairwise_sum
+//===----------------------------------------------------------------------===//
+
+constexpr int64_t kPairwiseBlock = 128; // NumPy's PW_BLOCKSIZE
+constexpr const char *kPairwiseRuntime = "plait_rt_pairwise_sum_f64";
+
+/// The element `body` computes at `index` of `views`, its ops cloned at the
+/// builder's position (`outside` maps the values it uses from outside).
+Value elementAt(OpBuilder &b, Location l, Region &body, ArrayRef<Value> views, Value index,
+                const IRMapping &outside) {
+  IRMapping mapping = outside;
+  for (auto [view, argument] : llvm::zip(views, body.getArguments()))
+    mapping.map(argument, b.create<memref::LoadOp>(l, view, ValueRange{index}).getResult());
+  for (Operation &inner : body.front().without_terminator())
+    b.clone(inner, mapping);
+  return mapping.lookupOrDefault(cast<YieldOp>(body.front().getTerminator()).getValue());
+}
+
+/// The identity body over one array: NumPy's pairwise sum of its data, as
+/// the runtime computes it.
+Value callRuntimeSum(OpBuilder &b, PairwiseSumOp op, ModuleOp module) {
+  Location l = op.getLoc();
+  Type i64 = b.getI64Type();
+  if (!module.lookupSymbol(kPairwiseRuntime)) {
+    OpBuilder top = OpBuilder::atBlockEnd(module.getBody());
+    top.create<func::FuncOp>(l, kPairwiseRuntime,
+                             b.getFunctionType({i64, i64, i64}, {b.getF64Type()}))
+        .setPrivate();
+  }
+  Value array = op.getInputs()[0];
+  auto metadata = b.create<memref::ExtractStridedMetadataOp>(l, array);
+  auto cast = [&](Value index) { return b.create<arith::IndexCastOp>(l, i64, index).getResult(); };
+  Value eight = b.create<arith::ConstantIntOp>(l, 8, 64);
+  Value address =
+      b.create<arith::AddIOp>(l, cast(b.create<memref::ExtractAlignedPointerAsIndexOp>(l, array)),
+                              b.create<arith::MulIOp>(l, cast(metadata.getOffset()), eight));
+  return b
+      .create<func::CallOp>(l, kPairwiseRuntime, TypeRange{b.getF64Type()},
+                            ValueRange{address, op.getShape()[0], cast(metadata.getStrides()[0])})
+      .getResult(0);
+}
+
+/// A function computing NumPy's pairwise sum of the body's elements
+/// [start, start + count) of `size`, recursively as NumPy's pairwise_sum
+/// (and the runtime's pairwiseSum): fewer than 8 added in order from -0.0;
+/// up to 128 in eight accumulators combined as
+/// ((r0+r1)+(r2+r3))+((r4+r5)+(r6+r7)), the rest in order; above that,
+/// halves (the first a multiple of 8). With `broadcast`,
+/// inputs are read through broadcast views; without, as they are (their
+/// types' strides: unit strides LLVM vectorises).
+func::FuncOp pairwiseFunction(PairwiseSumOp op, ModuleOp module, ArrayRef<Value> captured,
+                              bool broadcast) {
+  Location l = op.getLoc();
+  OpBuilder top = OpBuilder::atBlockEnd(module.getBody());
+  Type i64 = top.getI64Type(), f64 = top.getF64Type();
+  SmallVector<Type> arguments = {i64, i64, i64};
+  for (Value input : op.getInputs())
+    arguments.push_back(input.getType());
+  for (Value value : captured)
+    arguments.push_back(value.getType());
+  // Named after the function it serves (whose name is unique in the JIT).
+  std::string prefix = op->getParentOfType<func::FuncOp>().getSymName().str() + "_pairwise_sum_";
+  std::string name;
+  for (unsigned k = 0; name.empty() || module.lookupSymbol(name); ++k)
+    name = prefix + std::to_string(k);
+  auto function = top.create<func::FuncOp>(l, name, top.getFunctionType(arguments, {f64}));
+  function.setPrivate();
+  Block *entry = function.addEntryBlock();
+  OpBuilder b = OpBuilder::atBlockEnd(entry);
+  Value start = entry->getArgument(0), count = entry->getArgument(1), size = entry->getArgument(2);
+  size_t inputs = op.getInputs().size();
+  SmallVector<OpFoldResult> sizes = {toIndex(b, l, size)};
+  SmallVector<Value> views;
+  for (size_t k = 0; k < inputs; ++k)
+    views.push_back(broadcast ? broadcastView(b, l, entry->getArgument(3 + k), sizes)
+                              : Value(entry->getArgument(3 + k)));
+  IRMapping outside;
+  for (auto [k, value] : llvm::enumerate(captured))
+    outside.map(value, entry->getArgument(3 + inputs + k));
+  Region &body = op.getBody();
+  auto constant = [&](OpBuilder &at, int64_t v) {
+    return at.create<arith::ConstantIntOp>(l, v, 64).getResult();
+  };
+  auto index = [&](OpBuilder &at, Value v) { return toIndex(at, l, v); };
+  // element(i): the body at start + i
+  auto element = [&](OpBuilder &at, Value i) {
+    return elementAt(at, l, body, views, index(at, at.create<arith::AddIOp>(l, start, i)), outside);
+  };
+  auto ifElse = [&](OpBuilder &at, Value condition, auto &&then, auto &&otherwise) {
+    auto choice = at.create<scf::IfOp>(l, TypeRange{f64}, condition, /*withElseRegion=*/true);
+    OpBuilder in = OpBuilder::atBlockEnd(choice.thenBlock());
+    in.create<scf::YieldOp>(l, then(in));
+    in = OpBuilder::atBlockEnd(choice.elseBlock());
+    in.create<scf::YieldOp>(l, otherwise(in));
+    return choice.getResult(0);
+  };
+  using P = arith::CmpIPredicate;
+  // A block (up to 128 elements) is computed into a buffer first, by a
+  // loop LLVM vectorises, then summed from it exactly as NumPy sums memory.
+  Value buffer = b.create<memref::AllocaOp>(l, MemRefType::get({kPairwiseBlock}, f64));
+  auto buffered = [&](OpBuilder &at, Value i) {
+    return at.create<memref::LoadOp>(l, buffer, ValueRange{index(at, i)}).getResult();
+  };
+  auto addInOrder = [&](OpBuilder &at, Value from, Value to, Value initial) {
+    auto loop = at.create<scf::ForOp>(
+        l, index(at, from), index(at, to), at.create<arith::ConstantIndexOp>(l, 1).getResult(),
+        ValueRange{initial}, [&](OpBuilder &in, Location, Value i, ValueRange sums) {
+          Value x = buffered(in, in.create<arith::IndexCastOp>(l, i64, i));
+          in.create<scf::YieldOp>(l, in.create<arith::AddFOp>(l, sums[0], x).getResult());
+        });
+    return loop.getResult(0);
+  };
+  auto eightAccumulators = [&](OpBuilder &block) {
+    SmallVector<Value> firsts;
+    for (int64_t k = 0; k < 8; ++k)
+      firsts.push_back(buffered(block, constant(block, k)));
+    Value whole = block.create<arith::SubIOp>(
+        l, count, block.create<arith::RemSIOp>(l, count, constant(block, 8)));
+    auto eights = block.create<scf::ForOp>(
+        l, index(block, constant(block, 8)), index(block, whole),
+        block.create<arith::ConstantIndexOp>(l, 8).getResult(), firsts,
+        [&](OpBuilder &loop, Location, Value i, ValueRange r) {
+          Value at = loop.create<arith::IndexCastOp>(l, i64, i);
+          SmallVector<Value> next;
+          for (int64_t k = 0; k < 8; ++k)
+            next.push_back(loop.create<arith::AddFOp>(
+                l, r[k], buffered(loop, loop.create<arith::AddIOp>(l, at, constant(loop, k)))));
+          loop.create<scf::YieldOp>(l, next);
+        });
+    auto add = [&](Value x, Value y) { return block.create<arith::AddFOp>(l, x, y).getResult(); };
+    ValueRange r = eights.getResults();
+    Value combined =
+        add(add(add(r[0], r[1]), add(r[2], r[3])), add(add(r[4], r[5]), add(r[6], r[7])));
+    return addInOrder(block, whole, count, combined);
+  };
+  Value sum = ifElse(
+      b, b.create<arith::CmpIOp>(l, P::sle, count, constant(b, kPairwiseBlock)),
+      [&](OpBuilder &in) {
+        in.create<scf::ForOp>(l, index(in, constant(in, 0)), index(in, count),
+                              in.create<arith::ConstantIndexOp>(l, 1).getResult(), ValueRange{},
+                              [&](OpBuilder &loop, Location, Value i, ValueRange) {
+                                Value x = element(loop, loop.create<arith::IndexCastOp>(l, i64, i));
+                                loop.create<memref::StoreOp>(l, x, buffer, ValueRange{i});
+                                loop.create<scf::YieldOp>(l);
+                              });
+        return ifElse(
+            in, in.create<arith::CmpIOp>(l, P::slt, count, constant(in, 8)),
+            [&](OpBuilder &small) {
+              Value negativeZero =
+                  small.create<arith::ConstantFloatOp>(l, APFloat(-0.0), f64.cast<FloatType>());
+              return addInOrder(small, constant(small, 0), count, negativeZero);
+            },
+            eightAccumulators);
+      },
+      [&](OpBuilder &halves) {
+        Value half = halves.create<arith::DivSIOp>(l, count, constant(halves, 2));
+        half = halves.create<arith::SubIOp>(
+            l, half, halves.create<arith::RemSIOp>(l, half, constant(halves, 8)));
+        SmallVector<Value> first(entry->getArguments()), second(entry->getArguments());
+        first[1] = half;
+        second[0] = halves.create<arith::AddIOp>(l, start, half);
+        second[1] = halves.create<arith::SubIOp>(l, count, half);
+        Value a = halves.create<func::CallOp>(l, function, first).getResult(0);
+        Value c = halves.create<func::CallOp>(l, function, second).getResult(0);
+        return halves.create<arith::AddFOp>(l, a, c).getResult();
+      });
+  b.create<func::ReturnOp>(l, sum);
+  return function;
+}
+
+void lower(PairwiseSumOp op, ModuleOp module) {
+  OpBuilder b(op);
+  Location l = op.getLoc();
+  Region &body = op.getBody();
+  auto yield = cast<YieldOp>(body.front().getTerminator());
+  Value sum;
+  if (op.getInputs().size() == 1 && yield.getValue() == body.getArgument(0)) {
+    sum = callRuntimeSum(b, op, module);
+  } else {
+    // Values from outside become arguments, constants are made again
+    // inside (LLVM then sees `x ** 2.0`'s exponent, say).
+    llvm::SetVector<Value> used;
+    getUsedValuesDefinedAbove(body, used);
+    SmallVector<Value> captured;
+    for (Value value : used) {
+      Operation *definition = value.getDefiningOp();
+      if (definition && definition->hasTrait<OpTrait::ConstantLike>()) {
+        OpBuilder inside = OpBuilder::atBlockBegin(&body.front());
+        value.replaceUsesWithIf(inside.clone(*definition)->getResult(0), [&](OpOperand &use) {
+          return body.isAncestor(use.getOwner()->getParentRegion());
+        });
+        continue;
+      }
+      captured.push_back(value);
+    }
+    SmallVector<Value> arguments = {b.create<arith::ConstantIntOp>(l, 0, 64), op.getShape()[0],
+                                    op.getShape()[0]};
+    llvm::append_range(arguments, op.getInputs());
+    llvm::append_range(arguments, captured);
+    // Inputs of the whole length are read directly (vector loads), any that
+    // repeats through broadcast views: one function each.
+    Value size = toIndex(b, l, op.getShape()[0]);
+    Value whole = b.create<arith::ConstantIntOp>(l, 1, 1);
+    for (Value input : op.getInputs())
+      whole = b.create<arith::AndIOp>(
+          l, whole,
+          b.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq,
+                                  b.create<memref::DimOp>(l, input, 0).getResult(), size));
+    func::FuncOp direct = pairwiseFunction(op, module, captured, /*broadcast=*/false);
+    func::FuncOp broadcast = pairwiseFunction(op, module, captured, /*broadcast=*/true);
+    auto choice = b.create<scf::IfOp>(l, TypeRange{b.getF64Type()}, whole, /*withElseRegion=*/true);
+    OpBuilder::atBlockEnd(choice.thenBlock())
+        .create<scf::YieldOp>(l, OpBuilder::atBlockEnd(choice.thenBlock())
+                                     .create<func::CallOp>(l, direct, arguments)
+                                     .getResult(0));
+    OpBuilder::atBlockEnd(choice.elseBlock())
+        .create<scf::YieldOp>(l, OpBuilder::atBlockEnd(choice.elseBlock())
+                                     .create<func::CallOp>(l, broadcast, arguments)
+                                     .getResult(0));
+    sum = choice.getResult(0);
+  }
+  op.getResult().replaceAllUsesWith(sum);
+  op.erase();
+}
+
 struct LowerElementwisePass
     : public plait::dialect::impl::LowerElementwiseBase<LowerElementwisePass> {
   void runOnOperation() override {
-    SmallVector<ElementwiseOp> ops;
-    getOperation()->walk([&](ElementwiseOp op) { ops.push_back(op); });
-    for (ElementwiseOp op : ops)
+    ModuleOp module = getOperation();
+    SmallVector<ElementwiseOp> elementwise;
+    SmallVector<PairwiseSumOp> sums;
+    module->walk([&](Operation *op) {
+      if (auto e = dyn_cast<ElementwiseOp>(op))
+        elementwise.push_back(e);
+      else if (auto s = dyn_cast<PairwiseSumOp>(op))
+        sums.push_back(s);
+    });
+    for (PairwiseSumOp op : sums) {
+      if (!op.getBody().hasOneBlock()) {
+        op.emitOpError("has a body of several blocks; only single-block bodies are summed");
+        return signalPassFailure();
+      }
+      lower(op, module);
+    }
+    for (ElementwiseOp op : elementwise)
       lower(op);
   }
 };

@@ -23,7 +23,7 @@ void buildOptimizePipeline(mlir::OpPassManager &pm) {
   // Whole-array operations fuse while they are still operations, then
   // become loops that the passes below treat as any other.
   pm.addNestedPass<mlir::func::FuncOp>(createFuseElementwisePass());
-  pm.addNestedPass<mlir::func::FuncOp>(createLowerElementwisePass());
+  pm.addPass(createLowerElementwisePass());
   // Inlined callees' slots first (before versioning copies loops); then
   // versioning: it sees the checks as emitted; range analysis then removes
   // what it can prove in both copies, and in loops not versioned.
