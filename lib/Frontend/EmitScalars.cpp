@@ -347,6 +347,70 @@ Value FunctionEmitter::bitwise(ast::Operator op, Value a, Value b, Location l) {
   return nullptr;
 }
 
+Val FunctionEmitter::powerByScalar(const SExpr &node, const Val &base, const Val &exponent,
+                                   const Type &exponentType, DType dtype) {
+  // NumPy's float32/float64 power loop, given one exponent for the whole
+  // array, computes x ** -1, 0, 0.5, 1 and 2 as 1/x, 1, sqrt(x), x and x*x
+  // (sqrt differs from pow at -0.0 and -inf). float16 has only `**`'s
+  // fast_scalar_power: a Python int -1 or 2, a Python float 0.5, computed
+  // in float32. A constant exponent takes its path alone (a pow call left
+  // beside would stay: libm may set errno); others choose when they run.
+  Location l = loc(node);
+  bool half = dtype == DType::Float16;
+  auto pow = [&] { return emitBinary(node, ast::Operator::Pow, base, exponent); };
+  Value raw = exponent.leaves[0];
+  std::optional<double> constant;
+  mlir::APFloat floatConstant(0.0);
+  llvm::APInt intConstant;
+  if (exponentType.kind == Type::Kind::Float &&
+      mlir::matchPattern(raw, mlir::m_ConstantFloat(&floatConstant)))
+    constant = floatConstant.convertToDouble();
+  else if (exponentType.kind == Type::Kind::Int &&
+           mlir::matchPattern(raw, mlir::m_ConstantInt(&intConstant)))
+    constant = static_cast<double>(intConstant.getSExtValue());
+  Val wide = castNumPy(base, half ? DType::Float32 : dtype);
+  Value x = wide.leaves[0];
+  auto result = [&](Value v) {
+    Val value{wide.type, {v}};
+    return half ? castNumPy(value, DType::Float16) : value;
+  };
+  auto special = [&](double e) -> Value {
+    if (e == 0.5)
+      return builder.create<mlir::math::SqrtOp>(l, x);
+    if (e == 2)
+      return builder.create<arith::MulFOp>(l, x, x);
+    if (e == -1)
+      return builder.create<arith::DivFOp>(l, constFloatOf(x.getType(), 1.0), x);
+    if (e == 1)
+      return x;
+    return constFloatOf(x.getType(), 1.0); // e == 0
+  };
+  llvm::SmallVector<double, 5> exponents =
+      half ? llvm::SmallVector<double, 5>{exponentType.kind == Type::Kind::Float ? 0.5 : 2.0,
+                                          exponentType.kind == Type::Kind::Float ? 0.5 : -1.0}
+           : llvm::SmallVector<double, 5>{-1, 0, 0.5, 1, 2};
+  if (half && exponentType.kind != Type::Kind::Int && exponentType.kind != Type::Kind::Float)
+    return pow();
+  if (constant) {
+    // Compared in the loop's dtype, as NumPy converts the exponent.
+    double e =
+        dtype == DType::Float64 ? *constant : static_cast<double>(static_cast<float>(*constant));
+    if (half)
+      e = *constant;
+    return llvm::is_contained(exponents, e) ? result(special(e)) : pow();
+  }
+  Val computed = pow();
+  // (float16's exponent is a Python number: compared as a float64)
+  Value e = castNumPy(exponent, half ? DType::Float64 : dtype).leaves[0],
+        chosen = computed.leaves[0];
+  for (double candidate : exponents) {
+    Value is = builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::OEQ, e,
+                                             constFloatOf(e.getType(), candidate));
+    chosen = builder.create<arith::SelectOp>(l, is, result(special(candidate)).leaves[0], chosen);
+  }
+  return {computed.type, {chosen}};
+}
+
 Val FunctionEmitter::emitBinary(const SExpr &node, ast::Operator op,
                                 const Val &left, const Val &right, const Val *out) {
   if (spec.jitCalls.count(&node)) {
@@ -375,70 +439,14 @@ Val FunctionEmitter::emitBinary(const SExpr &node, ast::Operator op,
                                                       elementType(right.type).isNumPy())
         checkPythonIntFits(scalar->leaves[0],
                            numpyArithDType(op, elementType(left.type), elementType(right.type)));
-    // NumPy's fast_scalar_power: a float array ** 2 (a Python int) is
-    // np.square, ** -1 np.reciprocal, ** 0.5 (a Python float) np.sqrt,
-    // which differ from pow at -0.0 and -inf (chosen when it runs: folded
-    // for a constant exponent).
-    bool scalarPower =
-        op == ast::Operator::Pow && left.type.kind == Type::Kind::Array &&
-        (left.type.dtype == DType::Float64 || left.type.dtype == DType::Float32) &&
-        (right.type.kind == Type::Kind::Int || right.type.kind == Type::Kind::Float) &&
-        type.dtype == left.type.dtype;
+    bool scalarPower = op == ast::Operator::Pow && left.type.kind == Type::Kind::Array &&
+                       right.type.kind != Type::Kind::Array && isFloatDType(type.dtype) &&
+                       isFloatDType(left.type.dtype);
     return arrayElementwise(
         node, {asElement(left), asElement(right)}, type.dtype, type.ndim,
         [&](llvm::ArrayRef<Val> x) {
-          if (!scalarPower)
-            return emitBinary(node, op, x[0], x[1]);
-          Location l = loc(node);
-          Value base = x[0].leaves[0], exponent = x[1].leaves[0];
-          // A constant exponent takes its path alone: the pow call of the
-          // other would stay (libm may set errno), and cost its time.
-          double constant = 0;
-          mlir::APFloat floatConstant(0.0);
-          llvm::APInt intConstant;
-          bool isConstant = false;
-          if (right.type.kind == Type::Kind::Float &&
-              mlir::matchPattern(exponent, mlir::m_ConstantFloat(&floatConstant))) {
-            constant = floatConstant.convertToDouble();
-            isConstant = true;
-          } else if (right.type.kind == Type::Kind::Int &&
-                     mlir::matchPattern(exponent, mlir::m_ConstantInt(&intConstant))) {
-            constant = static_cast<double>(intConstant.getSExtValue());
-            isConstant = true;
-          }
-          if (isConstant) {
-            Type elementType = x[0].type;
-            if (right.type.kind == Type::Kind::Float && constant == 0.5)
-              return Val{elementType, {builder.create<mlir::math::SqrtOp>(l, base).getResult()}};
-            if (right.type.kind == Type::Kind::Int && constant == 2)
-              return Val{elementType, {builder.create<arith::MulFOp>(l, base, base).getResult()}};
-            if (right.type.kind == Type::Kind::Int && constant == -1)
-              return Val{elementType,
-                         {builder.create<arith::DivFOp>(l, constFloatOf(base.getType(), 1.0), base)
-                              .getResult()}};
-            return emitBinary(node, op, x[0], x[1]);
-          }
-          Val power = emitBinary(node, op, x[0], x[1]);
-          auto whenExponent = [&](auto equal, Value special, Value otherwise) {
-            return builder.create<arith::SelectOp>(l, equal, special, otherwise).getResult();
-          };
-          if (right.type.kind == Type::Kind::Float) {
-            Value half = builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::OEQ, exponent,
-                                                       constFloat(0.5));
-            return Val{
-                power.type,
-                {whenExponent(half, builder.create<mlir::math::SqrtOp>(l, base), power.leaves[0])}};
-          }
-          Value square = builder.create<arith::MulFOp>(l, base, base);
-          Value reciprocal =
-              builder.create<arith::DivFOp>(l, constFloatOf(base.getType(), 1.0), base);
-          auto is = [&](int64_t k) {
-            return builder.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq, exponent, constInt(k))
-                .getResult();
-          };
-          return Val{
-              power.type,
-              {whenExponent(is(2), square, whenExponent(is(-1), reciprocal, power.leaves[0]))}};
+          return scalarPower ? powerByScalar(node, x[0], x[1], right.type, type.dtype)
+                             : emitBinary(node, op, x[0], x[1]);
         },
         out);
   }

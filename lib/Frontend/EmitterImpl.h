@@ -514,6 +514,10 @@ private:
   /// A new C-contiguous array of `sizes` (checked), optionally filled.
   Value allocateArray(const Type &type, llvm::ArrayRef<Value> sizes, const Val *fill,
                       Location l);
+  /// An element of a float array ** one scalar exponent, with NumPy's fast
+  /// paths for the exponents its power loop special-cases.
+  Val powerByScalar(const SExpr &node, const Val &base, const Val &exponent,
+                    const Type &exponentType, DType dtype);
   /// NumPy's pairwise sum of a 1-D float64 array (plait.pairwise_sum with
   /// the identity body: a producer of the array may fuse into it).
   Value pairwiseSumOperation(Value array, Value size, Location l);

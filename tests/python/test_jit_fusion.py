@@ -132,11 +132,12 @@ def test_results_stay_correct_when_large_blocks_are_reused() -> None:
 SPECIAL = [-0.0, 0.0, -np.inf, np.inf, np.nan, 2.0, 3.0, -2.5, 1e-310, 7e200, -7e-200, 0.1]
 
 
-@pytest.mark.parametrize("dtype", [np.float64, np.float32])
-@pytest.mark.parametrize("e", [0.5, 2, -1, 2.0, 3, -1.0])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.float16])
+@pytest.mark.parametrize("e", [0.5, 2, -1, 2.0, 3, -1.0, 0.0, 1.0, True, np.float64(0.5), np.float32(2.0)])
 def test_powers_by_python_scalars_are_numpys_fast_paths(dtype, e) -> None:
-    # NumPy makes ** 0.5 np.sqrt (-0.0 stays -0.0, -inf is nan), ** 2 np.square
-    # and ** -1 np.reciprocal when the exponent is a Python scalar.
+    # NumPy's power loop computes ** -1, 0, 0.5, 1 and 2 of one exponent as
+    # 1/x, 1, sqrt (-0.0 stays -0.0, -inf is nan), x and x*x; float16 has
+    # `**`'s fast_scalar_power (Python -1, 2 and 0.5) only.
     with np.errstate(all="ignore"):
         x = np.array(SPECIAL).astype(dtype)
         same_bits("power", x, e)
