@@ -102,6 +102,20 @@ func.func @sum_of_array(%a: !array, %n: i64) -> f64 {
   return %s : f64
 }
 
+// A 0-d input always repeats: only the function with broadcast views.
+// CHECK-LABEL: func.func @sum_with_a_scalar_input
+// CHECK-NOT: scf.if
+// CHECK: call @sum_with_a_scalar_input_pairwise_sum_0(
+// CHECK-NOT: @sum_with_a_scalar_input_pairwise_sum_1
+func.func @sum_with_a_scalar_input(%a: !array, %s: memref<f64>, %n: i64) -> f64 {
+  %sum = plait.pairwise_sum(%a, %s : !array, memref<f64>) shape(%n) -> f64 {
+  ^bb0(%x: f64, %y: f64):
+    %r = arith.mulf %x, %y : f64
+    plait.yield %r : f64
+  }
+  return %sum : f64
+}
+
 // The sum of an expression calls a function that computes it in blocks of
 // up to 128 elements (into a buffer, then eight accumulators) and halves
 // above: one that reads the inputs directly, one through broadcast views.

@@ -421,7 +421,18 @@ void lower(PairwiseSumOp op, ModuleOp module) {
     llvm::append_range(arguments, op.getInputs());
     llvm::append_range(arguments, captured);
     // Inputs of the whole length are read directly (vector loads), any that
-    // repeats through broadcast views: one function each.
+    // repeats through broadcast views: one function each (a 0-d input always
+    // repeats).
+    bool anyScalar = llvm::any_of(op.getInputs(), [](Value input) {
+      return input.getType().cast<MemRefType>().getRank() == 0;
+    });
+    if (anyScalar) {
+      func::FuncOp broadcast = pairwiseFunction(op, module, captured, /*broadcast=*/true);
+      sum = b.create<func::CallOp>(l, broadcast, arguments).getResult(0);
+      op.getResult().replaceAllUsesWith(sum);
+      op.erase();
+      return;
+    }
     Value size = toIndex(b, l, op.getShape()[0]);
     Value whole = b.create<arith::ConstantIntOp>(l, 1, 1);
     for (Value input : op.getInputs())
