@@ -439,9 +439,11 @@ Val FunctionEmitter::emitBinary(const SExpr &node, ast::Operator op,
                                                       elementType(right.type).isNumPy())
         checkPythonIntFits(scalar->leaves[0],
                            numpyArithDType(op, elementType(left.type), elementType(right.type)));
+    // (an int or bool array computes in the float loop too; float16's rules
+    // are for float16 arrays)
     bool scalarPower = op == ast::Operator::Pow && left.type.kind == Type::Kind::Array &&
                        right.type.kind != Type::Kind::Array && isFloatDType(type.dtype) &&
-                       isFloatDType(left.type.dtype);
+                       (type.dtype != DType::Float16 || left.type.dtype == DType::Float16);
     return arrayElementwise(
         node, {asElement(left), asElement(right)}, type.dtype, type.ndim,
         [&](llvm::ArrayRef<Val> x) {
