@@ -287,7 +287,7 @@ def section_whole_array_kernels(report: Report, rounds: int) -> dict[str, Any]:
 
     report.add("### 1c. Whole-array kernels")
     report.add()
-    report.add("NumPy code, the same source for NumPy, Numba and plait. Outputs are checked against NumPy's first. plait's compile time is its first call's (compile + run) minus a call's. Geomeans are over the kernels both compilers run.")
+    report.add("NumPy code, the same source for NumPy, Numba and plait. Outputs are checked against NumPy's first. plait's compile time is its first call's (compile + run) minus a call's. The plait/NumPy geomean is over every kernel, the plait/Numba one over those Numba compiles.")
     report.add()
     numba_ns = compiled_copies(whole_array_kernels, numba.njit) if numba else None
     plait_ns = compiled_copies(whole_array_kernels, plait.jit)
