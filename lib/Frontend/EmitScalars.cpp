@@ -368,6 +368,14 @@ Val FunctionEmitter::powerByScalar(const SExpr &node, const Val &base, const Val
   else if (exponentType.kind == Type::Kind::Int &&
            mlir::matchPattern(raw, mlir::m_ConstantInt(&intConstant)))
     constant = static_cast<double>(intConstant.getSExtValue());
+  if (half && exponentType.kind != Type::Kind::Int && exponentType.kind != Type::Kind::Float)
+    return pow(); // (fast_scalar_power takes Python numbers only)
+  // The exponents with a fast path; float16's by the exponent's Python type.
+  llvm::SmallVector<double, 5> exponents = {-1, 0, 0.5, 1, 2};
+  if (half && exponentType.kind == Type::Kind::Float)
+    exponents = {0.5};
+  else if (half)
+    exponents = {2, -1};
   Val wide = castNumPy(base, half ? DType::Float32 : dtype);
   Value x = wide.leaves[0];
   auto result = [&](Value v) {
@@ -385,18 +393,10 @@ Val FunctionEmitter::powerByScalar(const SExpr &node, const Val &base, const Val
       return x;
     return constFloatOf(x.getType(), 1.0); // e == 0
   };
-  llvm::SmallVector<double, 5> exponents =
-      half ? llvm::SmallVector<double, 5>{exponentType.kind == Type::Kind::Float ? 0.5 : 2.0,
-                                          exponentType.kind == Type::Kind::Float ? 0.5 : -1.0}
-           : llvm::SmallVector<double, 5>{-1, 0, 0.5, 1, 2};
-  if (half && exponentType.kind != Type::Kind::Int && exponentType.kind != Type::Kind::Float)
-    return pow();
   if (constant) {
-    // Compared in the loop's dtype, as NumPy converts the exponent.
-    double e =
-        dtype == DType::Float64 ? *constant : static_cast<double>(static_cast<float>(*constant));
-    if (half)
-      e = *constant;
+    // Compared in the loop's dtype, as NumPy converts the exponent
+    // (float16's is a Python number, compared as it is).
+    double e = dtype == DType::Float32 ? static_cast<float>(*constant) : *constant;
     return llvm::is_contained(exponents, e) ? result(special(e)) : pow();
   }
   Val computed = pow();
