@@ -6,6 +6,7 @@
 #include "plait/Runtime/LinearAlgebra.h"
 #include "plait/Runtime/Lists.h"
 #include "plait/Runtime/NumPyKernels.h"
+#include "plait/Runtime/Parallel.h"
 #include "plait/Runtime/Print.h"
 #include "plait/Runtime/PyNumeric.h"
 #include "plait/Runtime/Random.h"
@@ -99,16 +100,21 @@ extern "C" void _mlir_memref_to_llvm_free(void *allocated) {
   plait::freeArrayAllocation(allocated);
 }
 
+// Atomic counts, ordered as shared_ptr's: a new reference is copied from a
+// live one, so taking it needs no ordering; dropping one publishes this
+// thread's writes through the array (release), and the drop of the last
+// one sees them all (acquire) before it frees the memory.
 extern "C" void plait_rt_array_retain(int64_t allocated) {
   if (allocated)
-    ++headerOf(reinterpret_cast<void *>(allocated))->references;
+    __atomic_fetch_add(&headerOf(reinterpret_cast<void *>(allocated))->references, 1,
+                       __ATOMIC_RELAXED);
 }
 
 extern "C" void plait_rt_array_release(int64_t allocated) {
   if (!allocated)
     return;
   AllocationHeader *header = headerOf(reinterpret_cast<void *>(allocated));
-  if (--header->references != 0)
+  if (__atomic_sub_fetch(&header->references, 1, __ATOMIC_ACQ_REL) != 0)
     return;
   auto *words = reinterpret_cast<int64_t *>(allocated);
   if (header->paddingBefore & kListBoxFlag) { // the items go with the box
@@ -139,11 +145,19 @@ AllocationArena::AllocationArena() : previous(activeArena) { activeArena = this;
 
 AllocationArena::~AllocationArena() {
   activeArena = previous;
+  // (No worker records any more: a parallel loop ends before its caller's
+  // call does.)
   for (void *allocated : allocations)
     freeArrayAllocation(allocated);
 }
 
+void AllocationArena::record(void *pointer) {
+  std::lock_guard<std::mutex> guard(lock);
+  allocations.push_back(pointer);
+}
+
 bool AllocationArena::release(void *pointer) {
+  std::lock_guard<std::mutex> guard(lock);
   // From the back: temporaries are freed soon after they are made.
   auto it = std::find(allocations.rbegin(), allocations.rend(), pointer);
   if (it == allocations.rend())
@@ -151,6 +165,14 @@ bool AllocationArena::release(void *pointer) {
   allocations.erase(std::next(it).base());
   return true;
 }
+
+AllocationArena *activeAllocationArena() { return activeArena; }
+
+AdoptedArenaScope::AdoptedArenaScope(AllocationArena *arena) : previous(activeArena) {
+  activeArena = arena;
+}
+
+AdoptedArenaScope::~AdoptedArenaScope() { activeArena = previous; }
 
 std::array<int64_t, kMaxErrorArguments> lastErrorArguments() { return errorArguments; }
 
@@ -236,6 +258,8 @@ std::vector<std::pair<std::string, void *>> getRuntimeSymbols() {
           PLAIT_SYMBOL(plait_rt_random_gauss),
           PLAIT_SYMBOL(plait_rt_random_integer),
           PLAIT_SYMBOL(plait_rt_random_interval),
+          PLAIT_SYMBOL(plait_rt_parallel_participants),
+          PLAIT_SYMBOL(plait_rt_parallel_for),
 #define PLAIT_COMPLEX_SYMBOLS(name) PLAIT_SYMBOL(plait_rt_##name), PLAIT_SYMBOL(plait_rt_##name##f),
           PLAIT_COMPLEX_MATH_FUNCTIONS(PLAIT_COMPLEX_SYMBOLS)
 #undef PLAIT_COMPLEX_SYMBOLS

@@ -5,6 +5,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -33,7 +34,8 @@ void _mlir_memref_to_llvm_free(void *pointer);
 
 /// plait.retain and plait.release: `allocated` is an array's allocated
 /// pointer, 0 for memory plait did not allocate (then they do nothing).
-/// Within one call an array belongs to one thread: the counts are plain.
+/// The counts are atomic: the bodies of a parallel loop (Parallel.h) may
+/// retain and release one array from several threads at once.
 void plait_rt_array_retain(int64_t allocated);
 void plait_rt_array_release(int64_t allocated);
 }
@@ -48,6 +50,8 @@ std::array<int64_t, kMaxErrorArguments> lastErrorArguments();
 /// Collects what compiled code allocates on this thread during one call; the
 /// dispatcher takes ownership of what the call returns (release()) and the
 /// arena frees the rest when it ends, so nothing leaks, on error paths too.
+/// The workers of the call's parallel loops record into it as well
+/// (AdoptedArenaScope), so recording and releasing take a lock.
 class AllocationArena {
 public:
   AllocationArena();
@@ -58,10 +62,29 @@ public:
   /// when it was not allocated during this call.
   bool release(void *pointer);
   /// Records an allocation of this call.
-  void record(void *pointer) { allocations.push_back(pointer); }
+  void record(void *pointer);
 
 private:
+  std::mutex lock; // guards allocations
   std::vector<void *> allocations;
+  AllocationArena *previous;
+};
+
+/// The arena active on this thread (null when none is).
+AllocationArena *activeAllocationArena();
+
+/// Makes `arena` (another thread's: the caller of a parallel loop) the
+/// active arena of this thread (a worker) while the scope lasts, so what the
+/// worker allocates belongs to the caller's call and may outlive the chunk
+/// that made it. `arena` must outlive the scope.
+class AdoptedArenaScope {
+public:
+  explicit AdoptedArenaScope(AllocationArena *arena);
+  ~AdoptedArenaScope();
+  AdoptedArenaScope(const AdoptedArenaScope &) = delete;
+  AdoptedArenaScope &operator=(const AdoptedArenaScope &) = delete;
+
+private:
   AllocationArena *previous;
 };
 

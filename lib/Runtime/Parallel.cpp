@@ -1,0 +1,258 @@
+//===- Parallel.cpp - native threads for parallel loops (prange) ----------===//
+//
+// A loop is a Job on its caller's stack, queued in the pool while it runs.
+// Participants claim chunks with one atomic increment; idle workers join
+// any queued job that still has chunks and free participant ids. The
+// caller runs its own job's chunks too, so a loop finishes even when every
+// worker is busy elsewhere; once its chunks are claimed it takes the job
+// out of the queue (no worker joins late) and waits for the workers that
+// joined. Only joining and leaving take the pool's lock.
+//
+//===----------------------------------------------------------------------===//
+#include "plait/Runtime/Parallel.h"
+#include "plait/Runtime/RuntimeSymbols.h"
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <condition_variable>
+#include <csignal>
+#include <cstdlib>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include <pthread.h>
+
+namespace plait {
+namespace {
+
+/// Chunks per participant. Dynamic chunks balance positions of uneven cost
+/// (who finishes early takes another chunk); a few per participant are
+/// enough for that, and keep the cost of a chunk (an atomic increment and a
+/// call) negligible against its positions. Chunks are contiguous ranges, so
+/// each participant walks its memory in order.
+constexpr int64_t kChunksPerParticipant = 4;
+
+/// PLAIT_NUM_THREADS above this is taken for a typo, not a pool size.
+constexpr int64_t kMaxPoolSize = 65536;
+
+/// True on the pool's workers, and on a caller while its loop runs: the
+/// loops its body meets then run serially.
+thread_local bool insideParallelLoop = false;
+/// This thread's limit on participants; 0 until set (the pool size).
+thread_local int64_t threadLimit = 0;
+
+/// One parallel loop, on its caller's stack. The pool's mutex guards
+/// `joined`, `running` and the job's place in the queue; chunks are
+/// claimed without it.
+struct Job {
+  plait_parallel_body body;
+  void *context;
+  int64_t count;
+  int64_t chunkSize;
+  int64_t chunks;
+  int64_t participants;
+  AllocationArena *arena; // the caller's: the workers record into it
+  std::atomic<int64_t> nextChunk{0};
+  std::atomic<bool> stop{false};
+  /// The first error's status (0: none yet); the thread that sets it copies
+  /// its message values, which the caller reads after the join.
+  std::atomic<int32_t> status{0};
+  std::array<int64_t, kMaxErrorArguments> errorArguments{};
+  int64_t joined = 1;               // participant ids handed out (0 is the caller's)
+  int64_t running = 0;              // workers in the job now
+  std::condition_variable finished; // running dropped to 0
+};
+
+/// The process-wide pool: leaked on purpose, so no static destructor waits
+/// for (or pulls the state from under) workers at exit.
+struct Pool {
+  std::mutex mutex;
+  std::condition_variable work; // a job was queued
+  std::vector<Job *> jobs;      // oldest first
+  bool started = false;
+  Pool *abandoned = nullptr; // an older pool left behind by fork (kept reachable)
+};
+
+std::atomic<Pool *> currentPool{nullptr};
+std::atomic<bool> forkHandlerRegistered{false};
+
+/// In the child of fork() only the forking thread lives: the workers are
+/// gone, and the pool's mutex and condition variable may be held or waited
+/// on by threads that no longer exist, so they cannot be reset safely.
+/// Leave that pool behind; the child's first loop starts a new one (else a
+/// child, e.g. of multiprocessing, would deadlock or run serially).
+void forgetPoolInChild() {
+  Pool *old = currentPool.load(std::memory_order_relaxed);
+  if (!old)
+    return;
+  static Pool *abandonedPools = nullptr;
+  old->abandoned = abandonedPools;
+  abandonedPools = old;
+  currentPool.store(nullptr, std::memory_order_relaxed);
+}
+
+Pool &pool() {
+  Pool *current = currentPool.load(std::memory_order_acquire);
+  if (current)
+    return *current;
+  if (!forkHandlerRegistered.exchange(true))
+    pthread_atfork(nullptr, nullptr, &forgetPoolInChild);
+  auto *fresh = new Pool();
+  if (currentPool.compare_exchange_strong(current, fresh, std::memory_order_acq_rel))
+    return *fresh;
+  delete fresh; // another thread made it first
+  return *current;
+}
+
+/// A job a worker may join: chunks left and participant ids free.
+Job *joinableJob(Pool &pool) {
+  for (Job *job : pool.jobs)
+    if (job->joined < job->participants && !job->stop.load(std::memory_order_relaxed) &&
+        job->nextChunk.load(std::memory_order_relaxed) < job->chunks)
+      return job;
+  return nullptr;
+}
+
+/// Runs chunks of `job` as participant `worker` until none are left or a
+/// chunk failed.
+void runChunks(Job &job, int64_t worker) {
+  AdoptedArenaScope arena(job.arena);
+  while (!job.stop.load(std::memory_order_relaxed)) {
+    int64_t chunk = job.nextChunk.fetch_add(1, std::memory_order_relaxed);
+    if (chunk >= job.chunks)
+      return;
+    int64_t begin = chunk * job.chunkSize;
+    int64_t end = std::min(begin + job.chunkSize, job.count);
+    if (int32_t status = job.body(job.context, begin, end, worker)) {
+      int32_t none = 0;
+      if (job.status.compare_exchange_strong(none, status))
+        job.errorArguments = lastErrorArguments();
+      job.stop.store(true, std::memory_order_relaxed);
+      return;
+    }
+  }
+}
+
+void *workerMain(void *argument) {
+  Pool &pool = *static_cast<Pool *>(argument);
+  insideParallelLoop = true;
+  std::unique_lock<std::mutex> lock(pool.mutex);
+  for (;;) {
+    Job *job = joinableJob(pool);
+    if (!job) {
+      pool.work.wait(lock);
+      continue;
+    }
+    int64_t worker = job->joined++;
+    ++job->running;
+    lock.unlock();
+    runChunks(*job, worker);
+    lock.lock();
+    // Notified under the lock: the caller may end the job as soon as it
+    // sees no worker running.
+    if (--job->running == 0)
+      job->finished.notify_one();
+  }
+}
+
+/// Starts the workers (under the pool's mutex). Asynchronous signals stay
+/// with the application's threads (Python handles them on its main thread);
+/// faults are still delivered to the worker that caused them.
+void startWorkers(Pool &pool) {
+  pool.started = true;
+  sigset_t blocked, previous;
+  sigfillset(&blocked);
+  for (int fault : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGABRT, SIGSYS})
+    sigdelset(&blocked, fault);
+  pthread_sigmask(SIG_BLOCK, &blocked, &previous);
+  pthread_attr_t attributes;
+  pthread_attr_init(&attributes);
+  pthread_attr_setdetachstate(&attributes, PTHREAD_CREATE_DETACHED);
+  for (int64_t i = 1; i < parallelPoolSize(); ++i) {
+    pthread_t thread;
+    if (pthread_create(&thread, &attributes, &workerMain, &pool) != 0)
+      break; // fewer workers: every caller still runs its chunks itself
+  }
+  pthread_attr_destroy(&attributes);
+  pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+}
+
+int64_t computePoolSize() {
+  if (const char *text = std::getenv("PLAIT_NUM_THREADS")) {
+    char *end = nullptr;
+    long long value = std::strtoll(text, &end, 10);
+    if (end != text && *end == '\0' && value >= 1 && value <= kMaxPoolSize)
+      return value;
+  }
+  return std::max<int64_t>(1, std::thread::hardware_concurrency());
+}
+
+} // namespace
+
+bool setParallelThreads(int64_t n) {
+  if (n < 1 || n > parallelPoolSize())
+    return false;
+  threadLimit = n;
+  return true;
+}
+
+int64_t parallelThreads() { return threadLimit ? threadLimit : parallelPoolSize(); }
+
+int64_t parallelPoolSize() {
+  static const int64_t size = computePoolSize();
+  return size;
+}
+
+} // namespace plait
+
+using namespace plait;
+
+extern "C" int64_t plait_rt_parallel_participants(int64_t count) {
+  if (insideParallelLoop)
+    return 1;
+  return std::min({parallelThreads(), parallelPoolSize(), std::max<int64_t>(count, 1)});
+}
+
+extern "C" int32_t plait_rt_parallel_for(plait_parallel_body body, void *context, int64_t count,
+                                         int64_t participants) {
+  participants = std::min({participants, parallelPoolSize(), count});
+  if (participants <= 1 || count <= 1)
+    return body(context, 0, count, 0);
+
+  Job job;
+  job.body = body;
+  job.context = context;
+  job.count = count;
+  job.chunkSize = std::max<int64_t>(1, count / (participants * kChunksPerParticipant));
+  job.chunks = (count + job.chunkSize - 1) / job.chunkSize;
+  job.participants = participants;
+  job.arena = activeAllocationArena();
+
+  Pool &workers = pool();
+  {
+    std::lock_guard<std::mutex> guard(workers.mutex);
+    if (!workers.started)
+      startWorkers(workers);
+    workers.jobs.push_back(&job);
+  }
+  for (int64_t i = 1; i < participants; ++i)
+    workers.work.notify_one();
+
+  bool wasInside = insideParallelLoop;
+  insideParallelLoop = true;
+  runChunks(job, 0);
+  insideParallelLoop = wasInside;
+
+  {
+    std::unique_lock<std::mutex> lock(workers.mutex);
+    workers.jobs.erase(std::find(workers.jobs.begin(), workers.jobs.end(), &job));
+    job.finished.wait(lock, [&] { return job.running == 0; });
+  }
+  int32_t status = job.status.load(std::memory_order_relaxed);
+  if (status != 0)
+    for (size_t i = 0; i < kMaxErrorArguments; ++i)
+      plait_rt_set_error_arg(static_cast<int64_t>(i), job.errorArguments[i]);
+  return status;
+}
