@@ -17,8 +17,9 @@ void buildLowerToLLVMPipeline(mlir::OpPassManager &pm, bool genericAllocation) {
       std::string("plait-annotate-signatures,convert-scf-to-cf,arith-expand,"
                   "convert-math-to-llvm,convert-math-to-libm,expand-strided-metadata,") +
       compat::kMemRefToLLVMPass + (genericAllocation ? "{use-generic-functions=1}" : "") +
-      ",plait-lower-arrays,convert-func-to-llvm,convert-index-to-llvm,convert-arith-to-llvm,"
-      "convert-complex-to-llvm,convert-cf-to-llvm,reconcile-unrealized-casts";
+      ",plait-lower-arrays,plait-lower-parallel,convert-func-to-llvm,convert-index-to-llvm,"
+      "convert-arith-to-llvm,convert-complex-to-llvm,convert-cf-to-llvm,"
+      "reconcile-unrealized-casts";
   std::string errors;
   llvm::raw_string_ostream os(errors);
   if (mlir::failed(mlir::parsePassPipeline(pipeline, pm, os)))

@@ -63,6 +63,16 @@ PointerType pointerLike(PointerType sample, ElementType pointee) {
 #endif
 }
 
+/// A pointer to `pointee` in the LLVM dialect: typed before LLVM 18 (as
+/// the memref lowering makes them), opaque from 18 on.
+template <typename PointerType, typename ElementType> PointerType pointerTo(ElementType pointee) {
+#if LLVM_VERSION_MAJOR >= 18
+  return PointerType::get(pointee.getContext());
+#else
+  return PointerType::get(pointee);
+#endif
+}
+
 } // namespace plait::compat
 
 #endif // PLAIT_SUPPORT_LLVMCOMPAT_H

@@ -405,6 +405,34 @@ LogicalResult ForOp::verifyRegions() {
   return success();
 }
 
+LogicalResult ParallelForOp::verifyRegions() {
+  Region &body = getBody();
+  if (body.empty() || body.getNumArguments() != 1 || !body.getArgument(0).getType().isInteger(64))
+    return emitOpError("needs a body whose entry block takes the loop variable (i64)");
+  for (Block &block : body)
+    if (block.empty() || !block.back().hasTrait<OpTrait::IsTerminator>())
+      return emitOpError("has a block without a terminator");
+  ArrayAttr kinds = getReductionKinds();
+  if (kinds.size() != getReductions().size())
+    return emitOpError("needs one reduction kind per reduction slot");
+  for (auto [slot, kindAttr] : llvm::zip(getReductions(), kinds)) {
+    auto type = slot.getType().cast<MemRefType>();
+    StringRef kind = kindAttr.cast<StringAttr>().getValue();
+    Type element = type.getElementType();
+    bool bitwise = kind == "or" || kind == "and";
+    if (type.getRank() != 0 || !(element.isSignlessInteger() || element.isa<FloatType>()))
+      return emitOpError("reduces a slot that is not a scalar: ") << type;
+    static constexpr llvm::StringLiteral known[] = {"add", "mul", "min",         "max",
+                                                    "or",  "and", "checked_add", "checked_mul"};
+    if (!llvm::is_contained(known, kind))
+      return emitOpError("has an unknown reduction kind '") << kind << "'";
+    bool checked = kind.startswith("checked_");
+    if ((bitwise && !element.isSignlessInteger()) || (checked && !element.isInteger(64)))
+      return emitOpError("reduces a ") << element << " with '" << kind << "'";
+  }
+  return success();
+}
+
 void ForOp::inferResultRanges(ArrayRef<ConstantIntRanges> ranges, SetIntRangeFn set) {
   // The loop variable of range(start, stop, step): between start and the
   // last element before stop, on the side the step's sign says.

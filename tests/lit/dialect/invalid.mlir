@@ -112,3 +112,55 @@ func.func @pairwise_sum_rank(%a: memref<?x?xf64>, %n: i64) -> f64 {
   }
   return %s : f64
 }
+
+// -----
+
+func.func @parallel_for_break(%n: i64) {
+  %c0 = arith.constant 0 : i64
+  %c1 = arith.constant 1 : i64
+  plait.parallel_for %c0 step %c1 count %n attributes {reduction_kinds = []} {
+  ^bb0(%i: i64):
+    // expected-error @+1 {{expects parent op 'plait.for'}}
+    plait.break
+  }
+  return
+}
+
+// -----
+
+func.func @parallel_for_kinds(%n: i64, %s: memref<f64>) {
+  %c0 = arith.constant 0 : i64
+  %c1 = arith.constant 1 : i64
+  // expected-error @+1 {{needs one reduction kind per reduction slot}}
+  plait.parallel_for %c0 step %c1 count %n reduce(%s : memref<f64>) attributes {reduction_kinds = []} {
+  ^bb0(%i: i64):
+    plait.continue
+  }
+  return
+}
+
+// -----
+
+func.func @parallel_for_float_or(%n: i64, %s: memref<f64>) {
+  %c0 = arith.constant 0 : i64
+  %c1 = arith.constant 1 : i64
+  // expected-error @+1 {{reduces a 'f64' with 'or'}}
+  plait.parallel_for %c0 step %c1 count %n reduce(%s : memref<f64>) attributes {reduction_kinds = ["or"]} {
+  ^bb0(%i: i64):
+    plait.continue
+  }
+  return
+}
+
+// -----
+
+func.func @parallel_for_vector_slot(%n: i64, %s: memref<4xf64>) {
+  %c0 = arith.constant 0 : i64
+  %c1 = arith.constant 1 : i64
+  // expected-error @+1 {{reduces a slot that is not a scalar}}
+  plait.parallel_for %c0 step %c1 count %n reduce(%s : memref<4xf64>) attributes {reduction_kinds = ["add"]} {
+  ^bb0(%i: i64):
+    plait.continue
+  }
+  return
+}

@@ -30,6 +30,8 @@ std::unique_ptr<mlir::Pass> createLowerLoopsPass();
 std::unique_ptr<mlir::Pass> createLowerRaisePass();
 std::unique_ptr<mlir::Pass> createCancelRetainReleasePass();
 std::unique_ptr<mlir::Pass> createLowerArraysPass();
+std::unique_ptr<mlir::Pass> createOutlineParallelPass();
+std::unique_ptr<mlir::Pass> createLowerParallelPass();
 
 /// The run-time functions reference counts lower to (`void f(int64_t)`,
 /// taking an allocated pointer).

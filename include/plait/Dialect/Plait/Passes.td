@@ -163,4 +163,37 @@ def LowerArrays : Pass<"plait-lower-arrays", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def OutlineParallel : Pass<"plait-outline-parallel", "::mlir::ModuleOp"> {
+  let summary = "plait.parallel_for to a function of a chunk and a plait.parallel_call";
+  let description = [{
+    The loop's region becomes a private function of (captured values,
+    start, step, count, begin, end, worker) returning a status, which runs
+    positions [begin, end) in a `plait.for`. The stack slots the region uses
+    are copied per thread (each starting from the caller's value, an array
+    with a reference of its own), and the chunk that runs the last position
+    leaves its copies in slots the caller copies back after the call.
+    Reduction slots accumulate per call from their identity into a buffer
+    of one partial per thread, combined into the slot after the call in
+    thread order. The call's status is checked (plait.check_status), so an
+    error raised in an iteration raises in the caller.
+  }];
+  let constructor = "::plait::dialect::createOutlineParallelPass()";
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",
+                           "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect"];
+}
+
+def LowerParallel : Pass<"plait-lower-parallel", "::mlir::ModuleOp"> {
+  let summary = "plait.parallel_call to a call of the runtime's thread pool";
+  let description = [{
+    Runs after plait-lower-arrays, before func-to-llvm. The captures are
+    stored as one LLVM struct on the caller's stack (arrays as their
+    descriptors); an `llvm.func` trampoline of the runtime's body signature
+    `(ptr context, i64 begin, i64 end, i64 worker) -> i32` loads them and
+    calls the outlined function; `plait_rt_parallel_for` runs the
+    trampoline on chunks.
+  }];
+  let constructor = "::plait::dialect::createLowerParallelPass()";
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::func::FuncDialect"];
+}
+
 #endif // PLAIT_DIALECT_PLAIT_PASSES_TD

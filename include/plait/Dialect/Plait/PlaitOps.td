@@ -383,8 +383,9 @@ def Plait_ForOp : Plait_Op<"for", [
   }];
 }
 
-def Plait_ContinueOp : Plait_Op<"continue", [Terminator, HasParent<"ForOp">]> {
-  let summary = "ends an iteration of the enclosing plait.for";
+def Plait_ContinueOp : Plait_Op<"continue", [Terminator,
+    ParentOneOf<["ForOp", "ParallelForOp"]>]> {
+  let summary = "ends an iteration of the enclosing plait.for or plait.parallel_for";
   let assemblyFormat = "attr-dict";
 }
 
@@ -400,6 +401,65 @@ def Plait_LeaveOp : Plait_Op<"leave", [Terminator, HasParent<"ForOp">]> {
     with result 2, and the code after it returns (or leaves its own loop).
   }];
   let assemblyFormat = "attr-dict";
+}
+
+def Plait_ParallelForOp : Plait_Op<"parallel_for", [RecursiveMemoryEffects]> {
+  let summary = "a `prange` loop: iterations that may run at the same time";
+  let description = [{
+    Runs its region once for each of `count` positions k, with the loop
+    value `start + k * step` as the entry block's argument, in any order and
+    on several threads at once (the user declared the iterations
+    independent, as with Numba's `prange`). The region is a CFG whose
+    iterations end with `plait.continue`; it cannot break or return.
+
+    Variables are the function's slots. A slot the region uses that is a
+    stack slot of the function (`memref.alloca` of a static shape, or
+    `plait.array_slot`) is private to each thread: it starts with the value
+    it had before the loop, and after the loop holds the value the last
+    iteration left in it. The slots listed in `reductions` are combined
+    instead: each thread accumulates from the identity of its kind in
+    `reduction_kinds` ("add", "mul", "min", "max", "or", "and"; for Python
+    ints, "checked_add" and "checked_mul" raise OverflowError as
+    `plait.add check` does), and the partial results are combined into the
+    slot after the loop, in thread order. Everything else is shared. plait-outline-parallel makes the
+    region a function and the loop a `plait.parallel_call`.
+    ```mlir
+    plait.parallel_for %start step %step count %n reduce(%sum : memref<f64>)
+        attributes {reduction_kinds = ["add"]} {
+    ^bb0(%i: i64):
+      ...
+      plait.continue
+    }
+    ```
+  }];
+  let arguments = (ins I64:$start, I64:$step, I64:$count,
+                   Variadic<AnyStaticShapeMemRef>:$reductions, StrArrayAttr:$reduction_kinds);
+  let regions = (region AnyRegion:$body);
+  let assemblyFormat = [{
+    $start `step` $step `count` $count (`reduce` `(` $reductions^ `:` type($reductions) `)`)?
+    attr-dict-with-keyword $body
+  }];
+  let hasRegionVerifier = 1;
+}
+
+def Plait_ParallelCallOp : Plait_Op<"parallel_call"> {
+  let summary = "runs an outlined parallel loop body on the thread pool";
+  let description = [{
+    Calls `body` (a function outlined from a `plait.parallel_for`, taking
+    `captures` and then the positions `begin`, `end` and the participant
+    index, and returning a status) on chunks of the positions
+    `[0, count)`, on at most `participants` threads of the runtime's pool.
+    The result is 0, or the status of the first error a chunk raised.
+    plait-lower-parallel packs the captures into a context on the stack and
+    calls `plait_rt_parallel_for`.
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$body, I64:$count, I64:$participants,
+                   Variadic<AnyType>:$captures);
+  let results = (outs I32:$status);
+  let assemblyFormat = [{
+    $body `(` $captures `)` `count` $count `participants` $participants attr-dict
+    `:` type($captures)
+  }];
 }
 
 //===----------------------------------------------------------------------===//

@@ -12,6 +12,7 @@
 #include "plait/Support/LLVMCompat.h"
 
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 
@@ -50,6 +51,16 @@ public:
         return failure();
       argument.setType(*pointer);
     }
+    // A function taking slots (a prange body outlined with its variables'
+    // slots) now takes pointers.
+    module.walk([](func::FuncOp function) {
+      if (function.isExternal())
+        return;
+      TypeRange inputs = function.getBody().front().getArgumentTypes();
+      if (TypeRange(function.getFunctionType().getInputs()) != inputs)
+        function.setType(FunctionType::get(function.getContext(), inputs,
+                                           function.getFunctionType().getResults()));
+    });
     SmallVector<Operation *> slots;
     for (Operation *op : ops) {
       if (auto slot = dyn_cast<ArraySlotOp>(op)) {

@@ -24,6 +24,8 @@ void buildOptimizePipeline(mlir::OpPassManager &pm) {
   // become loops that the passes below treat as any other.
   pm.addNestedPass<mlir::func::FuncOp>(createFuseElementwisePass());
   pm.addPass(createLowerElementwisePass());
+  // prange bodies become functions before the slots they use are hoisted.
+  pm.addPass(createOutlineParallelPass());
   // Inlined callees' slots first (before versioning copies loops); then
   // versioning: it sees the checks as emitted; range analysis then removes
   // what it can prove in both copies, and in loops not versioned.
