@@ -52,8 +52,9 @@ const MathFunctionInfo *lookupMathFunction(const std::string &name) {
 
 const std::vector<std::string> &supportedBuiltins() {
   static const std::vector<std::string> names = {
-      "abs",   "min", "max",     "round",     "int", "float", "bool",     "divmod", "pow",
-      "range", "len", "complex", "enumerate", "zip", "print", "reversed", "str",    "repr"};
+      "abs",    "min",      "max",   "round", "int",     "float",     "bool",
+      "divmod", "pow",      "range", "len",   "complex", "enumerate", "zip",
+      "print",  "reversed", "str",   "repr",  "prange"}; // plait.prange and numba.prange
   return names;
 }
 

@@ -12,7 +12,7 @@ namespace plait::frontend::detail {
 
 /// Whether a statement list binds `name` (assignment, augmented or
 /// annotated assignment, a for target), nested statements included.
-static bool assigns(const SExpr &body, const std::string &name) {
+bool assigns(const SExpr &body, const std::string &name) {
   std::function<bool(const SExpr &)> target = [&](const SExpr &t) {
     if (ast::is(t, ast::NodeKind::Name))
       return ast::id(t) == name;
@@ -494,6 +494,11 @@ void FunctionEmitter::emitFor(const SExpr &stmt) {
   const Iterable &iterable = typer.loopIterable(spec, stmt);
   if (iterable.kind == Iterable::Kind::Range) { // a plait.for of the range itself
     auto [start, stop, step] = rangeBounds(*iterable.node);
+    if (iterable.parallel && module.options.parallel)
+      if (std::optional<ParallelPlan> plan = parallelPlan(stmt)) {
+        emitParallelLoop(stmt, start, stop, step, *plan);
+        return;
+      }
     emitRangeLoop(stmt, start, stop, step, [&](Value i) { return Val{Type::integer(), {i}}; });
     return;
   }

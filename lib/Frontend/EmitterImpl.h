@@ -59,6 +59,9 @@ struct Val {
 
 class ModuleEmitter;
 
+/// Whether `body` assigns `name` anywhere (nested statements included).
+bool assigns(const SExpr &body, const std::string &name);
+
 class FunctionEmitter {
 public:
   FunctionEmitter(ModuleEmitter &module, Specialization &spec);
@@ -320,6 +323,15 @@ private:
   llvm::SmallVector<Value> unravel(Value k, llvm::ArrayRef<Value> sizes, Location l);
   /// A for loop over range(start, stop, step) (a plait.for), binding
   /// `item(i)` to the target on the iteration of element i.
+  /// A prange loop's reduction slots and their kinds ("add", "min"...).
+  struct ParallelPlan {
+    llvm::SmallVector<std::pair<Value, std::string>> reductions;
+  };
+  /// How a prange loop runs in parallel (EmitParallel.cpp), or nothing
+  /// when it must run serially.
+  std::optional<ParallelPlan> parallelPlan(const SExpr &loop);
+  void emitParallelLoop(const SExpr &stmt, Value start, Value stop, Value step,
+                        const ParallelPlan &plan);
   void emitRangeLoop(const SExpr &stmt, Value start, Value stop, Value step,
                      const std::function<Val(Value)> &item);
   void emitWhile(const SExpr &stmt);

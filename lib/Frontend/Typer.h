@@ -82,6 +82,7 @@ struct Iterable {
     NdEnumerate
   };
   Kind kind = Kind::Range;
+  bool parallel = false;        // Range: prange(), whose iterations are independent
   const SExpr *node = nullptr;  // the iterable expression
   std::vector<Iterable> parts;  // Enumerate, Reversed: the iterable; Zip: each
   const SExpr *start = nullptr; // Enumerate: its start (null: 0)

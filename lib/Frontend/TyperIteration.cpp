@@ -23,7 +23,16 @@ std::string iterationFunction(const Typer &typer, const Specialization &spec, co
   if (ast::is(callee, ast::NodeKind::Name)) {
     NameBinding binding = typer.resolve(spec, ast::id(callee));
     if (binding.kind == NameBinding::Kind::Builtin)
-      return ast::id(callee);
+      return binding.name.empty() ? ast::id(callee) : binding.name;
+  }
+  // plait.prange and numba.prange, through their modules.
+  if (ast::is(callee, ast::NodeKind::Attribute) && ast::attr(callee) == "prange" &&
+      ast::is(ast::value(callee), ast::NodeKind::Name) &&
+      typer.resolve(spec, ast::id(ast::value(callee))).kind != NameBinding::Kind::Local) {
+    auto global = spec.source->globals.find(ast::id(ast::value(callee)));
+    if (global != spec.source->globals.end() && global->second.head() == "Module" &&
+        (global->second.items.at(1).text == "plait" || global->second.items.at(1).text == "numba"))
+      return "prange";
   }
   std::string numpyName = typer.numpyFunction(spec, callee);
   return numpyName == "ndindex" || numpyName == "ndenumerate" ? "np." + numpyName : "";
@@ -55,10 +64,10 @@ std::optional<Iterable> Typer::iterableOf(Specialization &spec, const SExpr &nod
   };
   Iterable iterable;
   iterable.node = &node;
-  if (function == "range") {
-    noKeywords("range");
+  if (function == "range" || function == "prange") {
+    noKeywords(function.c_str());
     if (args.empty() || args.size() > 3)
-      fail(CompileError::Kind::Typing, fn, node, "range() takes 1 to 3 positional arguments");
+      fail(CompileError::Kind::Typing, fn, node, function + "() takes 1 to 3 positional arguments");
     for (const SExpr *arg : args) {
       // (An argument typed in a later round still makes ints: range(i)
       // before i is bound raises when it runs.)
@@ -68,6 +77,7 @@ std::optional<Iterable> Typer::iterableOf(Specialization &spec, const SExpr &nod
              "'" + t.str() + "' object cannot be interpreted as an integer");
     }
     iterable.kind = Iterable::Kind::Range;
+    iterable.parallel = function == "prange";
     iterable.element = Type::integer();
     return iterable;
   }

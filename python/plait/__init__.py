@@ -1,6 +1,7 @@
 """plait: a JIT compiler for Python on MLIR and LLVM, built for many threads.
 
   plait.jit -- @plait.jit compiles numeric functions to native code
+  plait.prange -- loops whose iterations run in parallel (jit(parallel=True))
   plait.overload -- implement functions (NumPy's, your own) for compiled code
   plait.ir, plait.passmanager, plait.execution_engine -- MLIR from Python
   plait.testing -- deterministic concurrency hooks for tests
@@ -9,6 +10,7 @@
 from .errors import CompileError, TypingError, UnsupportedError
 from ._jit import Dispatcher, blas_library, jit, stats
 from ._overload import UfuncLoop, overload, overload_method
+from ._parallel import get_num_threads, prange, set_num_threads
 from . import types
 from . import _mathlib  # noqa: F401  (registers the math module's integer functions)
 from . import _mathfloat  # noqa: F401  (and its float functions with CPython's algorithms)
@@ -28,6 +30,9 @@ __all__ = [
     "jit",
     "overload",
     "overload_method",
+    "prange",
+    "get_num_threads",
+    "set_num_threads",
     "stats",
     "types",
     "__version__",

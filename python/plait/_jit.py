@@ -121,6 +121,7 @@ class Dispatcher(_native.DispatcherBase):
         nogil: Union[bool, str] = "auto",
         overflow: str = "check",
         fastmath: bool = False,
+        parallel: bool = False,
         opt_level: int = 2,
         boundscheck: bool = True,
         signatures: Sequence[str] = (),
@@ -138,6 +139,7 @@ class Dispatcher(_native.DispatcherBase):
         self._options = {
             "check_overflow": overflow == "check",
             "fastmath": bool(fastmath),
+            "parallel": bool(parallel),
             "opt_level": int(opt_level),
             "boundscheck": bool(boundscheck),
         }
@@ -184,6 +186,7 @@ class Dispatcher(_native.DispatcherBase):
                 types,
                 check_overflow=self._options["check_overflow"],
                 fastmath=self._options["fastmath"],
+                parallel=self._options["parallel"],
                 recursion_limit=min(sys.getrecursionlimit(), _MAX_NATIVE_DEPTH),
                 messages=_MESSAGES,
                 opt_level=self._options["opt_level"],
@@ -381,6 +384,7 @@ def jit(
     nogil: Union[bool, str] = "auto",
     overflow: str = "check",
     fastmath: bool = False,
+    parallel: bool = False,
     opt_level: int = 2,
     boundscheck: bool = True,
 ) -> Callable[[Callable[..., Any]], Dispatcher]: ...
@@ -407,6 +411,7 @@ def jit(
     nogil: Union[bool, str] = "auto",
     overflow: str = "check",
     fastmath: bool = False,
+    parallel: bool = False,
     opt_level: int = 2,
     boundscheck: bool = True,
 ) -> Any:
@@ -422,6 +427,9 @@ def jit(
     - ``overflow``: ``"check"`` (int64 overflow raises OverflowError) or
       ``"wrap"`` (two's complement).
     - ``fastmath``: allow LLVM to reassociate float arithmetic.
+    - ``parallel``: run ``prange`` loops on the process's thread pool
+      (``plait.prange``; ``numba.prange`` too); without it they run as
+      ``range``. See ``plait.set_num_threads``.
     - ``boundscheck``: array indices raise IndexError when out of range
       (default); ``False`` removes the checks.
     """
@@ -437,6 +445,7 @@ def jit(
             nogil=nogil,
             overflow=overflow,
             fastmath=fastmath,
+            parallel=parallel,
             opt_level=opt_level,
             boundscheck=boundscheck,
             signatures=signatures,

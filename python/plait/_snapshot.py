@@ -18,6 +18,7 @@ from typing import Any, Callable, Optional
 from . import _overload
 from ._core import jit as _native
 from . import _generators
+from . import _parallel
 from ._rewrites import SCOPE_NODES as _SCOPE_NODES
 from ._rewrites import rewrite_shape_assignments
 from ._rewrites import scope_walk as _scope_walk
@@ -374,6 +375,8 @@ class Snapshotter:
                 return f"(NumPyFunction {name})"
             if name and getattr(numpy.linalg, name, None) is value and callable(value):
                 return f"(NumPyFunction linalg.{name})"
+        if _parallel.is_prange(value):
+            return "(Builtin prange)"
         if name in _SUPPORTED_BUILTINS and getattr(builtins, name, None) is value:
             return f"(Builtin {name})"
         if isinstance(value, FunctionType):

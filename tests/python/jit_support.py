@@ -193,15 +193,15 @@ def assert_same_effects(py: Callable[..., Any], compiled: Callable[..., Any], *a
             assert same_value(_plain(after_py), _plain(after_jit)), (args, after_py, after_jit)
 
 
-def jitted_copies(module: types.ModuleType) -> types.SimpleNamespace:
-    """Jitted copies of a module's functions whose globals name the jitted
-    copies, so calls between them are native while the module itself stays
-    pure CPython (the reference)."""
+def jitted_copies(module: types.ModuleType, **options: Any) -> types.SimpleNamespace:
+    """Jitted copies of a module's functions (compiled with plait.jit's
+    `options`) whose globals name the jitted copies, so calls between them
+    are native while the module itself stays pure CPython (the reference)."""
     import plait
 
     namespace: dict[str, Any] = dict(vars(module))
     for name, value in vars(module).items():
         if isinstance(value, types.FunctionType) and value.__module__ == module.__name__:
             copy = types.FunctionType(value.__code__, namespace, name, value.__defaults__)
-            namespace[name] = plait.jit(copy)
+            namespace[name] = plait.jit(copy, **options)
     return types.SimpleNamespace(**namespace)

@@ -372,6 +372,8 @@ struct CompileOptions {
   /// int64 overflow raises OverflowError when true, wraps when false.
   bool checkOverflow = true;
   bool fastmath = false;
+  /// prange loops run on the thread pool (parallel=True); serially when false.
+  bool parallel = false;
   /// Array indices are checked (IndexError) unless false.
   bool boundsCheck = true;
   /// Depth guard for calls between jitted functions (RecursionError).

@@ -12,6 +12,7 @@
 #include "plait/JIT/Compiler.h"
 #include "plait/JIT/DispatchKey.h"
 #include "plait/Runtime/LinearAlgebra.h"
+#include "plait/Runtime/Parallel.h"
 
 #include <nanobind/stl/map.h>
 #include <nanobind/stl/pair.h>
@@ -155,7 +156,7 @@ void populateJIT(nb::module_ &m) {
   m.def(
       "compile",
       [](const std::string &snapshot, int entry, const std::vector<std::string> &types,
-         bool checkOverflow, bool fastmath, int64_t recursionLimit,
+         bool checkOverflow, bool fastmath, bool parallel, int64_t recursionLimit,
          const std::map<std::string, std::string> &messages, unsigned optLevel, bool boundsCheck,
          const std::vector<std::string> &overloaded, nb::object resolver) {
         jit::CompileRequest request;
@@ -174,6 +175,7 @@ void populateJIT(nb::module_ &m) {
         }
         request.options.checkOverflow = checkOverflow;
         request.options.fastmath = fastmath;
+        request.options.parallel = parallel;
         request.options.recursionLimit = recursionLimit;
         request.options.messages = messages;
         request.optLevel = optLevel;
@@ -190,7 +192,7 @@ void populateJIT(nb::module_ &m) {
         }
       },
       nb::arg("snapshot"), nb::arg("entry"), nb::arg("types"), nb::arg("check_overflow") = true,
-      nb::arg("fastmath") = false, nb::arg("recursion_limit") = 1000,
+      nb::arg("fastmath") = false, nb::arg("parallel") = false, nb::arg("recursion_limit") = 1000,
       nb::arg("messages") = std::map<std::string, std::string>(), nb::arg("opt_level") = 2,
       nb::arg("boundscheck") = true, nb::arg("overloaded") = std::vector<std::string>(),
       nb::arg("resolver") = nb::none());
@@ -276,6 +278,11 @@ void populateJIT(nb::module_ &m) {
     check(dispatch::statsOf(self.ptr(), stats));
     return statsDict(stats, /*processWide=*/false);
   });
+  // The thread pool of parallel loops (prange): its size, and the calling
+  // thread's limit on the threads its loops use.
+  m.def("_parallel_pool_size", [] { return plait::parallelPoolSize(); });
+  m.def("_parallel_threads", [] { return plait::parallelThreads(); });
+  m.def("_set_parallel_threads", [](int64_t n) { return plait::setParallelThreads(n); });
   m.def("stats", [] { return statsDict(dispatch::processStats(), /*processWide=*/true); });
 
   m.def(

@@ -1,0 +1,216 @@
+"""prange loops, run interpreted (prange is range there) and compiled with
+parallel=True by test_jit_parallel.py."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import plait
+from plait import prange
+from plait.testing import jit_rendezvous
+
+
+def float_sum(a):
+    s = 0.0
+    for i in prange(a.shape[0]):
+        s += a[i]
+    return s
+
+
+def int_reductions(a):
+    total = 0
+    product = 1
+    low = 2**62
+    high = -(2**62)
+    ored = 0
+    anded = -1
+    for i in prange(a.shape[0]):
+        v = a[i]
+        total += v
+        product *= v % 3 + 1
+        low = min(low, v)
+        high = max(high, v)
+        ored |= v
+        anded &= v
+    return total, product, low, high, ored, anded
+
+
+def python_int_sum(a):
+    s = 0
+    for i in prange(len(a)):
+        s += int(a[i])
+    return s
+
+
+def float_min_max_sub(a):
+    low = np.inf
+    high = -np.inf
+    down = 100.0
+    for i in prange(a.shape[0]):
+        low = min(low, a[i])
+        high = max(high, a[i])
+        down -= a[i]
+    return low, high, down
+
+
+def bool_reductions(a, limit):
+    anything = False
+    everything = True
+    for i in prange(len(a)):
+        anything |= a[i] > limit
+        everything &= a[i] > limit
+    return anything, everything
+
+
+def row_sums(a, out):
+    for i in prange(a.shape[0]):
+        t = 0.0
+        for j in range(a.shape[1]):
+            t += a[i, j]
+        out[i] = t
+
+
+def last_values(n):
+    # After the loop: the last iteration's private variables, as range leaves them.
+    k = -1
+    for i in prange(n):
+        k = i * i
+    return i, k
+
+
+def stepped(start, stop, step, out):
+    count = 0
+    for i in prange(start, stop, step):
+        out[i] = i
+        count += 1
+    return count
+
+
+def array_privates(a):
+    # Arrays made per iteration (a private array variable) and read after.
+    out = np.zeros(a.shape[0])
+    row = a[0] * 0.0
+    for i in prange(a.shape[0]):
+        row = a[i] * 2.0 + 1.0
+        out[i] = np.sum(row)
+    return out, row
+
+
+def nested(a):
+    total = 0.0
+    for i in prange(a.shape[0]):
+        for j in prange(a.shape[1]):  # nested: runs serially on its thread
+            total += a[i, j] * (i + 1)
+    return total
+
+
+def nested_outer_only(a, out):
+    for i in prange(a.shape[0]):
+        for j in prange(a.shape[1]):
+            out[i, j] = a[i, j] * 2.0
+
+
+def out_of_bounds(a, at):
+    for i in prange(a.shape[0]):
+        a[i] = 1.0
+        if i == at:
+            a[i + a.shape[0]] = 2.0
+
+
+def raises_value_error(n, at):
+    s = 0
+    for i in prange(n):
+        if i == at:
+            raise ValueError("bad iteration")
+        s += i
+    return s
+
+
+def caught_in_caller(a, at):
+    try:
+        out_of_bounds(a, at)
+    except IndexError:
+        return -1
+    return 0
+
+
+def catches_inside(n):
+    bad = 0
+    for i in prange(n):
+        try:
+            if i % 3 == 0:
+                raise KeyError(i)
+        except KeyError:
+            bad += 1
+    return bad
+
+
+def serial_break(a, limit):
+    found = -1
+    for i in prange(a.shape[0]):
+        if a[i] > limit:
+            found = i
+            break
+    return found
+
+
+def serial_return(a, limit):
+    for i in prange(a.shape[0]):
+        if a[i] > limit:
+            return i
+    return -1
+
+
+def serial_chain(n):
+    x = 1
+    for i in prange(n):
+        x = x * 3 % 1000003 + i
+    return x
+
+
+def serial_list(n):
+    values = []
+    for i in prange(n):
+        values.append(i * i)
+    return values
+
+
+def loop_else(n):
+    s = 0
+    for i in prange(n):
+        s += i
+    else:
+        s = -s
+    return s
+
+
+try:  # (Numba has no free-threaded builds: there these two are not tested)
+    import numba
+    from numba import prange as numba_prange
+except ImportError:
+    numba = numba_prange = None
+
+
+def with_numba_prange(a):
+    s = 0.0
+    for i in numba_prange(a.shape[0]):
+        s += a[i] * a[i]
+    return s
+
+
+def with_module_prange(a, out):
+    for i in numba.prange(a.shape[0]):
+        out[i] = a[i] + 1.0
+    for i in plait.prange(a.shape[0]):
+        out[i] *= 2.0
+
+
+def meets_across_threads(n, barrier):
+    # The first and the last iteration run in different chunks: with two
+    # threads they meet; one thread alone would wait for the other forever.
+    met = 0
+    for i in prange(n):
+        if i == 0 or i == n - 1:
+            if jit_rendezvous(barrier, 2, 60.0):
+                met += 1
+    return met

@@ -1,0 +1,196 @@
+"""prange loops with parallel=True: the same functions run interpreted (where
+prange is range) and compiled, on many inputs. Reductions of ints, bools and
+min/max are exact; float sums add in another order, so they match within
+rounding. Exceptions raised in an iteration reach the caller with CPython's
+type and message; loops that cannot run in parallel (break, return, print, a
+value carried between iterations) run serially with the same results; and
+parallel kernels are shared by many Python threads at once."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+import jit_parallel as py
+import plait
+from conftest import run_in_threads
+from jit_support import assert_same_effects, outcome
+from jit_support import jitted_copies
+from plait.testing import unique_barrier_id
+
+par = jitted_copies(py, parallel=True)
+ser = jitted_copies(py)
+SETTINGS = settings(max_examples=30, deadline=None)
+
+finite = st.floats(-1e6, 1e6, width=64)
+ints = st.integers(-(2**40), 2**40)
+
+
+@given(hnp.arrays(np.float64, st.integers(0, 3000), elements=finite))
+@SETTINGS
+def test_float_sum_matches_within_rounding(a) -> None:
+    expected = py.float_sum(a)
+    got = par.float_sum(a)
+    assert math.isclose(got, expected, rel_tol=1e-9, abs_tol=1e-6 * (1 + np.abs(a).sum()))
+
+
+@given(hnp.arrays(np.int64, st.integers(0, 3000), elements=ints))
+@SETTINGS
+def test_int_reductions_are_exact(a) -> None:
+    assert par.int_reductions(a) == py.int_reductions(a)
+
+
+def test_python_int_sums_overflow_as_serial_code() -> None:
+    # NumPy ints wrap (int_reductions above); Python ints raise where int64 ends.
+    a = np.full(1000, 2**62, dtype=np.int64)
+    assert outcome(par.python_int_sum, a) == outcome(ser.python_int_sum, a)
+    assert outcome(par.python_int_sum, a)[1] is OverflowError
+    a = np.arange(-10**6, 10**6, 7, dtype=np.int64) * 2**20
+    assert par.python_int_sum(a) == py.python_int_sum(a)
+
+
+@given(hnp.arrays(np.float64, st.integers(0, 2000), elements=finite))
+@SETTINGS
+def test_float_min_max_and_subtraction(a) -> None:
+    low, high, down = par.float_min_max_sub(a)
+    e_low, e_high, e_down = py.float_min_max_sub(a)
+    assert (low, high) == (e_low, e_high)
+    assert math.isclose(down, e_down, rel_tol=1e-9, abs_tol=1e-6 * (1 + np.abs(a).sum()))
+
+
+@given(hnp.arrays(np.float64, st.integers(0, 500), elements=finite), finite)
+@SETTINGS
+def test_bool_reductions(a, limit) -> None:
+    assert par.bool_reductions(a, limit) == py.bool_reductions(a, limit)
+
+
+@given(hnp.arrays(np.float64, st.tuples(st.integers(0, 300), st.integers(0, 40)), elements=finite))
+@SETTINGS
+def test_private_accumulators_per_row_are_exact(a) -> None:
+    assert_same_effects(py.row_sums, par.row_sums, a, np.zeros(a.shape[0]))
+
+
+@given(st.integers(0, 5000))
+@SETTINGS
+def test_variables_after_the_loop_are_the_last_iterations(n) -> None:
+    assert outcome(par.last_values, n) == outcome(py.last_values, n)
+
+
+@given(st.integers(-50, 50), st.integers(-50, 50), st.integers(-7, 7).filter(bool))
+@SETTINGS
+def test_ranges_with_steps(start, stop, step) -> None:
+    assert_same_effects(py.stepped, par.stepped, start, stop, step, np.zeros(120))
+
+
+def test_zero_step_raises_as_range() -> None:
+    assert outcome(par.stepped, 0, 5, 0, np.zeros(5)) == outcome(py.stepped, 0, 5, 0, np.zeros(5))
+
+
+@given(hnp.arrays(np.float64, st.tuples(st.integers(1, 200), st.integers(0, 30)), elements=finite))
+@SETTINGS
+def test_array_variables_are_private_and_the_last_one_stays(a) -> None:
+    out, row = par.array_privates(a)
+    e_out, e_row = py.array_privates(a)
+    assert np.array_equal(out, e_out) and np.array_equal(row, e_row)
+
+
+@given(hnp.arrays(np.float64, st.tuples(st.integers(0, 60), st.integers(0, 60)), elements=finite))
+@SETTINGS
+def test_nested_pranges(a) -> None:
+    assert math.isclose(par.nested(a), py.nested(a), rel_tol=1e-9, abs_tol=1e-6 * (1 + 60 * np.abs(a).sum()))
+    assert_same_effects(py.nested_outer_only, par.nested_outer_only, a, np.zeros(a.shape))
+
+
+@pytest.mark.parametrize("at", [0, 1, 500, 999])
+def test_an_error_in_an_iteration_raises_in_the_caller(at) -> None:
+    a = np.zeros(1000)
+    expected = outcome(py.out_of_bounds, a.copy(), at)
+    assert expected[0] == "raised" and expected[1] is IndexError
+    assert outcome(par.out_of_bounds, np.zeros(1000), at) == expected
+    assert outcome(par.raises_value_error, 10_000, at) == outcome(py.raises_value_error, 10_000, at)
+    assert outcome(par.raises_value_error, 10_000, -1) == outcome(py.raises_value_error, 10_000, -1)
+
+
+def test_errors_are_caught_around_and_inside_the_loop() -> None:
+    assert par.caught_in_caller(np.zeros(100), 37) == -1
+    assert par.caught_in_caller(np.zeros(100), 1000) == 0
+    for n in (0, 1, 7, 10_000):
+        assert par.catches_inside(n) == py.catches_inside(n)
+
+
+@given(hnp.arrays(np.float64, st.integers(0, 300), elements=finite), finite)
+@SETTINGS
+def test_loops_that_break_or_return_run_serially(a, limit) -> None:
+    assert par.serial_break(a, limit) == py.serial_break(a, limit)
+    assert par.serial_return(a, limit) == py.serial_return(a, limit)
+
+
+@given(st.integers(0, 2000))
+@SETTINGS
+def test_values_carried_between_iterations_run_serially(n) -> None:
+    assert par.serial_chain(n) == py.serial_chain(n)
+    assert par.serial_list(n) == py.serial_list(n)
+    assert par.loop_else(n) == py.loop_else(n)
+
+
+def test_numba_spelled_prange_ports_by_changing_the_decorator() -> None:
+    if py.numba is None:
+        pytest.skip("Numba is not installed (no free-threaded builds)")
+    a = np.arange(1000.0)
+    assert par.with_numba_prange(a) == py.with_numba_prange(a)
+    assert_same_effects(py.with_module_prange, par.with_module_prange, a, np.zeros(1000))
+
+
+def test_without_parallel_prange_is_range() -> None:
+    a = np.arange(-500, 500, dtype=np.int64)
+    assert ser.int_reductions(a) == py.int_reductions(a)
+    assert ser.last_values(77) == py.last_values(77)
+
+
+def test_two_threads_run_one_loop_at_once() -> None:
+    if plait._parallel.pool_size() < 2:
+        pytest.skip("the thread pool has one thread (PLAIT_NUM_THREADS=1 or one core)")
+    plait.set_num_threads(2)
+    assert par.meets_across_threads(1000, unique_barrier_id()) == 2
+
+
+def test_many_python_threads_call_parallel_kernels_at_once() -> None:
+    a = np.arange(100_000, dtype=np.int64)
+    b = np.random.default_rng(5).random((64, 500))
+    expected_ints = py.int_reductions(a)
+    expected_rows = b.sum(axis=1)
+
+    def call(k: int) -> None:
+        for _ in range(20):
+            assert par.int_reductions(a) == expected_ints
+            out = np.zeros(64)
+            par.row_sums(b, out)
+            assert np.allclose(out, expected_rows, rtol=0, atol=1e-9)
+
+    run_in_threads(6, call)
+
+
+def test_set_num_threads_is_per_thread_and_checked() -> None:
+    size = plait._parallel.pool_size()
+    assert 1 <= plait.get_num_threads() <= size
+    with pytest.raises(ValueError, match=f"between 1 and {size}"):
+        plait.set_num_threads(0)
+    with pytest.raises(ValueError, match=f"between 1 and {size}"):
+        plait.set_num_threads(size + 1)
+    with pytest.raises(TypeError):
+        plait.set_num_threads(1.5)
+
+    def limited(k: int) -> int:
+        plait.set_num_threads(1)
+        result = par.int_reductions(np.arange(1000, dtype=np.int64))
+        assert result == py.int_reductions(np.arange(1000, dtype=np.int64))
+        return plait.get_num_threads()
+
+    assert run_in_threads(2, limited) == [1, 1]
+    plait.set_num_threads(size)
+    assert plait.get_num_threads() == size
