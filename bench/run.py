@@ -36,6 +36,7 @@ sys.path.insert(0, str(HERE))
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import array_kernels  # noqa: E402
+import parallel_kernels  # noqa: E402
 import whole_array_kernels  # noqa: E402
 import kernels  # noqa: E402
 
@@ -343,6 +344,85 @@ def section_whole_array_kernels(report: Report, rounds: int) -> dict[str, Any]:
     )
     report.add()
     return plot
+
+
+def parallel_copies(decorate: Callable[[Any], Any], prange: Any) -> types.SimpleNamespace:
+    """parallel_kernels compiled by `decorate`, with `prange` in their globals."""
+    namespace: dict[str, Any] = dict(vars(parallel_kernels))
+    namespace["prange"] = prange
+    for name, value in vars(parallel_kernels).items():
+        if isinstance(value, types.FunctionType) and value.__module__ == parallel_kernels.__name__:
+            namespace[name] = decorate(types.FunctionType(value.__code__, namespace, name, value.__defaults__))
+    return types.SimpleNamespace(**namespace)
+
+
+def section_parallel_kernels(report: Report, rounds: int) -> dict[str, Any]:
+    import numpy as np
+
+    threads = list(range(1, plait.thread_pool_size() + 1))
+    report.add("### 1d. Parallel kernels")
+    report.add()
+    report.add(
+        "prange loops (and one whole-array expression) written once, compiled by plait and by Numba with "
+        "parallel=True. Each runs with 1 thread (plait's own serial time) and with every thread of the pool "
+        f"({threads[-1]} here); outputs are checked against the interpreted code first."
+    )
+    report.add()
+    plait_ns = parallel_copies(lambda f: plait.jit(f, parallel=True), plait.prange)
+    numba_ns = parallel_copies(lambda f: numba.njit(f, parallel=True), numba.prange) if numba else None
+    rows, scaling = [], {}
+    speedups, vs_numba_all = [], []
+    for label, name in parallel_kernels.PARALLEL_KERNELS.items():
+        expected = getattr(parallel_kernels, name)(*parallel_kernels.make_inputs(name))
+        impls: dict[str, Callable[..., Any]] = {"plait": getattr(plait_ns, name)}
+        if numba_ns:
+            impls["Numba"] = getattr(numba_ns, name)
+        for impl, fn in impls.items():
+            got = fn(*parallel_kernels.make_inputs(name))
+            assert np.allclose(got, expected, rtol=1e-9, atol=1e-12), (label, impl)
+        med: dict[str, dict[int, float]] = {impl: {} for impl in impls}
+        for count in threads:
+            plait.set_num_threads(count)
+            if numba:
+                numba.set_num_threads(count)
+            times: dict[str, list[float]] = {impl: [] for impl in impls}
+            for _ in range(rounds):
+                for impl, fn in impls.items():
+                    args = parallel_kernels.make_inputs(name)
+                    times[impl].append(time_call(lambda fn=fn, args=args: fn(*args)))
+            for impl in impls:
+                med[impl][count] = statistics.median(times[impl])
+        plait.set_num_threads(threads[-1])
+        if numba:
+            numba.set_num_threads(threads[-1])
+        for impl in impls:
+            scaling[f"{impl}: {name}"] = {count: med[impl][1] / med[impl][count] for count in threads}
+        all_threads = threads[-1]
+        speedup = med["plait"][1] / med["plait"][all_threads]
+        speedups.append(speedup)
+        vs_numba = med["plait"][all_threads] / med["Numba"][all_threads] if "Numba" in med else None
+        if vs_numba is not None:
+            vs_numba_all.append(vs_numba)
+        rows.append(
+            [
+                label,
+                fmt_time(med["plait"][1]),
+                fmt_time(med["plait"][all_threads]),
+                f"{speedup:.2f}x",
+                fmt_time(med["Numba"][all_threads]) if "Numba" in med else "skipped",
+                f"{vs_numba:.2f}x" if vs_numba is not None else "skipped",
+            ]
+        )
+    report.table(
+        ["kernel", "plait 1 thread", f"plait {threads[-1]} threads", "plait speed-up", f"Numba {threads[-1]} threads", "plait/Numba time"],
+        rows,
+    )
+    report.add(
+        f"Geomean plait speed-up over its own serial time: {geomean(speedups):.2f}x; "
+        f"plait/Numba time with {threads[-1]} threads: {geomean(vs_numba_all):.2f}x over {len(vs_numba_all)} kernels."
+    )
+    report.add()
+    return scaling
 
 
 # -- 2. start-up and compile latency -----------------------------------------
@@ -795,6 +875,7 @@ def plots(results: dict[str, Any], report: Report) -> None:
     for key, title, ylabel in (
         ("parallel_compilation", "Parallel compilation speed-up", "sequential / threaded"),
         ("threaded_execution", "Threaded execution speed-up", "speed-up vs 1 thread"),
+        ("parallel_kernels", "Parallel kernels: speed-up over 1 thread", "speed-up vs 1 thread"),
         ("engine_room", "Engine room throughput", "modules per second"),
     ):
         if key not in results:
@@ -848,6 +929,7 @@ def main() -> None:
         "kernels": lambda: section_kernels(report, options.rounds, reference),
         "array_kernels": lambda: section_array_kernels(report, options.rounds, reference),
         "whole_array_kernels": lambda: section_whole_array_kernels(report, options.rounds),
+        "parallel_kernels": lambda: section_parallel_kernels(report, options.rounds),
         "latency": lambda: section_latency(report, options.rounds),
         "call_overhead": lambda: section_call_overhead(report, options.rounds),
         "dispatch_signatures": lambda: section_dispatch_signatures(report, options.rounds),

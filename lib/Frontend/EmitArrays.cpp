@@ -142,7 +142,7 @@ Val FunctionEmitter::elementwiseOperation(llvm::ArrayRef<Val> operands, const Ty
     if (operand.type.kind == Type::Kind::Array)
       arrays.push_back(operand.leaves[0]);
   auto op = builder.create<dialect::ElementwiseOp>(l, module.memrefType(type), arrays, sizes,
-                                                   type.fortran);
+                                                   type.fortran, module.options.parallel);
   Block *body = new Block();
   op.getBody().push_back(body);
   OpBuilder::InsertionGuard guard(builder);

@@ -271,7 +271,7 @@ Val FunctionEmitter::accumulate(const SExpr &node, const std::string &name, cons
 
 Value FunctionEmitter::pairwiseSumOperation(Value array, Value size, Location l) {
   auto op = builder.create<dialect::PairwiseSumOp>(l, builder.getF64Type(), mlir::ValueRange{array},
-                                                   mlir::ValueRange{size});
+                                                   mlir::ValueRange{size}, module.options.parallel);
   Block *body = new Block();
   op.getBody().push_back(body);
   Value element = body->addArgument(builder.getF64Type(), l);

@@ -10,7 +10,7 @@
 from .errors import CompileError, TypingError, UnsupportedError
 from ._jit import Dispatcher, blas_library, jit, stats
 from ._overload import UfuncLoop, overload, overload_method
-from ._parallel import get_num_threads, prange, set_num_threads
+from ._parallel import get_num_threads, prange, set_num_threads, thread_pool_size
 from . import types
 from . import _mathlib  # noqa: F401  (registers the math module's integer functions)
 from . import _mathfloat  # noqa: F401  (and its float functions with CPython's algorithms)
@@ -33,6 +33,7 @@ __all__ = [
     "prange",
     "get_num_threads",
     "set_num_threads",
+    "thread_pool_size",
     "stats",
     "types",
     "__version__",

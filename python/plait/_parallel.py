@@ -46,7 +46,7 @@ def get_num_threads() -> int:
     return int(_native._parallel_threads())
 
 
-def pool_size() -> int:
+def thread_pool_size() -> int:
     """The size of the process's thread pool (``PLAIT_NUM_THREADS``, or the
     machine's cores), fixed when the process first asks for it."""
     return int(_native._parallel_pool_size())

@@ -214,3 +214,13 @@ def meets_across_threads(n, barrier):
             if jit_rendezvous(barrier, 2, 60.0):
                 met += 1
     return met
+
+
+def whole_array(a, b):
+    # A fused expression, broadcast, and sums of expressions and of arrays.
+    c = np.sqrt(np.abs(a - b)) * 0.5 + a * a
+    return c, np.sum(c), np.sum(a), np.sum((a - b) ** 2)
+
+
+def whole_matrix(m, row):
+    return np.sqrt(np.abs(m)) * 2.0 - m * row + row

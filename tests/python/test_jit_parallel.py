@@ -153,7 +153,7 @@ def test_without_parallel_prange_is_range() -> None:
 
 
 def test_two_threads_run_one_loop_at_once() -> None:
-    if plait._parallel.pool_size() < 2:
+    if plait.thread_pool_size() < 2:
         pytest.skip("the thread pool has one thread (PLAIT_NUM_THREADS=1 or one core)")
     plait.set_num_threads(2)
     assert par.meets_across_threads(1000, unique_barrier_id()) == 2
@@ -176,7 +176,7 @@ def test_many_python_threads_call_parallel_kernels_at_once() -> None:
 
 
 def test_set_num_threads_is_per_thread_and_checked() -> None:
-    size = plait._parallel.pool_size()
+    size = plait.thread_pool_size()
     assert 1 <= plait.get_num_threads() <= size
     with pytest.raises(ValueError, match=f"between 1 and {size}"):
         plait.set_num_threads(0)
@@ -194,3 +194,28 @@ def test_set_num_threads_is_per_thread_and_checked() -> None:
     assert run_in_threads(2, limited) == [1, 1]
     plait.set_num_threads(size)
     assert plait.get_num_threads() == size
+
+
+@pytest.mark.parametrize("n", [0, 1, 1000, 65536, 70_001, 300_000])
+def test_parallel_whole_array_expressions_match_numpy(n) -> None:
+    # Elements bit for bit; sums of up to one block (65536) bit for bit
+    # with the serial (NumPy's pairwise) sum, larger ones within rounding.
+    rng = np.random.default_rng(n)
+    a, b = rng.standard_normal(n), rng.standard_normal(n)
+    c, total, plain, squares = par.whole_array(a, b)
+    e_c, e_total, e_plain, e_squares = py.whole_array(a, b)
+    assert np.array_equal(c, e_c)
+    for got, expected in ((total, e_total), (plain, e_plain), (squares, e_squares)):
+        if n <= 65536:
+            assert got == expected
+        else:
+            assert math.isclose(got, expected, rel_tol=1e-12)
+    assert ser.whole_array(a, b)[1] == e_total
+
+
+@pytest.mark.parametrize("shape", [(0, 5), (3, 7), (200, 300), (5000, 40)])
+def test_parallel_whole_array_broadcasts(shape) -> None:
+    rng = np.random.default_rng(shape[0])
+    m, row = rng.standard_normal(shape), rng.standard_normal(shape[1])
+    assert np.array_equal(par.whole_matrix(m, row), py.whole_matrix(m, row))
+    assert np.array_equal(par.whole_matrix(np.asfortranarray(m), row), py.whole_matrix(m, row))

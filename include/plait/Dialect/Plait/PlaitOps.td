@@ -421,8 +421,9 @@ def Plait_ParallelForOp : Plait_Op<"parallel_for", [RecursiveMemoryEffects]> {
     `reduction_kinds` ("add", "mul", "min", "max", "or", "and"; for Python
     ints, "checked_add" and "checked_mul" raise OverflowError as
     `plait.add check` does), and the partial results are combined into the
-    slot after the loop, in thread order. Everything else is shared. plait-outline-parallel makes the
-    region a function and the loop a `plait.parallel_call`.
+    slot after the loop, in thread order. Everything else is shared.
+    plait-outline-parallel makes the region a function and the loop a
+    `plait.parallel_call`.
     ```mlir
     plait.parallel_for %start step %step count %n reduce(%sum : memref<f64>)
         attributes {reduction_kinds = ["add"]} {
@@ -491,12 +492,12 @@ def Plait_ElementwiseOp : Plait_Op<"elementwise", [
     ```
   }];
   let arguments = (ins Arg<Variadic<AnyMemRef>, "", [MemRead]>:$inputs, Variadic<I64>:$shape,
-                   UnitAttr:$fortran);
+                   UnitAttr:$fortran, UnitAttr:$parallel);
   let results = (outs Res<AnyMemRef, "", [MemAlloc]>:$result);
   let regions = (region AnyRegion:$body);
   let assemblyFormat = [{
-    (`(` $inputs^ `:` type($inputs) `)`)? `shape` `(` $shape `)` (`fortran` $fortran^)? attr-dict
-    `->` type($result) $body
+    (`(` $inputs^ `:` type($inputs) `)`)? `shape` `(` $shape `)` (`fortran` $fortran^)?
+    (`parallel` $parallel^)? attr-dict `->` type($result) $body
   }];
   let hasRegionVerifier = 1;
 }
@@ -519,11 +520,13 @@ def Plait_PairwiseSumOp : Plait_Op<"pairwise_sum", [
     }
     ```
   }];
-  let arguments = (ins Arg<Variadic<AnyMemRef>, "", [MemRead]>:$inputs, Variadic<I64>:$shape);
+  let arguments = (ins Arg<Variadic<AnyMemRef>, "", [MemRead]>:$inputs, Variadic<I64>:$shape,
+                   UnitAttr:$parallel);
   let results = (outs F64:$result);
   let regions = (region AnyRegion:$body);
   let assemblyFormat = [{
-    (`(` $inputs^ `:` type($inputs) `)`)? `shape` `(` $shape `)` attr-dict `->` type($result) $body
+    (`(` $inputs^ `:` type($inputs) `)`)? `shape` `(` $shape `)` (`parallel` $parallel^)? attr-dict
+    `->` type($result) $body
   }];
   let hasRegionVerifier = 1;
 }

@@ -86,10 +86,12 @@ Region &bodyOf(Operation *consumer) {
 /// `consumer` again, with other inputs (its body is still to be moved in).
 Operation *withInputs(OpBuilder &b, Operation *consumer, ValueRange inputs) {
   if (auto sum = dyn_cast<PairwiseSumOp>(consumer))
-    return b.create<PairwiseSumOp>(sum.getLoc(), sum.getType(), inputs, sum.getShape());
+    return b.create<PairwiseSumOp>(sum.getLoc(), sum.getType(), inputs, sum.getShape(),
+                                   sum.getParallelAttr());
   auto elementwise = cast<ElementwiseOp>(consumer);
   return b.create<ElementwiseOp>(elementwise.getLoc(), elementwise.getType(), inputs,
-                                 elementwise.getShape(), elementwise.getFortranAttr());
+                                 elementwise.getShape(), elementwise.getFortranAttr(),
+                                 elementwise.getParallelAttr());
 }
 
 /// The release that frees `producer`'s result after `consumer` reads it,

@@ -133,16 +133,25 @@ void emitElement(OpBuilder &b, ElementwiseOp op, Block *block, ArrayRef<Value> v
   }
 }
 
+/// The positions of axis 0 a loop nest covers: all of them, or a block of
+/// a parallel loop's.
+struct FirstAxisRange {
+  Value begin, end; // null: the whole axis
+};
+
 /// One loop over the last axis (one iteration for a 0-d result) at the
 /// builder's position, reading `inputs` at `indices` and that axis.
 void emitInnermostLoop(OpBuilder &b, ElementwiseOp op, ArrayRef<Value> inputs,
-                       SmallVector<Value> indices, Value result) {
+                       SmallVector<Value> indices, Value result, FirstAxisRange range) {
   OpBuilder::InsertionGuard guard(b);
   Location l = op.getLoc();
   size_t rank = op.getShape().size();
   Value zero = b.create<arith::ConstantIntOp>(l, 0, 64),
         one = b.create<arith::ConstantIntOp>(l, 1, 64);
-  auto loop = b.create<ForOp>(l, zero, rank == 0 ? one : op.getShape()[rank - 1], one);
+  Value begin = zero, end = rank == 0 ? one : op.getShape()[rank - 1];
+  if (rank == 1 && range.begin)
+    begin = range.begin, end = range.end;
+  auto loop = b.create<ForOp>(l, begin, end, one);
   Block *block = new Block();
   loop.getBody().push_back(block);
   Value k = block->addArgument(b.getI64Type(), l);
@@ -157,7 +166,7 @@ void emitInnermostLoop(OpBuilder &b, ElementwiseOp op, ArrayRef<Value> inputs,
 /// loop has a copy that reads the inputs themselves when it holds: the
 /// outer loops are shared, so the code grows by one loop, not a nest.
 void emitLoopNest(OpBuilder &b, ElementwiseOp op, ArrayRef<Value> views, Value direct,
-                  Value result) {
+                  Value result, FirstAxisRange range) {
   OpBuilder::InsertionGuard guard(b);
   Location l = op.getLoc();
   size_t rank = op.getShape().size();
@@ -165,7 +174,9 @@ void emitLoopNest(OpBuilder &b, ElementwiseOp op, ArrayRef<Value> views, Value d
         one = b.create<arith::ConstantIntOp>(l, 1, 64);
   SmallVector<Value> indices;
   for (size_t axis = 0; axis + 1 < rank; ++axis) {
-    auto loop = b.create<ForOp>(l, zero, op.getShape()[axis], one);
+    bool blocked = axis == 0 && range.begin;
+    auto loop = b.create<ForOp>(l, blocked ? range.begin : zero,
+                                blocked ? range.end : op.getShape()[axis], one);
     Block *block = new Block();
     loop.getBody().push_back(block);
     Value k = block->addArgument(b.getI64Type(), l);
@@ -175,14 +186,48 @@ void emitLoopNest(OpBuilder &b, ElementwiseOp op, ArrayRef<Value> views, Value d
     b.setInsertionPoint(block->getTerminator());
   }
   if (!direct) {
-    emitInnermostLoop(b, op, views, indices, result);
+    emitInnermostLoop(b, op, views, indices, result, range);
     return;
   }
   auto choice = b.create<scf::IfOp>(l, direct, /*withElseRegion=*/true);
   b.setInsertionPoint(choice.thenBlock()->getTerminator());
-  emitInnermostLoop(b, op, SmallVector<Value>(op.getInputs()), indices, result);
+  emitInnermostLoop(b, op, SmallVector<Value>(op.getInputs()), indices, result, range);
   b.setInsertionPoint(choice.elseBlock()->getTerminator());
-  emitInnermostLoop(b, op, views, indices, result);
+  emitInnermostLoop(b, op, views, indices, result, range);
+}
+
+/// Elements per block of a parallel loop: enough that a block's work
+/// outweighs handing it to a thread (a few microseconds).
+constexpr int64_t kParallelBlockElements = 1 << 14;
+
+/// `ceil(a / b)` for a >= 0, b > 0.
+Value ceilDiv(OpBuilder &b, Location l, Value a, Value divisor) {
+  Value one = b.create<arith::ConstantIntOp>(l, 1, 64);
+  return b.create<arith::DivSIOp>(
+      l, b.create<arith::SubIOp>(l, b.create<arith::AddIOp>(l, a, divisor), one), divisor);
+}
+
+/// A plait.parallel_for over blocks of `size` positions of at least
+/// `minimum` work units each (`unitsPerPosition` units a position), whose
+/// body `emitBlock` fills for [begin, end).
+void emitParallelBlocks(OpBuilder &b, Location l, Value size, Value unitsPerPosition,
+                        int64_t minimum, function_ref<void(OpBuilder &, Value, Value)> emitBlock) {
+  Value zero = b.create<arith::ConstantIntOp>(l, 0, 64),
+        one = b.create<arith::ConstantIntOp>(l, 1, 64);
+  Value units = b.create<arith::MaxSIOp>(l, unitsPerPosition, one);
+  Value perBlock =
+      ceilDiv(b, l, b.create<arith::ConstantIntOp>(l, minimum, 64).getResult(), units);
+  Value blocks = ceilDiv(b, l, size, perBlock);
+  auto loop = b.create<ParallelForOp>(l, zero, one, blocks, ValueRange{}, b.getArrayAttr({}));
+  Block *body = new Block();
+  loop.getBody().push_back(body);
+  Value k = body->addArgument(b.getI64Type(), l);
+  OpBuilder inside = OpBuilder::atBlockEnd(body);
+  Value begin = inside.create<arith::MulIOp>(l, k, perBlock);
+  Value end = inside.create<arith::MinSIOp>(l, inside.create<arith::AddIOp>(l, begin, perBlock),
+                                            size);
+  emitBlock(inside, begin, end);
+  inside.create<ContinueOp>(l);
 }
 
 void lower(ElementwiseOp op) {
@@ -215,7 +260,18 @@ void lower(ElementwiseOp op) {
             b.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq, size, sizes[axis].get<Value>()));
       }
   }
-  emitLoopNest(b, op, views, same, result);
+  if (op.getParallel() && rank != 0) {
+    // Blocks of axis 0, each the whole nest below it.
+    Value inner = b.create<arith::ConstantIntOp>(l, 1, 64);
+    for (size_t axis = 1; axis < rank; ++axis)
+      inner = b.create<arith::MulIOp>(l, inner, op.getShape()[axis]);
+    emitParallelBlocks(b, l, op.getShape()[0], inner, kParallelBlockElements,
+                       [&](OpBuilder &inside, Value begin, Value end) {
+                         emitLoopNest(inside, op, views, same, result, {begin, end});
+                       });
+  } else {
+    emitLoopNest(b, op, views, same, result, {});
+  }
   op.getResult().replaceAllUsesWith(result);
   op.erase();
 }
@@ -241,8 +297,10 @@ Value elementAt(OpBuilder &b, Location l, Region &body, ArrayRef<Value> views, V
 
 /// The identity body over one array: NumPy's pairwise sum of its data, as
 /// the runtime computes it.
-Value callRuntimeSum(OpBuilder &b, PairwiseSumOp op, ModuleOp module) {
-  Location l = op.getLoc();
+/// The runtime's pairwise sum of `count` elements of the 1-D f64 `array`
+/// from `start`.
+Value callRuntimeSum(OpBuilder &b, Location l, ModuleOp module, Value array, Value start,
+                     Value count) {
   Type i64 = b.getI64Type();
   if (!module.lookupSymbol(kPairwiseRuntime)) {
     OpBuilder top = OpBuilder::atBlockEnd(module.getBody());
@@ -250,17 +308,49 @@ Value callRuntimeSum(OpBuilder &b, PairwiseSumOp op, ModuleOp module) {
                              b.getFunctionType({i64, i64, i64}, {b.getF64Type()}))
         .setPrivate();
   }
-  Value array = op.getInputs()[0];
   auto metadata = b.create<memref::ExtractStridedMetadataOp>(l, array);
   auto cast = [&](Value index) { return b.create<arith::IndexCastOp>(l, i64, index).getResult(); };
   Value eight = b.create<arith::ConstantIntOp>(l, 8, 64);
+  Value stride = cast(metadata.getStrides()[0]);
+  Value first = b.create<arith::AddIOp>(l, cast(metadata.getOffset()),
+                                        b.create<arith::MulIOp>(l, start, stride));
   Value address =
       b.create<arith::AddIOp>(l, cast(b.create<memref::ExtractAlignedPointerAsIndexOp>(l, array)),
-                              b.create<arith::MulIOp>(l, cast(metadata.getOffset()), eight));
+                              b.create<arith::MulIOp>(l, first, eight));
   return b
       .create<func::CallOp>(l, kPairwiseRuntime, TypeRange{b.getF64Type()},
-                            ValueRange{address, op.getShape()[0], cast(metadata.getStrides()[0])})
+                            ValueRange{address, count, stride})
       .getResult(0);
+}
+
+/// Elements per block of a parallel sum: a multiple of NumPy's pairwise
+/// block, large enough that summing a block outweighs handing it out.
+constexpr int64_t kParallelSumBlock = 1 << 16;
+
+/// With parallel=True: blocks of kParallelSumBlock elements summed on the
+/// thread pool (`sumRange` sums [start, start + count)), each into its own
+/// place, then the blocks' sums pairwise in order: the same result for any
+/// number of threads (and, for one block, the serial sum's bits).
+Value parallelSum(OpBuilder &b, Location l, ModuleOp module, Value size,
+                  function_ref<Value(OpBuilder &, Value, Value)> sumRange) {
+  Value zero = b.create<arith::ConstantIntOp>(l, 0, 64),
+        one = b.create<arith::ConstantIntOp>(l, 1, 64);
+  Value block = b.create<arith::ConstantIntOp>(l, kParallelSumBlock, 64);
+  Value blocks = b.create<arith::MaxSIOp>(l, ceilDiv(b, l, size, block), one);
+  Value sums = b.create<memref::AllocOp>(l, MemRefType::get({ShapedType::kDynamic}, b.getF64Type()),
+                                         ValueRange{toIndex(b, l, blocks)});
+  auto loop = b.create<ParallelForOp>(l, zero, one, blocks, ValueRange{}, b.getArrayAttr({}));
+  Block *body = new Block();
+  loop.getBody().push_back(body);
+  Value k = body->addArgument(b.getI64Type(), l);
+  OpBuilder inside = OpBuilder::atBlockEnd(body);
+  Value start = inside.create<arith::MulIOp>(l, k, block);
+  Value count = inside.create<arith::MinSIOp>(l, block, inside.create<arith::SubIOp>(l, size, start));
+  inside.create<memref::StoreOp>(l, sumRange(inside, start, count), sums, toIndex(inside, l, k));
+  inside.create<ContinueOp>(l);
+  Value sum = callRuntimeSum(b, l, module, sums, zero, blocks);
+  b.create<memref::DeallocOp>(l, sums);
+  return sum;
 }
 
 /// A function computing NumPy's pairwise sum of the body's elements
@@ -396,9 +486,11 @@ void lower(PairwiseSumOp op, ModuleOp module) {
   Location l = op.getLoc();
   Region &body = op.getBody();
   auto yield = cast<YieldOp>(body.front().getTerminator());
-  Value sum;
+  std::function<Value(OpBuilder &, Value, Value)> sumRange;
   if (op.getInputs().size() == 1 && yield.getValue() == body.getArgument(0)) {
-    sum = callRuntimeSum(b, op, module);
+    sumRange = [&](OpBuilder &at, Value start, Value count) {
+      return callRuntimeSum(at, l, module, op.getInputs()[0], start, count);
+    };
   } else {
     // Values from outside become arguments, constants are made again
     // inside (LLVM then sees `x ** 2.0`'s exponent, say).
@@ -416,43 +508,44 @@ void lower(PairwiseSumOp op, ModuleOp module) {
       }
       captured.push_back(value);
     }
-    SmallVector<Value> arguments = {b.create<arith::ConstantIntOp>(l, 0, 64), op.getShape()[0],
-                                    op.getShape()[0]};
-    llvm::append_range(arguments, op.getInputs());
-    llvm::append_range(arguments, captured);
     // Inputs of the whole length are read directly (vector loads), any that
     // repeats through broadcast views: one function each (a 0-d input always
     // repeats).
     bool anyScalar = llvm::any_of(op.getInputs(), [](Value input) {
       return input.getType().cast<MemRefType>().getRank() == 0;
     });
-    if (anyScalar) {
-      func::FuncOp broadcast = pairwiseFunction(op, module, captured, /*broadcast=*/true);
-      sum = b.create<func::CallOp>(l, broadcast, arguments).getResult(0);
-      op.getResult().replaceAllUsesWith(sum);
-      op.erase();
-      return;
+    Value whole;
+    func::FuncOp direct, broadcast;
+    if (!anyScalar) {
+      Value size = toIndex(b, l, op.getShape()[0]);
+      whole = b.create<arith::ConstantIntOp>(l, 1, 1);
+      for (Value input : op.getInputs())
+        whole = b.create<arith::AndIOp>(
+            l, whole,
+            b.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq,
+                                    b.create<memref::DimOp>(l, input, 0).getResult(), size));
+      direct = pairwiseFunction(op, module, captured, /*broadcast=*/false);
     }
-    Value size = toIndex(b, l, op.getShape()[0]);
-    Value whole = b.create<arith::ConstantIntOp>(l, 1, 1);
-    for (Value input : op.getInputs())
-      whole = b.create<arith::AndIOp>(
-          l, whole,
-          b.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq,
-                                  b.create<memref::DimOp>(l, input, 0).getResult(), size));
-    func::FuncOp direct = pairwiseFunction(op, module, captured, /*broadcast=*/false);
-    func::FuncOp broadcast = pairwiseFunction(op, module, captured, /*broadcast=*/true);
-    auto choice = b.create<scf::IfOp>(l, TypeRange{b.getF64Type()}, whole, /*withElseRegion=*/true);
-    OpBuilder::atBlockEnd(choice.thenBlock())
-        .create<scf::YieldOp>(l, OpBuilder::atBlockEnd(choice.thenBlock())
-                                     .create<func::CallOp>(l, direct, arguments)
-                                     .getResult(0));
-    OpBuilder::atBlockEnd(choice.elseBlock())
-        .create<scf::YieldOp>(l, OpBuilder::atBlockEnd(choice.elseBlock())
-                                     .create<func::CallOp>(l, broadcast, arguments)
-                                     .getResult(0));
-    sum = choice.getResult(0);
+    broadcast = pairwiseFunction(op, module, captured, /*broadcast=*/true);
+    sumRange = [=](OpBuilder &at, Value start, Value count) mutable {
+      SmallVector<Value> arguments = {start, count, op.getShape()[0]};
+      llvm::append_range(arguments, op.getInputs());
+      llvm::append_range(arguments, captured);
+      if (!direct)
+        return at.create<func::CallOp>(l, broadcast, arguments).getResult(0);
+      auto choice =
+          at.create<scf::IfOp>(l, TypeRange{at.getF64Type()}, whole, /*withElseRegion=*/true);
+      OpBuilder then = OpBuilder::atBlockEnd(choice.thenBlock());
+      then.create<scf::YieldOp>(l, then.create<func::CallOp>(l, direct, arguments).getResult(0));
+      OpBuilder otherwise = OpBuilder::atBlockEnd(choice.elseBlock());
+      otherwise.create<scf::YieldOp>(
+          l, otherwise.create<func::CallOp>(l, broadcast, arguments).getResult(0));
+      return choice.getResult(0);
+    };
   }
+  Value sum = op.getParallel()
+                  ? parallelSum(b, l, module, op.getShape()[0], sumRange)
+                  : sumRange(b, b.create<arith::ConstantIntOp>(l, 0, 64), op.getShape()[0]);
   op.getResult().replaceAllUsesWith(sum);
   op.erase();
 }
