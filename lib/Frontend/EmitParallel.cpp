@@ -66,7 +66,10 @@ class CarriedValues {
 public:
   explicit CarriedValues(const std::set<std::string> &privates) : privates(privates) {}
 
-  bool found(const SExpr &body, std::set<std::string> defined) {
+  /// Whether an iteration of `body` may read a private name before it
+  /// assigns it; `defined` (the loop's targets at first) ends as the names
+  /// every iteration assigns.
+  bool found(const SExpr &body, std::set<std::string> &defined) {
     statements(body, defined);
     return carried;
   }
@@ -293,6 +296,19 @@ std::optional<FunctionEmitter::ParallelPlan> FunctionEmitter::parallelPlan(const
     // Read anywhere else, the variable carries values between iterations.
     if (names[name] != reductionNames)
       return std::nullopt;
+    const Type &type = spec.variables[name];
+    if (type.kind == Type::Kind::Array) {
+      // acc += row: element by element, into an array per thread. (Not bool
+      // or complex arrays, nor min and max, which take a ufunc.)
+      bool bitwise = kind == "or" || kind == "and";
+      bool integer = type.dtype != DType::Bool && !isFloatDType(type.dtype) &&
+                     !isComplexDType(type.dtype);
+      bool numeric = integer || (!bitwise && isFloatDType(type.dtype));
+      if (!numeric || kind == "min" || kind == "max" || (type.fortran && type.contiguous))
+        return std::nullopt;
+      plan.arrayReductions.push_back({name, kind});
+      continue;
+    }
     auto slot = slots.find(name);
     if (slot == slots.end() || slot->second.size() != 1)
       return std::nullopt;
@@ -308,10 +324,20 @@ std::optional<FunctionEmitter::ParallelPlan> FunctionEmitter::parallelPlan(const
   for (const std::string &name : notReductions)
     if (!plain.count(name))
       return std::nullopt; // x //= 2 in every iteration: a chain, not a reduction
-  std::set<std::string> loopTargets;
-  boundNames(ast::target(loop), loopTargets);
-  if (CarriedValues(plain).found(body, loopTargets))
+  std::set<std::string> assignedEveryTime;
+  boundNames(ast::target(loop), assignedEveryTime);
+  if (CarriedValues(plain).found(body, assignedEveryTime))
     return std::nullopt; // x = x * 3 + i: each iteration needs the one before
+  // After the loop a variable holds what the last iteration left: when only
+  // some iterations assign it (`if c: found = i`) and the code after the
+  // loop reads it, it must be the last such iteration's value, which the
+  // last chunk alone does not know.
+  std::map<std::string, int> inFunction, inLoop;
+  countNames(spec.source->definition, inFunction);
+  countNames(loop, inLoop);
+  for (const std::string &name : plain)
+    if (!assignedEveryTime.count(name) && inFunction[name] > inLoop[name])
+      return std::nullopt;
   return plan;
 }
 
@@ -319,14 +345,27 @@ void FunctionEmitter::emitParallelLoop(const SExpr &stmt, Value start, Value sto
                                        const ParallelPlan &plan) {
   Location l = loc(stmt);
   Value count = dialect::tripCount(builder, l, start, stop, step);
-  llvm::SmallVector<Value> reductionSlots;
-  llvm::SmallVector<mlir::Attribute> kinds;
+  llvm::SmallVector<Value> reductionSlots, reducedArrays;
+  llvm::SmallVector<mlir::Attribute> kinds, arrayKinds;
   for (const auto &[slot, kind] : plan.reductions) {
     reductionSlots.push_back(slot);
     kinds.push_back(builder.getStringAttr(kind));
   }
-  auto loop = builder.create<dialect::ParallelForOp>(l, start, step, count, reductionSlots,
-                                                     builder.getArrayAttr(kinds));
+  // A reduced array is one value for the whole loop (the body updates it in
+  // place, never rebinds it): an array variable's slot is read before.
+  std::vector<std::string> loadedArrays;
+  for (const auto &[name, kind] : plan.arrayReductions) {
+    auto ssa = arrays.find(name);
+    if (ssa == arrays.end()) {
+      arrays[name] = loadVariable(name, stmt).leaves[0];
+      loadedArrays.push_back(name);
+    }
+    reducedArrays.push_back(arrays[name]);
+    arrayKinds.push_back(builder.getStringAttr(kind));
+  }
+  auto loop = builder.create<dialect::ParallelForOp>(
+      l, start, step, count, reductionSlots, builder.getArrayAttr(kinds), reducedArrays,
+      builder.getArrayAttr(arrayKinds));
   Block *body = new Block();
   loop.getBody().push_back(body);
   Value variable = body->addArgument(builder.getI64Type(), l);
@@ -360,6 +399,8 @@ void FunctionEmitter::emitParallelLoop(const SExpr &stmt, Value start, Value sto
     builder.create<dialect::ContinueOp>(l);
   tries = std::move(outerTries);
   builder.setInsertionPointAfter(loop);
+  for (const std::string &name : loadedArrays)
+    arrays.erase(name);
   emitBody(ast::orelse(stmt)); // no break: the else always runs
 }
 

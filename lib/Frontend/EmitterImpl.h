@@ -326,6 +326,8 @@ private:
   /// A prange loop's reduction slots and their kinds ("add", "min"...).
   struct ParallelPlan {
     llvm::SmallVector<std::pair<Value, std::string>> reductions;
+    /// Array variables reduced element by element (`hist += counts`).
+    llvm::SmallVector<std::pair<std::string, std::string>> arrayReductions;
   };
   /// How a prange loop runs in parallel (EmitParallel.cpp), or nothing
   /// when it must run serially.

@@ -224,3 +224,49 @@ def whole_array(a, b):
 
 def whole_matrix(m, row):
     return np.sqrt(np.abs(m)) * 2.0 - m * row + row
+
+
+def last_match(a, limit):
+    # Only some iterations assign `found`, and it is read after the loop:
+    # serially the last match, which the last chunk alone cannot know.
+    found = -1
+    for i in prange(a.shape[0]):
+        if a[i] > limit:
+            found = i
+    return found
+
+
+def temporaries_in_nested_loops(a, out):
+    # `t` is assigned in a nested loop only, and never read after the loop.
+    for i in prange(a.shape[0]):
+        for j in range(a.shape[1]):
+            t = a[i, j] * 2.0
+            out[i, j] = t + 1.0
+
+
+def column_sums(a):
+    # An array reduction: each thread adds rows into an array of its own.
+    acc = np.zeros(a.shape[1])
+    for i in prange(a.shape[0]):
+        acc += a[i]
+    return acc
+
+
+def int_histogram_planes(planes):
+    # Integer arrays reduce exactly; -= adds negatives; the array is bound
+    # twice, so it lives in a slot.
+    counts = np.zeros((planes.shape[1], planes.shape[2]), dtype=np.int64)
+    counts = counts + 1
+    for k in prange(planes.shape[0]):
+        counts += planes[k]
+        counts -= 1
+    return counts
+
+
+def product_and_bits(a):
+    p = np.ones(a.shape[1])
+    bits = np.zeros(a.shape[1], dtype=np.int64)
+    for i in prange(a.shape[0]):
+        p *= a[i]
+        bits |= np.int64(1) << (i % 60)
+    return p, bits

@@ -219,3 +219,38 @@ def test_parallel_whole_array_broadcasts(shape) -> None:
     m, row = rng.standard_normal(shape), rng.standard_normal(shape[1])
     assert np.array_equal(par.whole_matrix(m, row), py.whole_matrix(m, row))
     assert np.array_equal(par.whole_matrix(np.asfortranarray(m), row), py.whole_matrix(m, row))
+
+
+@given(hnp.arrays(np.float64, st.integers(0, 3000), elements=finite), finite)
+@SETTINGS
+def test_conditionally_assigned_variables_read_after_the_loop(a, limit) -> None:
+    assert par.last_match(a, limit) == py.last_match(a, limit)
+
+
+def test_loops_with_nested_temporaries_run_in_parallel() -> None:
+    # (Parallel: the outlined body is in the optimised IR.)
+    a = np.arange(12.0).reshape(3, 4)
+    assert_same_effects(py.temporaries_in_nested_loops, par.temporaries_in_nested_loops, a, np.zeros((3, 4)))
+    assert "parallel_call" in par.temporaries_in_nested_loops.inspect(stage="optimized-plait")
+    par.last_match(np.zeros(3), 0.0)
+    assert "parallel_call" not in par.last_match.inspect(stage="optimized-plait")
+
+
+@given(hnp.arrays(np.float64, st.tuples(st.integers(0, 400), st.integers(0, 30)), elements=finite))
+@SETTINGS
+def test_array_reductions(a) -> None:
+    got, expected = par.column_sums(a), py.column_sums(a)
+    assert got.shape == expected.shape
+    assert np.allclose(got, expected, rtol=1e-9, atol=1e-6 * (1 + np.abs(a).sum()))
+    p, bits = par.product_and_bits(np.clip(a, 0.5, 1.5))
+    e_p, e_bits = py.product_and_bits(np.clip(a, 0.5, 1.5))
+    assert np.allclose(p, e_p, rtol=1e-9) and np.array_equal(bits, e_bits)
+    assert "parallel_call" in par.column_sums.inspect(stage="optimized-plait")
+    assert "parallel_call" in par.product_and_bits.inspect(stage="optimized-plait")
+
+
+@given(hnp.arrays(np.int64, st.tuples(st.integers(0, 300), st.integers(1, 6), st.integers(1, 6)), elements=ints))
+@SETTINGS
+def test_integer_array_reductions_are_exact(planes) -> None:
+    assert np.array_equal(par.int_histogram_planes(planes), py.int_histogram_planes(planes))
+    assert "parallel_call" in par.int_histogram_planes.inspect(stage="optimized-plait")

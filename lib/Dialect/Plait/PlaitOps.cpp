@@ -430,6 +430,18 @@ LogicalResult ParallelForOp::verifyRegions() {
     if ((bitwise && !element.isSignlessInteger()) || (checked && !element.isInteger(64)))
       return emitOpError("reduces a ") << element << " with '" << kind << "'";
   }
+  ArrayAttr arrayKinds = getArrayReductionKinds();
+  if (arrayKinds.size() != getArrayReductions().size())
+    return emitOpError("needs one reduction kind per reduced array");
+  for (auto [array, kindAttr] : llvm::zip(getArrayReductions(), arrayKinds)) {
+    Type element = array.getType().cast<MemRefType>().getElementType();
+    StringRef kind = kindAttr.cast<StringAttr>().getValue();
+    bool bitwise = kind == "or" || kind == "and";
+    if (!(kind == "add" || kind == "mul" || bitwise))
+      return emitOpError("has an unknown array reduction kind '") << kind << "'";
+    if (!(element.isSignlessInteger() || (!bitwise && element.isa<FloatType>())))
+      return emitOpError("reduces an array of ") << element << " with '" << kind << "'";
+  }
   return success();
 }
 

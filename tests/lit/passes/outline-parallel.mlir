@@ -132,3 +132,45 @@ func.func @ints(%n: i64) {
   }
   return
 }
+
+// An array reduction: each call of the body fills an array of its own with
+// the identity, the body updates that one, and its elements are added into
+// the thread's partial; the caller adds the partials into the array.
+// CHECK-LABEL: func.func private @columns_parallel_0(
+// CHECK-SAME: %[[SHARED:[^:]*]]: memref<?xf64, strided<[1], offset: ?>>, %[[PARTS:[^:]*]]: memref<?xf64>,
+// CHECK: %[[FLAT:.*]] = memref.alloc(%{{.*}}) : memref<?xf64>
+// CHECK: memref.store %{{.*}}, %[[FLAT]]
+// CHECK: %[[OWN:.*]] = memref.reinterpret_cast %[[FLAT]]
+// CHECK: plait.for
+// CHECK: memref.load %[[OWN]]
+// CHECK: memref.store %{{.*}}, %[[OWN]]
+// CHECK: plait.continue
+// CHECK: memref.load %[[PARTS]]
+// CHECK: memref.load %[[OWN]]
+// CHECK: arith.addf
+// CHECK: memref.store %{{.*}}, %[[PARTS]]
+// CHECK: memref.dealloc %[[FLAT]]
+// CHECK-LABEL: func.func @columns(
+// CHECK: %[[BUFFER:.*]] = memref.alloc(%{{.*}}) : memref<?xf64>
+// CHECK: plait.parallel_call @columns_parallel_0(%arg0, %[[BUFFER]],
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: memref.load %[[BUFFER]]
+// CHECK: memref.load %arg0
+// CHECK: arith.addf
+// CHECK: memref.store %{{.*}}, %arg0
+// CHECK: memref.dealloc %[[BUFFER]]
+func.func @columns(%acc: memref<?xf64, strided<[1], offset: ?>>, %n: i64) {
+  %c0 = arith.constant 0 : i64
+  %c1 = arith.constant 1 : i64
+  %zero = arith.constant 0 : index
+  plait.parallel_for %c0 step %c1 count %n reduce_arrays(%acc : memref<?xf64, strided<[1], offset: ?>>) attributes {reduction_kinds = [], array_reduction_kinds = ["add"]} {
+  ^bb0(%i: i64):
+    %x = memref.load %acc[%zero] : memref<?xf64, strided<[1], offset: ?>>
+    %one = arith.constant 1.0 : f64
+    %y = arith.addf %x, %one : f64
+    memref.store %y, %acc[%zero] : memref<?xf64, strided<[1], offset: ?>>
+    plait.continue
+  }
+  return
+}

@@ -403,7 +403,8 @@ def Plait_LeaveOp : Plait_Op<"leave", [Terminator, HasParent<"ForOp">]> {
   let assemblyFormat = "attr-dict";
 }
 
-def Plait_ParallelForOp : Plait_Op<"parallel_for", [RecursiveMemoryEffects]> {
+def Plait_ParallelForOp : Plait_Op<"parallel_for", [
+    AttrSizedOperandSegments, RecursiveMemoryEffects]> {
   let summary = "a `prange` loop: iterations that may run at the same time";
   let description = [{
     Runs its region once for each of `count` positions k, with the loop
@@ -421,7 +422,12 @@ def Plait_ParallelForOp : Plait_Op<"parallel_for", [RecursiveMemoryEffects]> {
     `reduction_kinds` ("add", "mul", "min", "max", "or", "and"; for Python
     ints, "checked_add" and "checked_mul" raise OverflowError as
     `plait.add check` does), and the partial results are combined into the
-    slot after the loop, in thread order. Everything else is shared.
+    slot after the loop, in thread order. The arrays listed in
+    `array_reductions` (kinds in `array_reduction_kinds`: "add", "mul", "or",
+    "and") are reduced element by element the same way: each thread's
+    iterations update an array of its own, of the same shape, made with the
+    identity, and the thread's arrays are combined into the array after the
+    loop. Everything else is shared.
     plait-outline-parallel makes the region a function and the loop a
     `plait.parallel_call`.
     ```mlir
@@ -434,10 +440,13 @@ def Plait_ParallelForOp : Plait_Op<"parallel_for", [RecursiveMemoryEffects]> {
     ```
   }];
   let arguments = (ins I64:$start, I64:$step, I64:$count,
-                   Variadic<AnyStaticShapeMemRef>:$reductions, StrArrayAttr:$reduction_kinds);
+                   Variadic<AnyStaticShapeMemRef>:$reductions, StrArrayAttr:$reduction_kinds,
+                   Variadic<AnyMemRef>:$array_reductions,
+                   DefaultValuedAttr<StrArrayAttr, "{}">:$array_reduction_kinds);
   let regions = (region AnyRegion:$body);
   let assemblyFormat = [{
     $start `step` $step `count` $count (`reduce` `(` $reductions^ `:` type($reductions) `)`)?
+    (`reduce_arrays` `(` $array_reductions^ `:` type($array_reductions) `)`)?
     attr-dict-with-keyword $body
   }];
   let hasRegionVerifier = 1;

@@ -218,7 +218,8 @@ void emitParallelBlocks(OpBuilder &b, Location l, Value size, Value unitsPerPosi
   Value perBlock =
       ceilDiv(b, l, b.create<arith::ConstantIntOp>(l, minimum, 64).getResult(), units);
   Value blocks = ceilDiv(b, l, size, perBlock);
-  auto loop = b.create<ParallelForOp>(l, zero, one, blocks, ValueRange{}, b.getArrayAttr({}));
+  auto loop = b.create<ParallelForOp>(l, zero, one, blocks, ValueRange{}, b.getArrayAttr({}),
+                                      ValueRange{}, b.getArrayAttr({}));
   Block *body = new Block();
   loop.getBody().push_back(body);
   Value k = body->addArgument(b.getI64Type(), l);
@@ -339,7 +340,8 @@ Value parallelSum(OpBuilder &b, Location l, ModuleOp module, Value size,
   Value blocks = b.create<arith::MaxSIOp>(l, ceilDiv(b, l, size, block), one);
   Value sums = b.create<memref::AllocOp>(l, MemRefType::get({ShapedType::kDynamic}, b.getF64Type()),
                                          ValueRange{toIndex(b, l, blocks)});
-  auto loop = b.create<ParallelForOp>(l, zero, one, blocks, ValueRange{}, b.getArrayAttr({}));
+  auto loop = b.create<ParallelForOp>(l, zero, one, blocks, ValueRange{}, b.getArrayAttr({}),
+                                      ValueRange{}, b.getArrayAttr({}));
   Block *body = new Block();
   loop.getBody().push_back(body);
   Value k = body->addArgument(b.getI64Type(), l);

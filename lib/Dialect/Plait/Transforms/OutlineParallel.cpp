@@ -141,6 +141,79 @@ void forEachIndex(OpBuilder &b, Location l, Value count,
                        });
 }
 
+/// Runs `body(indices, position)` for every element of `array`, in C
+/// order, with `position` its C-order position (from 0).
+void forEachElement(OpBuilder &b, Location l, Value array,
+                    function_ref<void(OpBuilder &, ValueRange, Value)> body) {
+  auto type = array.getType().cast<MemRefType>();
+  SmallVector<Value> sizes;
+  for (int64_t axis = 0; axis < type.getRank(); ++axis)
+    sizes.push_back(b.create<memref::DimOp>(l, array, axis));
+  Value zero = b.create<arith::ConstantIndexOp>(l, 0);
+  Value one = b.create<arith::ConstantIndexOp>(l, 1);
+  std::function<void(OpBuilder &, size_t, SmallVector<Value>, Value)> nest =
+      [&](OpBuilder &at, size_t axis, SmallVector<Value> indices, Value position) {
+        if (axis == sizes.size()) {
+          body(at, indices, position);
+          return;
+        }
+        at.create<scf::ForOp>(
+            l, zero, sizes[axis], one, std::nullopt,
+            [&](OpBuilder &inner, Location, Value index, ValueRange) {
+              SmallVector<Value> deeper = indices;
+              deeper.push_back(index);
+              Value scaled = inner.create<arith::MulIOp>(l, position, sizes[axis]);
+              nest(inner, axis + 1, deeper, inner.create<arith::AddIOp>(l, scaled, index));
+              inner.create<scf::YieldOp>(l);
+            });
+      };
+  nest(b, 0, {}, zero);
+}
+
+/// How many elements `array` has (an index).
+Value elementCount(OpBuilder &b, Location l, Value array) {
+  auto type = array.getType().cast<MemRefType>();
+  Value total = b.create<arith::ConstantIndexOp>(l, 1);
+  for (int64_t axis = 0; axis < type.getRank(); ++axis)
+    total = b.create<arith::MulIOp>(l, total, b.create<memref::DimOp>(l, array, axis));
+  return total;
+}
+
+/// A new array of `like`'s type and shape, every element `value`: a flat
+/// allocation (returned second, to free) viewed with the strides the type
+/// allows (C order, or Fortran order when its first stride is 1).
+std::pair<Value, Value> filledLike(OpBuilder &b, Location l, Value like, Value value) {
+  auto type = like.getType().cast<MemRefType>();
+  int64_t rank = type.getRank();
+  Value total = elementCount(b, l, like);
+  Value flat = b.create<memref::AllocOp>(
+      l, MemRefType::get({ShapedType::kDynamic}, type.getElementType()), ValueRange{total});
+  Value zero = b.create<arith::ConstantIndexOp>(l, 0);
+  Value one = b.create<arith::ConstantIndexOp>(l, 1);
+  b.create<scf::ForOp>(l, zero, total, one, std::nullopt,
+                       [&](OpBuilder &inner, Location, Value index, ValueRange) {
+                         inner.create<memref::StoreOp>(l, value, flat, index);
+                         inner.create<scf::YieldOp>(l);
+                       });
+  SmallVector<int64_t> staticStrides;
+  int64_t staticOffset;
+  bool fortran = false;
+  if (succeeded(getStridesAndOffset(type, staticStrides, staticOffset)) && rank > 1)
+    fortran = staticStrides.front() == 1;
+  SmallVector<OpFoldResult> sizes(rank), strides(rank);
+  Value stride = one;
+  for (int64_t step = 0; step < rank; ++step) {
+    int64_t axis = fortran ? step : rank - 1 - step;
+    Value size = b.create<memref::DimOp>(l, like, axis);
+    sizes[axis] = size;
+    strides[axis] = step == 0 ? OpFoldResult(b.getIndexAttr(1)) : OpFoldResult(stride);
+    stride = b.create<arith::MulIOp>(l, stride, size);
+  }
+  OpFoldResult offset = staticOffset == 0 ? OpFoldResult(b.getIndexAttr(0)) : OpFoldResult(zero);
+  Value view = b.create<memref::ReinterpretCastOp>(l, type, flat, offset, sizes, strides);
+  return {view, flat};
+}
+
 class Outliner {
 public:
   explicit Outliner(ModuleOp module) : module(module) {}
@@ -172,9 +245,13 @@ public:
     SmallVector<StringRef> kinds;
     for (Attribute kind : loop.getReductionKinds())
       kinds.push_back(kind.cast<StringAttr>().getValue());
+    SmallVector<Value> arrays(loop.getArrayReductions());
+    SmallVector<StringRef> arrayKinds;
+    for (Attribute kind : loop.getArrayReductionKinds())
+      arrayKinds.push_back(kind.cast<StringAttr>().getValue());
     SmallVector<Value> shared, privates;
     for (Value value : used) {
-      if (llvm::is_contained(reductions, value))
+      if (llvm::is_contained(reductions, value) || llvm::is_contained(arrays, value))
         continue;
       (isPrivateSlot(value) ? privates : shared).push_back(value);
     }
@@ -198,6 +275,20 @@ public:
       });
       partials.push_back(buffer);
     }
+    // An array reduction's partials: one array's elements per thread, in C
+    // order, after one another.
+    SmallVector<Value> arrayPartials;
+    for (auto [array, kind] : llvm::zip(arrays, arrayKinds)) {
+      Type element = array.getType().cast<MemRefType>().getElementType();
+      Value length = b.create<arith::MulIOp>(l, participantsIndex, elementCount(b, l, array));
+      Value buffer = b.create<memref::AllocOp>(
+          l, MemRefType::get({ShapedType::kDynamic}, element), ValueRange{length});
+      Value identity = identityOf(b, l, kind, element);
+      forEachIndex(b, l, length, [&](OpBuilder &inner, Value k) {
+        inner.create<memref::StoreOp>(l, identity, buffer, k);
+      });
+      arrayPartials.push_back(buffer);
+    }
     SmallVector<Value> lasts;
     for (Value slot : privates) {
       if (slot.getType().isa<ArraySlotType>()) {
@@ -215,6 +306,8 @@ public:
     llvm::append_range(captures, privates);
     llvm::append_range(captures, lasts);
     llvm::append_range(captures, partials);
+    llvm::append_range(captures, arrays);
+    llvm::append_range(captures, arrayPartials);
     captures.append({loop.getStart(), loop.getStep(), loop.getCount()});
     SmallVector<Type> argumentTypes;
     for (Value capture : captures)
@@ -234,13 +327,18 @@ public:
     SmallVector<std::pair<Value, Value>> inside; // (outside, inside)
     for (Value value : shared)
       inside.push_back({value, argument(at++)});
-    SmallVector<Value> sharedSlots, ownSlots, lastSlots, partialBuffers;
+    SmallVector<Value> sharedSlots, ownSlots, lastSlots, partialBuffers, sharedArrays,
+        arrayBuffers;
     for (size_t k = 0; k < privates.size(); ++k)
       sharedSlots.push_back(argument(at++));
     for (size_t k = 0; k < privates.size(); ++k)
       lastSlots.push_back(argument(at++));
     for (size_t k = 0; k < reductions.size(); ++k)
       partialBuffers.push_back(argument(at++));
+    for (size_t k = 0; k < arrays.size(); ++k)
+      sharedArrays.push_back(argument(at++));
+    for (size_t k = 0; k < arrays.size(); ++k)
+      arrayBuffers.push_back(argument(at++));
     Value start = argument(at++), step = argument(at++), count = argument(at++);
     Value begin = argument(at++), end = argument(at++), worker = argument(at++);
 
@@ -259,6 +357,15 @@ public:
       fb.create<memref::StoreOp>(l, identityOf(fb, l, kind, type.getElementType()), accumulator);
       accumulators.push_back(accumulator);
       inside.push_back({slot, accumulator});
+    }
+    SmallVector<Value> ownArrays, ownAllocations;
+    for (auto [array, sharedArray, kind] : llvm::zip(arrays, sharedArrays, arrayKinds)) {
+      Type element = array.getType().cast<MemRefType>().getElementType();
+      auto [own, allocation] =
+          filledLike(fb, l, sharedArray, identityOf(fb, l, kind, element));
+      ownArrays.push_back(own);
+      ownAllocations.push_back(allocation);
+      inside.push_back({array, own});
     }
 
     // The loop over the chunk's positions, running the region as it was;
@@ -302,6 +409,17 @@ public:
       Value mine = fb.create<memref::LoadOp>(l, accumulator);
       fb.create<memref::StoreOp>(l, combine(fb, l, kind, before, mine), buffer, workerIndex);
     }
+    for (auto [own, allocation, buffer, kind] :
+         llvm::zip(ownArrays, ownAllocations, arrayBuffers, arrayKinds)) {
+      Value base = fb.create<arith::MulIOp>(l, workerIndex, elementCount(fb, l, own));
+      forEachElement(fb, l, own, [&](OpBuilder &inner, ValueRange indices, Value position) {
+        Value at = inner.create<arith::AddIOp>(l, base, position);
+        Value before = inner.create<memref::LoadOp>(l, buffer, at);
+        Value mine = inner.create<memref::LoadOp>(l, own, indices);
+        inner.create<memref::StoreOp>(l, combine(inner, l, kind, before, mine), buffer, at);
+      });
+      fb.create<memref::DeallocOp>(l, allocation);
+    }
     fb.create<func::ReturnOp>(l, ValueRange{fb.create<arith::ConstantIntOp>(l, 0, 32)});
 
     // The call; after it, the variables of the last position, and the
@@ -322,6 +440,20 @@ public:
         Value partial = inner.create<memref::LoadOp>(l, buffer, w);
         Value accumulated = inner.create<memref::LoadOp>(l, slot);
         inner.create<memref::StoreOp>(l, combine(inner, l, kind, accumulated, partial), slot);
+      });
+      b.create<memref::DeallocOp>(l, buffer);
+    }
+    for (auto [array, buffer, kind] : llvm::zip(arrays, arrayPartials, arrayKinds)) {
+      Value length = elementCount(b, l, array);
+      forEachIndex(b, l, participantsIndex, [&](OpBuilder &outer, Value w) {
+        Value base = outer.create<arith::MulIOp>(l, w, length);
+        forEachElement(outer, l, array, [&](OpBuilder &inner, ValueRange indices, Value position) {
+          Value at = inner.create<arith::AddIOp>(l, base, position);
+          Value partial = inner.create<memref::LoadOp>(l, buffer, at);
+          Value accumulated = inner.create<memref::LoadOp>(l, array, indices);
+          inner.create<memref::StoreOp>(l, combine(inner, l, kind, accumulated, partial), array,
+                                        indices);
+        });
       });
       b.create<memref::DeallocOp>(l, buffer);
     }
