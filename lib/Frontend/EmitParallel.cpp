@@ -5,10 +5,10 @@
 // variables are the function's slots, which that pass gives each thread a
 // copy of; what this file decides is which variables are reductions (each
 // thread accumulates its own partial, combined after the loop) and whether
-// the loop can run in parallel at all. A loop that breaks or returns, prints
-// (print needs the interpreter), changes a list or dict from outside, or
-// carries a variable from one iteration to the next other than as a
-// reduction, runs serially, as `range` would: the same results, always.
+// the loop can run in parallel at all. A loop that breaks or returns,
+// changes a list or dict from outside, or carries a variable from one
+// iteration to the next other than as a reduction, runs serially, as `range`
+// would: the same results, always.
 //
 //===----------------------------------------------------------------------===//
 #include "EmitterImpl.h"
@@ -209,8 +209,6 @@ std::optional<FunctionEmitter::ParallelPlan> FunctionEmitter::parallelPlan(const
       const auto targets = ast::targets(node).rest();
       for (const SExpr *target : targets) {
         boundNames(*target, binds);
-        if (ast::is(*target, ast::NodeKind::Name))
-          binds.insert(ast::id(*target));
         if (ast::is(*target, ast::NodeKind::Subscript) && isContainer(ast::value(*target)))
           serial = true;
       }
@@ -263,11 +261,9 @@ std::optional<FunctionEmitter::ParallelPlan> FunctionEmitter::parallelPlan(const
       break;
     case ast::NodeKind::Call: {
       const SExpr &callee = ast::func(node);
-      if (ast::is(callee, ast::NodeKind::Name)) {
-        NameBinding binding = typer.resolve(spec, ast::id(callee));
-        if (binding.kind == NameBinding::Kind::Builtin && binding.name == "print")
-          serial = true; // print runs Python, which the workers cannot
-      } else if (ast::is(callee, ast::NodeKind::Attribute) && isContainer(ast::value(callee))) {
+      // (print, here or in a function called, runs Python, which the pool's
+      // workers never do: plait-outline-parallel then runs the loop serially.)
+      if (ast::is(callee, ast::NodeKind::Attribute) && isContainer(ast::value(callee))) {
         // A method of a list or dict made outside may change it.
         const SExpr &owner = ast::value(callee);
         if (!ast::is(owner, ast::NodeKind::Name) || !binds.count(ast::id(owner)))

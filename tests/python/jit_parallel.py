@@ -270,3 +270,15 @@ def product_and_bits(a):
         p *= a[i]
         bits |= np.int64(1) << (i % 60)
     return p, bits
+
+
+def say(i):
+    print("item", i)
+
+
+def prints_through_a_callee(n):
+    s = 0
+    for i in prange(n):
+        say(i)
+        s += i
+    return s

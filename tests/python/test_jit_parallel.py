@@ -254,3 +254,14 @@ def test_array_reductions(a) -> None:
 def test_integer_array_reductions_are_exact(planes) -> None:
     assert np.array_equal(par.int_histogram_planes(planes), py.int_histogram_planes(planes))
     assert "parallel_call" in par.int_histogram_planes.inspect(stage="optimized-plait")
+
+
+@pytest.mark.parametrize("nogil", [True, False])
+def test_loops_that_print_run_serially_on_the_callers_thread(capsys, nogil) -> None:
+    # print() in a callee runs Python: the loop runs in order, on the
+    # caller's thread, whether or not the caller holds the GIL.
+    compiled = plait.jit(py.prints_through_a_callee, parallel=True, nogil=nogil)
+    assert compiled(50) == py.prints_through_a_callee(50)
+    out = capsys.readouterr().out
+    assert out == "".join(f"item {i}\n" for i in range(50)) * 2
+    assert "parallel_call" not in compiled.inspect(stage="optimized-plait")

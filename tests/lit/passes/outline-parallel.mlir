@@ -174,3 +174,27 @@ func.func @columns(%acc: memref<?xf64, strided<[1], offset: ?>>, %n: i64) {
   }
   return
 }
+
+// A loop that calls into the interpreter (print, here through a callee)
+// runs serially, as a plait.for on the caller's thread.
+// CHECK-LABEL: func.func @prints(
+// CHECK-NOT: parallel_call
+// CHECK: plait.for %[[K:.*]] = %{{.*}} to %arg0 step
+// CHECK: %[[SCALED:.*]] = arith.muli %[[K]]
+// CHECK: %[[I:.*]] = arith.addi %{{.*}}, %[[SCALED]]
+// CHECK: call @say(%[[I]])
+func.func private @plait_rt_print(i64) -> i32
+func.func private @say(%i: i64) -> i32 {
+  %s = call @plait_rt_print(%i) : (i64) -> i32
+  return %s : i32
+}
+func.func @prints(%n: i64) {
+  %c0 = arith.constant 0 : i64
+  %c1 = arith.constant 1 : i64
+  plait.parallel_for %c0 step %c1 count %n attributes {reduction_kinds = []} {
+  ^bb0(%i: i64):
+    %s = func.call @say(%i) : (i64) -> i32
+    plait.continue
+  }
+  return
+}

@@ -20,9 +20,8 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Transforms/RegionUtils.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
-
-#include <limits>
 
 namespace plait::dialect {
 #define GEN_PASS_DEF_OUTLINEPARALLEL
@@ -35,6 +34,25 @@ using namespace plait::dialect;
 namespace {
 
 constexpr const char *kParticipantsRuntime = "plait_rt_parallel_participants";
+/// Runtime functions that run Python (re-attached to the interpreter, on
+/// the calling thread's state): never from the pool's workers.
+constexpr const char *kInterpreterRuntime[] = {"plait_rt_print"};
+
+/// Whether `region`, or a function it calls (transitively), calls into the
+/// interpreter.
+bool callsInterpreter(Region &region, ModuleOp module, llvm::DenseSet<Operation *> &seen) {
+  WalkResult result = region.walk([&](func::CallOp call) {
+    StringRef callee = call.getCallee();
+    if (llvm::is_contained(kInterpreterRuntime, callee))
+      return WalkResult::interrupt();
+    auto function = module.lookupSymbol<func::FuncOp>(callee);
+    if (function && !function.isExternal() && seen.insert(function).second &&
+        callsInterpreter(function.getBody(), module, seen))
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return result.wasInterrupted();
+}
 
 /// A stack slot of the function: each thread gets its own copy.
 bool isPrivateSlot(Value value) {
@@ -218,6 +236,24 @@ class Outliner {
 public:
   explicit Outliner(ModuleOp module) : module(module) {}
 
+  /// The loop as a serial plait.for: its slots and arrays are then the
+  /// caller's own, and reductions accumulate in place, as in Python.
+  void serialize(ParallelForOp loop) {
+    OpBuilder b(loop);
+    Location l = loop.getLoc();
+    Value zero = b.create<arith::ConstantIntOp>(l, 0, 64);
+    Value one = b.create<arith::ConstantIntOp>(l, 1, 64);
+    auto serial = b.create<ForOp>(l, zero, loop.getCount(), one);
+    serial.getBody().takeBody(loop.getBody());
+    Block &first = serial.getBody().front();
+    BlockArgument position = first.getArgument(0);
+    OpBuilder head = OpBuilder::atBlockBegin(&first);
+    Value scaled = head.create<arith::MulIOp>(l, position, loop.getStep());
+    Value value = head.create<arith::AddIOp>(l, loop.getStart(), scaled);
+    position.replaceAllUsesExcept(value, scaled.getDefiningOp());
+    loop.erase();
+  }
+
   void outline(ParallelForOp loop) {
     auto parent = loop->getParentOfType<func::FuncOp>();
     Location l = loop.getLoc();
@@ -225,6 +261,11 @@ public:
     MLIRContext *context = loop.getContext();
     Type i64 = IntegerType::get(context, 64);
     Type i32 = IntegerType::get(context, 32);
+    llvm::DenseSet<Operation *> seen;
+    if (callsInterpreter(region, module, seen)) {
+      serialize(loop); // print() in a callee, say: on the caller's thread
+      return;
+    }
 
     // Constants are made again inside; the other values from outside are
     // the function's arguments.
