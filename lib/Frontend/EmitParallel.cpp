@@ -370,29 +370,7 @@ void FunctionEmitter::emitParallelLoop(const SExpr &stmt, Value start, Value sto
   // (the call's status raises it here, inside the tries around the loop).
   std::vector<TryScope> outerTries = std::move(tries);
   tries.clear();
-  const SExpr &target = ast::target(stmt);
-  Val value{Type::integer(), {variable}};
-  emitAssign(target, value);
-  // A loop variable the body does not assign is the iteration's value.
-  std::optional<std::pair<std::string, std::optional<Val>>> saved;
-  if (ast::is(target, ast::NodeKind::Name) && !assigns(ast::body(stmt), ast::id(target))) {
-    const std::string &name = ast::id(target);
-    auto previous = bound.find(name);
-    saved.emplace(name,
-                  previous == bound.end() ? std::nullopt : std::optional<Val>(previous->second));
-    bound[name] = convert(value, spec.variables[name]);
-  }
-  loops.push_back({/*structured=*/true});
-  emitBody(ast::body(stmt));
-  loops.pop_back();
-  if (saved) {
-    if (saved->second)
-      bound[saved->first] = *saved->second;
-    else
-      bound.erase(saved->first);
-  }
-  if (!terminated())
-    builder.create<dialect::ContinueOp>(l);
+  emitIteration(stmt, Val{Type::integer(), {variable}});
   tries = std::move(outerTries);
   builder.setInsertionPointAfter(loop);
   for (const std::string &name : loadedArrays)

@@ -535,6 +535,32 @@ void FunctionEmitter::emitFor(const SExpr &stmt) {
     freeIfTemporary(operand);
 }
 
+void FunctionEmitter::emitIteration(const SExpr &stmt, const Val &value) {
+  const SExpr &target = ast::target(stmt);
+  emitAssign(target, value);
+  // A loop variable the body does not assign is the iteration's value.
+  std::optional<std::pair<std::string, std::optional<Val>>> saved;
+  if (ast::is(target, ast::NodeKind::Name) && value.type.kind != Type::Kind::Array &&
+      !assigns(ast::body(stmt), ast::id(target))) {
+    const std::string &name = ast::id(target);
+    auto previous = bound.find(name);
+    saved.emplace(name,
+                  previous == bound.end() ? std::nullopt : std::optional<Val>(previous->second));
+    bound[name] = convert(value, spec.variables[name]);
+  }
+  loops.push_back({/*structured=*/true});
+  emitBody(ast::body(stmt));
+  loops.pop_back();
+  if (saved) {
+    if (saved->second)
+      bound[saved->first] = *saved->second;
+    else
+      bound.erase(saved->first);
+  }
+  if (!terminated())
+    builder.create<dialect::ContinueOp>(loc(stmt));
+}
+
 void FunctionEmitter::emitRangeLoop(const SExpr &stmt, Value start, Value stop, Value step,
                                     const std::function<Val(Value)> &item) {
   // A plait.for: its body is a CFG region; `continue`, `break` and `return`
@@ -549,29 +575,7 @@ void FunctionEmitter::emitRangeLoop(const SExpr &stmt, Value start, Value stop, 
   {
     OpBuilder::InsertionGuard guard(builder);
     startBlock(body);
-    const SExpr &target = ast::target(stmt);
-    Val value = item(variable);
-    emitAssign(target, value);
-    // A loop variable the body does not assign is the iteration's value.
-    std::optional<std::pair<std::string, std::optional<Val>>> saved;
-    if (ast::is(target, ast::NodeKind::Name) && value.type.kind != Type::Kind::Array &&
-        !assigns(ast::body(stmt), ast::id(target))) {
-      const std::string &name = ast::id(target);
-      auto previous = bound.find(name);
-      saved.emplace(name, previous == bound.end() ? std::nullopt : std::optional<Val>(previous->second));
-      bound[name] = convert(value, spec.variables[name]);
-    }
-    loops.push_back({/*structured=*/true});
-    emitBody(ast::body(stmt));
-    loops.pop_back();
-    if (saved) {
-      if (saved->second)
-        bound[saved->first] = *saved->second;
-      else
-        bound.erase(saved->first);
-    }
-    if (!terminated())
-      builder.create<dialect::ContinueOp>(l);
+    emitIteration(stmt, item(variable));
   }
   Value exit = loop.getExit();
   auto is = [&](int32_t kind) {

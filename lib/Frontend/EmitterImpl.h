@@ -334,6 +334,10 @@ private:
   std::optional<ParallelPlan> parallelPlan(const SExpr &loop);
   void emitParallelLoop(const SExpr &stmt, Value start, Value stop, Value step,
                         const ParallelPlan &plan);
+  /// One iteration of a `for` loop's body (a plait.for's or
+  /// plait.parallel_for's region): `value` bound to the target, the body,
+  /// then plait.continue.
+  void emitIteration(const SExpr &stmt, const Val &value);
   void emitRangeLoop(const SExpr &stmt, Value start, Value stop, Value step,
                      const std::function<Val(Value)> &item);
   void emitWhile(const SExpr &stmt);

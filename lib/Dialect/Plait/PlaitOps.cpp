@@ -395,23 +395,21 @@ void ForOp::print(OpAsmPrinter &printer) {
   printer.printOptionalAttrDict((*this)->getAttrs());
 }
 
-LogicalResult ForOp::verifyRegions() {
-  Region &body = getBody();
+/// A loop's body: a CFG whose entry block takes the loop variable.
+static LogicalResult verifyLoopBody(Operation *loop, Region &body) {
   if (body.empty() || body.getNumArguments() != 1 || !body.getArgument(0).getType().isInteger(64))
-    return emitOpError("needs a body whose entry block takes the loop variable (i64)");
+    return loop->emitOpError("needs a body whose entry block takes the loop variable (i64)");
   for (Block &block : body)
     if (block.empty() || !block.back().hasTrait<OpTrait::IsTerminator>())
-      return emitOpError("has a block without a terminator");
+      return loop->emitOpError("has a block without a terminator");
   return success();
 }
 
+LogicalResult ForOp::verifyRegions() { return verifyLoopBody(*this, getBody()); }
+
 LogicalResult ParallelForOp::verifyRegions() {
-  Region &body = getBody();
-  if (body.empty() || body.getNumArguments() != 1 || !body.getArgument(0).getType().isInteger(64))
-    return emitOpError("needs a body whose entry block takes the loop variable (i64)");
-  for (Block &block : body)
-    if (block.empty() || !block.back().hasTrait<OpTrait::IsTerminator>())
-      return emitOpError("has a block without a terminator");
+  if (failed(verifyLoopBody(*this, getBody())))
+    return failure();
   ArrayAttr kinds = getReductionKinds();
   if (kinds.size() != getReductions().size())
     return emitOpError("needs one reduction kind per reduction slot");

@@ -9,14 +9,14 @@
 #include "plait/Dialect/Plait/Passes.h"
 #include "plait/Dialect/Plait/PlaitOps.h"
 
+#include "Captures.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
-#include "mlir/Transforms/RegionUtils.h"
-#include "llvm/ADT/SetVector.h"
 
 namespace plait::dialect {
 #define GEN_PASS_DEF_LOWERELEMENTWISE
@@ -340,16 +340,13 @@ Value parallelSum(OpBuilder &b, Location l, ModuleOp module, Value size,
   Value blocks = b.create<arith::MaxSIOp>(l, ceilDiv(b, l, size, block), one);
   Value sums = b.create<memref::AllocOp>(l, MemRefType::get({ShapedType::kDynamic}, b.getF64Type()),
                                          ValueRange{toIndex(b, l, blocks)});
-  auto loop = b.create<ParallelForOp>(l, zero, one, blocks, ValueRange{}, b.getArrayAttr({}),
-                                      ValueRange{}, b.getArrayAttr({}));
-  Block *body = new Block();
-  loop.getBody().push_back(body);
-  Value k = body->addArgument(b.getI64Type(), l);
-  OpBuilder inside = OpBuilder::atBlockEnd(body);
-  Value start = inside.create<arith::MulIOp>(l, k, block);
-  Value count = inside.create<arith::MinSIOp>(l, block, inside.create<arith::SubIOp>(l, size, start));
-  inside.create<memref::StoreOp>(l, sumRange(inside, start, count), sums, toIndex(inside, l, k));
-  inside.create<ContinueOp>(l);
+  // One position of the parallel loop per block of the sum.
+  emitParallelBlocks(b, l, blocks, one, 1, [&](OpBuilder &inside, Value k, Value) {
+    Value start = inside.create<arith::MulIOp>(l, k, block);
+    Value count =
+        inside.create<arith::MinSIOp>(l, block, inside.create<arith::SubIOp>(l, size, start));
+    inside.create<memref::StoreOp>(l, sumRange(inside, start, count), sums, toIndex(inside, l, k));
+  });
   Value sum = callRuntimeSum(b, l, module, sums, zero, blocks);
   b.create<memref::DeallocOp>(l, sums);
   return sum;
@@ -494,22 +491,8 @@ void lower(PairwiseSumOp op, ModuleOp module) {
       return callRuntimeSum(at, l, module, op.getInputs()[0], start, count);
     };
   } else {
-    // Values from outside become arguments, constants are made again
-    // inside (LLVM then sees `x ** 2.0`'s exponent, say).
-    llvm::SetVector<Value> used;
-    getUsedValuesDefinedAbove(body, used);
-    SmallVector<Value> captured;
-    for (Value value : used) {
-      Operation *definition = value.getDefiningOp();
-      if (definition && definition->hasTrait<OpTrait::ConstantLike>()) {
-        OpBuilder inside = OpBuilder::atBlockBegin(&body.front());
-        value.replaceUsesWithIf(inside.clone(*definition)->getResult(0), [&](OpOperand &use) {
-          return body.isAncestor(use.getOwner()->getParentRegion());
-        });
-        continue;
-      }
-      captured.push_back(value);
-    }
+    // Values from outside become arguments.
+    SmallVector<Value> captured = captureValuesAbove(body);
     // Inputs of the whole length are read directly (vector loads), any that
     // repeats through broadcast views: one function each (a 0-d input always
     // repeats).

@@ -13,15 +13,15 @@
 #include "plait/Dialect/Plait/Passes.h"
 #include "plait/Dialect/Plait/PlaitOps.h"
 
+#include "Captures.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
-#include "mlir/Transforms/RegionUtils.h"
 
 #include "llvm/ADT/DenseSet.h"
-#include "llvm/ADT/SetVector.h"
 
 namespace plait::dialect {
 #define GEN_PASS_DEF_OUTLINEPARALLEL
@@ -267,21 +267,7 @@ public:
       return;
     }
 
-    // Constants are made again inside; the other values from outside are
-    // the function's arguments.
-    llvm::SetVector<Value> used;
-    getUsedValuesDefinedAbove(region, used);
-    for (Value value : used) {
-      Operation *definition = value.getDefiningOp();
-      if (definition && definition->hasTrait<OpTrait::ConstantLike>()) {
-        OpBuilder inside = OpBuilder::atBlockBegin(&region.front());
-        value.replaceUsesWithIf(inside.clone(*definition)->getResult(0), [&](OpOperand &use) {
-          return region.isAncestor(use.getOwner()->getParentRegion());
-        });
-      }
-    }
-    used.clear();
-    getUsedValuesDefinedAbove(region, used);
+    SmallVector<Value> used = captureValuesAbove(region);
     SmallVector<Value> reductions(loop.getReductions());
     SmallVector<StringRef> kinds;
     for (Attribute kind : loop.getReductionKinds())
