@@ -389,6 +389,9 @@ def section_parallel_kernels(report: Report, rounds: int) -> dict[str, Any]:
             for _ in range(rounds):
                 for impl, fn in impls.items():
                     args = parallel_kernels.make_inputs(name)
+                    # Numba's OpenMP workers spin a while after a loop: let
+                    # them go idle before the other column runs.
+                    time.sleep(0.05)
                     times[impl].append(time_call(lambda fn=fn, args=args: fn(*args)))
             for impl in impls:
                 med[impl][count] = statistics.median(times[impl])
