@@ -60,8 +60,11 @@ void boundNames(const SExpr &target, std::set<std::string> &names) {
 /// that value would come from the iteration before, which a parallel loop
 /// cannot give. Statements are walked in order with the names definitely
 /// assigned so far: both branches of an `if` must assign a name for it to
-/// count after the `if`; a loop's or a try's body may not run to its end,
-/// so what they assign does not count after them.
+/// count after the `if` (a branch that continues, breaks or raises does not
+/// reach it); a loop's or a try's body may not run to its end, so what they
+/// assign does not count after them. The iteration ends at the end of the
+/// body or at a `continue` of this loop: the names every iteration assigns
+/// are those assigned on all of these paths.
 class CarriedValues {
 public:
   explicit CarriedValues(const std::set<std::string> &privates) : privates(privates) {}
@@ -70,14 +73,31 @@ public:
   /// assigns it; `defined` (the loop's targets at first) ends as the names
   /// every iteration assigns.
   bool found(const SExpr &body, std::set<std::string> &defined) {
-    statements(body, defined);
+    if (statements(body, defined))
+      endOfIteration(defined);
+    defined = atEnd ? *atEnd : std::set<std::string>();
     return carried;
   }
 
 private:
-  void statements(const SExpr &body, std::set<std::string> &defined) {
+  /// Whether the statements can run to their end.
+  bool statements(const SExpr &body, std::set<std::string> &defined) {
     for (const SExpr *stmt : body.rest())
-      statement(*stmt, defined);
+      if (!statement(*stmt, defined))
+        return false; // what follows never runs on this path
+    return true;
+  }
+
+  void endOfIteration(const std::set<std::string> &defined) {
+    if (!atEnd) {
+      atEnd = defined;
+      return;
+    }
+    std::set<std::string> both;
+    for (const std::string &name : *atEnd)
+      if (defined.count(name))
+        both.insert(name);
+    atEnd = std::move(both);
   }
 
   void reads(const SExpr &node, const std::set<std::string> &defined) {
@@ -100,49 +120,72 @@ private:
     }
   }
 
-  void statement(const SExpr &stmt, std::set<std::string> &defined) {
+  /// A nested loop's body: its `continue` and `break` are its own.
+  void nestedBody(const SExpr &body, std::set<std::string> defined) {
+    ++nestedLoops;
+    statements(body, defined);
+    --nestedLoops;
+  }
+
+  /// Whether the statement can complete normally.
+  bool statement(const SExpr &stmt, std::set<std::string> &defined) {
     switch (ast::kindOf(stmt)) {
     case ast::NodeKind::Assign:
       reads(ast::value(stmt), defined);
       for (const SExpr *target : ast::targets(stmt).rest())
         bind(*target, defined);
-      return;
+      return true;
     case ast::NodeKind::AugAssign:
       reads(ast::value(stmt), defined);
       reads(ast::target(stmt), defined); // x += 1 reads x first
       bind(ast::target(stmt), defined);
-      return;
+      return true;
     case ast::NodeKind::AnnAssign:
-      if (!ast::isNone(ast::value(stmt)))
-        reads(ast::value(stmt), defined);
+      if (ast::isNone(ast::value(stmt)))
+        return true; // `t: int` binds nothing
+      reads(ast::value(stmt), defined);
       bind(ast::target(stmt), defined);
-      return;
+      return true;
+    case ast::NodeKind::Continue:
+      if (nestedLoops == 0)
+        endOfIteration(defined);
+      return false;
+    case ast::NodeKind::Break:
+    case ast::NodeKind::Return:
+      return false;
+    case ast::NodeKind::Raise:
+      reads(stmt, defined);
+      return false;
     case ast::NodeKind::If: {
       reads(ast::test(stmt), defined);
       std::set<std::string> then = defined, otherwise = defined;
-      statements(ast::body(stmt), then);
-      statements(ast::orelse(stmt), otherwise);
-      for (const std::string &name : then)
-        if (otherwise.count(name))
-          defined.insert(name);
-      return;
+      bool thenFalls = statements(ast::body(stmt), then);
+      bool otherwiseFalls = statements(ast::orelse(stmt), otherwise);
+      if (thenFalls && !otherwiseFalls)
+        defined = then;
+      else if (otherwiseFalls && !thenFalls)
+        defined = otherwise;
+      else
+        for (const std::string &name : then)
+          if (otherwise.count(name))
+            defined.insert(name);
+      return thenFalls || otherwiseFalls;
     }
     case ast::NodeKind::For: {
       reads(ast::iter(stmt), defined);
       std::set<std::string> inner = defined;
       bind(ast::target(stmt), inner);
-      statements(ast::body(stmt), inner);
+      nestedBody(ast::body(stmt), inner);
       std::set<std::string> after = defined;
       statements(ast::orelse(stmt), after);
-      return;
+      return true;
     }
     case ast::NodeKind::While: {
       reads(ast::test(stmt), defined);
-      std::set<std::string> inner = defined;
-      statements(ast::body(stmt), inner);
+      nestedBody(ast::body(stmt), defined);
       std::set<std::string> after = defined;
       statements(ast::orelse(stmt), after);
-      return;
+      return true;
     }
     case ast::NodeKind::Try: {
       std::set<std::string> inner = defined;
@@ -154,41 +197,53 @@ private:
         statements(ast::body(*handler), caught);
       }
       statements(ast::orelse(stmt), inner);
-      statements(ast::finalbody(stmt), defined);
-      return;
+      return statements(ast::finalbody(stmt), defined);
     }
     default:
       reads(stmt, defined);
+      return true;
     }
   }
 
   const std::set<std::string> &privates;
   bool carried = false;
+  int nestedLoops = 0;
+  /// The names assigned on every path that ended an iteration so far.
+  std::optional<std::set<std::string>> atEnd;
 };
+
+/// Whether `type` is or holds a list or a dict (shared, mutable storage).
+bool holdsContainer(const Type &type) {
+  if (type.kind == Type::Kind::List || type.kind == Type::Kind::Dict)
+    return true;
+  for (const Type &element : type.elements)
+    if (holdsContainer(element))
+      return true;
+  return false;
+}
+
+/// Names closures in `node` capture (read where the closure is called).
+void capturedNames(const SExpr &node, std::set<std::string> &names) {
+  if (ast::is(node, ast::NodeKind::Closure))
+    for (const SExpr *capture : ast::captures(node).rest())
+      if (ast::is(*capture, ast::NodeKind::Name))
+        names.insert(ast::id(*capture));
+  for (const SExpr &item : node.items)
+    if (item.isList())
+      capturedNames(item, names);
+}
 
 } // namespace
 
 std::optional<FunctionEmitter::ParallelPlan> FunctionEmitter::parallelPlan(const SExpr &loop) {
   const SExpr &body = ast::body(loop);
-  // Names the body binds, and those it binds other than by reducing into
-  // them (each iteration starts them afresh: private to the thread).
-  std::set<std::string> binds, plain;
+  // Names the body binds other than by reducing into them (each iteration
+  // starts them afresh: private to the thread).
+  std::set<std::string> plain;
   // name -> (kind, how many of its Name nodes the reduction statements hold)
   std::map<std::string, std::pair<std::string, int>> candidates;
   std::set<std::string> notReductions;
   bool serial = false;
-  // (Only local variables and items are asked for: a module's name has no type.)
-  auto isContainer = [&](const SExpr &node) {
-    Type::Kind kind;
-    if (ast::is(node, ast::NodeKind::Name) &&
-        typer.resolve(spec, ast::id(node)).kind == NameBinding::Kind::Local)
-      kind = spec.variables[ast::id(node)].kind;
-    else if (ast::is(node, ast::NodeKind::Subscript))
-      kind = spec.typeOf(node).kind;
-    else
-      return false;
-    return kind == Type::Kind::List || kind == Type::Kind::Dict;
-  };
   auto addCandidate = [&](const std::string &name, const std::string &kind, int names) {
     auto [it, inserted] = candidates.try_emplace(name, kind, 0);
     if (!inserted && it->second.first != kind)
@@ -207,11 +262,6 @@ std::optional<FunctionEmitter::ParallelPlan> FunctionEmitter::parallelPlan(const
       return;
     case ast::NodeKind::Assign: {
       const auto targets = ast::targets(node).rest();
-      for (const SExpr *target : targets) {
-        boundNames(*target, binds);
-        if (ast::is(*target, ast::NodeKind::Subscript) && isContainer(ast::value(*target)))
-          serial = true;
-      }
       // x = min(x, e) and x = max(x, e) reduce too.
       const SExpr &value = ast::value(node);
       if (targets.size() == 1 && ast::is(*targets[0], ast::NodeKind::Name) &&
@@ -233,9 +283,6 @@ std::optional<FunctionEmitter::ParallelPlan> FunctionEmitter::parallelPlan(const
     }
     case ast::NodeKind::AugAssign: {
       const SExpr &target = ast::target(node);
-      boundNames(target, binds);
-      if (ast::is(target, ast::NodeKind::Subscript) && isContainer(ast::value(target)))
-        serial = true;
       if (ast::is(target, ast::NodeKind::Name)) {
         std::string reduction = augmentedKind(ast::op(node));
         if (reduction.empty())
@@ -247,30 +294,17 @@ std::optional<FunctionEmitter::ParallelPlan> FunctionEmitter::parallelPlan(const
     }
     case ast::NodeKind::AnnAssign:
     case ast::NodeKind::For:
-      boundNames(ast::target(node), binds);
       boundNames(ast::target(node), plain);
       break;
     case ast::NodeKind::Delete:
       serial = true;
       return;
     case ast::NodeKind::ExceptHandler:
-      if (!ast::isNone(ast::handlerName(node))) {
-        binds.insert(ast::handlerName(node).text);
+      if (!ast::isNone(ast::handlerName(node)))
         plain.insert(ast::handlerName(node).text);
-      }
       break;
-    case ast::NodeKind::Call: {
-      const SExpr &callee = ast::func(node);
-      // (print, here or in a function called, runs Python, which the pool's
-      // workers never do: plait-outline-parallel then runs the loop serially.)
-      if (ast::is(callee, ast::NodeKind::Attribute) && isContainer(ast::value(callee))) {
-        // A method of a list or dict made outside may change it.
-        const SExpr &owner = ast::value(callee);
-        if (!ast::is(owner, ast::NodeKind::Name) || !binds.count(ast::id(owner)))
-          serial = true;
-      }
-      break;
-    }
+    // (print, here or in a function called, runs Python, which the pool's
+    // workers never do: plait-outline-parallel then runs the loop serially.)
     default:
       break;
     }
@@ -284,6 +318,21 @@ std::optional<FunctionEmitter::ParallelPlan> FunctionEmitter::parallelPlan(const
     return std::nullopt;
   std::map<std::string, int> names;
   countNames(body, names);
+  auto local = [&](const std::string &name) {
+    return typer.resolve(spec, name).kind == NameBinding::Kind::Local;
+  };
+  // A list or dict from outside the body, read in it (a method, an alias, an
+  // argument of a call that may change it): threads would share it.
+  for (const auto &[name, count] : names)
+    if (local(name) && !plain.count(name) && holdsContainer(spec.variables.at(name)))
+      return std::nullopt;
+  // A closure reads its enclosing function's variables when it is called: a
+  // variable it captures may be read by any iteration, or before.
+  std::set<std::string> captured;
+  capturedNames(spec.source->definition, captured);
+  for (const std::string &name : captured)
+    if (plain.count(name) || candidates.count(name))
+      return std::nullopt;
   ParallelPlan plan;
   for (const auto &[name, reduction] : candidates) {
     const auto &[kind, reductionNames] = reduction;
@@ -292,7 +341,7 @@ std::optional<FunctionEmitter::ParallelPlan> FunctionEmitter::parallelPlan(const
     // Read anywhere else, the variable carries values between iterations.
     if (names[name] != reductionNames)
       return std::nullopt;
-    const Type &type = spec.variables[name];
+    const Type &type = spec.variables.at(name);
     if (type.kind == Type::Kind::Array) {
       // acc += row: element by element, into an array per thread. (Not bool
       // or complex arrays, nor min and max, which take a ufunc.)
@@ -300,22 +349,38 @@ std::optional<FunctionEmitter::ParallelPlan> FunctionEmitter::parallelPlan(const
       bool integer = type.dtype != DType::Bool && !isFloatDType(type.dtype) &&
                      !isComplexDType(type.dtype);
       bool numeric = integer || (!bitwise && isFloatDType(type.dtype));
-      if (!numeric || kind == "min" || kind == "max" || (type.fortran && type.contiguous))
+      // (An array bound once, before the loop: an SSA value the loop can
+      // name even when it runs no iteration.)
+      if (!numeric || kind == "min" || kind == "max" || (type.fortran && type.contiguous) ||
+          !arrays.count(name))
         return std::nullopt;
       plan.arrayReductions.push_back({name, kind});
       continue;
     }
+    // Numbers only: a str or a list `+=` concatenates, in order.
+    bool number = type.kind == Type::Kind::Int || type.kind == Type::Kind::Float ||
+                  type.kind == Type::Kind::Bool ||
+                  (type.kind == Type::Kind::NumPy && !isComplexDType(type.dtype));
     auto slot = slots.find(name);
-    if (slot == slots.end() || slot->second.size() != 1)
+    if (!number || slot == slots.end() || slot->second.size() != 1)
       return std::nullopt;
-    mlir::Type element = slot->second[0].getType().cast<mlir::MemRefType>().getElementType();
+    auto memref = slot->second[0].getType().dyn_cast<mlir::MemRefType>();
+    mlir::Type element = memref ? memref.getElementType() : mlir::Type();
     bool bitwise = kind == "or" || kind == "and";
-    if (!(element.isSignlessInteger() || (!bitwise && element.isa<mlir::FloatType>())))
+    if (!element || !(element.isSignlessInteger() || (!bitwise && element.isa<mlir::FloatType>())))
       return std::nullopt;
-    // Python ints raise OverflowError where int64 ends (NumPy's wrap).
-    bool checked = spec.variables[name].kind == Type::Kind::Int && module.options.checkOverflow &&
-                   (kind == "add" || kind == "mul");
-    plan.reductions.push_back({slot->second[0], checked ? "checked_" + kind : kind});
+    std::string chosen = kind;
+    // Python ints raise OverflowError where int64 ends (NumPy's wrap);
+    // bools and unsigned ints compare unsigned.
+    if (type.kind == Type::Kind::Int && module.options.checkOverflow &&
+        (kind == "add" || kind == "mul"))
+      chosen = "checked_" + kind;
+    bool isUnsigned = type.kind == Type::Kind::Bool ||
+                      (type.kind == Type::Kind::NumPy &&
+                       (type.dtype == DType::Bool || isUnsignedDType(type.dtype)));
+    if (isUnsigned && (kind == "min" || kind == "max"))
+      chosen = "u" + kind;
+    plan.reductions.push_back({slot->second[0], chosen});
   }
   for (const std::string &name : notReductions)
     if (!plain.count(name))
@@ -328,9 +393,10 @@ std::optional<FunctionEmitter::ParallelPlan> FunctionEmitter::parallelPlan(const
   // some iterations assign it (`if c: found = i`) and the code after the
   // loop reads it, it must be the last such iteration's value, which the
   // last chunk alone does not know.
-  std::map<std::string, int> inFunction, inLoop;
+  std::map<std::string, int> inFunction, inLoop; // (the loop's else is after it)
   countNames(spec.source->definition, inFunction);
-  countNames(loop, inLoop);
+  countNames(body, inLoop);
+  countNames(ast::target(loop), inLoop);
   for (const std::string &name : plain)
     if (!assignedEveryTime.count(name) && inFunction[name] > inLoop[name])
       return std::nullopt;
@@ -347,16 +413,10 @@ void FunctionEmitter::emitParallelLoop(const SExpr &stmt, Value start, Value sto
     reductionSlots.push_back(slot);
     kinds.push_back(builder.getStringAttr(kind));
   }
-  // A reduced array is one value for the whole loop (the body updates it in
-  // place, never rebinds it): an array variable's slot is read before.
-  std::vector<std::string> loadedArrays;
+  // A reduced array is bound once, before the loop (parallelPlan): one value
+  // the body updates in place.
   for (const auto &[name, kind] : plan.arrayReductions) {
-    auto ssa = arrays.find(name);
-    if (ssa == arrays.end()) {
-      arrays[name] = loadVariable(name, stmt).leaves[0];
-      loadedArrays.push_back(name);
-    }
-    reducedArrays.push_back(arrays[name]);
+    reducedArrays.push_back(arrays.at(name));
     arrayKinds.push_back(builder.getStringAttr(kind));
   }
   auto loop = builder.create<dialect::ParallelForOp>(
@@ -373,8 +433,6 @@ void FunctionEmitter::emitParallelLoop(const SExpr &stmt, Value start, Value sto
   emitIteration(stmt, Val{Type::integer(), {variable}});
   tries = std::move(outerTries);
   builder.setInsertionPointAfter(loop);
-  for (const std::string &name : loadedArrays)
-    arrays.erase(name);
   emitBody(ast::orelse(stmt)); // no break: the else always runs
 }
 

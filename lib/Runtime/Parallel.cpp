@@ -124,7 +124,8 @@ void runChunks(Job &job, int64_t worker) {
     if (chunk >= job.chunks)
       return;
     int64_t begin = chunk * job.chunkSize;
-    int64_t end = std::min(begin + job.chunkSize, job.count);
+    // (Compared before adding: begin + chunkSize may not fit near INT64_MAX.)
+    int64_t end = job.count - begin <= job.chunkSize ? job.count : begin + job.chunkSize;
     if (int32_t status = job.body(job.context, begin, end, worker)) {
       int32_t none = 0;
       if (job.status.compare_exchange_strong(none, status))
@@ -226,7 +227,7 @@ extern "C" int32_t plait_rt_parallel_for(plait_parallel_body body, void *context
   job.context = context;
   job.count = count;
   job.chunkSize = std::max<int64_t>(1, count / (participants * kChunksPerParticipant));
-  job.chunks = (count + job.chunkSize - 1) / job.chunkSize;
+  job.chunks = count / job.chunkSize + (count % job.chunkSize != 0);
   job.participants = participants;
   job.arena = activeAllocationArena();
 

@@ -8,6 +8,7 @@ compiled code, or without ``parallel=True``, ``prange`` is ``range``.
 
 from __future__ import annotations
 
+import operator
 import sys
 from typing import Any
 
@@ -34,10 +35,14 @@ def is_prange(value: Any) -> bool:
 def set_num_threads(n: int) -> None:
     """Limit the parallel loops this thread starts to `n` threads (the
     calling one included), 1 <= n <= the pool size. Per thread, as Numba's."""
-    if isinstance(n, bool) or not isinstance(n, int):
-        raise TypeError(f"The number of threads specified must be an integer, not {type(n).__name__}")
-    if not _native._set_parallel_threads(n):
-        size = _native._parallel_pool_size()
+    if isinstance(n, bool):
+        raise TypeError("The number of threads specified must be an integer, not bool")
+    try:
+        n = operator.index(n)  # ints and NumPy ints
+    except TypeError:
+        raise TypeError(f"The number of threads specified must be an integer, not {type(n).__name__}") from None
+    size = _native._parallel_pool_size()
+    if not 1 <= n <= size or not _native._set_parallel_threads(n):
         raise ValueError(f"The number of threads must be between 1 and {size}")
 
 

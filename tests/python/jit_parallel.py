@@ -282,3 +282,89 @@ def prints_through_a_callee(n):
         say(i)
         s += i
     return s
+
+
+# Loops a review found run in parallel where the result would differ, or
+# crashed: each must give range's results.
+
+
+def concatenates(n):
+    s = ""
+    items = [0]
+    for i in prange(n):
+        s += "a"
+        items += [i]
+    return s, len(items)
+
+
+def _add_to(values, i):
+    values.append(i)
+
+
+def changes_a_list_through_a_call_or_an_alias(n):
+    values = [0]
+    for i in prange(n):
+        _add_to(values, i)
+        other = values
+        other.append(-i)
+    return len(values), values[-1]
+
+
+def continues_before_assigning(a):
+    found = -1
+    for i in prange(a.shape[0]):
+        if a[i] <= 0:
+            continue
+        found = i
+    return found
+
+
+def unsigned_and_bool_extremes(a):
+    low = a[0]
+    high = a[0]
+    any_odd = False
+    all_odd = True
+    for i in prange(a.shape[0]):
+        low = min(low, a[i])
+        high = max(high, a[i])
+        any_odd = max(any_odd, a[i] % 2 == 1)
+        all_odd = min(all_odd, a[i] % 2 == 1)
+    return low, high, any_odd, all_odd
+
+
+def closure_reads_the_variables(n):
+    s = 1
+    t = 0
+    peek = lambda: s + t  # noqa: E731
+    out = np.zeros(n)
+    for i in prange(n):
+        s += peek() % 7
+        out[i] = t
+        t = i
+    return s, out
+
+
+def read_in_the_loops_else(a):
+    r = -1
+    for i in prange(a.shape[0]):
+        if a[i] > 0:
+            found = i
+    else:
+        r = found
+    return r
+
+
+def annotation_without_value(a, out):
+    t = -1
+    for i in prange(a.shape[0]):
+        t: int
+        out[i] = t
+        t = i
+
+
+def array_reduction_maybe_unbound(n, a):
+    if n > 0:
+        acc = np.zeros(3)
+    for i in prange(n):
+        acc += a[i]
+    return 0

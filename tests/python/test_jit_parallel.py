@@ -265,3 +265,42 @@ def test_loops_that_print_run_serially_on_the_callers_thread(capsys, nogil) -> N
     out = capsys.readouterr().out
     assert out == "".join(f"item {i}\n" for i in range(50)) * 2
     assert "parallel_call" not in compiled.inspect(stage="optimized-plait")
+
+
+@pytest.mark.parametrize("n", [0, 1, 5, 10_000])
+def test_reviewed_loops_give_ranges_results(n) -> None:
+    rng = np.random.default_rng(n)
+    a = rng.standard_normal(n)
+    u = rng.integers(0, 256, max(n, 1)).astype(np.uint8)
+    b = (rng.integers(0, 2, max(n, 1)) == 1)
+    for name, args in (
+        ("concatenates", (n,)),
+        ("changes_a_list_through_a_call_or_an_alias", (n,)),
+        ("continues_before_assigning", (a,)),
+        ("read_in_the_loops_else", (a,)),
+        ("array_reduction_maybe_unbound", (n, np.ones((n, 3)))),
+    ):
+        assert outcome(getattr(par, name), *args) == outcome(getattr(py, name), *args), name
+    for args in ((u,), (b,)):
+        # (Serial plait types the variables as NumPy's bool where CPython's
+        # min(True, np.True_) keeps Python's True: the values must agree.)
+        assert outcome(par.unsigned_and_bool_extremes, *args) == outcome(ser.unsigned_and_bool_extremes, *args)
+        assert [bool(v) if isinstance(v, (bool, np.bool_)) else v for v in par.unsigned_and_bool_extremes(*args)] == [
+            bool(v) if isinstance(v, (bool, np.bool_)) else v for v in py.unsigned_and_bool_extremes(*args)
+        ]
+    s, out = par.closure_reads_the_variables(n)
+    e_s, e_out = py.closure_reads_the_variables(n)
+    assert s == e_s and np.array_equal(out, e_out)
+    assert_same_effects(py.annotation_without_value, par.annotation_without_value, a, np.zeros(n))
+    # (Every one of them runs serially but the unsigned extremes.)
+    assert "parallel_call" in par.unsigned_and_bool_extremes.inspect(stage="optimized-plait")
+    assert "parallel_call" not in par.continues_before_assigning.inspect(stage="optimized-plait")
+
+
+def test_set_num_threads_takes_numpy_ints_and_rejects_huge_ones() -> None:
+    size = plait.thread_pool_size()
+    plait.set_num_threads(np.int64(1))
+    assert plait.get_num_threads() == 1
+    with pytest.raises(ValueError, match=f"between 1 and {size}"):
+        plait.set_num_threads(2**70)
+    plait.set_num_threads(size)

@@ -420,12 +420,13 @@ LogicalResult ParallelForOp::verifyRegions() {
     bool bitwise = kind == "or" || kind == "and";
     if (type.getRank() != 0 || !(element.isSignlessInteger() || element.isa<FloatType>()))
       return emitOpError("reduces a slot that is not a scalar: ") << type;
-    static constexpr llvm::StringLiteral known[] = {"add", "mul", "min",         "max",
-                                                    "or",  "and", "checked_add", "checked_mul"};
+    static constexpr llvm::StringLiteral known[] = {
+        "add", "mul", "min", "max", "umin", "umax", "or", "and", "checked_add", "checked_mul"};
     if (!llvm::is_contained(known, kind))
       return emitOpError("has an unknown reduction kind '") << kind << "'";
     bool checked = kind.startswith("checked_");
-    if ((bitwise && !element.isSignlessInteger()) || (checked && !element.isInteger(64)))
+    bool integerOnly = bitwise || kind == "umin" || kind == "umax";
+    if ((integerOnly && !element.isSignlessInteger()) || (checked && !element.isInteger(64)))
       return emitOpError("reduces a ") << element << " with '" << kind << "'";
   }
   ArrayAttr arrayKinds = getArrayReductionKinds();

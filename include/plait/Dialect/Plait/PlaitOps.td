@@ -419,7 +419,8 @@ def Plait_ParallelForOp : Plait_Op<"parallel_for", [
     it had before the loop, and after the loop holds the value the last
     iteration left in it. The slots listed in `reductions` are combined
     instead: each thread accumulates from the identity of its kind in
-    `reduction_kinds` ("add", "mul", "min", "max", "or", "and"; for Python
+    `reduction_kinds` ("add", "mul", "min", "max", "or", "and"; "umin" and
+    "umax" compare unsigned (bools, unsigned ints); for Python
     ints, "checked_add" and "checked_mul" raise OverflowError as
     `plait.add check` does), and the partial results are combined into the
     slot after the loop, in thread order. The arrays listed in

@@ -107,12 +107,12 @@ Value identityOf(OpBuilder &b, Location l, StringRef kind, Type element) {
   llvm::APInt value(width, 0);
   if (kind == "mul")
     value = llvm::APInt(width, 1);
-  else if (kind == "and")
+  else if (kind == "and" || kind == "umin")
     value = llvm::APInt::getAllOnes(width);
   else if (kind == "min")
-    value = width == 1 ? llvm::APInt(1, 1) : llvm::APInt::getSignedMaxValue(width);
+    value = llvm::APInt::getSignedMaxValue(width);
   else if (kind == "max")
-    value = width == 1 ? llvm::APInt(1, 0) : llvm::APInt::getSignedMinValue(width);
+    value = llvm::APInt::getSignedMinValue(width);
   return b.create<arith::ConstantOp>(l, b.getIntegerAttr(element, value));
 }
 
@@ -135,15 +135,17 @@ Value combine(OpBuilder &b, Location l, StringRef kind, Value accumulated, Value
     return b.create<arith::OrIOp>(l, accumulated, partial);
   if (kind == "and")
     return b.create<arith::AndIOp>(l, accumulated, partial);
-  bool min = kind == "min";
+  bool min = kind == "min" || kind == "umin";
+  arith::CmpIPredicate integerOrder = kind == "umin"   ? arith::CmpIPredicate::ult
+                                      : kind == "umax" ? arith::CmpIPredicate::ugt
+                                      : min            ? arith::CmpIPredicate::slt
+                                                       : arith::CmpIPredicate::sgt;
   Value better =
       isFloat
           ? b.create<arith::CmpFOp>(l, min ? arith::CmpFPredicate::OLT : arith::CmpFPredicate::OGT,
                                     partial, accumulated)
                 .getResult()
-          : b.create<arith::CmpIOp>(l, min ? arith::CmpIPredicate::slt : arith::CmpIPredicate::sgt,
-                                    partial, accumulated)
-                .getResult();
+          : b.create<arith::CmpIOp>(l, integerOrder, partial, accumulated).getResult();
   return b.create<arith::SelectOp>(l, better, partial, accumulated);
 }
 
