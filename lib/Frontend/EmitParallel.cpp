@@ -323,9 +323,12 @@ std::optional<FunctionEmitter::ParallelPlan> FunctionEmitter::parallelPlan(const
   };
   // A list or dict from outside the body, read in it (a method, an alias, an
   // argument of a call that may change it): threads would share it.
-  for (const auto &[name, count] : names)
-    if (local(name) && !plain.count(name) && holdsContainer(spec.variables.at(name)))
+  for (const auto &[name, count] : names) {
+    auto variable = spec.variables.find(name);
+    if (local(name) && !plain.count(name) && variable != spec.variables.end() &&
+        holdsContainer(variable->second))
       return std::nullopt;
+  }
   // A closure reads its enclosing function's variables when it is called: a
   // variable it captures may be read by any iteration, or before.
   std::set<std::string> captured;
