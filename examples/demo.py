@@ -5,7 +5,9 @@
    Numba's when Numba is installed.
 2. Threads: one compiled kernel run by 1 and 2 threads at once (the GIL is
    released while compiled code runs).
-3. The engine room: MLIR modules parsed, lowered and JIT-compiled from
+3. Parallel loops: a `prange` loop compiled with parallel=True, on 1 thread
+   and on every thread of plait's pool.
+4. The engine room: MLIR modules parsed, lowered and JIT-compiled from
    several threads, each with its own context.
 
 Run with `make demo`; the full measurements are `make bench`.
@@ -108,6 +110,26 @@ def section_threads() -> None:
     print()
 
 
+def section_parallel() -> None:
+    print("3. A prange loop with @plait.jit(parallel=True), on plait's thread pool")
+    import numpy as np
+
+    mandelbrot = plait.jit(demo_kernels.mandelbrot_rows, parallel=True)
+    out = np.zeros((400, 600), dtype=np.int64)
+    expected = mandelbrot(600, 400, 200, out)
+    serial = None
+    for threads in sorted({1, plait.thread_pool_size()}):
+        plait.set_num_threads(threads)
+        start = time.perf_counter()
+        for _ in range(5):
+            assert mandelbrot(600, 400, 200, out) == expected
+        elapsed = (time.perf_counter() - start) / 5
+        serial = serial or elapsed
+        print(f"   {threads} thread(s): {elapsed * 1e3:.1f} ms per call ({serial / elapsed:.2f}x)")
+    plait.set_num_threads(plait.thread_pool_size())
+    print()
+
+
 MODULE = """
 func.func @scaled_sum(%n: i64) -> i64 {{
   %c0 = arith.constant 0 : index
@@ -132,7 +154,7 @@ def compile_module(k: int) -> ExecutionEngine:
 
 
 def section_engine_room() -> None:
-    print("3. The engine room: 16 MLIR modules parsed, lowered and compiled")
+    print("4. The engine room: 16 MLIR modules parsed, lowered and compiled")
     compile_module(0)
     base = 0.0
     for threads in (1, 2):
@@ -150,6 +172,7 @@ def main() -> None:
     print(f"plait demo ({os.cpu_count()} cores, Python {sys.version.split()[0]})\n")
     section_jit()
     section_threads()
+    section_parallel()
     section_engine_room()
     print("Full measurements (Numba, C++ -O3, plots): make bench -> bench/results/latest.md")
 

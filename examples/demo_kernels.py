@@ -2,6 +2,8 @@
 
 import math
 
+from plait import prange
+
 
 def mandelbrot(width, height, max_iter):
     total = 0
@@ -53,3 +55,20 @@ def fib(n):
     if n < 2:
         return n
     return fib(n - 1) + fib(n - 2)
+
+
+def mandelbrot_rows(width, height, max_iterations, out):
+    # prange: the rows are independent; with parallel=True they run on
+    # plait's thread pool.
+    for row in prange(height):
+        ci = -1.2 + 2.4 * row / height
+        for col in range(width):
+            cr = -2.0 + 3.0 * col / width
+            zr = 0.0
+            zi = 0.0
+            k = 0
+            while k < max_iterations and zr * zr + zi * zi < 4.0:
+                zr, zi = zr * zr - zi * zi + cr, 2.0 * zr * zi + ci
+                k += 1
+            out[row, col] = k
+    return out.sum()
