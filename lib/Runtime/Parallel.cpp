@@ -230,6 +230,9 @@ extern "C" int32_t plait_rt_parallel_for(plait_parallel_body body, void *context
   job.chunks = count / job.chunkSize + (count % job.chunkSize != 0);
   job.participants = participants;
   job.arena = activeAllocationArena();
+  // (Shared before any worker can join the job, which it does under the
+  // pool's mutex; unshared after they have all left.)
+  bool wasShared = job.arena && job.arena->setShared(true);
 
   Pool &workers = pool();
   {
@@ -251,6 +254,8 @@ extern "C" int32_t plait_rt_parallel_for(plait_parallel_body body, void *context
     workers.jobs.erase(std::find(workers.jobs.begin(), workers.jobs.end(), &job));
     job.finished.wait(lock, [&] { return job.running == 0; });
   }
+  if (job.arena)
+    job.arena->setShared(wasShared);
   int32_t status = job.status.load(std::memory_order_relaxed);
   if (status != 0)
     for (size_t i = 0; i < kMaxErrorArguments; ++i)

@@ -152,12 +152,16 @@ AllocationArena::~AllocationArena() {
 }
 
 void AllocationArena::record(void *pointer) {
-  std::lock_guard<std::mutex> guard(lock);
+  std::unique_lock<std::mutex> guard(lock, std::defer_lock);
+  if (shared)
+    guard.lock();
   allocations.push_back(pointer);
 }
 
 bool AllocationArena::release(void *pointer) {
-  std::lock_guard<std::mutex> guard(lock);
+  std::unique_lock<std::mutex> guard(lock, std::defer_lock);
+  if (shared)
+    guard.lock();
   // From the back: temporaries are freed soon after they are made.
   auto it = std::find(allocations.rbegin(), allocations.rend(), pointer);
   if (it == allocations.rend())

@@ -51,7 +51,8 @@ std::array<int64_t, kMaxErrorArguments> lastErrorArguments();
 /// dispatcher takes ownership of what the call returns (release()) and the
 /// arena frees the rest when it ends, so nothing leaks, on error paths too.
 /// The workers of the call's parallel loops record into it as well
-/// (AdoptedArenaScope), so recording and releasing take a lock.
+/// (AdoptedArenaScope): while it is shared, recording and releasing take a
+/// lock (the serial code of a call, the common case, does not pay for it).
 class AllocationArena {
 public:
   AllocationArena();
@@ -63,9 +64,14 @@ public:
   bool release(void *pointer);
   /// Records an allocation of this call.
   void record(void *pointer);
+  /// Set by the owning thread before other threads may use the arena (a
+  /// parallel loop starts), cleared after they have all stopped; returns
+  /// what it was.
+  bool setShared(bool isShared) { return std::exchange(shared, isShared); }
 
 private:
-  std::mutex lock; // guards allocations
+  std::mutex lock; // guards allocations while shared
+  bool shared = false;
   std::vector<void *> allocations;
   AllocationArena *previous;
 };
