@@ -113,6 +113,11 @@ def compiled_copies(module: types.ModuleType, decorate: Callable[[Any], Any]) ->
     return types.SimpleNamespace(**namespace)
 
 
+def compile_time(dispatcher: Any) -> str:
+    """The native compile time of a plait dispatcher, all its signatures."""
+    return fmt_time(sum(dispatcher.compile_times(signature)["total"] for signature in dispatcher.signatures))
+
+
 def build_reference(report: Report) -> Optional[ctypes.CDLL]:
     compiler = shutil.which("g++")
     if not compiler:
@@ -178,10 +183,11 @@ def section_kernels(report: Report, rounds: int, reference: Optional[ctypes.CDLL
                 f"{speedup:.0f}x",
                 vs_numba,
                 vs_cpp,
+                compile_time(getattr(plait_ns, fn.__name__)),
             ]
         )
     report.table(
-        ["kernel", "CPython", "NumPy", "Numba", "plait", "C++ -O3", "plait speed-up vs CPython", "plait/Numba time", "plait/C++ time"],
+        ["kernel", "CPython", "NumPy", "Numba", "plait", "C++ -O3", "plait speed-up vs CPython", "plait/Numba time", "plait/C++ time", "plait compile"],
         rows,
     )
     return plot
@@ -270,10 +276,11 @@ def section_array_kernels(report: Report, rounds: int, reference: Optional[ctype
                 vs_numpy,
                 vs_numba,
                 vs_cpp,
+                compile_time(getattr(plait_ns, name)),
             ]
         )
     report.table(
-        ["kernel", "CPython", "NumPy", "Numba", "plait", "C++ -O3", "plait speed-up vs CPython", "plait/NumPy time", "plait/Numba time", "plait/C++ time"],
+        ["kernel", "CPython", "NumPy", "Numba", "plait", "C++ -O3", "plait speed-up vs CPython", "plait/NumPy time", "plait/Numba time", "plait/C++ time", "plait compile"],
         rows,
     )
     return plot
@@ -288,7 +295,7 @@ def section_whole_array_kernels(report: Report, rounds: int) -> dict[str, Any]:
 
     report.add("### 1c. Whole-array kernels")
     report.add()
-    report.add("NumPy code, the same source for NumPy, Numba and plait. Outputs are checked against NumPy's first. plait's compile time is its first call's (compile + run) minus a call's. The plait/NumPy geomean is over every kernel, the plait/Numba one over those Numba compiles.")
+    report.add("NumPy code, the same source for NumPy, Numba and plait. Outputs are checked against NumPy's first. plait's compile time is its native compilation (the compile column in every section: typing to linked code, without the snapshot). The plait/NumPy geomean is over every kernel, the plait/Numba one over those Numba compiles.")
     report.add()
     numba_ns = compiled_copies(whole_array_kernels, numba.njit) if numba else None
     plait_ns = compiled_copies(whole_array_kernels, plait.jit)
@@ -304,9 +311,7 @@ def section_whole_array_kernels(report: Report, rounds: int) -> dict[str, Any]:
             except Exception as error:  # noqa: BLE001 - reported in the table
                 numba_failure = f"fails ({type(error).__name__})"
         candidates["plait"] = getattr(plait_ns, name)
-        started = time.perf_counter()
         candidates["plait"](*whole_array_kernels.make_inputs(name))
-        first_call = time.perf_counter() - started
         expected = candidates["NumPy"](*whole_array_kernels.make_inputs(name))
         for impl, fn in candidates.items():
             got = fn(*whole_array_kernels.make_inputs(name))
@@ -334,7 +339,7 @@ def section_whole_array_kernels(report: Report, rounds: int) -> dict[str, Any]:
                 fmt_time(med["plait"]),
                 fmt_ratio(vs_numpy),
                 fmt_ratio(vs_numba) if "Numba" in times else numba_failure,
-                fmt_time(max(0.0, first_call - med["plait"])),
+                compile_time(getattr(plait_ns, name)),
             ]
         )
     report.table(["kernel", "NumPy", "Numba", "plait", "plait/NumPy time", "plait/Numba time", "plait compile"], rows)
@@ -414,10 +419,11 @@ def section_parallel_kernels(report: Report, rounds: int) -> dict[str, Any]:
                 f"{speedup:.2f}x",
                 fmt_time(med["Numba"][all_threads]) if "Numba" in med else "skipped",
                 f"{vs_numba:.2f}x" if vs_numba is not None else "skipped",
+                compile_time(getattr(plait_ns, name)),
             ]
         )
     report.table(
-        ["kernel", "plait 1 thread", f"plait {threads[-1]} threads", "plait speed-up", f"Numba {threads[-1]} threads", "plait/Numba time"],
+        ["kernel", "plait 1 thread", f"plait {threads[-1]} threads", "plait speed-up", f"Numba {threads[-1]} threads", "plait/Numba time", "plait compile"],
         rows,
     )
     report.add(
@@ -456,7 +462,27 @@ def second(x, n):
         total = total * x + n
         n -= 1
     return total
+
+def int_loop(n):
+    total = 0
+    for i in range(n):
+        total += i * i
+    return total
+
+def array_loop(a):
+    total = 0.0
+    for i in range(a.shape[0]):
+        total += a[i]
+    return total
 """
+
+#: The small functions whose warm compile time section 2 breaks down.
+PHASE_FUNCTIONS = {
+    "float loop (first)": ("first", (1.5, 3)),
+    "while loop (second)": ("second", (2.5, 4)),
+    "int loop": ("int_loop", (5,)),
+    "array loop": ("array_loop", None),
+}
 
 
 def section_latency(report: Report, rounds: int) -> dict[str, Any]:
@@ -487,7 +513,46 @@ def section_latency(report: Report, rounds: int) -> dict[str, Any]:
         ratios = [[p[i] / n[i] for p, n in zip(samples["plait"], samples["Numba"])] for i in range(3)]
         report.add(f"plait/Numba: import {fmt_ratio(ratios[0])}, cold first call {fmt_ratio(ratios[1])}, warm first call {fmt_ratio(ratios[2])}.")
         report.add()
+    compile_phases(report, folder, rounds)
     return plot
+
+
+def compile_phases(report: Report, folder: str, rounds: int) -> None:
+    """Warm compile time of small functions by phase, in this process."""
+    import importlib
+
+    import numpy as np
+
+    sys.path.insert(0, folder)
+    try:
+        functions = importlib.import_module("latency_functions")
+    finally:
+        sys.path.remove(folder)
+    plait.jit(functions.first)(1.0, 1)  # warm: the first compilation of the process is cold
+    rows, phase_names = [], []
+    for label, (name, args) in PHASE_FUNCTIONS.items():
+        first_calls, phases = [], {}
+        for _ in range(max(5, rounds * 3)):
+            dispatcher = plait.jit(getattr(functions, name))
+            call_args = args if args is not None else (np.ones(3),)
+            started = time.perf_counter()
+            dispatcher(*call_args)
+            first_calls.append(time.perf_counter() - started)
+            for phase, seconds in dispatcher.compile_times().items():
+                phases.setdefault(phase, []).append(seconds)
+        phase_names = [phase for phase in phases if phase != "total"]
+        rows.append(
+            [label, fmt_time(statistics.median(first_calls)), fmt_time(statistics.median(phases["total"]))]
+            + [fmt_time(statistics.median(phases[phase])) for phase in phase_names]
+        )
+    report.add("### 2b. Warm compile time by phase")
+    report.add()
+    report.add(
+        "Small functions compiled afresh in this process (medians of repeated compilations): the first call "
+        "(snapshot, compile, call), the native compilation, and its phases (`Dispatcher.compile_times()`)."
+    )
+    report.add()
+    report.table(["function", "first call", "native compile"] + phase_names, rows)
 
 
 # -- 3. call overhead ---------------------------------------------------------

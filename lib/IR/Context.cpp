@@ -91,7 +91,12 @@ Context::Context(bool internal)
           getDialectRegistry(), mlir::MLIRContext::Threading::DISABLED)),
       internal(internal) {
   ensurePassesRegistered();
-  mlirContext->setThreadPool(sharedThreadPool());
+  // plait.jit's own contexts serve one compilation at a time, of a handful of
+  // functions: without threading, uniquing types and attributes takes no
+  // locks and passes spawn no tasks (a small function compiles ~0.5 ms
+  // faster). Compilations of different threads still run in parallel.
+  if (!internal)
+    mlirContext->setThreadPool(sharedThreadPool());
   mlirContext->getDiagEngine().registerHandler(
       [this](mlir::Diagnostic &diagnostic) -> mlir::LogicalResult {
         return mlir::success(handleDiagnostic(toDiagnosticInfo(diagnostic)));

@@ -24,12 +24,48 @@
 #include "llvm/Target/TargetMachine.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <atomic>
 #include <chrono>
 #include <mutex>
 
 namespace plait::jit {
 namespace {
+
+/// Set PLAIT_VERIFY_EACH_PASS=1 to verify the IR after every MLIR pass (the
+/// tests do): a pass that breaks the IR is then named. Otherwise the IR is
+/// verified after emission and once more before translation to LLVM IR.
+bool verifyEachPass() {
+  static const bool verify = [] {
+    const char *text = std::getenv("PLAIT_VERIFY_EACH_PASS");
+    return text && *text && std::string(text) != "0";
+  }();
+  return verify;
+}
+
+/// The MLIR pass managers of a compilation, built once per pooled context
+/// and reused: building them (the canonicalizer gathers every dialect's
+/// patterns when it is initialised) costs about as much as running them on a
+/// small function.
+struct Pipelines {
+  explicit Pipelines(mlir::MLIRContext &context)
+      : optimize(&context), standard(&context), cleanUp(&context), lower(&context) {
+    // Inlining first: plait's passes then see callees' loops and checks
+    // inside their callers.
+    optimize.addPass(mlir::createInlinerPass());
+    optimize.addPass(mlir::createCanonicalizerPass());
+    optimize.addPass(mlir::createCSEPass());
+    dialect::buildOptimizePipeline(optimize);
+    dialect::buildLowerToStandardPipeline(standard);
+    cleanUp.addPass(mlir::createCanonicalizerPass());
+    cleanUp.addPass(mlir::createCSEPass());
+    buildLowerToLLVMPipeline(lower, /*genericAllocation=*/true);
+    for (mlir::PassManager *pm : {&optimize, &standard, &cleanUp, &lower})
+      pm->enableVerifier(verifyEachPass());
+  }
+
+  mlir::PassManager optimize, standard, cleanUp, lower;
+};
 
 /// Compilations borrow contexts from a pool so they never contend on one
 /// context and do not pay for a fresh context each time. A context is retired
@@ -44,6 +80,13 @@ public:
   struct Lease {
     std::shared_ptr<Context> context;
     int uses;
+    std::unique_ptr<Pipelines> pipelines; // made on first use
+
+    Pipelines &getPipelines() {
+      if (!pipelines)
+        pipelines = std::make_unique<Pipelines>(context->getMLIRContext());
+      return *pipelines;
+    }
   };
 
   Lease acquire() {
@@ -55,7 +98,7 @@ public:
         return lease;
       }
     }
-    return {Context::create(/*internal=*/true), 0};
+    return {Context::create(/*internal=*/true), 0, nullptr};
   }
 
   void release(Lease lease) {
@@ -124,6 +167,31 @@ std::vector<frontend::ErrorSite> errorTable(mlir::ModuleOp module) {
   return errors;
 }
 
+/// Splits a compilation's time into named phases; a phase named twice
+/// accumulates (printing the stages happens between the others).
+class PhaseClock {
+public:
+  explicit PhaseClock(std::vector<std::pair<std::string, double>> &phases)
+      : phases(phases), last(std::chrono::steady_clock::now()) {}
+
+  /// Charges the time since the previous lap to `phase`.
+  void lap(const char *phase) {
+    auto now = std::chrono::steady_clock::now();
+    double seconds = std::chrono::duration<double>(now - last).count();
+    last = now;
+    for (auto &[name, total] : phases)
+      if (name == phase) {
+        total += seconds;
+        return;
+      }
+    phases.emplace_back(phase, seconds);
+  }
+
+private:
+  std::vector<std::pair<std::string, double>> &phases;
+  std::chrono::steady_clock::time_point last;
+};
+
 std::string print(mlir::Operation *op) {
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -166,11 +234,21 @@ void Executor::call(void **slots) const {
 
 /// Adds `void <name>_packed(void **slots)` calling `<name>` with the values
 /// the slots point to and storing its result through the last slot: one
-/// native signature for any mix of scalars and memref descriptors.
+/// native signature for any mix of scalars and memref descriptors. The
+/// wrapper is the module's only export: every other definition becomes
+/// internal, and the entry is always inlined into it, so that LLVM optimises
+/// and generates code for the function body once, not for both.
 static void addPackedWrapper(llvm::Module &module, const std::string &name) {
+  for (llvm::Function &function : module)
+    if (!function.isDeclaration())
+      function.setLinkage(llvm::GlobalValue::InternalLinkage);
+  for (llvm::GlobalVariable &global : module.globals())
+    if (!global.isDeclaration())
+      global.setLinkage(llvm::GlobalValue::InternalLinkage);
   llvm::Function *callee = module.getFunction(name);
   if (!callee)
     throw std::runtime_error("internal error: no entry function " + name);
+  callee->addFnAttr(llvm::Attribute::AlwaysInline);
   llvm::LLVMContext &context = module.getContext();
   llvm::Type *pointer = llvm::PointerType::get(context, 0);
   auto *type = llvm::FunctionType::get(llvm::Type::getVoidTy(context), {pointer}, false);
@@ -220,8 +298,9 @@ std::shared_ptr<Executor> compile(const CompileRequest &request) {
   } timer{start};
   CompileHook hook = CompileHook::current();
   hook.meet(/*atExit=*/false);
-  frontend::Program program = frontend::parseProgram(request.snapshot);
   auto executor = std::make_shared<Executor>();
+  PhaseClock clock(executor->phaseSeconds);
+  frontend::Program program = frontend::parseProgram(request.snapshot);
   uint64_t id = nextModuleId.fetch_add(1);
 
   auto llvmContext = std::make_unique<llvm::LLVMContext>();
@@ -239,43 +318,45 @@ std::shared_ptr<Executor> compile(const CompileRequest &request) {
     if (mlir::failed(mlir::verify(*module)))
       capture.fail("internal error: plait emitted invalid MLIR:\n" +
                    print(*module));
-    executor->plaitText = print(*module);
+    clock.lap("typing and emission");
+    // Prints the module into `text` when the request keeps the stages.
+    auto keep = [&](std::string &text) {
+      if (!request.keepStages)
+        return;
+      text = print(*module);
+      clock.lap("printing stages");
+    };
+    keep(executor->plaitText);
 
-    // Inlining first: plait's passes then see callees' loops and checks
-    // inside their callers.
-    mlir::PassManager optimize(&mlirContext);
-    optimize.addPass(mlir::createInlinerPass());
-    optimize.addPass(mlir::createCanonicalizerPass());
-    optimize.addPass(mlir::createCSEPass());
-    dialect::buildOptimizePipeline(optimize);
-    if (mlir::failed(optimize.run(*module)))
+    Pipelines &pipelines = lease.getPipelines();
+    if (mlir::failed(pipelines.optimize.run(*module)))
       capture.fail("internal error: plait's optimisations failed");
-    executor->optimizedPlaitText = print(*module);
+    clock.lap("plait passes");
+    keep(executor->optimizedPlaitText);
 
-    mlir::PassManager standard(&mlirContext);
-    dialect::buildLowerToStandardPipeline(standard);
-    if (mlir::failed(standard.run(*module)))
+    if (mlir::failed(pipelines.standard.run(*module)))
       capture.fail("internal error: lowering the plait dialect failed");
-    executor->mlirText = print(*module);
+    clock.lap("lowering to MLIR");
+    keep(executor->mlirText);
     executor->info.errors = errorTable(*module);
     executor->packedSlots = abi::packedSlots(executor->info.argumentTypes);
     executor->resultWords = abi::resultWords(executor->info.resultType);
 
-    mlir::PassManager cleanUp(&mlirContext);
-    cleanUp.addPass(mlir::createCanonicalizerPass());
-    cleanUp.addPass(mlir::createCSEPass());
-    if (mlir::failed(cleanUp.run(*module)))
+    if (mlir::failed(pipelines.cleanUp.run(*module)))
       capture.fail("internal error: MLIR optimisation failed");
-    executor->optimizedMlirText = print(*module);
+    clock.lap("lowering to MLIR");
+    keep(executor->optimizedMlirText);
 
-    mlir::PassManager lower(&mlirContext);
-    buildLowerToLLVMPipeline(lower, /*genericAllocation=*/true);
-    if (mlir::failed(lower.run(*module)))
+    if (mlir::failed(pipelines.lower.run(*module)))
       capture.fail("internal error: lowering to the LLVM dialect failed");
+    if (!verifyEachPass() && mlir::failed(mlir::verify(*module)))
+      capture.fail("internal error: plait's passes produced invalid MLIR "
+                   "(set PLAIT_VERIFY_EACH_PASS=1 to find the pass)");
     llvmModule = mlir::translateModuleToLLVMIR(*module, *llvmContext);
     if (!llvmModule)
       capture.fail("internal error: translation to LLVM IR failed");
     addPackedWrapper(*llvmModule, executor->info.entrySymbol);
+    clock.lap("lowering to LLVM IR");
   }
   ContextPool::get().release(std::move(lease));
 
@@ -288,14 +369,18 @@ std::shared_ptr<Executor> compile(const CompileRequest &request) {
   if (llvm::Error error = optimizeLLVM(llvmModule.get()))
     throw std::runtime_error("LLVM optimisation failed: " +
                              llvm::toString(std::move(error)));
-  {
+  clock.lap("LLVM optimisation");
+  if (request.keepStages) {
     llvm::raw_string_ostream os(executor->llvmText);
     llvmModule->print(os, nullptr);
+    clock.lap("printing stages");
   }
+  executor->stagesKept = request.keepStages;
   std::string packedSymbol = executor->info.entrySymbol + "_packed";
   executor->code = SharedJIT::get().add(std::move(llvmModule), std::move(llvmContext),
-                                        packedSymbol);
+                                        packedSymbol, [&] { clock.lap("code generation"); });
   executor->entry = executor->code->lookup(packedSymbol);
+  clock.lap("linking");
   liveCodeBytes.fetch_add(static_cast<int64_t>(executor->code->codeBytes()),
                           std::memory_order_relaxed);
   executor->compileSeconds =

@@ -95,7 +95,8 @@ SharedJIT &SharedJIT::get() {
 std::shared_ptr<SharedJIT::Code>
 SharedJIT::add(std::unique_ptr<llvm::Module> module,
                std::unique_ptr<llvm::LLVMContext> context,
-               const std::string &entrySymbol) {
+               const std::string &entrySymbol,
+               const std::function<void()> &generated) {
   // Code generation on this thread with its own TargetMachine, so that
   // compilations of different threads run in parallel.
   llvm::orc::SimpleCompiler compiler(threadTargetMachine());
@@ -103,6 +104,8 @@ SharedJIT::add(std::unique_ptr<llvm::Module> module,
   if (!object)
     throw std::runtime_error("code generation failed: " +
                              llvm::toString(object.takeError()));
+  if (generated)
+    generated();
   auto code = std::make_shared<Code>();
   code->bytes = (*object)->getBufferSize();
   code->impl = std::make_unique<Code::Impl>();

@@ -147,6 +147,10 @@ class Dispatcher(_native.DispatcherBase):
         #: never while compiling.
         self._lock = threading.Lock()
         self._compiled: dict[str, tuple[str, Any]] = {}  # codes -> (signature text, executor)
+        #: codes -> compiles the same snapshot again keeping the stages' IR;
+        #: and the executors it made, for inspect().
+        self._with_stages: dict[str, Callable[[], Any]] = {}
+        self._staged: dict[str, Any] = {}
         self._flights: dict[str, _Flight] = {}
         #: Signatures whose compilation failed with a CompileError (type and
         #: message): raised again without recompiling until invalidated.
@@ -167,8 +171,11 @@ class Dispatcher(_native.DispatcherBase):
     def _function_snapshot(self, snapshotter: Snapshotter) -> str:
         return snapshotter.function(self._plait_id, self.py_func)
 
-    def _build(self, types: list[str]) -> Any:
-        """Snapshot (GIL held), compile (detached), and record the guard."""
+    def _build(self, types: list[str]) -> tuple[Any, Callable[[], Any]]:
+        """Snapshot (GIL held), compile (detached), and record the guard.
+        Returns the executor and a function that compiles the same snapshot
+        again keeping each stage's IR (for inspect(): printing every stage
+        on each compilation would cost a tenth of its time)."""
         _overload.load_numpy_library()
         snapshotter = Snapshotter(lambda value: isinstance(value, Dispatcher), _implicit_dispatcher)
         snapshotter.add(self)
@@ -178,22 +185,26 @@ class Dispatcher(_native.DispatcherBase):
                 if passed is None:
                     raise CompileError(f"{self.__name__}(): the jitted function passed as an argument no longer exists")
                 snapshotter.add(passed)
+        program = snapshotter.program()
+        options = dict(
+            check_overflow=self._options["check_overflow"],
+            fastmath=self._options["fastmath"],
+            parallel=self._options["parallel"],
+            recursion_limit=min(sys.getrecursionlimit(), _MAX_NATIVE_DEPTH),
+            messages=_MESSAGES,
+            opt_level=self._options["opt_level"],
+            boundscheck=self._options["boundscheck"],
+            overloaded=_overload.overloaded_keys(),
+        )
+
+        def compile_with_stages() -> Any:
+            resolver = _overload.Resolver(snapshotter, _implicit_dispatcher)
+            return _native.compile(program, self._plait_id, types, resolver=resolver, keep_stages=True, **options)
+
         start = time.perf_counter()
         try:
-            executor = _native.compile(
-                snapshotter.program(),
-                self._plait_id,
-                types,
-                check_overflow=self._options["check_overflow"],
-                fastmath=self._options["fastmath"],
-                parallel=self._options["parallel"],
-                recursion_limit=min(sys.getrecursionlimit(), _MAX_NATIVE_DEPTH),
-                messages=_MESSAGES,
-                opt_level=self._options["opt_level"],
-                boundscheck=self._options["boundscheck"],
-                overloaded=_overload.overloaded_keys(),
-                resolver=_overload.Resolver(snapshotter, _implicit_dispatcher),
-            )
+            resolver = _overload.Resolver(snapshotter, _implicit_dispatcher)
+            executor = _native.compile(program, self._plait_id, types, resolver=resolver, **options)
         finally:
             _native._record(self, "compile", time.perf_counter() - start)
             # Also after a failure: changing the code or a global it read
@@ -203,7 +214,7 @@ class Dispatcher(_native.DispatcherBase):
             if callee is not self:
                 with callee._lock:
                     callee._add_dependent(self)
-        return executor
+        return executor, compile_with_stages
 
     def _add_dependent(self, dependent: "Dispatcher") -> None:
         """Records a dependent (with _lock held); drops dead ones now and then."""
@@ -222,7 +233,7 @@ class Dispatcher(_native.DispatcherBase):
                 live.append(dependent)
         return live
 
-    def _compile_once(self, codes: str, build: Callable[[], tuple[str, Any]]) -> None:
+    def _compile_once(self, codes: str, build: Callable[[], tuple[str, Any, Callable[[], Any]]]) -> None:
         """Single flight: one compilation per signature; concurrent callers of
         the same signature wait for it and share its result or its error.
         Different signatures (and functions) compile in parallel."""
@@ -245,9 +256,10 @@ class Dispatcher(_native.DispatcherBase):
                 raise cls(message)
             return
         try:
-            text, executor = build()
+            text, executor, with_stages = build()
             with self._lock:
                 self._compiled[codes] = (text, executor)
+                self._with_stages[codes] = with_stages
         except BaseException as error:
             flight.error = (type(error), str(error))
             if isinstance(error, CompileError):
@@ -263,11 +275,11 @@ class Dispatcher(_native.DispatcherBase):
         """Called by the native dispatcher for argument classes `codes` that
         have no executor: compile and install one."""
 
-        def build() -> tuple[str, Any]:
+        def build() -> tuple[str, Any, Callable[[], Any]]:
             types = _native._key_type_names(codes)
-            executor = self._build(types)
+            executor, with_stages = self._build(types)
             _native._install(self, codes, _native._signature_key(types)[1], "", executor)
-            return f"{executor.result_type}({', '.join(types)})", executor
+            return f"{executor.result_type}({', '.join(types)})", executor, with_stages
 
         self._compile_once(codes, build)
 
@@ -289,6 +301,8 @@ class Dispatcher(_native.DispatcherBase):
             seen.add(id(dispatcher))
             with dispatcher._lock:
                 dispatcher._compiled.clear()
+                dispatcher._with_stages.clear()
+                dispatcher._staged.clear()
                 dispatcher._failed.clear()
                 # A snapshot: other threads' compilations add dependents.
                 dependents = dispatcher._live_dependents()
@@ -303,8 +317,8 @@ class Dispatcher(_native.DispatcherBase):
         """Compiles an explicit signature such as 'float64(float64, int64)' now."""
         result, args, codes, kinds = _parse_signature(signature)
 
-        def build() -> tuple[str, Any]:
-            executor = self._build(args)
+        def build() -> tuple[str, Any, Callable[[], Any]]:
+            executor, with_stages = self._build(args)
             cast = ""
             if result:
                 produced = executor.result_type
@@ -323,7 +337,7 @@ class Dispatcher(_native.DispatcherBase):
                 else:
                     raise TypingError(f"{self.__name__}() returns {produced}, which cannot be returned as {result}")
             _native._install(self, codes, kinds, cast, executor)
-            return f"{result or executor.result_type}({', '.join(args)})", executor
+            return f"{result or executor.result_type}({', '.join(args)})", executor, with_stages
 
         self._compile_once(codes, build)
 
@@ -339,23 +353,22 @@ class Dispatcher(_native.DispatcherBase):
         emitted), 'optimized-plait' (after inlining and plait's passes:
         versioned loops, checks proven unneeded removed), 'mlir' (lowered to
         func/arith/cf/memref), 'optimized-mlir', 'llvm' (optimised LLVM IR)
-        or 'asm'."""
+        or 'asm'. Compilations do not keep these texts (printing them would
+        cost a tenth of a small function's compile time): the first inspect()
+        of a signature compiles it once more, keeping them."""
         if stage not in _STAGES:
             raise ValueError(f"stage must be one of {', '.join(_STAGES)}")
-        if not self._compiled:
-            raise ValueError(f"{self.__name__}() has not been compiled yet: call it or pass a signature")
-        executor = None
-        if signature is None:
-            executor = next(iter(self._compiled.values()))[1]
-        else:
-            for text, candidate in self._compiled.values():
-                if signature in (text, text[text.index("(") :]):
-                    executor = candidate
-            if executor is None:
-                codes = _parse_signature(signature)[2]
-                if codes not in self._compiled:
-                    raise KeyError(f"no compiled signature {signature!r}; have {self.signatures}")
-                executor = self._compiled[codes][1]
+        codes = self._codes_of(signature)
+        with self._lock:
+            executor = self._staged.get(codes)
+            with_stages = self._with_stages.get(codes)
+        if executor is None:
+            if with_stages is None:  # invalidated meanwhile
+                raise KeyError(f"no compiled signature {signature!r}; have {self.signatures}")
+            executor = with_stages()
+            with self._lock:
+                if codes in self._with_stages:
+                    executor = self._staged.setdefault(codes, executor)
         if stage == "plait":
             return executor.plait
         if stage == "optimized-plait":
@@ -367,6 +380,36 @@ class Dispatcher(_native.DispatcherBase):
         if stage == "llvm":
             return executor.llvm
         return executor.asm()
+
+    def compile_times(self, signature: Optional[str] = None) -> dict[str, float]:
+        """Seconds the native compilation of a signature took, by phase in
+        order (typing and emission, plait passes, lowering to MLIR, lowering
+        to LLVM IR, LLVM optimisation, code generation, linking, ...), and
+        'total'. The snapshot (Python side) is not included."""
+        codes = self._codes_of(signature)
+        with self._lock:
+            executor = self._compiled[codes][1]
+        times = dict(executor.phase_seconds)
+        times["total"] = executor.compile_seconds
+        return times
+
+    def _codes_of(self, signature: Optional[str]) -> str:
+        """The dispatch codes of a compiled signature (the first one when
+        None): 'float64(float64, int64)', '(float64, int64)' or a signature
+        with other spellings of the same types."""
+        with self._lock:
+            compiled = list(self._compiled.items())
+        if not compiled:
+            raise ValueError(f"{self.__name__}() has not been compiled yet: call it or pass a signature")
+        if signature is None:
+            return compiled[0][0]
+        for codes, (text, _) in compiled:
+            if signature in (text, text[text.index("(") :]):
+                return codes
+        codes = _parse_signature(signature)[2]
+        if codes not in dict(compiled):
+            raise KeyError(f"no compiled signature {signature!r}; have {self.signatures}")
+        return codes
 
     def __repr__(self) -> str:
         return f"<plait.jit {self.__qualname__}>"

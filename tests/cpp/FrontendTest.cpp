@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <thread>
 
@@ -88,7 +89,9 @@ TEST(FrontendTest, ParsesSnapshots) {
 }
 
 TEST(FrontendTest, CompilesIntAddWithOverflowCheck) {
-  auto executor = jit::compile(request(kAdd, 1, {Type::integer(), Type::integer()}));
+  jit::CompileRequest keeping = request(kAdd, 1, {Type::integer(), Type::integer()});
+  keeping.keepStages = true;
+  auto executor = jit::compile(keeping);
   EXPECT_EQ(callInts(*executor, {40, 2}), 42);
   EXPECT_EQ(executor->info.resultType, Type::integer());
   int32_t status = 0;
@@ -99,6 +102,22 @@ TEST(FrontendTest, CompilesIntAddWithOverflowCheck) {
       << executor->mlirText;
   EXPECT_NE(executor->llvmText.find("define"), std::string::npos);
   EXPECT_NE(executor->assembly().find("ret"), std::string::npos);
+}
+
+TEST(FrontendTest, StagesArePrintedOnlyWhenKept) {
+  auto executor = jit::compile(request(kAdd, 1, {Type::integer(), Type::integer()}));
+  EXPECT_EQ(callInts(*executor, {40, 2}), 42);
+  EXPECT_FALSE(executor->stagesKept);
+  EXPECT_TRUE(executor->plaitText.empty() && executor->mlirText.empty() &&
+              executor->llvmText.empty());
+  std::vector<std::string> phases;
+  for (const auto &[phase, seconds] : executor->phaseSeconds) {
+    phases.push_back(phase);
+    EXPECT_GE(seconds, 0.0);
+  }
+  EXPECT_EQ(phases.front(), "typing and emission");
+  EXPECT_EQ(phases.back(), "linking");
+  EXPECT_EQ(std::count(phases.begin(), phases.end(), "printing stages"), 0);
 }
 
 TEST(FrontendTest, MixedIntFloatPromotes) {

@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import gc
+import os
 import threading
 from typing import Callable, Iterator, TypeVar
 
 import pytest
 
-from plait import ir
+# Verify the IR after every MLIR pass of plait.jit's pipelines (users get one
+# verification at the end): a pass that breaks the IR is then named.
+os.environ.setdefault("PLAIT_VERIFY_EACH_PASS", "1")
+
+from plait import ir  # noqa: E402
 
 T = TypeVar("T")
 

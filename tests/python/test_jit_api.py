@@ -177,6 +177,44 @@ def test_inspect_every_stage() -> None:
         f.inspect("(float64)")
 
 
+def test_inspect_compiles_again_keeping_the_stages() -> None:
+    # Compilations do not print their stages; the first inspect() of a
+    # signature compiles it once more, keeping them, and later ones reuse it.
+    f = plait.jit(loop)
+    assert f(10) == 45
+    before = plait.stats()["compilations"]
+    mlir = f.inspect()
+    assert plait.stats()["compilations"] == before + 1
+    assert f.inspect(stage="optimized-plait") and f.inspect() == mlir
+    assert plait.stats()["compilations"] == before + 1
+    assert f(11) == 55 and f.signatures == ["int(int64)"]
+    # The entry is inlined into the one exported wrapper: its code is
+    # optimised and generated once, not twice.
+    defined = [line for line in f.inspect(stage="llvm").splitlines() if line.startswith("define")]
+    assert len(defined) == 1 and "_packed" in defined[0], defined
+    # A recompilation after invalidation prints afresh.
+    f.invalidate()
+    assert f(3) == 3
+    assert f.inspect() != "" and plait.stats()["compilations"] == before + 3
+
+
+def test_compile_times_by_phase() -> None:
+    f = plait.jit(loop)
+    with pytest.raises(ValueError, match="not been compiled"):
+        f.compile_times()
+    f(4)
+    times = f.compile_times()
+    phases = [name for name in times if name != "total"]
+    assert phases[:3] == ["typing and emission", "plait passes", "lowering to MLIR"], phases
+    assert {"LLVM optimisation", "code generation", "linking"} <= set(phases)
+    assert "printing stages" not in phases, "stages are printed only for inspect()"
+    assert all(seconds >= 0 for seconds in times.values())
+    assert 0 < sum(times[name] for name in phases) <= times["total"]
+    assert f.compile_times("(int64)") == times
+    with pytest.raises(KeyError):
+        f.compile_times("(float64)")
+
+
 def test_options_are_validated() -> None:
     with pytest.raises(ValueError):
         plait.jit(nogil="sometimes")(add)  # type: ignore[arg-type]

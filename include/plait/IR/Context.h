@@ -35,7 +35,8 @@ using DiagnosticCallback = std::function<bool(const DiagnosticInfo &)>;
 
 class Context {
 public:
-  /// `internal` contexts (plait.jit's pool) are not counted by liveCount().
+  /// `internal` contexts (plait.jit's pool) are not counted by liveCount()
+  /// and run their passes single-threaded (each serves one compilation).
   static std::shared_ptr<Context> create(bool internal = false);
   ~Context();
   Context(const Context &) = delete;

@@ -25,6 +25,9 @@ struct CompileRequest {
   std::vector<frontend::Type> argumentTypes;
   frontend::CompileOptions options;
   unsigned optLevel = 2;
+  /// Print each stage's IR into the executor (for inspect()); printing costs
+  /// about a tenth of a small function's compile time, so it is on demand.
+  bool keepStages = false;
 };
 
 /// Native code for one (function, argument types): immutable once built.
@@ -48,16 +51,23 @@ struct Executor {
   size_t resultWords = 0;
   std::shared_ptr<SharedJIT::Code> code;
   frontend::EmittedModule info;
+  // The stages' IR when the request kept them, otherwise empty.
+  bool stagesKept = false;
   std::string plaitText;          // the plait dialect, as emitted
   std::string optimizedPlaitText; // after inlining and plait's optimisations
   std::string mlirText;           // lowered to standard dialects
   std::string optimizedMlirText;  // after MLIR's clean-up passes
-  std::string llvmText;          // optimised LLVM IR
+  std::string llvmText;           // optimised LLVM IR
   double compileSeconds = 0;
+  /// Where compileSeconds went, phase by phase in order (typing and
+  /// emission, plait's passes, lowering, LLVM optimisation, code generation,
+  /// linking, printing the stages).
+  std::vector<std::pair<std::string, double>> phaseSeconds;
 
   /// Calls the packed entry (see `entry`).
   void call(void **slots) const;
-  /// Machine code as assembly text, generated on demand from llvmText.
+  /// Machine code as assembly text, generated on demand from llvmText
+  /// (empty unless the stages were kept).
   std::string assembly() const;
 };
 

@@ -11,6 +11,7 @@
 #define PLAIT_JIT_SHAREDJIT_H
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -42,10 +43,12 @@ public:
   };
 
   /// Adds an optimised module; compiles it and returns the loaded code.
+  /// `generated` runs between code generation and linking (to time them).
   /// Throws std::runtime_error with LLVM's message on failure.
   std::shared_ptr<Code> add(std::unique_ptr<llvm::Module> module,
                             std::unique_ptr<llvm::LLVMContext> context,
-                            const std::string &entrySymbol);
+                            const std::string &entrySymbol,
+                            const std::function<void()> &generated = {});
 
   /// A TargetMachine for the host owned by the calling thread (cached).
   static llvm::TargetMachine &threadTargetMachine();

@@ -143,7 +143,15 @@ void populateJIT(nb::module_ &m) {
       .def_prop_ro("result_type", [](const jit::Executor &e) { return e.info.resultType.str(); })
       .def_prop_ro("may_run_long", [](const jit::Executor &e) { return e.info.mayRunLong; })
       .def_prop_ro("compile_seconds", [](const jit::Executor &e) { return e.compileSeconds; })
+      .def_prop_ro("phase_seconds",
+                   [](const jit::Executor &e) {
+                     nb::dict phases;
+                     for (const auto &[phase, seconds] : e.phaseSeconds)
+                       phases[phase.c_str()] = seconds;
+                     return phases;
+                   })
       .def_prop_ro("code_bytes", [](const jit::Executor &e) { return e.code->codeBytes(); })
+      .def_ro("stages_kept", &jit::Executor::stagesKept)
       .def_ro("plait", &jit::Executor::plaitText)
       .def_ro("optimized_plait", &jit::Executor::optimizedPlaitText)
       .def_ro("mlir", &jit::Executor::mlirText)
@@ -158,8 +166,9 @@ void populateJIT(nb::module_ &m) {
       [](const std::string &snapshot, int entry, const std::vector<std::string> &types,
          bool checkOverflow, bool fastmath, bool parallel, int64_t recursionLimit,
          const std::map<std::string, std::string> &messages, unsigned optLevel, bool boundsCheck,
-         const std::vector<std::string> &overloaded, nb::object resolver) {
+         const std::vector<std::string> &overloaded, nb::object resolver, bool keepStages) {
         jit::CompileRequest request;
+        request.keepStages = keepStages;
         if (!resolver.is_none()) {
           request.options.overloaded.insert(overloaded.begin(), overloaded.end());
           request.options.resolveOverload =
@@ -195,7 +204,7 @@ void populateJIT(nb::module_ &m) {
       nb::arg("fastmath") = false, nb::arg("parallel") = false, nb::arg("recursion_limit") = 1000,
       nb::arg("messages") = std::map<std::string, std::string>(), nb::arg("opt_level") = 2,
       nb::arg("boundscheck") = true, nb::arg("overloaded") = std::vector<std::string>(),
-      nb::arg("resolver") = nb::none());
+      nb::arg("resolver") = nb::none(), nb::arg("keep_stages") = false);
 
   // Dispatch keys (DispatchKey.h) are spelt in one place, for Python too.
   m.def("_signature_key", [](const std::vector<std::string> &typeNames) {
