@@ -18,6 +18,9 @@ from . import _builtins  # noqa: F401  (sum, any and all)
 from . import _lists  # noqa: F401  (the methods of lists, sorted(), list(), `in`)
 from . import _dicts  # noqa: F401  (the methods of dicts)
 from . import _strings  # noqa: F401  (strs computed at run time: operators, methods, format())
+from . import _sources
+
+_sources.install()  # keeps the source passed to exec() and compile() from now on
 
 __version__ = "0.1.0"
 __all__ = [

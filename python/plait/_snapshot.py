@@ -19,6 +19,7 @@ from . import _overload
 from ._core import jit as _native
 from . import _generators
 from . import _parallel
+from . import _sources
 from ._rewrites import SCOPE_NODES as _SCOPE_NODES
 from ._rewrites import rewrite_shape_assignments
 from ._rewrites import scope_walk as _scope_walk
@@ -260,7 +261,13 @@ def function_definition(fn: FunctionType) -> tuple[ast.FunctionDef, int, int, li
     try:
         lines, first_line = inspect.getsourcelines(fn)
     except (OSError, TypeError) as error:
-        raise CompileError(f"cannot compile {fn.__qualname__}: its source code is not available ({error})") from None
+        found = _sources.source_lines(fn) if isinstance(fn, FunctionType) else None
+        if found is None:
+            raise CompileError(
+                f"cannot compile {fn.__qualname__}: its source code is not available ({error}); "
+                + _sources.unavailable_hint(fn)
+            ) from None
+        lines, first_line = found
     source = "".join(lines)
     dedented = textwrap.dedent(source)
     indent = len(lines[0]) - len(lines[0].lstrip()) if dedented != source else 0

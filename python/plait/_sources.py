@@ -1,0 +1,166 @@
+"""Source text of functions whose code is not in a file.
+
+plait compiles from source, which `inspect` reads through `linecache` from
+the function's file. Three common kinds of function have no file:
+
+- made by `exec(text)` or `exec(compile(text, "<name>", "exec"))` (code
+  generators): CPython raises the audit event `compile` with the text and
+  the name before it compiles; the hook installed when plait is imported
+  keeps the most recent of these texts (for names that are not files);
+- typed after `python -c`: the text is in `sys.orig_argv`;
+- typed into the interactive interpreter (`<stdin>`): the lines are in
+  readline's history, where the interpreter keeps it.
+
+A text is accepted only if compiling it again yields the function's own
+code object (same name, first line, bytecode, constants and names), so a name used for many
+texts (every `exec` is `<string>`) never yields the wrong source.
+"""
+
+from __future__ import annotations
+
+import __future__
+import collections
+import functools
+import inspect
+import operator
+import os
+import sys
+import threading
+from types import CodeType, FunctionType
+from typing import Iterator, Optional
+
+#: How many texts compiled under names that are not files are kept (the
+#: newest): dataclasses and namedtuples exec small texts too.
+_KEPT = 512
+
+_lock = threading.Lock()
+_texts: "collections.OrderedDict[tuple[str, str], None]" = collections.OrderedDict()
+_local = threading.local()
+
+
+def _audit(event: str, args: tuple) -> None:
+    if event != "compile" or getattr(_local, "searching", False):
+        return
+    source, filename = args
+    if not isinstance(filename, str) or not filename.startswith("<") or filename.startswith("<frozen"):
+        return
+    if isinstance(source, bytes):
+        try:
+            source = source.decode("utf-8")
+        except UnicodeDecodeError:
+            return
+    if not isinstance(source, str) or "def " not in source and "lambda" not in source:
+        return
+    key = (filename, source)
+    with _lock:
+        _texts[key] = None
+        _texts.move_to_end(key)
+        while len(_texts) > _KEPT:
+            _texts.popitem(last=False)
+
+
+def install() -> None:
+    """Starts keeping the texts of exec and compile (once per process; an
+    audit hook cannot be removed)."""
+    with _lock:
+        if getattr(sys, "_plait_sources_hook", False):
+            return
+        sys.addaudithook(_audit)
+        sys._plait_sources_hook = True  # type: ignore[attr-defined]
+
+
+def _kept_texts(filename: str) -> list[str]:
+    with _lock:
+        return [source for name, source in reversed(_texts) if name == filename]
+
+
+def _command_text() -> Optional[str]:
+    """The program of `python -c`."""
+    argv = getattr(sys, "orig_argv", [])
+    for i, arg in enumerate(argv[1:-1], start=1):
+        if arg == "-c":
+            return argv[i + 1]
+        if not arg.startswith("-"):
+            return None
+    return None
+
+
+def _history_texts(name: str) -> Iterator[str]:
+    """Definitions of `name` in the interactive interpreter's history (one
+    item per line typed), newest first, with their decorators."""
+    try:
+        import readline
+    except ImportError:
+        return
+    items = [readline.get_history_item(i) or "" for i in range(1, readline.get_current_history_length() + 1)]
+    for at in range(len(items) - 1, -1, -1):
+        if not items[at].startswith(f"def {name}("):
+            continue
+        start, end = at, at + 1
+        while start > 0 and items[start - 1].startswith("@"):
+            start -= 1
+        while end < len(items) and items[end][:1] in (" ", "\t"):
+            end += 1
+        yield "\n".join(items[start:end]) + "\n"
+
+
+def _codes(code: CodeType) -> Iterator[CodeType]:
+    yield code
+    for constant in code.co_consts:
+        if isinstance(constant, CodeType):
+            yield from _codes(constant)
+
+
+#: The compiler flags of `from __future__` imports, which a text's code
+#: objects carry.
+_FUTURE_FLAGS = functools.reduce(
+    operator.or_, (getattr(__future__, name).compiler_flag for name in __future__.all_feature_names), 0
+)
+
+
+def _fingerprint(code: CodeType) -> tuple:
+    return (code.co_name, code.co_firstlineno, code.co_code, code.co_consts, code.co_names, code.co_varnames)
+
+
+def _defines(text: str, filename: str, wanted: CodeType) -> bool:
+    """Whether compiling `text` makes `wanted` (nested code included)."""
+    _local.searching = True
+    try:
+        compiled = compile(text, filename, "exec", flags=wanted.co_flags & _FUTURE_FLAGS, dont_inherit=True)
+    except (SyntaxError, ValueError):
+        return False
+    finally:
+        _local.searching = False
+    fingerprint = _fingerprint(wanted)
+    return any(_fingerprint(code) == fingerprint for code in _codes(compiled))
+
+
+def source_lines(fn: FunctionType) -> Optional[tuple[list[str], int]]:
+    """(lines, first line) of `fn`'s definition from a kept text, or None."""
+    code = fn.__code__
+    filename = code.co_filename
+    candidates: list[str] = []
+    if filename == "<string>":
+        command = _command_text()
+        if command is not None:
+            candidates.append(command)
+    candidates += _kept_texts(filename)
+    if filename == "<stdin>":
+        candidates += list(_history_texts(code.co_name))
+    for text in candidates:
+        if _defines(text, filename, code):
+            lines = text.splitlines(keepends=True)
+            return inspect.getblock(lines[code.co_firstlineno - 1 :]), code.co_firstlineno
+    return None
+
+
+def unavailable_hint(fn: FunctionType) -> str:
+    """How to make the source of `fn` available, for the error message."""
+    filename = fn.__code__.co_filename
+    if filename.startswith("<") and os.path.basename(filename) == filename:
+        return (
+            "plait keeps the source passed to exec() or compile() only from `import plait` on: import plait "
+            "before running the code that defines it, or register the text with linecache "
+            f"(linecache.cache[{filename!r}] = (len(text), None, text.splitlines(True), {filename!r}))"
+        )
+    return "define it in a file that is still there"
