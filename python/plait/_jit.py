@@ -20,7 +20,7 @@ import weakref
 from types import FunctionType
 from typing import Any, Callable, Optional, Sequence, Union, overload
 
-from . import _messages, _overload
+from . import _messages, _overload, _pickling
 from ._core import jit as _native
 from ._snapshot import Snapshotter, parameters
 from .errors import CompileError, TypingError, UnsupportedError
@@ -134,6 +134,16 @@ class Dispatcher(_native.DispatcherBase):
             raise ValueError("overflow must be 'check' or 'wrap'")
         functools.update_wrapper(self, py_func)
         self.py_func = py_func
+        #: What pickling by value passes to Dispatcher() on the other side.
+        self._constructor_options = {
+            "nogil": nogil,
+            "overflow": overflow,
+            "fastmath": fastmath,
+            "parallel": parallel,
+            "opt_level": opt_level,
+            "boundscheck": boundscheck,
+            "signatures": list(signatures),
+        }
         self._plait_id = next(_ids)
         _by_id[self._plait_id] = self
         self._options = {
@@ -413,6 +423,12 @@ class Dispatcher(_native.DispatcherBase):
 
     def __repr__(self) -> str:
         return f"<plait.jit {self.__qualname__}>"
+
+    def __reduce__(self) -> Any:
+        """By reference when `module.qualname` finds this dispatcher again;
+        otherwise by value (source, globals read, options, signatures),
+        compiled again where it is unpickled (see plait/_pickling.py)."""
+        return _pickling.reduce(self, self._constructor_options)
 
 
 _native._enable_vectorcall(Dispatcher)

@@ -1,0 +1,167 @@
+"""Pickling jitted functions: by reference when importable, by value otherwise.
+
+A dispatcher whose module and qualified name find it again (a function
+decorated at the top level of an importable module) pickles as that name,
+as functions do. Any other (defined in `__main__` for a Dask worker, in a
+function, by exec) pickles by value: its source text, the names it reads
+from its globals and their values (modules as their names, other jitted
+functions as themselves, recursively), its defaults and closure values, its
+options and its explicit signatures. The receiving process rebuilds the
+function from the text and compiles it again there, on first call (explicit
+signatures at once, as at decoration). Machine code is not shipped: the
+other side's CPU may differ, and a small function compiles in milliseconds.
+"""
+
+from __future__ import annotations
+
+import builtins
+import dis
+import importlib
+import sys
+import types
+from typing import Any
+
+from .errors import CompileError
+
+
+class _ModuleByName:
+    """A module among a pickled function's globals: imported again by name."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __reduce__(self) -> tuple:
+        return (_ModuleByName, (self.name,))
+
+
+def _names_read(code: types.CodeType) -> set[str]:
+    """Global names the code (and its nested functions) may read."""
+    names: set[str] = set()
+    for instruction in dis.get_instructions(code):
+        if instruction.opname in ("LOAD_GLOBAL", "LOAD_NAME") and isinstance(instruction.argval, str):
+            names.add(instruction.argval)
+    for constant in code.co_consts:
+        if isinstance(constant, types.CodeType):
+            names |= _names_read(constant)
+    return names
+
+
+def importable(dispatcher: Any) -> bool:
+    """Whether `module.qualname` finds this very dispatcher again."""
+    module_name = getattr(dispatcher, "__module__", None)
+    qualname = getattr(dispatcher, "__qualname__", "")
+    if not module_name or "<locals>" in qualname or module_name == "__main__":
+        return False
+    try:
+        found: Any = importlib.import_module(module_name)
+        for part in qualname.split("."):
+            found = getattr(found, part)
+    except Exception:  # noqa: BLE001 - not importable, for whatever reason
+        return False
+    return found is dispatcher
+
+
+def _global_value(value: Any) -> Any:
+    if isinstance(value, types.ModuleType):
+        return _ModuleByName(value.__name__)
+    return value
+
+
+def payload(dispatcher: Any, options: dict[str, Any]) -> dict[str, Any]:
+    """What rebuilds the dispatcher in another process."""
+    from ._snapshot import function_definition
+
+    fn = dispatcher.py_func
+    try:
+        definition, line_offset, indent, lines = function_definition(fn)
+    except CompileError as error:
+        raise TypeError(f"cannot pickle {fn.__qualname__} by value: {error}") from None
+    # From the def line on: decorators (such as the @plait.jit that made
+    # this dispatcher) are not applied again.
+    source = "".join(lines[definition.lineno - 1 :])
+    globals_read = {}
+    for name in sorted(_names_read(fn.__code__)):
+        if name in fn.__globals__:
+            globals_read[name] = _global_value(fn.__globals__[name])
+    closure = None
+    if fn.__closure__:
+        closure = [_global_value(cell.cell_contents) for cell in fn.__closure__]
+    return {
+        "source": source,
+        "indent": indent,
+        "first_line": line_offset + definition.lineno,
+        "filename": fn.__code__.co_filename,
+        "name": fn.__name__,
+        "qualname": fn.__qualname__,
+        "module": fn.__module__,
+        "globals": globals_read,
+        "defaults": fn.__defaults__,
+        "kwdefaults": fn.__kwdefaults__,
+        "closure": closure,
+        "freevars": fn.__code__.co_freevars,
+        "doc": fn.__doc__,
+        "options": options,
+    }
+
+
+def _restore(value: Any) -> Any:
+    if isinstance(value, _ModuleByName):
+        return importlib.import_module(value.name)
+    return value
+
+
+def rebuild(data: dict[str, Any]) -> Any:
+    """The dispatcher of a pickled payload (its function made from source)."""
+    import textwrap
+
+    from ._jit import Dispatcher
+
+    text = textwrap.dedent(data["source"])
+    freevars = data["freevars"]
+    name = data["name"]
+    if freevars:
+        # A closure: an outer function binds the free variables to cells.
+        body = textwrap.indent(text, "    ")
+        text = f"def __plait_outer({', '.join(freevars)}):\n{body}    return {name}\n"
+        first_line = data["first_line"] - 1
+    else:
+        first_line = data["first_line"]
+    # Padded so that lines (and so error locations) are the original ones.
+    padded = "\n" * (first_line - 1) + text
+    filename = f"<plait: pickled from {data['filename']}>"
+    module = sys.modules.get(data["module"]) if data["module"] != "__main__" else None
+    namespace: dict[str, Any] = {"__name__": data["module"], "__builtins__": builtins}
+    if module is not None:
+        namespace = dict(vars(module))
+    for key, value in data["globals"].items():
+        namespace[key] = _restore(value)
+    # Compiled after `import plait`, so plait finds the text again (_sources).
+    exec(compile(padded, filename, "exec"), namespace)
+    if freevars:
+        fn = namespace.pop("__plait_outer")(*[_restore(v) for v in data["closure"]])
+    else:
+        fn = namespace[name]
+    fn.__defaults__ = data["defaults"]
+    fn.__kwdefaults__ = data["kwdefaults"]
+    fn.__qualname__ = data["qualname"]
+    fn.__module__ = data["module"]
+    fn.__doc__ = data["doc"]
+    options = dict(data["options"])
+    signatures = options.pop("signatures")
+    if signatures:
+        return Dispatcher(fn, signatures=signatures, **options)
+    return Dispatcher(fn, **options)
+
+
+def reduce(dispatcher: Any, options: dict[str, Any]) -> Any:
+    """Dispatcher.__reduce__."""
+    if importable(dispatcher):
+        return (_by_reference, (dispatcher.__module__, dispatcher.__qualname__))
+    return (rebuild, (payload(dispatcher, options),))
+
+
+def _by_reference(module_name: str, qualname: str) -> Any:
+    found: Any = importlib.import_module(module_name)
+    for part in qualname.split("."):
+        found = getattr(found, part)
+    return found
