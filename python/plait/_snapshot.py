@@ -258,16 +258,20 @@ def _read_names(tree: ast.AST) -> set[str]:
 
 def function_definition(fn: FunctionType) -> tuple[ast.FunctionDef, int, int, list[str]]:
     """The function's AST with its line and column offsets in its file."""
-    try:
-        lines, first_line = inspect.getsourcelines(fn)
-    except (OSError, TypeError) as error:
-        found = _sources.source_lines(fn) if isinstance(fn, FunctionType) else None
+    if _sources.not_a_file(fn):
+        # Texts without a file share names (every exec is <string>, and
+        # python -c too): only one whose code is the function's will do.
+        found = _sources.source_lines(fn)
         if found is None:
             raise CompileError(
-                f"cannot compile {fn.__qualname__}: its source code is not available ({error}); "
-                + _sources.unavailable_hint(fn)
-            ) from None
+                f"cannot compile {fn.__qualname__}: its source code is not available; " + _sources.unavailable_hint(fn)
+            )
         lines, first_line = found
+    else:
+        try:
+            lines, first_line = inspect.getsourcelines(fn)
+        except (OSError, TypeError) as error:
+            raise CompileError(f"cannot compile {fn.__qualname__}: its source code is not available ({error})") from None
     source = "".join(lines)
     dedented = textwrap.dedent(source)
     indent = len(lines[0]) - len(lines[0].lstrip()) if dedented != source else 0

@@ -1,7 +1,10 @@
 """Source text of functions whose code is not in a file.
 
 plait compiles from source, which `inspect` reads through `linecache` from
-the function's file. Three common kinds of function have no file:
+the function's file. Names that are not files are shared (every exec is
+`<string>`), so for those the text is accepted only if it defines the
+function's own code: linecache's (IPython cells, Python 3.13's REPL and
+`-c`), or one kept here. Three common kinds of function have no file:
 
 - made by `exec(text)` or `exec(compile(text, "<name>", "exec"))` (code
   generators): CPython raises the audit event `compile` with the text and
@@ -22,8 +25,8 @@ import __future__
 import collections
 import functools
 import inspect
+import linecache
 import operator
-import os
 import sys
 import threading
 from types import CodeType, FunctionType
@@ -135,11 +138,21 @@ def _defines(text: str, filename: str, wanted: CodeType) -> bool:
     return any(_fingerprint(code) == fingerprint for code in _codes(compiled))
 
 
+def not_a_file(fn: object) -> bool:
+    """Whether `fn`'s code names no file (`<string>`, `<stdin>`, ...)."""
+    return isinstance(fn, FunctionType) and fn.__code__.co_filename.startswith("<")
+
+
 def source_lines(fn: FunctionType) -> Optional[tuple[list[str], int]]:
-    """(lines, first line) of `fn`'s definition from a kept text, or None."""
+    """(lines, first line) of `fn`'s definition, from the text linecache
+    has under its name (IPython cells, Python 3.13's REPL and -c) or a text
+    kept here, whichever defines the function's own code; or None."""
     code = fn.__code__
     filename = code.co_filename
     candidates: list[str] = []
+    registered = "".join(linecache.getlines(filename))
+    if registered:
+        candidates.append(registered)
     if filename == "<string>":
         command = _command_text()
         if command is not None:
@@ -157,10 +170,10 @@ def source_lines(fn: FunctionType) -> Optional[tuple[list[str], int]]:
 def unavailable_hint(fn: FunctionType) -> str:
     """How to make the source of `fn` available, for the error message."""
     filename = fn.__code__.co_filename
-    if filename.startswith("<") and os.path.basename(filename) == filename:
+    if filename.startswith("<"):
         return (
             "plait keeps the source passed to exec() or compile() only from `import plait` on: import plait "
             "before running the code that defines it, or register the text with linecache "
             f"(linecache.cache[{filename!r}] = (len(text), None, text.splitlines(True), {filename!r}))"
         )
-    return "define it in a file that is still there"
+    return "define it in a file"
