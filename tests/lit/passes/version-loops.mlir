@@ -46,9 +46,8 @@ func.func @counter(%n: i64) -> i32 {
   %c1 = arith.constant 1 : i64
   %c7 = arith.constant 7 : i64
   memref.store %c0, %count[] : memref<i64>
-  // The guard's interval arithmetic: int64 with overflow flags, below 2**62.
-  // CHECK: arith.constant 4611686018427387904 : i64
-  // CHECK: llvm.intr.smul.with.overflow
+  // The guard's interval arithmetic is in i128, below 2**62.
+  // CHECK: arith.constant 4611686018427387904 : i128
   // CHECK: scf.if
   // CHECK: plait.mul wrap
   // CHECK: plait.assume_nonnegative

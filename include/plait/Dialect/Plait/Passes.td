@@ -56,7 +56,7 @@ def VersionLoops : Pass<"plait-version-loops", "::mlir::func::FuncOp"> {
   }];
   let constructor = "::plait::dialect::createVersionLoopsPass()";
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect",
-                           "::mlir::scf::SCFDialect", "::mlir::LLVM::LLVMDialect"];
+                           "::mlir::scf::SCFDialect"];
 }
 
 def HoistAllocas : Pass<"plait-hoist-allocas", "::mlir::func::FuncOp"> {

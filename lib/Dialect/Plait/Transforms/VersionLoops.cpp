@@ -11,10 +11,9 @@
 // - Counters: int slots that the loop changes only by `c = c + term` or
 //   `c = c - term` (checked), where terms are +, -, * and `% k` (k a positive
 //   constant) of constants, i and fixed values. The guard bounds every term
-//   and intermediate value over the range in interval arithmetic (all below
-//   2**62 in magnitude, as the counter's start and trips * the terms' bound;
-//   int64 with LLVM's overflow flags, an overflow failing the guard): the
-//   copy's updates and terms cannot overflow, so they wrap, and
+//   and intermediate value over the range in i128 interval arithmetic (all
+//   below 2**62 in magnitude, as the counter's start and trips * the terms'
+//   bound): the copy's updates and terms cannot overflow, so they wrap, and
 //   dividends of `% k` proved non-negative are marked so
 //   (plait.assume_nonnegative) for plait-unsigned-remainder.
 //
@@ -28,7 +27,6 @@
 #include "plait/Dialect/Plait/RangeLoops.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
@@ -280,72 +278,53 @@ private:
     return b.create<arith::OrIOp>(l, cmp(P::eq, trips, i64(0)), ok);
   }
 
-  /// Interval arithmetic over the loop's range (see the file comment), in
-  /// int64 with LLVM's overflow flags: a value that overflows int64 is not
-  /// below 2**62 either, so the guard holds exactly when exact arithmetic
-  /// would say so (and LLVM simplifies int64 flags far faster than i128).
+  /// i128 interval arithmetic over the loop's range (see the file comment).
   Value guardCounters(OpBuilder &b) {
     Location l = loop.getLoc();
-    auto c64 = [&](int64_t v) { return b.create<arith::ConstantIntOp>(l, v, 64).getResult(); };
+    Type i128 = b.getIntegerType(128);
+    auto wide = [&](Value v) { return b.create<arith::ExtSIOp>(l, i128, v).getResult(); };
+    auto c128 = [&](int64_t v) { return b.create<arith::ConstantIntOp>(l, v, i128).getResult(); };
     auto select = [&](P p, Value x, Value y) {
       return b.create<arith::SelectOp>(l, b.create<arith::CmpIOp>(l, p, x, y), x, y).getResult();
     };
-    Value limit = c64(int64_t(1) << 62), negativeLimit = c64(-(int64_t(1) << 62));
+    Value limit = c128(int64_t(1) << 62);
     Value ok = b.create<arith::ConstantIntOp>(l, 1, 1);
-    Value trueFlag = b.create<arith::ConstantIntOp>(l, 1, 1);
     auto require = [&](Value c) { ok = b.create<arith::AndIOp>(l, ok, c); };
-    auto pair = LLVM::LLVMStructType::getLiteral(b.getContext(), {b.getI64Type(), b.getI1Type()});
-    // x + y, x - y or x * y; an overflow makes the guard fail.
-    auto exact = [&](char symbol, Value x, Value y) -> Value {
-      Value both = symbol == '+'   ? b.create<LLVM::SAddWithOverflowOp>(l, pair, x, y).getResult()
-                   : symbol == '-' ? b.create<LLVM::SSubWithOverflowOp>(l, pair, x, y).getResult()
-                                   : b.create<LLVM::SMulWithOverflowOp>(l, pair, x, y).getResult();
-      Value overflowed = b.create<LLVM::ExtractValueOp>(l, both, ArrayRef<int64_t>{1});
-      require(b.create<arith::XOrIOp>(l, overflowed, trueFlag));
-      return b.create<LLVM::ExtractValueOp>(l, both, ArrayRef<int64_t>{0});
-    };
-    auto small = [&](Value v) {
-      require(b.create<arith::CmpIOp>(l, P::slt, v, limit));
-      require(b.create<arith::CmpIOp>(l, P::sgt, v, negativeLimit));
-    };
-    // |v| of a value already required small (so 0 - v cannot wrap).
-    auto magnitude = [&](Value v) { return select(P::sgt, v, b.create<arith::SubIOp>(l, c64(0), v)); };
+    auto magnitude = [&](Value v) { return select(P::sgt, v, b.create<arith::SubIOp>(l, c128(0), v)); };
+    auto small = [&](Value v) { require(b.create<arith::CmpIOp>(l, P::slt, magnitude(v), limit)); };
+    Value lowest = wide(low), highest = wide(high);
     std::function<std::pair<Value, Value>(Value)> interval = [&](Value value) -> std::pair<Value, Value> {
       std::pair<Value, Value> r;
       APInt constant;
       Operation *def = value.getDefiningOp();
       if (matchPattern(value, m_ConstantInt(&constant))) {
-        Value c = c64(constant.getSExtValue());
+        Value c = c128(constant.getSExtValue());
         r = {c, c};
       } else if (isVariable(value)) {
-        r = {low, high};
+        r = {lowest, highest};
       } else if (!insideLoop(value)) {
-        r = {value, value};
+        Value v = wide(value);
+        r = {v, v};
       } else if (auto mod = dyn_cast<ModOp>(def)) {
         // The guard also asks for a non-negative dividend: the copy then
         // needs no sign fix-up.
         auto [alo, ahi] = interval(mod.getLhs());
         (void)ahi;
-        require(b.create<arith::CmpIOp>(l, P::sge, alo, c64(0)));
+        require(b.create<arith::CmpIOp>(l, P::sge, alo, c128(0)));
         nonNegativeDividends.insert(mod);
         auto [blo, bhi] = interval(mod.getRhs());
         (void)blo;
-        r = {c64(0), b.create<arith::SubIOp>(l, bhi, c64(1))};
+        r = {c128(0), b.create<arith::SubIOp>(l, bhi, c128(1))};
       } else {
         auto [alo, ahi] = interval(def->getOperand(0));
         auto [blo, bhi] = interval(def->getOperand(1));
         if (isa<AddOp>(def)) {
-          Value lo = exact('+', alo, blo);
-          r = {lo, exact('+', ahi, bhi)};
+          r = {b.create<arith::AddIOp>(l, alo, blo), b.create<arith::AddIOp>(l, ahi, bhi)};
         } else if (isa<SubOp>(def)) {
-          Value lo = exact('-', alo, bhi);
-          r = {lo, exact('-', ahi, blo)};
+          r = {b.create<arith::SubIOp>(l, alo, bhi), b.create<arith::SubIOp>(l, ahi, blo)};
         } else { // products: the extremes are among the corners
-          Value p[4];
-          p[0] = exact('*', alo, blo);
-          p[1] = exact('*', alo, bhi);
-          p[2] = exact('*', ahi, blo);
-          p[3] = exact('*', ahi, bhi);
+          Value p[4] = {b.create<arith::MulIOp>(l, alo, blo), b.create<arith::MulIOp>(l, alo, bhi),
+                        b.create<arith::MulIOp>(l, ahi, blo), b.create<arith::MulIOp>(l, ahi, bhi)};
           Value lo = p[0], hi = p[0];
           for (int k = 1; k < 4; ++k) {
             lo = select(P::slt, lo, p[k]);
@@ -353,11 +332,11 @@ private:
           }
           if (def->getOperand(0) == def->getOperand(1)) // x * x >= 0, and 0 when the range holds 0
           {
-            Value fromBelow = b.create<arith::CmpIOp>(l, P::sle, alo, c64(0));
-            Value toAbove = b.create<arith::CmpIOp>(l, P::sge, ahi, c64(0));
+            Value fromBelow = b.create<arith::CmpIOp>(l, P::sle, alo, c128(0));
+            Value toAbove = b.create<arith::CmpIOp>(l, P::sge, ahi, c128(0));
             Value holdsZero = b.create<arith::AndIOp>(l, fromBelow, toAbove);
             Value smaller = select(P::slt, p[0], p[3]);
-            lo = b.create<arith::SelectOp>(l, holdsZero, c64(0), smaller);
+            lo = b.create<arith::SelectOp>(l, holdsZero, c128(0), smaller);
           }
           r = {lo, hi};
         }
@@ -367,16 +346,15 @@ private:
       return r;
     };
     for (Counter &counter : counters) {
-      Value bound = c64(0);
+      Value bound = c128(0);
       for (Value term : counter.terms) {
         auto [lo, hi] = interval(term);
-        Value lower = magnitude(lo);
-        bound = exact('+', bound, select(P::sgt, lower, magnitude(hi)));
+        bound = b.create<arith::AddIOp>(l, bound, select(P::sgt, magnitude(lo), magnitude(hi)));
         collectTermOps(term);
       }
       // (An unbound slot is read as it is: the loop raises for it itself.)
-      small(b.create<memref::LoadOp>(l, counter.slot));
-      require(b.create<arith::CmpIOp>(l, P::slt, exact('*', trips, bound), limit));
+      small(wide(b.create<memref::LoadOp>(l, counter.slot)));
+      require(b.create<arith::CmpIOp>(l, P::slt, b.create<arith::MulIOp>(l, wide(trips), bound), limit));
       for (Operation *update : counter.updates)
         uncheckedOps.insert(update);
     }
