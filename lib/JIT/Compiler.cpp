@@ -377,8 +377,9 @@ std::shared_ptr<Executor> compile(const CompileRequest &request) {
   }
   executor->stagesKept = request.keepStages;
   std::string packedSymbol = executor->info.entrySymbol + "_packed";
-  executor->code = SharedJIT::get().add(std::move(llvmModule), std::move(llvmContext),
-                                        packedSymbol, [&] { clock.lap("code generation"); });
+  executor->code = SharedJIT::get().add(
+      std::move(llvmModule), std::move(llvmContext), packedSymbol,
+      [&] { clock.lap("code generation"); }, request.keepObject ? &executor->objectCode : nullptr);
   executor->entry = executor->code->lookup(packedSymbol);
   clock.lap("linking");
   liveCodeBytes.fetch_add(static_cast<int64_t>(executor->code->codeBytes()),

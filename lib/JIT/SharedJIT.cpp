@@ -10,9 +10,11 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/DynamicLibrary.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
 
+#include <atomic>
 #include <mutex>
 #include <stdexcept>
 
@@ -25,11 +27,15 @@ struct SharedJIT::Impl {
 struct SharedJIT::Code::Impl {
   llvm::orc::LLJIT *jit;
   llvm::orc::ResourceTrackerSP tracker;
+  /// load()'s own JITDylib, removed with the code (null: the main one).
+  llvm::orc::JITDylib *ownDylib = nullptr;
 };
 
 SharedJIT::Code::~Code() {
   if (impl && impl->tracker)
     llvm::consumeError(impl->tracker->remove());
+  if (impl && impl->ownDylib)
+    llvm::consumeError(impl->jit->getExecutionSession().removeJITDylib(*impl->ownDylib));
 }
 
 void *SharedJIT::Code::lookup(const std::string &symbol) const {
@@ -92,11 +98,11 @@ SharedJIT &SharedJIT::get() {
   return *instance;
 }
 
-std::shared_ptr<SharedJIT::Code>
-SharedJIT::add(std::unique_ptr<llvm::Module> module,
-               std::unique_ptr<llvm::LLVMContext> context,
-               const std::string &entrySymbol,
-               const std::function<void()> &generated) {
+std::shared_ptr<SharedJIT::Code> SharedJIT::add(std::unique_ptr<llvm::Module> module,
+                                                std::unique_ptr<llvm::LLVMContext> context,
+                                                const std::string &entrySymbol,
+                                                const std::function<void()> &generated,
+                                                std::string *objectCopy) {
   // Code generation on this thread with its own TargetMachine, so that
   // compilations of different threads run in parallel.
   llvm::orc::SimpleCompiler compiler(threadTargetMachine());
@@ -106,6 +112,8 @@ SharedJIT::add(std::unique_ptr<llvm::Module> module,
                              llvm::toString(object.takeError()));
   if (generated)
     generated();
+  if (objectCopy)
+    objectCopy->assign((*object)->getBufferStart(), (*object)->getBufferSize());
   auto code = std::make_shared<Code>();
   code->bytes = (*object)->getBufferSize();
   code->impl = std::make_unique<Code::Impl>();
@@ -117,6 +125,28 @@ SharedJIT::add(std::unique_ptr<llvm::Module> module,
                              llvm::toString(std::move(error)));
   (void)context; // the module (and its context) are no longer needed
   code->lookup(entrySymbol); // links now: missing symbols fail here
+  return code;
+}
+
+std::shared_ptr<SharedJIT::Code> SharedJIT::load(const std::string &object,
+                                                 const std::string &entrySymbol) {
+  static std::atomic<uint64_t> loads{0};
+  llvm::orc::ExecutionSession &session = impl->jit->getExecutionSession();
+  auto dylib = session.createJITDylib("plait-cached-" + std::to_string(++loads));
+  if (!dylib)
+    throw std::runtime_error("cannot load cached code: " + llvm::toString(dylib.takeError()));
+  // The runtime's symbols and the process's are found through the main one.
+  dylib->addToLinkOrder(impl->jit->getMainJITDylib());
+  auto code = std::make_shared<Code>();
+  code->bytes = object.size();
+  code->impl = std::make_unique<Code::Impl>();
+  code->impl->jit = impl->jit.get();
+  code->impl->ownDylib = &*dylib;
+  code->impl->tracker = dylib->createResourceTracker();
+  if (llvm::Error error = impl->jit->addObjectFile(
+          code->impl->tracker, llvm::MemoryBuffer::getMemBufferCopy(object, "plait-cached-object")))
+    throw std::runtime_error("cannot load cached code: " + llvm::toString(std::move(error)));
+  code->lookup(entrySymbol); // links now: a bad object fails here
   return code;
 }
 

@@ -9,6 +9,7 @@
 
 from .errors import CompileError, TypingError, UnsupportedError
 from ._jit import Dispatcher, blas_library, jit, stats
+from ._cache import cache_info, clear_cache
 from ._overload import UfuncLoop, overload, overload_method
 from ._parallel import get_num_threads, prange, set_num_threads, thread_pool_size
 from . import types
@@ -30,6 +31,8 @@ __all__ = [
     "UfuncLoop",
     "UnsupportedError",
     "blas_library",
+    "cache_info",
+    "clear_cache",
     "jit",
     "overload",
     "overload_method",

@@ -20,7 +20,7 @@ import weakref
 from types import FunctionType
 from typing import Any, Callable, Optional, Sequence, Union, overload
 
-from . import _messages, _overload, _pickling
+from . import _cache, _messages, _overload, _pickling
 from ._core import jit as _native
 from ._snapshot import Snapshotter, parameters
 from .errors import CompileError, TypingError, UnsupportedError
@@ -124,6 +124,7 @@ class Dispatcher(_native.DispatcherBase):
         parallel: bool = False,
         opt_level: int = 2,
         boundscheck: bool = True,
+        cache: bool = False,
         signatures: Sequence[str] = (),
     ) -> None:
         if not isinstance(py_func, FunctionType):
@@ -142,6 +143,7 @@ class Dispatcher(_native.DispatcherBase):
             "parallel": parallel,
             "opt_level": opt_level,
             "boundscheck": boundscheck,
+            "cache": cache,
             "signatures": list(signatures),
         }
         self._plait_id = next(_ids)
@@ -152,6 +154,7 @@ class Dispatcher(_native.DispatcherBase):
             "parallel": bool(parallel),
             "opt_level": int(opt_level),
             "boundscheck": bool(boundscheck),
+            "cache": bool(cache),
         }
         #: Guards _compiled and _flights; held only for dictionary updates,
         #: never while compiling.
@@ -211,10 +214,17 @@ class Dispatcher(_native.DispatcherBase):
             resolver = _overload.Resolver(snapshotter, _implicit_dispatcher)
             return _native.compile(program, self._plait_id, types, resolver=resolver, keep_stages=True, **options)
 
+        cache_key = _cache.key(program, self._plait_id, types, options) if self._options["cache"] else None
         start = time.perf_counter()
         try:
-            resolver = _overload.Resolver(snapshotter, _implicit_dispatcher)
-            executor = _native.compile(program, self._plait_id, types, resolver=resolver, **options)
+            executor = _cache.load(cache_key) if cache_key else None
+            if executor is None:
+                resolver = _overload.Resolver(snapshotter, _implicit_dispatcher)
+                executor = _native.compile(
+                    program, self._plait_id, types, resolver=resolver, keep_object=cache_key is not None, **options
+                )
+                if cache_key:
+                    _cache.store(cache_key, executor)
         finally:
             _native._record(self, "compile", time.perf_counter() - start)
             # Also after a failure: changing the code or a global it read
@@ -446,6 +456,7 @@ def jit(
     parallel: bool = False,
     opt_level: int = 2,
     boundscheck: bool = True,
+    cache: bool = False,
 ) -> Callable[[Callable[..., Any]], Dispatcher]: ...
 
 
@@ -473,6 +484,7 @@ def jit(
     parallel: bool = False,
     opt_level: int = 2,
     boundscheck: bool = True,
+    cache: bool = False,
 ) -> Any:
     """Compile a numeric Python function to native code.
 
@@ -491,6 +503,9 @@ def jit(
       ``range``. See ``plait.set_num_threads``.
     - ``boundscheck``: array indices raise IndexError when out of range
       (default); ``False`` removes the checks.
+    - ``cache``: keep the machine code on disk (``PLAIT_CACHE_DIR``, or the
+      user cache folder) and load it in later processes instead of
+      compiling; see ``plait.cache_info()`` and ``plait.clear_cache()``.
     """
     signatures: Sequence[str] = ()
     if isinstance(fn, str):
@@ -507,6 +522,7 @@ def jit(
             parallel=parallel,
             opt_level=opt_level,
             boundscheck=boundscheck,
+            cache=cache,
             signatures=signatures,
         )
 

@@ -1,6 +1,7 @@
 //===- FrontendTest.cpp - snapshots compiled and run without Python -------===//
 #include "plait/JIT/Compiler.h"
 #include "plait/JIT/EntryABI.h"
+#include "plait/JIT/ExecutorRecord.h"
 
 #include <gtest/gtest.h>
 
@@ -118,6 +119,29 @@ TEST(FrontendTest, StagesArePrintedOnlyWhenKept) {
   EXPECT_EQ(phases.front(), "typing and emission");
   EXPECT_EQ(phases.back(), "linking");
   EXPECT_EQ(std::count(phases.begin(), phases.end(), "printing stages"), 0);
+}
+
+TEST(FrontendTest, ExecutorRecordsLoadAndReject) {
+  jit::CompileRequest keeping = request(kAdd, 1, {Type::integer(), Type::integer()});
+  keeping.keepObject = true;
+  auto executor = jit::compile(keeping);
+  std::string record = jit::executorRecord(*executor);
+  // Loaded twice into one process: each copy links on its own.
+  auto first = jit::loadExecutorRecord(record);
+  auto second = jit::loadExecutorRecord(record);
+  EXPECT_EQ(callInts(*first, {40, 2}), 42);
+  EXPECT_EQ(callInts(*second, {-5, 2}), -3);
+  EXPECT_EQ(first->info.resultType, Type::integer());
+  EXPECT_EQ(first->info.errors.size(), executor->info.errors.size());
+  int32_t status = 0;
+  callInts(*first, {INT64_MAX, 1}, &status);
+  ASSERT_GT(status, 0);
+  EXPECT_EQ(first->info.errors.at(status - 1).exception, "OverflowError");
+  for (size_t size : {size_t(0), size_t(7), record.size() / 2, record.size() - 1})
+    EXPECT_THROW(jit::loadExecutorRecord(record.substr(0, size)), std::invalid_argument);
+  EXPECT_THROW(
+      jit::executorRecord(*jit::compile(request(kAdd, 1, {Type::integer(), Type::integer()}))),
+      std::invalid_argument);
 }
 
 TEST(FrontendTest, MixedIntFloatPromotes) {

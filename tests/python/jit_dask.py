@@ -17,6 +17,14 @@ def smooth_block(block):
     return out
 
 
+@plait.jit(cache=True)
+def cached_block_energy(block):
+    total = 0.0
+    for i in range(block.shape[0]):
+        total += block[i] * block[i]
+    return total
+
+
 def make_scaled_sum(scale):
     @plait.jit
     def scaled_sum(x, n):

@@ -28,6 +28,9 @@ struct CompileRequest {
   /// Print each stage's IR into the executor (for inspect()); printing costs
   /// about a tenth of a small function's compile time, so it is on demand.
   bool keepStages = false;
+  /// Keep a copy of the machine code (a relocatable object) in the executor,
+  /// for the disk cache (cache=True; ExecutorRecord.h).
+  bool keepObject = false;
 };
 
 /// Native code for one (function, argument types): immutable once built.
@@ -58,6 +61,7 @@ struct Executor {
   std::string mlirText;           // lowered to standard dialects
   std::string optimizedMlirText;  // after MLIR's clean-up passes
   std::string llvmText;           // optimised LLVM IR
+  std::string objectCode;         // the relocatable object, if kept
   double compileSeconds = 0;
   /// Where compileSeconds went, phase by phase in order (typing and
   /// emission, plait's passes, lowering, LLVM optimisation, code generation,

@@ -43,12 +43,19 @@ public:
   };
 
   /// Adds an optimised module; compiles it and returns the loaded code.
-  /// `generated` runs between code generation and linking (to time them).
+  /// `generated` runs between code generation and linking (to time them);
+  /// `objectCopy`, if given, receives the relocatable object.
   /// Throws std::runtime_error with LLVM's message on failure.
   std::shared_ptr<Code> add(std::unique_ptr<llvm::Module> module,
                             std::unique_ptr<llvm::LLVMContext> context,
                             const std::string &entrySymbol,
-                            const std::function<void()> &generated = {});
+                            const std::function<void()> &generated = {},
+                            std::string *objectCopy = nullptr);
+
+  /// Links a relocatable object made by add() (in this or another process)
+  /// into a JITDylib of its own, so that its symbols never clash with the
+  /// process's other code; returns it once `entrySymbol` resolves.
+  std::shared_ptr<Code> load(const std::string &object, const std::string &entrySymbol);
 
   /// A TargetMachine for the host owned by the calling thread (cached).
   static llvm::TargetMachine &threadTargetMachine();

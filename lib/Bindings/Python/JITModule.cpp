@@ -11,6 +11,7 @@
 #include "plait/Frontend/AST.h"
 #include "plait/JIT/Compiler.h"
 #include "plait/JIT/DispatchKey.h"
+#include "plait/JIT/ExecutorRecord.h"
 #include "plait/Runtime/LinearAlgebra.h"
 #include "plait/Runtime/Parallel.h"
 
@@ -157,18 +158,27 @@ void populateJIT(nb::module_ &m) {
       .def_ro("mlir", &jit::Executor::mlirText)
       .def_ro("optimized_mlir", &jit::Executor::optimizedMlirText)
       .def_ro("llvm", &jit::Executor::llvmText)
-      .def("asm", [](const jit::Executor &e) {
-        return detached([&] { return e.assembly(); });
-      });
+      .def("cache_record",
+           [](const jit::Executor &e) {
+             try {
+               std::string record = jit::executorRecord(e);
+               return nb::bytes(record.data(), record.size());
+             } catch (const std::invalid_argument &error) {
+               throw nb::value_error(error.what());
+             }
+           })
+      .def("asm", [](const jit::Executor &e) { return detached([&] { return e.assembly(); }); });
 
   m.def(
       "compile",
       [](const std::string &snapshot, int entry, const std::vector<std::string> &types,
          bool checkOverflow, bool fastmath, bool parallel, int64_t recursionLimit,
          const std::map<std::string, std::string> &messages, unsigned optLevel, bool boundsCheck,
-         const std::vector<std::string> &overloaded, nb::object resolver, bool keepStages) {
+         const std::vector<std::string> &overloaded, nb::object resolver, bool keepStages,
+         bool keepObject) {
         jit::CompileRequest request;
         request.keepStages = keepStages;
+        request.keepObject = keepObject;
         if (!resolver.is_none()) {
           request.options.overloaded.insert(overloaded.begin(), overloaded.end());
           request.options.resolveOverload =
@@ -204,7 +214,20 @@ void populateJIT(nb::module_ &m) {
       nb::arg("fastmath") = false, nb::arg("parallel") = false, nb::arg("recursion_limit") = 1000,
       nb::arg("messages") = std::map<std::string, std::string>(), nb::arg("opt_level") = 2,
       nb::arg("boundscheck") = true, nb::arg("overloaded") = std::vector<std::string>(),
-      nb::arg("resolver") = nb::none(), nb::arg("keep_stages") = false);
+      nb::arg("resolver") = nb::none(), nb::arg("keep_stages") = false,
+      nb::arg("keep_object") = false);
+
+  // The disk cache (cache=True): records of executors, and what besides the
+  // source decides their machine code.
+  m.def("_load_executor", [](nb::bytes record) {
+    std::string bytes(record.c_str(), record.size());
+    try {
+      return detached([&] { return jit::loadExecutorRecord(bytes); });
+    } catch (const std::invalid_argument &error) {
+      throw nb::value_error(error.what());
+    }
+  });
+  m.def("_code_fingerprint", [] { return jit::codeFingerprint(); });
 
   // Dispatch keys (DispatchKey.h) are spelt in one place, for Python too.
   m.def("_signature_key", [](const std::vector<std::string> &typeNames) {
