@@ -173,19 +173,26 @@ std::shared_ptr<Executor> loadExecutorRecord(const std::string &record) {
   return executor;
 }
 
-std::string codeFingerprint() {
+HostTarget hostTarget() {
+  HostTarget host;
+  host.llvmVersion = LLVM_VERSION_STRING;
+  host.triple = llvm::sys::getProcessTriple();
+  host.cpu = llvm::sys::getHostCPUName().str();
   llvm::StringMap<bool> features;
-  std::string text = std::string(kMagic) + " llvm " LLVM_VERSION_STRING " cpu " +
-                     llvm::sys::getHostCPUName().str() + " features";
-  if (llvm::sys::getHostCPUFeatures(features)) {
-    std::vector<std::string> enabled;
+  if (llvm::sys::getHostCPUFeatures(features))
     for (const auto &feature : features)
       if (feature.getValue())
-        enabled.push_back(feature.getKey().str());
-    std::sort(enabled.begin(), enabled.end());
-    for (const std::string &name : enabled)
-      text += " +" + name;
-  }
+        host.features.push_back(feature.getKey().str());
+  std::sort(host.features.begin(), host.features.end());
+  return host;
+}
+
+std::string codeFingerprint() {
+  HostTarget host = hostTarget();
+  std::string text = std::string(kMagic) + " llvm " + host.llvmVersion + " " + host.triple +
+                     " cpu " + host.cpu + " features";
+  for (const std::string &name : host.features)
+    text += " +" + name;
   return text;
 }
 

@@ -18,7 +18,7 @@ import threading
 import time
 import weakref
 from types import FunctionType
-from typing import Any, Callable, Optional, Sequence, Union, overload
+from typing import Any, Callable, Literal, Optional, Sequence, Union, overload
 
 from . import _cache, _messages, _overload, _pickling
 from ._core import jit as _native
@@ -118,8 +118,8 @@ class Dispatcher(_native.DispatcherBase):
         self,
         py_func: FunctionType,
         *,
-        nogil: Union[bool, str] = "auto",
-        overflow: str = "check",
+        nogil: Union[bool, Literal["auto"]] = "auto",
+        overflow: Literal["check", "wrap"] = "check",
         fastmath: bool = False,
         parallel: bool = False,
         opt_level: int = 2,
@@ -450,8 +450,8 @@ def jit(fn: Callable[..., Any]) -> Dispatcher: ...
 def jit(
     fn: Union[str, Sequence[str], None] = None,
     *,
-    nogil: Union[bool, str] = "auto",
-    overflow: str = "check",
+    nogil: Union[bool, Literal["auto"]] = "auto",
+    overflow: Literal["check", "wrap"] = "check",
     fastmath: bool = False,
     parallel: bool = False,
     opt_level: int = 2,
@@ -478,8 +478,8 @@ def _implicit_dispatcher(function: FunctionType) -> Optional[Dispatcher]:
 def jit(
     fn: Union[Callable[..., Any], str, Sequence[str], None] = None,
     *,
-    nogil: Union[bool, str] = "auto",
-    overflow: str = "check",
+    nogil: Union[bool, Literal["auto"]] = "auto",
+    overflow: Literal["check", "wrap"] = "check",
     fastmath: bool = False,
     parallel: bool = False,
     opt_level: int = 2,

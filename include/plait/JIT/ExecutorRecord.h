@@ -14,6 +14,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace plait::jit {
 
@@ -25,6 +26,15 @@ std::string executorRecord(const Executor &executor);
 /// caller's key ensures both); its code is linked into the shared JIT.
 /// Throws std::invalid_argument for a malformed record.
 std::shared_ptr<Executor> loadExecutorRecord(const std::string &record);
+
+/// The machine plait generates code for.
+struct HostTarget {
+  std::string llvmVersion;
+  std::string triple;
+  std::string cpu;
+  std::vector<std::string> features; // enabled ones, sorted
+};
+HostTarget hostTarget();
 
 /// What besides the source decides the machine code: plait's record
 /// format, LLVM's version, the host CPU and its features.

@@ -228,6 +228,15 @@ void populateJIT(nb::module_ &m) {
     }
   });
   m.def("_code_fingerprint", [] { return jit::codeFingerprint(); });
+  m.def("_host_target", [] {
+    jit::HostTarget host = jit::hostTarget();
+    nb::dict info;
+    info["llvm_version"] = host.llvmVersion;
+    info["triple"] = host.triple;
+    info["cpu"] = host.cpu;
+    info["features"] = host.features;
+    return info;
+  });
 
   // Dispatch keys (DispatchKey.h) are spelt in one place, for Python too.
   m.def("_signature_key", [](const std::vector<std::string> &typeNames) {
