@@ -132,6 +132,9 @@ def _run_one(root: Path, name: str, preset: str, rounds: int) -> dict:
             del candidates[label]
             continue
         report[label] = {"status": "ok", "first_call_s": first}
+        if label == "plait":
+            compiled = candidates[label]
+            report[label]["compile_s"] = sum(compiled.compile_times(sig)["total"] for sig in compiled.signatures)
 
     # Interleaved timing rounds.
     samples: dict[str, list[float]] = {label: [] for label in candidates}
@@ -209,6 +212,7 @@ def main() -> int:
         return sum(1 for report in reports if report.get(label, {}).get("status") == "ok")
 
     both = [r for r in reports if "median_s" in r.get("plait", {}) and "median_s" in r.get("numba", {})]
+    compile_times = [r["plait"]["compile_s"] for r in reports if "compile_s" in r.get("plait", {})]
     lines = [
         f"# plait on spcl/npbench (preset {options.preset})",
         "",
@@ -219,15 +223,20 @@ def main() -> int:
         f"{_geomean([r['plait']['median_s'] / r['numba']['median_s'] for r in both]):.2f}; "
         f"plait/NumPy: {_geomean([r['plait']['median_s'] / r['numpy']['median_s'] for r in both]):.2f}.",
         "",
-        "| kernel | plait | numba | plait/numpy | plait/numba | plait first call (s) | plait error |",
-        "|---|---|---|---|---|---|---|",
+        f"plait's compile time (native, every signature of the kernel): median "
+        f"{statistics.median(compile_times) * 1e3 if compile_times else float('nan'):.1f} ms, "
+        f"max {max(compile_times, default=float('nan')) * 1e3:.1f} ms over {len(compile_times)} kernels.",
+        "",
+        "| kernel | plait | numba | plait/numpy | plait/numba | plait first call (s) | plait compile (ms) | plait error |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for report in reports:
         mine = report.get("plait", {})
         first = f"{mine['first_call_s']:.3f}" if "first_call_s" in mine else ""
+        compiled = f"{mine['compile_s'] * 1e3:.1f}" if "compile_s" in mine else ""
         error = mine.get("error", "").replace("|", "\\|")[:160]
         lines.append(f"| {report['name']} | {mine.get('status', '')} | {report.get('numba', {}).get('status', '')}"
-                     f" | {_ratio(report, 'plait', 'numpy')} | {_ratio(report, 'plait', 'numba')} | {first} | {error} |")
+                     f" | {_ratio(report, 'plait', 'numpy')} | {_ratio(report, 'plait', 'numba')} | {first} | {compiled} | {error} |")
     options.output.parent.mkdir(parents=True, exist_ok=True)
     options.output.write_text("\n".join(lines) + "\n")
     print("\n".join(lines[:5]))

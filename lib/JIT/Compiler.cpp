@@ -24,9 +24,9 @@
 #include "llvm/Target/TargetMachine.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <mutex>
 
 namespace plait::jit {
