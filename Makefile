@@ -11,7 +11,7 @@ PYTEST_ARGS ?=
 # Relative paths in ccache's hashes: clones in other folders (CI) hit the cache.
 export CCACHE_BASEDIR := $(CURDIR)
 
-.PHONY: all setup system-deps venv configure build demo test test-cpp test-lit test-sanitizers test-python test-fuzz test-free-threaded fuzz bench bench-npbench clean
+.PHONY: all setup system-deps venv configure build demo test test-cpp test-lit test-sanitizers test-python test-fuzz test-free-threaded test-wheel fuzz bench bench-npbench clean
 
 all: build
 
@@ -92,7 +92,16 @@ test-fuzz: build
 fuzz: build
 	PYTHONPATH=$(BUILD)/python $(VPY) tests/fuzz/fuzz.py --seconds $(FUZZ_SECONDS) --findings fuzz-findings
 
-test: test-cpp test-lit test-sanitizers test-python test-fuzz test-free-threaded
+# The package as users install it: a wheel built by pip (scikit-build-core),
+# installed into a fresh virtual environment, used from outside the tree.
+test-wheel: setup
+	rm -rf $(BUILD)/wheel $(BUILD)/wheel-venv
+	$(VPY) -m pip wheel . --no-deps --no-build-isolation -w $(BUILD)/wheel -q
+	$(PYTHON) -m venv $(BUILD)/wheel-venv
+	$(BUILD)/wheel-venv/bin/python -m pip install -q $(BUILD)/wheel/plait-*.whl
+	cd /tmp && $(abspath $(BUILD))/wheel-venv/bin/python $(abspath tests/wheel/smoke.py)
+
+test: test-cpp test-lit test-sanitizers test-python test-fuzz test-free-threaded test-wheel
 
 # The benchmark suite: Numba and matplotlib from the package index (optional at
 # run time: missing ones are reported as skipped), g++ for the C++ reference.
