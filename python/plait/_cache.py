@@ -23,6 +23,7 @@ wins, and every version of it is complete.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import re
 import sys
@@ -35,7 +36,7 @@ from typing import Any, Optional
 from . import _overload
 from ._core import jit as _native
 
-_MAGIC = b"plait-cache-1\n"
+_MAGIC = b"plait-cache-2\n"
 _SUFFIX = ".plait"
 
 _lock = threading.Lock()
@@ -45,7 +46,10 @@ _warned = False
 
 #: A quoted string (skipped), or a function number in the snapshot: the
 #: numbers differ between processes, the structure they name does not.
-_NUMBERED = re.compile(r'"(?:[^"\\]|\\.)*"|\((Function|Jit) (\d+)|\(Closure (\d+ \d+ \d+ \d+) (\d+)|function\[(\d+)\]')
+_NUMBERED = re.compile(
+    r'\(Overload "([^"#]*)#(\d+)"|"(?:[^"\\]|\\.)*"|\((Function|Jit) (\d+)|\(Closure (\d+ \d+ \d+ \d+) (\d+)'
+    r"|function\[(\d+)\]"
+)
 
 
 def directory() -> Path:
@@ -68,12 +72,16 @@ def _renumbered(program: str, entry: int, types: list[str]) -> tuple[str, Option
         return numbers.setdefault(ident, len(numbers) + 1)
 
     def replace(match: "re.Match[str]") -> str:
-        if match.group(1):
-            return f"({match.group(1)} {number(match.group(2))}"
+        # An overloaded object's key ends in its id (overload targets that
+        # are not NumPy's or math's), numbered like the functions.
+        if match.group(2):
+            return f'(Overload "{match.group(1)}#{number("object " + match.group(2))}"'
         if match.group(3):
-            return f"(Closure {match.group(3)} {number(match.group(4))}"
+            return f"({match.group(3)} {number(match.group(4))}"
         if match.group(5):
-            return f"function[{number(match.group(5))}]"
+            return f"(Closure {match.group(5)} {number(match.group(6))}"
+        if match.group(7):
+            return f"function[{number(match.group(7))}]"
         return match.group(0)
 
     text = _NUMBERED.sub(replace, program)
@@ -90,9 +98,9 @@ def _plait_fingerprint() -> str:
 
             package = Path(__file__).parent
             parts = [__version__, _native._code_fingerprint()]
-            for path in sorted(package.glob("*.py")) + sorted(package.glob("_core*")):
+            for path in sorted(package.rglob("*.py")) + sorted(package.glob("_core*")):
                 stat = path.stat()
-                parts.append(f"{path.name} {stat.st_size} {stat.st_mtime_ns}")
+                parts.append(f"{path.relative_to(package)} {stat.st_size} {stat.st_mtime_ns}")
             _fingerprints["plait"] = "\n".join(parts)
         return _fingerprints["plait"]
 
@@ -181,9 +189,53 @@ def _path(entry_key: str) -> Path:
     return directory() / (entry_key + _SUFFIX)
 
 
-def load(entry_key: str) -> Any:
-    """The executor of a valid entry, or None (missing, or rejected and
-    removed: truncated, altered, or not loadable)."""
+#: load()'s answer when an entry's overload resolutions differ now.
+STALE = object()
+
+
+class RecordingResolver:
+    """Wraps a compilation's resolver and records its calls and answers:
+    the overload implementations the code was compiled with."""
+
+    def __init__(self, resolver: Any) -> None:
+        self.resolver = resolver
+        self.calls: list[tuple[list[Any], Any]] = []
+
+    def __call__(self, key: str, positional: list[str], keywords: list[tuple[str, str]], literals: Any = ()) -> Any:
+        answer = self.resolver(key, positional, keywords, literals)
+        self.calls.append(([key, list(positional), [list(k) for k in keywords], list(literals)], answer))
+        return answer
+
+
+def _answer_text(answer: tuple) -> str:
+    if answer[0] == "native":
+        return "native"
+    # The implementation's number as the snapshot spells it, so that it is
+    # renumbered with the others.
+    return f"{answer[0]} (Jit {answer[1]}) {answer[2]} {answer[3:]!r}"
+
+
+def _answers_digest(program: str, answers: list[tuple]) -> str:
+    text, _, _ = _renumbered(program + "\0" + "\0".join(_answer_text(a) for a in answers), 0, [])
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _current_key(recorded: str) -> Optional[str]:
+    """The overload key of this process for a recorded one (whose object id
+    was another process's), or None if it is ambiguous or unknown."""
+    if "#" not in recorded:
+        return recorded
+    stem = recorded.split("#", 1)[0] + "#"
+    with _overload._lock:
+        matches = [key for key in _overload._registry if key.startswith(stem)]
+    return matches[0] if len(matches) == 1 else None
+
+
+def load(entry_key: str, program: str, resolver: Any) -> Any:
+    """The executor of a valid entry; None if missing (or rejected and
+    removed: truncated, altered, or not loadable); STALE if the overload
+    implementations it was compiled with are not the ones `resolver` finds
+    now (the replay adds them, and their guards, to the snapshot)."""
     path = _path(entry_key)
     try:
         data = path.read_bytes()
@@ -191,9 +243,29 @@ def load(entry_key: str) -> Any:
         _count("misses")
         return None
     header = len(_MAGIC) + 32
-    record = data[header:]
-    if data[: len(_MAGIC)] != _MAGIC or hashlib.sha256(record).digest() != data[len(_MAGIC) : header]:
+    body = data[header:]
+    if data[: len(_MAGIC)] != _MAGIC or hashlib.sha256(body).digest() != data[len(_MAGIC) : header]:
         return _reject(path)
+    try:
+        size = int.from_bytes(body[:8], "little")
+        manifest = json.loads(body[8 : 8 + size].decode())
+        record = body[8 + size :]
+        calls, digest = manifest["calls"], manifest["answers"]
+    except (ValueError, KeyError, TypeError, UnicodeDecodeError):
+        return _reject(path)
+    try:
+        answers = []
+        for key, positional, keywords, literals in calls:
+            current = _current_key(key)
+            if current is None:
+                raise LookupError(key)
+            answers.append(resolver(current, positional, [tuple(k) for k in keywords], literals))
+    except Exception:  # noqa: BLE001 - any failure to resolve as before
+        _count("misses")
+        return STALE
+    if _answers_digest(program, answers) != digest:
+        _count("misses")
+        return STALE
     try:
         executor = _native._load_executor(record)
     except (ValueError, RuntimeError):
@@ -212,12 +284,16 @@ def _reject(path: Path) -> None:
     return None
 
 
-def store(entry_key: str, executor: Any) -> None:
-    """Writes the entry: a temporary file renamed into place. A folder that
+def store(entry_key: str, executor: Any, program: str, calls: list[tuple[list[Any], Any]]) -> None:
+    """Writes the entry (the record, and the overload resolutions the code
+    was compiled with): a temporary file renamed into place. A folder that
     cannot be written warns once; compiled code works regardless."""
     global _warned
-    record = executor.cache_record()
-    data = _MAGIC + hashlib.sha256(record).digest() + record
+    manifest = json.dumps(
+        {"calls": [call for call, _ in calls], "answers": _answers_digest(program, [answer for _, answer in calls])}
+    ).encode()
+    body = len(manifest).to_bytes(8, "little") + manifest + executor.cache_record()
+    data = _MAGIC + hashlib.sha256(body).digest() + body
     path = _path(entry_key)
     temporary = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
     try:
@@ -232,7 +308,7 @@ def store(entry_key: str, executor: Any) -> None:
         with _lock:
             warn, _warned = not _warned, True
         if warn:
-            warnings.warn(f"plait cannot write its cache in {path.parent}: {error}", RuntimeWarning, stacklevel=4)
+            warnings.warn(f"plait cannot write its cache in {path.parent}: {error}", RuntimeWarning, stacklevel=5)
         return
     _count("writes")
 
@@ -245,8 +321,9 @@ def cache_info() -> dict[str, Any]:
     try:
         for path in folder.glob("*" + _SUFFIX):
             try:
-                total += path.stat().st_size
-                entries += 1
+                if path.is_file():
+                    total += path.stat().st_size
+                    entries += 1
             except OSError:
                 pass
     except OSError:

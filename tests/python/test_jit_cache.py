@@ -218,3 +218,118 @@ def test_cache_info_and_clear_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     assert plait.jit(cache=True)(cube)(4) == 64, "a new dispatcher loads the entry"
     assert plait.cache_info()["hits"] == info["hits"] + 1
     assert plait.clear_cache() == 1 and plait.cache_info()["entries"] == 0
+
+
+OVERLOADS = '''
+import math
+import os
+
+import numpy as np
+
+import plait
+
+PERIOD = float(os.environ.get("PERIOD", "1.0"))  # configuration read at start-up
+
+
+def myscale(x):
+    return x * 2.0
+
+
+def scale_impl(x):
+    return x * {factor}
+
+
+@plait.overload(myscale)
+def _scale(x):
+    return scale_impl
+
+
+def sinc_impl(x):
+    y = math.pi * x / PERIOD
+    return 1.0 if y == 0.0 else math.sin(y) / y
+
+
+@plait.overload(np.sinc)
+def _sinc(x):
+    return sinc_impl
+
+
+@plait.jit(cache=True)
+def uses_overloads(x):
+    return myscale(x) + np.sinc(x)
+'''
+
+RUN_OVERLOADS = """
+import json, plait
+import user_overloads as u
+print(json.dumps({"result": u.uses_overloads(0.5), "expected": u.scale_impl(0.5) + u.sinc_impl(0.5),
+                  "compilations": plait.stats()["compilations"], "hits": plait.cache_info()["hits"]}))
+"""
+
+
+def run_overloads(folder: Path, cache: Path, period: str = "1.0") -> dict[str, Any]:
+    env = dict(os.environ, PLAIT_CACHE_DIR=str(cache), PERIOD=period,
+               PYTHONPATH=os.pathsep.join([str(folder), *sys.path]))
+    out = subprocess.run([sys.executable, "-c", RUN_OVERLOADS], capture_output=True, text=True, env=env, timeout=300)
+    assert out.returncode == 0, out.stderr
+    result = json.loads(out.stdout.strip().splitlines()[-1])
+    assert result["result"] == result["expected"], result
+    return result
+
+
+def test_overload_implementations_decide_whether_an_entry_is_used(tmp_path: Path) -> None:
+    # The implementations an entry was compiled with are resolved again on
+    # a hit (with the globals they read): the same ones load, others compile.
+    source, cache = tmp_path / "src", tmp_path / "cache"
+    source.mkdir()
+    (source / "user_overloads.py").write_text(OVERLOADS.format(factor=2.0))
+    assert run_overloads(source, cache)["compilations"] == 1
+    assert run_overloads(source, cache) == {**run_overloads(source, cache), "compilations": 0, "hits": 1}
+    # An implementation's global from the environment (sinc_impl's PERIOD).
+    changed = run_overloads(source, cache, period="4.0")
+    assert changed["compilations"] == 1 and changed["hits"] == 0
+    # An implementation's body.
+    (source / "user_overloads.py").write_text(OVERLOADS.format(factor=3.0))
+    edited = run_overloads(source, cache)
+    assert edited["compilations"] == 1 and edited["hits"] == 0
+    assert run_overloads(source, cache)["compilations"] == 0
+
+
+def overloaded_target(x):
+    return x
+
+
+def calls_overloaded_target(x):
+    return overloaded_target(x) + 1.0
+
+
+def test_an_overload_registered_after_a_hit_invalidates_as_after_a_compile(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from plait import _overload
+
+    monkeypatch.setenv("PLAIT_CACHE_DIR", str(tmp_path))
+
+    def doubles(x):
+        return 2.0 * x
+
+    def negates(x):
+        return -x
+
+    plait.overload(overloaded_target)(lambda x: doubles)
+    key = next(k for k in _overload._registry if k.startswith(f"{__name__}.overloaded_target#"))
+    try:
+        first = plait.jit(cache=True)(calls_overloaded_target)
+        assert first(0.5) == 2.0
+        loaded = plait.jit(cache=True)(calls_overloaded_target)
+        hits = plait.cache_info()["hits"]
+        assert loaded(0.5) == 2.0 and plait.cache_info()["hits"] == hits + 1
+        plait.overload(overloaded_target)(lambda x: negates)
+        # Both were guarded on the registry, the loaded one too: both
+        # compile anew with the newer implementation.
+        assert first(0.5) == 0.5 and loaded(0.5) == 0.5
+    finally:
+        with _overload._lock:
+            del _overload._registry[key]
+            _overload._generation["registrations"] = object()
+            _overload._resolved.clear()
