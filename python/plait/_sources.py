@@ -25,18 +25,28 @@ import __future__
 import collections
 import functools
 import inspect
+import io
 import linecache
 import operator
 import sys
 import threading
+import tokenize
+import weakref
 from types import CodeType, FunctionType
 from typing import Iterator, Optional
 
 #: How many texts compiled under names that are not files are kept (the
-#: newest): dataclasses and namedtuples exec small texts too.
+#: newest; dataclasses and namedtuples exec small texts too), and at most
+#: how many characters in all.
 _KEPT = 512
+_KEPT_CHARACTERS = 64 << 20
+_kept_size = 0
+#: Names that are never a function's: ast.parse's default.
+_NOT_KEPT = frozenset({"<unknown>"})
 
 _lock = threading.Lock()
+#: Texts found for code objects (weakly: code dies with its functions).
+_found: "weakref.WeakKeyDictionary[CodeType, tuple[list[str], int]]" = weakref.WeakKeyDictionary()
 _texts: "collections.OrderedDict[tuple[str, str], None]" = collections.OrderedDict()
 _local = threading.local()
 
@@ -45,21 +55,29 @@ def _audit(event: str, args: tuple) -> None:
     if event != "compile" or getattr(_local, "searching", False):
         return
     source, filename = args
-    if not isinstance(filename, str) or not filename.startswith("<") or filename.startswith("<frozen"):
+    # <unknown> is ast.parse's name (plait's own snapshots among others).
+    if not isinstance(filename, str) or not filename.startswith("<") or filename in _NOT_KEPT:
+        return
+    if filename.startswith("<frozen"):
         return
     if isinstance(source, bytes):
         try:
-            source = source.decode("utf-8")
-        except UnicodeDecodeError:
+            encoding, _ = tokenize.detect_encoding(io.BytesIO(source).readline)
+            source = source.decode(encoding)
+        except (SyntaxError, LookupError, UnicodeDecodeError):
             return
     if not isinstance(source, str) or "def " not in source and "lambda" not in source:
         return
     key = (filename, source)
+    global _kept_size
     with _lock:
+        if key not in _texts:
+            _kept_size += len(source)
         _texts[key] = None
         _texts.move_to_end(key)
-        while len(_texts) > _KEPT:
-            _texts.popitem(last=False)
+        while len(_texts) > _KEPT or _kept_size > _KEPT_CHARACTERS:
+            (_, dropped), _ = _texts.popitem(last=False)
+            _kept_size -= len(dropped)
 
 
 def install() -> None:
@@ -77,14 +95,24 @@ def _kept_texts(filename: str) -> list[str]:
         return [source for name, source in reversed(_texts) if name == filename]
 
 
+#: Interpreter options followed by a separate argument.
+_OPTIONS_WITH_ARGUMENT = frozenset({"-W", "-X", "-Q"})
+
+
 def _command_text() -> Optional[str]:
-    """The program of `python -c`."""
+    """The program of `python [options] -c program`."""
     argv = getattr(sys, "orig_argv", [])
-    for i, arg in enumerate(argv[1:-1], start=1):
+    i = 1
+    while i < len(argv) - 1:
+        arg = argv[i]
         if arg == "-c":
             return argv[i + 1]
-        if not arg.startswith("-"):
+        if arg in _OPTIONS_WITH_ARGUMENT:
+            i += 2
+            continue
+        if not arg.startswith("-") or arg in ("-m", "-"):
             return None
+        i += 1
     return None
 
 
@@ -121,8 +149,20 @@ _FUTURE_FLAGS = functools.reduce(
 )
 
 
+def _typed(value: object) -> object:
+    """A constant with its type: 1, 1.0 and True are equal, but not the same
+    code (tuples and frozensets are compared item by item)."""
+    if isinstance(value, tuple):
+        return ("tuple",) + tuple(_typed(item) for item in value)
+    if isinstance(value, frozenset):
+        return ("frozenset", frozenset(_typed(item) for item in value))
+    if isinstance(value, CodeType):
+        return ("code", _fingerprint(value))
+    return (type(value).__qualname__, repr(value))
+
+
 def _fingerprint(code: CodeType) -> tuple:
-    return (code.co_name, code.co_firstlineno, code.co_code, code.co_consts, code.co_names, code.co_varnames)
+    return (code.co_name, code.co_firstlineno, code.co_code, _typed(code.co_consts), code.co_names, code.co_varnames)
 
 
 def _defines(text: str, filename: str, wanted: CodeType) -> bool:
@@ -148,6 +188,10 @@ def source_lines(fn: FunctionType) -> Optional[tuple[list[str], int]]:
     has under its name (IPython cells, Python 3.13's REPL and -c) or a text
     kept here, whichever defines the function's own code; or None."""
     code = fn.__code__
+    with _lock:
+        known = _found.get(code)
+    if known is not None:
+        return known
     filename = code.co_filename
     candidates: list[str] = []
     registered = "".join(linecache.getlines(filename))
@@ -162,9 +206,18 @@ def source_lines(fn: FunctionType) -> Optional[tuple[list[str], int]]:
         candidates += list(_history_texts(code.co_name))
     for text in candidates:
         if _defines(text, filename, code):
-            lines = text.splitlines(keepends=True)
-            return inspect.getblock(lines[code.co_firstlineno - 1 :]), code.co_firstlineno
+            lines = python_lines(text)
+            found = inspect.getblock(lines[code.co_firstlineno - 1 :]), code.co_firstlineno
+            with _lock:
+                _found[code] = found
+            return found
     return None
+
+
+def python_lines(text: str) -> list[str]:
+    """`text`'s lines as Python's compiler counts them (\\n, \\r\\n, \\r;
+    str.splitlines also breaks at form feeds, U+2028 and others)."""
+    return io.StringIO(text, newline=None).readlines()
 
 
 def unavailable_hint(fn: FunctionType) -> str:
@@ -174,6 +227,6 @@ def unavailable_hint(fn: FunctionType) -> str:
         return (
             "plait keeps the source passed to exec() or compile() only from `import plait` on: import plait "
             "before running the code that defines it, or register the text with linecache "
-            f"(linecache.cache[{filename!r}] = (len(text), None, text.splitlines(True), {filename!r}))"
+            f"(linecache.cache[{filename!r}] = (len(text), None, io.StringIO(text).readlines(), {filename!r}))"
         )
     return "define it in a file"

@@ -188,3 +188,38 @@ def test_builtin_math_stays_exact_in_generated_code() -> None:
     compiled = plait.jit(namespace["g"])
     for x in (0.0, 1e-10, 0.5, 3.0):
         assert compiled(x) == math.exp(x) - math.expm1(x)
+
+
+def test_texts_differing_only_in_a_constant_type_are_told_apart() -> None:
+    # (None, 1) == (None, 1.0) == (None, True): the constants' types count.
+    template = "def kernel(x):\n    return x * {c!r} + {c!r}\n"
+    kernels = [generated(template.format(c=c))["kernel"] for c in (1.0, 1, True)]
+    for kernel in kernels:
+        assert plait.jit(kernel)(10**17) == kernel(10**17)
+
+
+def test_lines_are_counted_as_python_counts_them() -> None:
+    # str.splitlines() also breaks at U+2028 and form feeds; Python does not.
+    text = "# a comment \u2028 with \x0c breaks\ndef b(x):\n    return x * 100\ndef a(x):\n    return x + 1\n"
+    namespace = generated(text, "<generated with separators>")
+    assert plait.jit(namespace["a"])(2) == 3 and plait.jit(namespace["b"])(2) == 200
+
+
+def test_options_before_dash_c_and_encoded_bytes() -> None:
+    program = "import plait\ndef f(x):\n    return x * 2\nprint(plait.jit(f)(21))"
+    for options in (["-W", "ignore"], ["-X", "dev"], ["-B", "-W", "error::DeprecationWarning"]):
+        result = run_python(*options, "-c", program)
+        assert result.returncode == 0 and result.stdout.strip() == "42", (options, result.stderr)
+    latin = "# -*- coding: latin-1 -*-\ndef f(x):\n    s = 'caf\xe9'\n    return x + len(s)\n".encode("latin-1")
+    namespace: dict[str, Any] = {}
+    exec(compile(latin, "<latin-1 generated>", "exec"), namespace)
+    assert plait.jit(namespace["f"])(1) == 5
+
+
+def test_plaits_own_parsing_does_not_push_texts_out() -> None:
+    import ast
+
+    kernel = generated("def kernel(x):\n    return x + 1\n", "<kept while plait parses>")["kernel"]
+    for i in range(600):  # as many as plait's snapshots parse
+        ast.parse(f"def g{i}(x):\n    return x\n")
+    assert plait.jit(kernel)(41) == 42
