@@ -126,6 +126,7 @@ class Dispatcher(_native.DispatcherBase):
         boundscheck: bool = True,
         cache: bool = False,
         signatures: Sequence[str] = (),
+        _compile_signatures: bool = True,
     ) -> None:
         if not isinstance(py_func, FunctionType):
             raise TypeError(f"@plait.jit needs a Python function, not {type(py_func).__name__}")
@@ -177,19 +178,18 @@ class Dispatcher(_native.DispatcherBase):
         _native._configure(
             self, py_func.__name__, parameters(py_func), varargs, list(py_func.__defaults__ or ()), _NOGIL[nogil], not signatures
         )
-        for signature in signatures:
-            self.compile(signature)
+        # (Unpickling compiles them once the function's globals are back.)
+        if _compile_signatures:
+            for signature in signatures:
+                self.compile(signature)
 
     # -- compilation -------------------------------------------------------
     def _function_snapshot(self, snapshotter: Snapshotter) -> str:
         return snapshotter.function(self._plait_id, self.py_func)
 
-    def _build(self, types: list[str]) -> tuple[Any, Callable[[], Any]]:
-        """Snapshot (GIL held), compile (detached), and record the guard.
-        Returns the executor and a function that compiles the same snapshot
-        again keeping each stage's IR (for inspect(): printing every stage
-        on each compilation would cost a tenth of its time)."""
-        _overload.load_numpy_library()
+    def _snapshot(self, types: list[str]) -> tuple[Snapshotter, str]:
+        """The snapshotter with this function (and jitted functions passed
+        as arguments) added, and its program."""
         snapshotter = Snapshotter(lambda value: isinstance(value, Dispatcher), _implicit_dispatcher)
         snapshotter.add(self)
         for name in types:  # jitted functions passed as arguments: their code too
@@ -198,7 +198,15 @@ class Dispatcher(_native.DispatcherBase):
                 if passed is None:
                     raise CompileError(f"{self.__name__}(): the jitted function passed as an argument no longer exists")
                 snapshotter.add(passed)
-        program = snapshotter.program()
+        return snapshotter, snapshotter.program()
+
+    def _build(self, types: list[str], look_in_cache: bool = True) -> tuple[Any, Callable[[], Any]]:
+        """Snapshot (GIL held), compile (detached), and record the guard.
+        Returns the executor and a function that compiles the same code
+        again keeping each stage's IR (for inspect(): printing every stage
+        on each compilation would cost a tenth of its time)."""
+        _overload.load_numpy_library()
+        snapshotter, program = self._snapshot(types)
         options = dict(
             check_overflow=self._options["check_overflow"],
             fastmath=self._options["fastmath"],
@@ -211,20 +219,32 @@ class Dispatcher(_native.DispatcherBase):
         )
 
         def compile_with_stages() -> Any:
-            resolver = _overload.Resolver(snapshotter, _implicit_dispatcher)
-            return _native.compile(program, self._plait_id, types, resolver=resolver, keep_stages=True, **options)
+            # A fresh snapshot: the compilation's resolver added the
+            # overload implementations to the first one.
+            again, text = self._snapshot(types)
+            resolver = _overload.Resolver(again, _implicit_dispatcher)
+            return _native.compile(text, self._plait_id, types, resolver=resolver, keep_stages=True, **options)
 
         cache_key = _cache.key(program, self._plait_id, types, options) if self._options["cache"] else None
         start = time.perf_counter()
+        resolver = _overload.Resolver(snapshotter, _implicit_dispatcher)
+        executor = None
+        if cache_key and look_in_cache:
+            # A hit replays the entry's overload resolutions through
+            # `resolver` (the same implementations and guards as a
+            # compilation); if they differ now, it is compiled afresh, from
+            # a fresh snapshot.
+            executor = _cache.load(cache_key, program, resolver)
+            if executor is _cache.STALE:
+                return self._build(types, look_in_cache=False)
         try:
-            executor = _cache.load(cache_key) if cache_key else None
             if executor is None:
-                resolver = _overload.Resolver(snapshotter, _implicit_dispatcher)
+                recording = _cache.RecordingResolver(resolver) if cache_key else resolver
                 executor = _native.compile(
-                    program, self._plait_id, types, resolver=resolver, keep_object=cache_key is not None, **options
+                    program, self._plait_id, types, resolver=recording, keep_object=cache_key is not None, **options
                 )
                 if cache_key:
-                    _cache.store(cache_key, executor)
+                    _cache.store(cache_key, executor, program, recording.calls)  # type: ignore[union-attr]
         finally:
             _native._record(self, "compile", time.perf_counter() - start)
             # Also after a failure: changing the code or a global it read
@@ -387,7 +407,9 @@ class Dispatcher(_native.DispatcherBase):
                 raise KeyError(f"no compiled signature {signature!r}; have {self.signatures}")
             executor = with_stages()
             with self._lock:
-                if codes in self._with_stages:
+                # Kept only if the signature was not compiled again meanwhile
+                # (its stages would be another snapshot's).
+                if self._with_stages.get(codes) is with_stages:
                     executor = self._staged.setdefault(codes, executor)
         if stage == "plait":
             return executor.plait
@@ -439,6 +461,12 @@ class Dispatcher(_native.DispatcherBase):
         otherwise by value (source, globals read, options, signatures),
         compiled again where it is unpickled (see plait/_pickling.py)."""
         return _pickling.reduce(self, self._constructor_options)
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """The second half of unpickling by value: globals and closure
+        values (pickled after the dispatcher, so that they may refer to it,
+        as recursive functions do), then the explicit signatures."""
+        _pickling.restore(self, state)
 
 
 _native._enable_vectorcall(Dispatcher)

@@ -14,10 +14,10 @@ other side's CPU may differ, and a small function compiles in milliseconds.
 
 from __future__ import annotations
 
+import ast
 import builtins
 import dis
 import importlib
-import sys
 import types
 from typing import Any
 
@@ -67,8 +67,10 @@ def _global_value(value: Any) -> Any:
     return value
 
 
-def payload(dispatcher: Any, options: dict[str, Any]) -> dict[str, Any]:
-    """What rebuilds the dispatcher in another process."""
+def payload(dispatcher: Any, options: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """What rebuilds the dispatcher in another process: the function's text
+    and defaults (needed to make the dispatcher), and its state, pickled
+    after it (globals and closure values may refer back to it)."""
     from ._snapshot import function_definition
 
     fn = dispatcher.py_func
@@ -83,25 +85,21 @@ def payload(dispatcher: Any, options: dict[str, Any]) -> dict[str, Any]:
     for name in sorted(_names_read(fn.__code__)):
         if name in fn.__globals__:
             globals_read[name] = _global_value(fn.__globals__[name])
-    closure = None
-    if fn.__closure__:
-        closure = [_global_value(cell.cell_contents) for cell in fn.__closure__]
-    return {
+    closure = [_global_value(cell.cell_contents) for cell in fn.__closure__ or ()]
+    shell = {
         "source": source,
-        "indent": indent,
         "first_line": line_offset + definition.lineno,
         "filename": fn.__code__.co_filename,
         "name": fn.__name__,
         "qualname": fn.__qualname__,
         "module": fn.__module__,
-        "globals": globals_read,
         "defaults": fn.__defaults__,
         "kwdefaults": fn.__kwdefaults__,
-        "closure": closure,
         "freevars": fn.__code__.co_freevars,
         "doc": fn.__doc__,
         "options": options,
     }
+    return shell, {"globals": globals_read, "closure": closure, "signatures": list(options.get("signatures", ()))}
 
 
 def _restore(value: Any) -> Any:
@@ -110,11 +108,35 @@ def _restore(value: Any) -> Any:
     return value
 
 
+def _without_def_time_expressions(tree: ast.Module, name: str) -> None:
+    """Default values and annotations are evaluated when the def runs, from
+    globals that are only restored afterwards: the defaults are set from the
+    pickle instead, and annotations do not matter to compiled code."""
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name:
+            arguments = node.args
+            arguments.defaults = [ast.copy_location(ast.Constant(None), d) for d in arguments.defaults]
+            arguments.kw_defaults = [
+                None if d is None else ast.copy_location(ast.Constant(None), d) for d in arguments.kw_defaults
+            ]
+            for argument in arguments.posonlyargs + arguments.args + arguments.kwonlyargs:
+                argument.annotation = None
+            for argument in (arguments.vararg, arguments.kwarg):
+                if argument is not None:
+                    argument.annotation = None
+            node.returns = None
+            node.decorator_list = []
+            return
+
+
 def rebuild(data: dict[str, Any]) -> Any:
-    """The dispatcher of a pickled payload (its function made from source)."""
+    """The dispatcher of a pickled payload (its function made from source);
+    restore() then brings its globals, closure values and signatures."""
+    import linecache
     import textwrap
 
     from ._jit import Dispatcher
+    from ._sources import python_lines
 
     text = textwrap.dedent(data["source"])
     freevars = data["freevars"]
@@ -126,21 +148,19 @@ def rebuild(data: dict[str, Any]) -> Any:
         first_line = data["first_line"] - 1
     else:
         first_line = data["first_line"]
-    # Padded so that lines (and so error locations) are the original ones.
+    # Padded so that lines (and so error locations) are the original ones;
+    # registered with linecache so that plait reads this text again.
     padded = "\n" * (first_line - 1) + text
     filename = f"<plait: pickled from {data['filename']}>"
-    module = sys.modules.get(data["module"]) if data["module"] != "__main__" else None
+    linecache.cache[filename] = (len(padded), None, python_lines(padded), filename)
+    tree = ast.parse(padded, filename)
+    _without_def_time_expressions(tree, name)
     namespace: dict[str, Any] = {"__name__": data["module"], "__builtins__": builtins}
-    if module is not None:
-        namespace = dict(vars(module))
-    for key, value in data["globals"].items():
-        namespace[key] = _restore(value)
-    # Compiled after `import plait`, so plait finds the text again (_sources).
-    exec(compile(padded, filename, "exec"), namespace)
+    exec(compile(tree, filename, "exec"), namespace)
     if freevars:
-        fn = namespace.pop("__plait_outer")(*[_restore(v) for v in data["closure"]])
+        fn = namespace.pop("__plait_outer")(*[None] * len(freevars))
     else:
-        fn = namespace[name]
+        fn = namespace.pop(name)
     fn.__defaults__ = data["defaults"]
     fn.__kwdefaults__ = data["kwdefaults"]
     fn.__qualname__ = data["qualname"]
@@ -148,16 +168,27 @@ def rebuild(data: dict[str, Any]) -> Any:
     fn.__doc__ = data["doc"]
     options = dict(data["options"])
     signatures = options.pop("signatures")
-    if signatures:
-        return Dispatcher(fn, signatures=signatures, **options)
-    return Dispatcher(fn, **options)
+    return Dispatcher(fn, signatures=signatures, _compile_signatures=False, **options)
+
+
+def restore(dispatcher: Any, state: dict[str, Any]) -> None:
+    """Dispatcher.__setstate__: the globals and closure values, then the
+    explicit signatures are compiled."""
+    fn = dispatcher.py_func
+    for key, value in state["globals"].items():
+        fn.__globals__[key] = _restore(value)
+    for cell, value in zip(fn.__closure__ or (), state["closure"]):
+        cell.cell_contents = _restore(value)
+    for signature in state["signatures"]:
+        dispatcher.compile(signature)
 
 
 def reduce(dispatcher: Any, options: dict[str, Any]) -> Any:
     """Dispatcher.__reduce__."""
     if importable(dispatcher):
         return (_by_reference, (dispatcher.__module__, dispatcher.__qualname__))
-    return (rebuild, (payload(dispatcher, options),))
+    shell, state = payload(dispatcher, options)
+    return (rebuild, (shell,), state)
 
 
 def _by_reference(module_name: str, qualname: str) -> Any:

@@ -36,3 +36,25 @@ def call(fn, *args):
     before = plait.stats()["compilations"]
     result = fn(*args)
     return result, plait.stats()["compilations"] > before
+
+
+EPS = 1e-3
+
+
+def make_recursive():
+    """Local (so pickled by value) recursive and mutually recursive
+    functions, with a default that reads a global and an annotation."""
+
+    @plait.jit
+    def fib(n: "Unresolvable", eps=EPS) -> "AlsoUnresolvable":  # noqa: F821 - never evaluated
+        return n if n < 2 else fib(n - 1) + fib(n - 2) + eps * 0
+
+    @plait.jit
+    def even(n):
+        return True if n == 0 else odd(n - 1)
+
+    @plait.jit
+    def odd(n):
+        return False if n == 0 else even(n - 1)
+
+    return fib, even

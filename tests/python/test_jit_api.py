@@ -7,6 +7,7 @@ import sys
 import types
 from typing import Any
 
+import numpy as np
 import pytest
 
 import jit_bad_code as bad
@@ -258,3 +259,16 @@ def test_one_dispatcher_many_threads() -> None:
     for i, values in enumerate(results):
         assert values == [n * (n - 1) // 2 for n in range(i, 200, 8)]
     assert f.signatures == ["int(int64)"]
+
+
+def clipped_total(a):
+    return np.clip(a, 0.0, 1.0).sum() + sum([x * 2 for x in range(3)])
+
+
+def test_inspect_of_code_with_overloaded_calls() -> None:
+    # np.clip and sum() are implemented with plait.overload: inspect()'s
+    # compilation resolves them again, into a snapshot of its own.
+    f = plait.jit(clipped_total)
+    a = np.array([-1.0, 0.5, 2.0])
+    assert f(a) == clipped_total(a)
+    assert "func.func" in f.inspect(stage="mlir") and f.inspect(stage="llvm").count("define") == 1

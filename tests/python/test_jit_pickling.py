@@ -93,3 +93,44 @@ def test_process_pools_run_jitted_functions(method: str) -> None:
     assert [r for r, _ in by_value] == [shifted(float(x)) for x in range(4)]
     # The workers ran compiled code: each compiled at least once.
     assert any(compiled for _, compiled in by_reference + by_value)
+
+
+def test_recursive_functions_and_def_time_expressions_pickle_by_value() -> None:
+    fib, even = jit_pickling.make_recursive()
+    for dumps, loads in [(pickle.dumps, pickle.loads)] + (
+        [(cloudpickle.dumps, cloudpickle.loads)] if (cloudpickle := pytest.importorskip("cloudpickle")) else []
+    ):
+        fib_copy, even_copy = loads(dumps((fib, even)))
+        assert fib_copy(20) == fib(20) == 6765.0
+        assert [even_copy(n) for n in range(6)] == [even(n) for n in range(6)] == [True, False] * 3
+        assert fib_copy.py_func.__defaults__ == (jit_pickling.EPS,)
+
+
+SCRIPT = '''
+import multiprocessing
+import plait
+
+EPS = 1e-3
+
+
+@plait.jit
+def fib(n, eps=EPS):
+    return n if n < 2 else fib(n - 1) + fib(n - 2)
+
+
+if __name__ == "__main__":
+    with multiprocessing.get_context("spawn").Pool(2) as pool:
+        print(pool.map(fib, [10, 20]))
+'''
+
+
+def test_a_script_with_a_recursive_function_and_a_spawn_pool(tmp_path) -> None:
+    import os
+    import subprocess
+
+    script = tmp_path / "script.py"
+    script.write_text(SCRIPT)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=240)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[55, 6765]"
