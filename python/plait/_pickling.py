@@ -132,11 +132,10 @@ def _without_def_time_expressions(tree: ast.Module, name: str) -> None:
 def rebuild(data: dict[str, Any]) -> Any:
     """The dispatcher of a pickled payload (its function made from source);
     restore() then brings its globals, closure values and signatures."""
-    import linecache
     import textwrap
 
+    from . import _sources
     from ._jit import Dispatcher
-    from ._sources import python_lines
 
     text = textwrap.dedent(data["source"])
     freevars = data["freevars"]
@@ -148,11 +147,12 @@ def rebuild(data: dict[str, Any]) -> Any:
         first_line = data["first_line"] - 1
     else:
         first_line = data["first_line"]
-    # Padded so that lines (and so error locations) are the original ones;
-    # registered with linecache so that plait reads this text again.
-    padded = "\n" * (first_line - 1) + text
+    # Padded so that lines (and so error locations) are the original ones,
+    # and kept as the text of this code (many functions of one file may be
+    # unpickled: each finds its own text by its code, docs/design/sources.md).
+    padded = "\n" * max(first_line - 1, 0) + text
     filename = f"<plait: pickled from {data['filename']}>"
-    linecache.cache[filename] = (len(padded), None, python_lines(padded), filename)
+    _sources.keep(filename, padded)
     tree = ast.parse(padded, filename)
     _without_def_time_expressions(tree, name)
     namespace: dict[str, Any] = {"__name__": data["module"], "__builtins__": builtins}
@@ -166,6 +166,7 @@ def rebuild(data: dict[str, Any]) -> Any:
     fn.__qualname__ = data["qualname"]
     fn.__module__ = data["module"]
     fn.__doc__ = data["doc"]
+    _sources.source_lines(fn)  # found now, and remembered for its code
     options = dict(data["options"])
     signatures = options.pop("signatures")
     return Dispatcher(fn, signatures=signatures, _compile_signatures=False, **options)

@@ -134,3 +134,10 @@ def test_a_script_with_a_recursive_function_and_a_spawn_pool(tmp_path) -> None:
     out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=240)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "[55, 6765]"
+
+
+def test_many_functions_of_one_file_unpickle_each_with_its_own_text() -> None:
+    # Both made in jit_pickling.py: unpickled first, compiled later.
+    copies = pickle.loads(pickle.dumps([jit_pickling.make_closure(k) for k in range(3)] + list(jit_pickling.make_recursive())))
+    assert [c(1.0) for c in copies[:3]] == [jit_pickling.make_closure(k)(1.0) for k in range(3)]
+    assert copies[3](10) == 55.0 and copies[4](7) is False
