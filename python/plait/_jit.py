@@ -67,6 +67,8 @@ class _Flight:
         self.error: Optional[tuple[type, str]] = None
 
 
+#: Result spellings that convert alike.
+_RESULT_ALIASES = {"float": "float64", "int": "int64", "complex": "complex128"}
 _SCALAR_NAMES = ("int64", "int", "int32", "float64", "float", "float32", "bool", "complex128", "complex")
 
 
@@ -380,6 +382,17 @@ class Dispatcher(_native.DispatcherBase):
             return f"{result or executor.result_type}({', '.join(args)})", executor, with_stages
 
         self._compile_once(codes, build)
+        # One executor per argument types: a second result type for the same
+        # arguments would be silently ignored.
+        with self._lock:
+            compiled = self._compiled[codes][0]
+        if result and _RESULT_ALIASES.get(result, result) != _RESULT_ALIASES.get(
+            compiled[: compiled.index("(")], compiled[: compiled.index("(")]
+        ):
+            raise TypeError(
+                f"{self.__name__}() already has the signature {compiled} for these argument types, "
+                f"so {signature!r} cannot also be compiled"
+            )
 
     # -- introspection -----------------------------------------------------
     @property

@@ -272,3 +272,12 @@ def test_inspect_of_code_with_overloaded_calls() -> None:
     a = np.array([-1.0, 0.5, 2.0])
     assert f(a) == clipped_total(a)
     assert "func.func" in f.inspect(stage="mlir") and f.inspect(stage="llvm").count("define") == 1
+
+
+def test_two_result_types_for_the_same_arguments_are_an_error() -> None:
+    with pytest.raises(TypeError, match=r"already has the signature float64\(int64, int64\)"):
+        plait.jit(["float64(int64, int64)", "int64(int64, int64)"])(add)
+    f = plait.jit(["float64(int64, int64)"])(add)
+    f.compile("float64(int64, int64)")  # again: nothing to do
+    f.compile("float(int64, int64)")  # the same conversion, spelled otherwise
+    assert f(1, 2) == 3.0 and isinstance(f(1, 2), float) and f.signatures == ["float64(int64, int64)"]
