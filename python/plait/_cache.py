@@ -30,10 +30,9 @@ import sys
 import threading
 import warnings
 from pathlib import Path
-from types import CodeType
 from typing import Any, Optional
 
-from . import _overload
+from . import _overload, _sources
 from ._core import jit as _native
 
 _MAGIC = b"plait-cache-2\n"
@@ -105,28 +104,6 @@ def _plait_fingerprint() -> str:
         return _fingerprints["plait"]
 
 
-def _digest_constant(digest: "hashlib._Hash", value: Any) -> None:
-    if isinstance(value, CodeType):
-        _digest_code(digest, value)
-    elif isinstance(value, (tuple, frozenset)):
-        # A frozenset's order follows string hashing, which varies by process.
-        items = sorted(value, key=repr) if isinstance(value, frozenset) else value
-        digest.update(b"(")
-        for item in items:
-            _digest_constant(digest, item)
-        digest.update(b")")
-    else:
-        digest.update(repr(value).encode())
-
-
-def _digest_code(digest: "hashlib._Hash", code: CodeType) -> None:
-    """A digest of what a code object does (marshal's bytes depend on
-    reference counts, so they differ between processes)."""
-    digest.update(code.co_code)
-    digest.update(repr((code.co_names, code.co_varnames, code.co_freevars, code.co_cellvars)).encode())
-    _digest_constant(digest, code.co_consts)
-
-
 def _overloads_fingerprint() -> str:
     """The plait.overload registrations: each typer's code (its nested
     implementations included) and the file of its module."""
@@ -144,7 +121,7 @@ def _overloads_fingerprint() -> str:
         for typer in typers:
             code = getattr(typer, "__code__", None)
             if code is not None:
-                _digest_code(digest, code)
+                digest.update(repr(_sources.code_identity(code)).encode())
             else:
                 digest.update(f"{type(typer).__module__}.{type(typer).__qualname__}".encode())
             module = sys.modules.get(getattr(typer, "__module__", "") or "")

@@ -156,18 +156,32 @@ _FUTURE_FLAGS = functools.reduce(
 
 def _typed(value: object) -> object:
     """A constant with its type: 1, 1.0 and True are equal, but not the same
-    code (tuples and frozensets are compared item by item)."""
+    code (tuples and frozensets are compared item by item; a frozenset's
+    items sorted, since their order follows string hashing, which varies by
+    process)."""
     if isinstance(value, tuple):
         return ("tuple",) + tuple(_typed(item) for item in value)
     if isinstance(value, frozenset):
-        return ("frozenset", frozenset(_typed(item) for item in value))
+        return ("frozenset",) + tuple(sorted((_typed(item) for item in value), key=repr))
     if isinstance(value, CodeType):
-        return ("code", _fingerprint(value))
+        return ("code", code_identity(value))
     return (type(value).__qualname__, repr(value))
 
 
-def _fingerprint(code: CodeType) -> tuple:
-    return (code.co_name, code.co_firstlineno, code.co_code, _typed(code.co_consts), code.co_names, code.co_varnames)
+def code_identity(code: CodeType) -> tuple:
+    """What a code object is: name, first line, bytecode, typed constants
+    (nested code included) and names. Its repr() is the same in every
+    process (marshal's bytes are not: they depend on reference counts)."""
+    return (
+        code.co_name,
+        code.co_firstlineno,
+        code.co_code,
+        _typed(code.co_consts),
+        code.co_names,
+        code.co_varnames,
+        code.co_freevars,
+        code.co_cellvars,
+    )
 
 
 def _defines(text: str, filename: str, wanted: CodeType) -> bool:
@@ -179,8 +193,8 @@ def _defines(text: str, filename: str, wanted: CodeType) -> bool:
         return False
     finally:
         _local.searching = False
-    fingerprint = _fingerprint(wanted)
-    return any(_fingerprint(code) == fingerprint for code in _codes(compiled))
+    identity = code_identity(wanted)
+    return any(code_identity(code) == identity for code in _codes(compiled))
 
 
 def not_a_file(fn: object) -> bool:
