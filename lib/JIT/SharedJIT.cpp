@@ -114,16 +114,21 @@ std::shared_ptr<SharedJIT::Code> SharedJIT::add(std::unique_ptr<llvm::Module> mo
     generated();
   if (objectCopy)
     objectCopy->assign((*object)->getBufferStart(), (*object)->getBufferSize());
+  (void)context; // the module (and its context) are no longer needed
+  return link(std::move(*object), impl->jit->getMainJITDylib(), /*ownDylib=*/false, entrySymbol);
+}
+
+std::shared_ptr<SharedJIT::Code> SharedJIT::link(std::unique_ptr<llvm::MemoryBuffer> object,
+                                                 llvm::orc::JITDylib &dylib, bool ownDylib,
+                                                 const std::string &entrySymbol) {
   auto code = std::make_shared<Code>();
-  code->bytes = (*object)->getBufferSize();
+  code->bytes = object->getBufferSize();
   code->impl = std::make_unique<Code::Impl>();
   code->impl->jit = impl->jit.get();
-  code->impl->tracker = impl->jit->getMainJITDylib().createResourceTracker();
-  if (llvm::Error error =
-          impl->jit->addObjectFile(code->impl->tracker, std::move(*object)))
-    throw std::runtime_error("cannot add code to the JIT: " +
-                             llvm::toString(std::move(error)));
-  (void)context; // the module (and its context) are no longer needed
+  code->impl->ownDylib = ownDylib ? &dylib : nullptr;
+  code->impl->tracker = dylib.createResourceTracker();
+  if (llvm::Error error = impl->jit->addObjectFile(code->impl->tracker, std::move(object)))
+    throw std::runtime_error("cannot add code to the JIT: " + llvm::toString(std::move(error)));
   code->lookup(entrySymbol); // links now: missing symbols fail here
   return code;
 }
@@ -137,17 +142,8 @@ std::shared_ptr<SharedJIT::Code> SharedJIT::load(const std::string &object,
     throw std::runtime_error("cannot load cached code: " + llvm::toString(dylib.takeError()));
   // The runtime's symbols and the process's are found through the main one.
   dylib->addToLinkOrder(impl->jit->getMainJITDylib());
-  auto code = std::make_shared<Code>();
-  code->bytes = object.size();
-  code->impl = std::make_unique<Code::Impl>();
-  code->impl->jit = impl->jit.get();
-  code->impl->ownDylib = &*dylib;
-  code->impl->tracker = dylib->createResourceTracker();
-  if (llvm::Error error = impl->jit->addObjectFile(
-          code->impl->tracker, llvm::MemoryBuffer::getMemBufferCopy(object, "plait-cached-object")))
-    throw std::runtime_error("cannot load cached code: " + llvm::toString(std::move(error)));
-  code->lookup(entrySymbol); // links now: a bad object fails here
-  return code;
+  return link(llvm::MemoryBuffer::getMemBufferCopy(object, "plait-cached-object"), *dylib,
+              /*ownDylib=*/true, entrySymbol);
 }
 
 } // namespace plait

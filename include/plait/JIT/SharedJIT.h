@@ -17,8 +17,12 @@
 
 namespace llvm {
 class LLVMContext;
+class MemoryBuffer;
 class Module;
 class TargetMachine;
+namespace orc {
+class JITDylib;
+} // namespace orc
 } // namespace llvm
 
 namespace plait {
@@ -62,6 +66,10 @@ public:
 
 private:
   SharedJIT();
+  /// Links `object` into `dylib` as one Code (removing the dylib with it when
+  /// it is the code's own); throws unless `entrySymbol` resolves.
+  std::shared_ptr<Code> link(std::unique_ptr<llvm::MemoryBuffer> object, llvm::orc::JITDylib &dylib,
+                             bool ownDylib, const std::string &entrySymbol);
   struct Impl;
   std::unique_ptr<Impl> impl;
 };
