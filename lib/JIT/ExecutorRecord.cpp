@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstring>
 #include <stdexcept>
 #include <vector>
@@ -52,10 +53,15 @@ public:
     at += 8;
     return value;
   }
-  std::string text() {
-    int64_t size = integer();
-    if (size < 0)
+  /// A count of items that follow, at most `limit`.
+  int64_t count(int64_t limit) {
+    int64_t value = integer();
+    if (value < 0 || value > limit)
       fail();
+    return value;
+  }
+  std::string text() {
+    int64_t size = count(INT64_MAX);
     need(static_cast<size_t>(size));
     std::string value = bytes.substr(at, size);
     at += size;
@@ -79,10 +85,7 @@ public:
       t.named = &frontend::eighResultClass();
     t.function = static_cast<int>(integer());
     t.text = text();
-    int64_t count = integer();
-    if (count < 0 || count > 1 << 16)
-      fail();
-    for (int64_t i = 0; i < count; ++i)
+    for (int64_t i = 0, elements = count(1 << 16); i < elements; ++i)
       t.elements.push_back(type(depth + 1));
     return t;
   }
@@ -137,16 +140,10 @@ std::shared_ptr<Executor> loadExecutorRecord(const std::string &record) {
   auto executor = std::make_shared<Executor>();
   frontend::EmittedModule &info = executor->info;
   info.entrySymbol = r.text();
-  int64_t arguments = r.integer();
-  if (arguments < 0 || arguments > 1 << 16)
-    throw std::invalid_argument("malformed plait executor record");
-  for (int64_t i = 0; i < arguments; ++i)
+  for (int64_t i = 0, arguments = r.count(1 << 16); i < arguments; ++i)
     info.argumentTypes.push_back(r.type());
   info.resultType = r.type();
-  int64_t errors = r.integer();
-  if (errors < 0 || errors > 1 << 24)
-    throw std::invalid_argument("malformed plait executor record");
-  for (int64_t i = 0; i < errors; ++i) {
+  for (int64_t i = 0, errors = r.count(1 << 24); i < errors; ++i) {
     frontend::ErrorSite site;
     site.exception = r.text();
     site.message = r.text();
@@ -154,10 +151,7 @@ std::shared_ptr<Executor> loadExecutorRecord(const std::string &record) {
     info.errors.push_back(std::move(site));
   }
   info.mayRunLong = r.integer() != 0;
-  int64_t written = r.integer();
-  if (written < 0 || written > 1 << 16)
-    throw std::invalid_argument("malformed plait executor record");
-  for (int64_t i = 0; i < written; ++i)
+  for (int64_t i = 0, written = r.count(1 << 16); i < written; ++i)
     info.writesArgument.push_back(r.integer() != 0);
   executor->packedSlots = static_cast<size_t>(r.integer());
   executor->resultWords = static_cast<size_t>(r.integer());
