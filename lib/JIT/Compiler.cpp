@@ -375,7 +375,6 @@ std::shared_ptr<Executor> compile(const CompileRequest &request) {
     llvmModule->print(os, nullptr);
     clock.lap("printing stages");
   }
-  executor->stagesKept = request.keepStages;
   std::string packedSymbol = executor->info.entrySymbol + "_packed";
   executor->code = SharedJIT::get().add(
       std::move(llvmModule), std::move(llvmContext), packedSymbol,

@@ -55,7 +55,6 @@ struct Executor {
   std::shared_ptr<SharedJIT::Code> code;
   frontend::EmittedModule info;
   // The stages' IR when the request kept them, otherwise empty.
-  bool stagesKept = false;
   std::string plaitText;          // the plait dialect, as emitted
   std::string optimizedPlaitText; // after inlining and plait's optimisations
   std::string mlirText;           // lowered to standard dialects

@@ -152,7 +152,6 @@ void populateJIT(nb::module_ &m) {
                      return phases;
                    })
       .def_prop_ro("code_bytes", [](const jit::Executor &e) { return e.code->codeBytes(); })
-      .def_ro("stages_kept", &jit::Executor::stagesKept)
       .def_ro("plait", &jit::Executor::plaitText)
       .def_ro("optimized_plait", &jit::Executor::optimizedPlaitText)
       .def_ro("mlir", &jit::Executor::mlirText)
