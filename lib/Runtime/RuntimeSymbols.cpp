@@ -152,16 +152,12 @@ AllocationArena::~AllocationArena() {
 }
 
 void AllocationArena::record(void *pointer) {
-  std::unique_lock<std::mutex> guard(lock, std::defer_lock);
-  if (shared)
-    guard.lock();
+  auto held = guard();
   allocations.push_back(pointer);
 }
 
 bool AllocationArena::release(void *pointer) {
-  std::unique_lock<std::mutex> guard(lock, std::defer_lock);
-  if (shared)
-    guard.lock();
+  auto held = guard();
   // From the back: temporaries are freed soon after they are made.
   auto it = std::find(allocations.rbegin(), allocations.rend(), pointer);
   if (it == allocations.rend())

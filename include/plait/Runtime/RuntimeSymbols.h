@@ -70,6 +70,10 @@ public:
   bool setShared(bool isShared) { return std::exchange(shared, isShared); }
 
 private:
+  /// Holds `lock` while the arena is shared, nothing otherwise.
+  std::unique_lock<std::mutex> guard() {
+    return shared ? std::unique_lock<std::mutex>(lock) : std::unique_lock<std::mutex>();
+  }
   std::mutex lock; // guards allocations while shared
   bool shared = false;
   std::vector<void *> allocations;
