@@ -283,7 +283,7 @@ ExecutionEngine::create(const std::shared_ptr<Module> &module,
       pm->run(target->getOperation());
     }
 
-    mlir::Operation *moduleOp = target->getRawOperation();
+    mlir::Operation *moduleOp = &target->getOperation().get();
     std::string undefined;
     moduleOp->walk([&](mlir::LLVM::LLVMFuncOp func) {
       std::string name = func.getName().str();

@@ -1,10 +1,12 @@
 //===- Context.cpp - an MLIR context with a lock and diagnostics ----------===//
 #include "plait/IR/Context.h"
 #include "plait/IR/MLIRUtils.h"
+#include "plait/IR/Module.h"
 #include "plait/IR/Registration.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Operation.h"
 #include "plait/Support/LLVMCompat.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -87,9 +89,9 @@ std::shared_ptr<Context> Context::create(bool internal) {
 }
 
 Context::Context(bool internal)
-    : mlirContext(std::make_unique<mlir::MLIRContext>(
-          getDialectRegistry(), mlir::MLIRContext::Threading::DISABLED)),
-      internal(internal) {
+    : mlirContext(std::make_unique<mlir::MLIRContext>(getDialectRegistry(),
+                                                      mlir::MLIRContext::Threading::DISABLED)),
+      handleTable(std::make_unique<HandleTable>()), internal(internal) {
   ensurePassesRegistered();
   // plait.jit's own contexts serve one compilation at a time, of a handful of
   // functions: without threading, uniquing types and attributes takes no
@@ -106,9 +108,26 @@ Context::Context(bool internal)
 }
 
 Context::~Context() {
+  destroyBuried();
   mlirContext.reset();
   if (!internal)
     --liveContexts;
+}
+
+void Context::destroyBuried() {
+  std::vector<mlir::Operation *> buried;
+  {
+    std::lock_guard<std::mutex> lock(handleTable->mutex);
+    if (handleTable->graveyard.empty())
+      return;
+    buried.swap(handleTable->graveyard);
+  }
+  // Uses between the buried operations go first, so that no use outlives the
+  // value it refers to whatever the order of destruction.
+  for (mlir::Operation *op : buried)
+    op->dropAllReferences();
+  for (mlir::Operation *op : buried)
+    op->destroy();
 }
 
 int64_t Context::liveCount() { return liveContexts.load(); }
@@ -160,6 +179,7 @@ Context::Guard::Guard(Context &context) : context(context) {
   if (owns) {
     context.irMutex.lock();
     heldContexts.push_back(&context);
+    context.destroyBuried();
   }
 }
 

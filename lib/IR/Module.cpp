@@ -1,35 +1,157 @@
-//===- Module.cpp - modules and handles to their IR -----------------------===//
+//===- Module.cpp - owned IR and the handle bookkeeping -------------------===//
 #include "plait/IR/Module.h"
-#include "plait/IR/MLIRUtils.h"
+#include "Ownership.h"
 
-#include "mlir/AsmParser/AsmParser.h"
-#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
 
 namespace plait {
+
+//===----------------------------------------------------------------------===//
+// Ownership
+//===----------------------------------------------------------------------===//
+
+std::shared_ptr<LiveOperation> Ownership::live(Context &context, TableLock &lock,
+                                               mlir::Operation *op) {
+  HandleTable &table = lock.table;
+  auto it = table.operations.find(op);
+  if (it != table.operations.end()) {
+    std::shared_ptr<LiveOperation> existing = it->second.lock();
+    if (existing && isValid(*existing))
+      return existing;
+    lock.keep(std::move(existing));
+  }
+  std::shared_ptr<Module> root = rootOf(lock, op);
+  if (!root)
+    throw InvalidHandleError("the operation is not inside any module");
+  auto created = std::make_shared<LiveOperation>(context, op);
+  created->root = root;
+  created->epoch = root->top == op ? 0 : root->epoch;
+  table.operations[op] = created;
+  // Entries of dead handles are dropped now and then, not one by one: a
+  // handle may die on any thread without the context lock.
+  if (table.operations.size() >= table.sweepAt) {
+    for (auto entry = table.operations.begin(); entry != table.operations.end();)
+      entry = entry->second.expired() ? table.operations.erase(entry) : std::next(entry);
+    table.sweepAt = std::max<size_t>(1024, 2 * table.operations.size());
+  }
+  return created;
+}
+
+void Ownership::repoint(TableLock &lock, mlir::Operation *subtree,
+                        const std::shared_ptr<Module> &to, bool isTop) {
+  HandleTable &table = lock.table;
+  subtree->walk([&](mlir::Operation *op) {
+    auto it = table.operations.find(op);
+    if (it == table.operations.end())
+      return;
+    std::shared_ptr<LiveOperation> live = it->second.lock();
+    if (!live || !isValid(*live)) {
+      table.operations.erase(it);
+      lock.keep(std::move(live));
+      return;
+    }
+    lock.keep(std::move(live->root));
+    live->root = to;
+    live->epoch = isTop && op == subtree ? 0 : to->epoch;
+  });
+}
+
+void Ownership::markErased(TableLock &lock, mlir::Operation *subtree) {
+  HandleTable &table = lock.table;
+  subtree->walk([&](mlir::Operation *op) {
+    auto it = table.operations.find(op);
+    if (it == table.operations.end())
+      return;
+    if (std::shared_ptr<LiveOperation> live = it->second.lock()) {
+      live->erased = true;
+      lock.keep(std::move(live));
+    }
+    table.operations.erase(it);
+  });
+}
+
+void Ownership::reference(const std::shared_ptr<Module> &user,
+                          const std::shared_ptr<Module> &used) {
+  if (!used || used == user)
+    return;
+  auto &list = user->referenced;
+  if (std::find(list.begin(), list.end(), used) == list.end())
+    list.push_back(used);
+}
+
+void Ownership::referenceOutsideValues(TableLock &lock, mlir::Operation *subtree,
+                                       const std::shared_ptr<Module> &user) {
+  subtree->walk([&](mlir::Operation *op) {
+    for (mlir::Value operand : op->getOperands())
+      if (mlir::Operation *definer = definerOf(operand); definer && !subtree->isAncestor(definer))
+        reference(user, rootOf(lock, definer));
+  });
+}
+
+std::shared_ptr<Module> Ownership::adoptLocked(const std::shared_ptr<Context> &context,
+                                               TableLock &lock, mlir::Operation *op) {
+  std::shared_ptr<Module> module(new Module(context, op));
+  lock.table.roots[op] = module;
+  return module;
+}
+
+bool Ownership::isUsedFromOutside(TableLock &lock, Module &module) {
+  mlir::Operation *top = module.top;
+  if (!top)
+    return false;
+  for (auto &[otherTop, weak] : lock.table.roots) {
+    std::shared_ptr<Module> other = weak.lock();
+    if (!other || other.get() == &module) {
+      lock.keep(std::move(other));
+      continue;
+    }
+    lock.keep(other);
+    auto &list = other->referenced;
+    if (std::none_of(list.begin(), list.end(),
+                     [&](const auto &used) { return used.get() == &module; }))
+      continue;
+    mlir::WalkResult found = otherTop->walk([&](mlir::Operation *op) {
+      for (mlir::Value operand : op->getOperands())
+        if (mlir::Operation *definer = definerOf(operand); definer && top->isAncestor(definer))
+          return mlir::WalkResult::interrupt();
+      return mlir::WalkResult::advance();
+    });
+    if (found.wasInterrupted())
+      return true;
+  }
+  return false;
+}
 
 //===----------------------------------------------------------------------===//
 // Module
 //===----------------------------------------------------------------------===//
 
-Module::Module(std::shared_ptr<Context> context, mlir::Operation *moduleOp)
-    : context(std::move(context)), moduleOp(moduleOp) {}
+Module::Module(std::shared_ptr<Context> context, mlir::Operation *top)
+    : context(std::move(context)), top(top) {}
 
 Module::~Module() {
-  // No context lock: destroying a module touches only its own operations (the
-  // context's uniqued attributes and types are immutable), and no handle into
-  // it can exist any more since every handle keeps the module alive.
-  moduleOp->destroy();
+  // No context lock here (a Module may die with the GIL held): its operation
+  // is destroyed by the next holder of the lock. `referenced` is released
+  // after the burial, so Modules this one uses are buried with or after it.
+  HandleTable &table = context->getHandleTable();
+  std::lock_guard<std::mutex> lock(table.mutex);
+  if (!top)
+    return;
+  auto it = table.roots.find(top);
+  if (it != table.roots.end() && it->second.expired())
+    table.roots.erase(it);
+  table.graveyard.push_back(top);
 }
 
-std::shared_ptr<Module> Module::adopt(std::shared_ptr<Context> context,
-                                      mlir::Operation *moduleOp) {
-  return std::shared_ptr<Module>(new Module(std::move(context), moduleOp));
+std::shared_ptr<Module> Module::adopt(std::shared_ptr<Context> context, mlir::Operation *topOp) {
+  TableLock lock(*context);
+  return Ownership::adoptLocked(context, lock, topOp);
 }
 
 std::shared_ptr<Module> Module::parse(std::shared_ptr<Context> context,
@@ -48,190 +170,44 @@ std::shared_ptr<Module> Module::parse(std::shared_ptr<Context> context,
   return adopt(std::move(context), parsed.release().getOperation());
 }
 
+std::shared_ptr<Module> Module::create(std::shared_ptr<Context> context, mlir::Location location) {
+  Context::Guard guard(*context);
+  return adopt(context, mlir::ModuleOp::create(location).getOperation());
+}
+
 OperationRef Module::getOperation() {
-  return OperationRef(shared_from_this(), moduleOp, /*epoch=*/0);
+  Context::Guard guard(*context);
+  TableLock lock(*context);
+  if (!top)
+    throw InvalidHandleError("the module's operation was erased or moved into "
+                             "another module");
+  return OperationRef(Ownership::live(*context, lock, top));
+}
+
+mlir::Operation *Module::getRawOperation() {
+  std::lock_guard<std::mutex> lock(context->getHandleTable().mutex);
+  return top;
+}
+
+void Module::invalidateHandles() {
+  std::lock_guard<std::mutex> lock(context->getHandleTable().mutex);
+  ++epoch;
+}
+
+bool Module::isUsedFromOutside() {
+  TableLock lock(*context);
+  return Ownership::isUsedFromOutside(lock, *this);
 }
 
 std::string Module::str() { return getOperation().str(); }
 
 std::shared_ptr<Module> Module::clone() {
   Context::Guard guard(*context);
-  return adopt(context, moduleOp->clone());
-}
-
-//===----------------------------------------------------------------------===//
-// OperationRef
-//===----------------------------------------------------------------------===//
-
-static void checkEpoch(const Module &module, uint64_t epoch, const char *what) {
-  if (epoch != 0 && epoch != module.currentEpoch())
-    throw InvalidHandleError(
-        std::string("this ") + what +
-        " handle is no longer valid: the IR it referred to may have been "
-        "erased or rewritten by a pass pipeline since the handle was made");
-}
-
-bool OperationRef::isValid() const {
-  return epoch == 0 || epoch == module->currentEpoch();
-}
-
-mlir::Operation &OperationRef::get() const {
-  checkEpoch(*module, epoch, "operation");
-  return *op;
-}
-
-std::string OperationRef::name() const {
-  Context::Guard guard(getContext());
-  return get().getName().getStringRef().str();
-}
-
-std::string OperationRef::location() const {
-  Context::Guard guard(getContext());
-  return locationToString(get().getLoc());
-}
-
-std::string OperationRef::str() const {
-  Context::Guard guard(getContext());
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  get().print(os);
-  os.flush();
-  return text;
-}
-
-void OperationRef::verify() const {
-  Context::Guard guard(getContext());
-  Context::Capture capture(getContext());
-  if (mlir::failed(mlir::verify(&get())))
-    capture.fail("Verification failed");
-}
-
-void OperationRef::emitError(const std::string &message) const {
-  Context::Guard guard(getContext());
-  get().emitError(message);
-}
-
-void OperationRef::emitWarning(const std::string &message) const {
-  Context::Guard guard(getContext());
-  get().emitWarning(message);
-}
-
-static AttributeValue toAttributeValue(mlir::Attribute attribute) {
-  AttributeValue value;
-  if (auto boolean = attribute.dyn_cast<mlir::BoolAttr>()) {
-    value.kind = AttributeValue::Kind::Bool;
-    value.boolean = boolean.getValue();
-  } else if (auto integer = attribute.dyn_cast<mlir::IntegerAttr>();
-             integer && integer.getValue().getMinSignedBits() <= 64) {
-    value.kind = AttributeValue::Kind::Integer;
-    value.integer = integer.getType().isUnsignedInteger()
-                        ? static_cast<int64_t>(integer.getValue().getZExtValue())
-                        : integer.getValue().getSExtValue();
-  } else if (auto floating = attribute.dyn_cast<mlir::FloatAttr>()) {
-    value.kind = AttributeValue::Kind::Float;
-    value.floating = floating.getValueAsDouble();
-  } else if (auto string = attribute.dyn_cast<mlir::StringAttr>()) {
-    value.kind = AttributeValue::Kind::String;
-    value.text = string.getValue().str();
-  } else {
-    llvm::raw_string_ostream os(value.text);
-    attribute.print(os);
-    os.flush();
-  }
-  return value;
-}
-
-std::vector<std::pair<std::string, AttributeValue>>
-OperationRef::attributes() const {
-  Context::Guard guard(getContext());
-  std::vector<std::pair<std::string, AttributeValue>> result;
-  for (const mlir::NamedAttribute &named : get().getAttrs())
-    result.emplace_back(named.getName().str(),
-                        toAttributeValue(named.getValue()));
-  return result;
-}
-
-void OperationRef::setAttribute(const std::string &name,
-                                const AttributeValue &value) const {
-  Context::Guard guard(getContext());
-  mlir::Operation &operation = get();
-  mlir::MLIRContext *mlirContext = operation.getContext();
-  mlir::Attribute attribute;
-  switch (value.kind) {
-  case AttributeValue::Kind::Integer:
-    attribute = mlir::IntegerAttr::get(mlir::IntegerType::get(mlirContext, 64),
-                                       value.integer);
-    break;
-  case AttributeValue::Kind::Float:
-    attribute = mlir::FloatAttr::get(mlir::Float64Type::get(mlirContext),
-                                     value.floating);
-    break;
-  case AttributeValue::Kind::Bool:
-    attribute = mlir::BoolAttr::get(mlirContext, value.boolean);
-    break;
-  case AttributeValue::Kind::String:
-    attribute = mlir::StringAttr::get(mlirContext, value.text);
-    break;
-  case AttributeValue::Kind::Other:
-    attribute = mlir::parseAttribute(value.text, mlirContext);
-    if (!attribute)
-      throw InvalidArgumentError("cannot parse attribute '" + value.text + "'");
-    break;
-  }
-  operation.setAttr(name, attribute);
-}
-
-bool OperationRef::removeAttribute(const std::string &name) const {
-  Context::Guard guard(getContext());
-  return static_cast<bool>(get().removeAttr(name));
-}
-
-std::vector<RegionRef> OperationRef::regions() const {
-  Context::Guard guard(getContext());
-  std::vector<RegionRef> result;
-  for (mlir::Region &region : get().getRegions())
-    result.emplace_back(module, &region, epoch);
-  return result;
-}
-
-std::vector<OperationRef> OperationRef::walk() const {
-  Context::Guard guard(getContext());
-  uint64_t current = module->currentEpoch();
-  std::vector<OperationRef> result;
-  mlir::Operation *root = &get();
-  root->walk<mlir::WalkOrder::PreOrder>([&](mlir::Operation *nested) {
-    result.emplace_back(module, nested, nested == root ? epoch : current);
-  });
-  return result;
-}
-
-//===----------------------------------------------------------------------===//
-// RegionRef and BlockRef
-//===----------------------------------------------------------------------===//
-
-std::vector<BlockRef> RegionRef::blocks() const {
-  Context::Guard guard(*module->getContext());
-  checkEpoch(*module, epoch, "region");
-  std::vector<BlockRef> result;
-  for (mlir::Block &block : *region)
-    result.emplace_back(module, &block, epoch);
-  return result;
-}
-
-std::vector<OperationRef> BlockRef::operations() const {
-  Context::Guard guard(*module->getContext());
-  checkEpoch(*module, epoch, "block");
-  uint64_t current = module->currentEpoch();
-  std::vector<OperationRef> result;
-  for (mlir::Operation &operation : *block)
-    result.emplace_back(module, &operation, current);
-  return result;
-}
-
-size_t BlockRef::numArguments() const {
-  Context::Guard guard(*module->getContext());
-  checkEpoch(*module, epoch, "block");
-  return block->getNumArguments();
+  mlir::Operation *source = getRawOperation();
+  if (!source)
+    throw InvalidHandleError("the module's operation was erased or moved into "
+                             "another module");
+  return adopt(context, source->clone());
 }
 
 } // namespace plait

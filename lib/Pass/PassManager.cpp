@@ -49,8 +49,7 @@ public:
   void runOnOperation() override {
     mlir::Operation *op = getOperation();
     std::shared_ptr<Module> module = owner->runningModule;
-    bool isRoot = op == module->getRawOperation();
-    OperationRef handle(module, op, isRoot ? 0 : module->currentEpoch());
+    OperationRef handle = OperationRef::of(*module->getContext(), op);
     std::string errorMessage;
     bool succeeded;
     {
@@ -157,11 +156,17 @@ void PassManager::run(const OperationRef &op) {
         "the operation belongs to a different Context than this PassManager");
   Context::Guard guard(*context);
   mlir::Operation &target = op.get();
+  std::shared_ptr<Module> module = op.getModule();
+  if (module->isUsedFromOutside())
+    throw InvalidArgumentError(
+        "operations outside this module use values defined in it (operations "
+        "created from its values but not inserted into it): insert or erase "
+        "them before running a pass pipeline, which may erase the values");
   Context::Capture capture(*context);
-  impl->runningModule = op.getModule();
+  impl->runningModule = module;
   mlir::LogicalResult result = impl->pm.run(&target);
   impl->runningModule.reset();
-  op.getModule()->invalidateHandles();
+  module->invalidateHandles();
   if (mlir::failed(result))
     capture.fail("Failure while executing pass pipeline");
 }

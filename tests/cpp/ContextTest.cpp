@@ -1,6 +1,10 @@
 //===- ContextTest.cpp - context locking, handles and diagnostics ---------===//
 #include "TestUtil.h"
 #include "plait/IR/Module.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/MLIRContext.h"
 #include "plait/Support/Rendezvous.h"
 
 #include <gtest/gtest.h>
@@ -105,21 +109,17 @@ TEST(ContextTest, AttributesRoundTrip) {
   auto context = Context::create();
   auto module = Module::parse(context, test::kAddModule);
   OperationRef func = module->getOperation().walk()[1];
-  AttributeValue value;
-  value.kind = AttributeValue::Kind::Integer;
-  value.integer = -7;
-  func.setAttribute("plait.test", value);
+  mlir::MLIRContext &mlirContext = context->getMLIRContext();
+  func.setAttribute("plait.test",
+                    mlir::IntegerAttr::get(mlir::IntegerType::get(&mlirContext, 64), -7));
   bool found = false;
   for (auto &[name, attribute] : func.attributes()) {
     if (name == "plait.test") {
       found = true;
-      EXPECT_EQ(attribute.kind, AttributeValue::Kind::Integer);
-      EXPECT_EQ(attribute.integer, -7);
+      EXPECT_EQ(attribute.cast<mlir::IntegerAttr>().getInt(), -7);
     }
-    if (name == "sym_name") {
-      EXPECT_EQ(attribute.kind, AttributeValue::Kind::String);
-      EXPECT_EQ(attribute.text, "add");
-    }
+    if (name == "sym_name")
+      EXPECT_EQ(attribute.cast<mlir::StringAttr>().getValue(), "add");
   }
   EXPECT_TRUE(found);
   EXPECT_TRUE(func.removeAttribute("plait.test"));

@@ -37,7 +37,9 @@ def test_handler_receives_warnings_and_notes() -> None:
             (ir.DiagnosticSeverity.WARNING, "watch out"),
             (ir.DiagnosticSeverity.ERROR, "broken on purpose"),
         ]
-        assert seen[0].location == module.operation.location
+        # The module's own location, as "file:line:col".
+        assert seen[0].location == "<string>:0:0"
+        assert module.operation.location == ir.Location.file("<string>", 0, 0)
         assert handle.attached and not handle.had_error
         handle.detach()
         handle.detach()  # idempotent

@@ -71,7 +71,8 @@ def test_location_carries_source_name_line_and_column() -> None:
     with ir.Context():
         module = ir.Module.parse(ADD_MODULE, source_name="kernels.mlir")
         addi = module.operation.regions[0].blocks[0].operations[0].regions[0].blocks[0].operations[0]
-        assert addi.location == "kernels.mlir:3:8"
+        assert str(addi.location) == 'loc("kernels.mlir":3:8)'
+        assert addi.location == ir.Location.file("kernels.mlir", 3, 8)
 
 
 def test_attributes_read_and_set() -> None:
@@ -79,18 +80,21 @@ def test_attributes_read_and_set() -> None:
         module = ir.Module.parse(ADD_MODULE)
         func = module.operation.regions[0].blocks[0].operations[0]
         attrs = func.attributes
-        assert attrs["sym_name"] == "add"
-        assert isinstance(attrs["function_type"], ir.Attribute)
+        assert isinstance(attrs["sym_name"], ir.StringAttr) and attrs["sym_name"].value == "add"
+        assert isinstance(attrs["function_type"], ir.TypeAttr)
         assert str(attrs["function_type"]) == "(i64, i64) -> i64"
         attrs["plait.count"] = 3
         attrs["plait.ratio"] = 0.25
         attrs["plait.flag"] = True
         attrs["plait.label"] = "hot"
-        attrs["plait.shape"] = ir.Attribute("array<i64: 1, 2>")
-        assert attrs["plait.count"] == 3 and type(attrs["plait.count"]) is int
-        assert attrs["plait.ratio"] == 0.25
-        assert attrs["plait.flag"] is True
-        assert attrs["plait.label"] == "hot"
+        attrs["plait.shape"] = ir.Attribute.parse("array<i64: 1, 2>")
+        # Python values become i64, f64, bool and string attributes.
+        assert attrs["plait.count"] == ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 3)
+        assert attrs["plait.count"].value == 3 and type(attrs["plait.count"].value) is int
+        assert attrs["plait.ratio"].value == 0.25 and str(attrs["plait.ratio"].type) == "f64"
+        assert attrs["plait.flag"].value is True
+        assert attrs["plait.label"].value == "hot"
+        assert list(attrs["plait.shape"]) == [1, 2]
         assert str(attrs["plait.shape"]) == "array<i64: 1, 2>"
         assert "plait.count" in attrs and "nope" not in attrs
         assert set(attrs.keys()) >= {"sym_name", "function_type", "plait.count"}
@@ -102,8 +106,8 @@ def test_attributes_read_and_set() -> None:
             attrs["bad"] = [1, 2]
         with pytest.raises(ValueError):
             attrs["huge"] = 2**70
-        with pytest.raises(ValueError):
-            attrs["broken"] = ir.Attribute("array<i64: ")
+        with pytest.raises(ir.MLIRError, match="Unable to parse attribute"):
+            attrs["broken"] = ir.Attribute.parse("array<i64: ")
         assert 'plait.label = "hot"' in str(module)
         func.verify()
 
@@ -140,7 +144,7 @@ def test_verify_failure_raises_with_diagnostics() -> None:
     with ir.Context():
         module = ir.Module.parse(ADD_MODULE)
         func = module.operation.regions[0].blocks[0].operations[0]
-        func.attributes["function_type"] = ir.Attribute("(i64) -> i64")
+        func.attributes["function_type"] = ir.TypeAttr.get(ir.Type.parse("(i64) -> i64"))
         with pytest.raises(ir.MLIRError) as info:
             module.operation.verify()
         assert info.value.error_diagnostics

@@ -123,7 +123,7 @@ def test_verifier_catches_broken_ir_from_a_python_pass() -> None:
 
         def corrupt(op: ir.Operation) -> None:
             func = op.regions[0].blocks[0].operations[0]
-            func.attributes["function_type"] = ir.Attribute("(i64) -> i64")
+            func.attributes["function_type"] = ir.TypeAttr.get(ir.Type.parse("(i64) -> i64"))
 
         pm = PassManager()
         pm.add(corrupt)

@@ -118,7 +118,7 @@ def test_python_and_native_passes_mixed_in_many_threads() -> None:
             pm.add(rendezvous_pipeline(barrier, threads, 60))
             pm.add(record)
             pm.run(module)
-            assert module.operation.attributes["plait.thread"] == i
+            assert module.operation.attributes["plait.thread"].value == i
             return names
 
     for names in run_in_threads(threads, body):

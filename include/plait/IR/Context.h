@@ -29,6 +29,8 @@ class MLIRContext;
 
 namespace plait {
 
+struct HandleTable;
+
 /// Called for every diagnostic not captured by a failing call; returns true
 /// when it handled the diagnostic. Must not throw.
 using DiagnosticCallback = std::function<bool(const DiagnosticInfo &)>;
@@ -43,6 +45,8 @@ public:
   Context &operator=(const Context &) = delete;
 
   mlir::MLIRContext &getMLIRContext() { return *mlirContext; }
+  /// The handles into this context's IR (see Module.h).
+  HandleTable &getHandleTable() { return *handleTable; }
 
   /// Holds the context lock for the current scope, unless this thread already
   /// holds it on behalf of the same logical operation.
@@ -106,8 +110,11 @@ public:
 private:
   explicit Context(bool internal);
   bool handleDiagnostic(const DiagnosticInfo &diagnostic);
+  /// Destroys the operations of Modules that died (under the context lock).
+  void destroyBuried();
 
   std::unique_ptr<mlir::MLIRContext> mlirContext;
+  std::unique_ptr<HandleTable> handleTable;
 
   // The context lock: held by the logical operation using the IR.
   std::mutex irMutex;

@@ -56,7 +56,9 @@ struct PyModule {
   std::shared_ptr<Module> module;
 };
 
+/// plait.ir.Operation (and, through Python subclasses, every OpView).
 struct PyOperation {
+  nb::object pyContext;
   OperationRef ref;
 };
 
@@ -66,6 +68,9 @@ nb::object resolveContext(const nb::object &context);
 PyContext &unwrapContext(const nb::object &context);
 /// The operation of a plait.ir.Module or plait.ir.Operation (TypeError else).
 OperationRef toOperationRef(const nb::handle &object);
+/// The Python object for an operation: an instance of the OpView class
+/// registered for its name (plait.dialects), else a plain Operation.
+nb::object wrapOperation(const nb::object &pyContext, OperationRef ref);
 
 void populateIR(nb::module_ &m);
 void populatePassManager(nb::module_ &m);

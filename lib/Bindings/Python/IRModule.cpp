@@ -1,5 +1,10 @@
 //===- IRModule.cpp - plait.ir glue ---------------------------------------===//
-#include "Bindings.h"
+#include "IRBindings.h"
+
+#include "plait/IR/Module.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
 
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
@@ -20,22 +25,6 @@ namespace {
 /// __enter__/__exit__.
 thread_local std::vector<PyObject *> contextStack;
 
-struct PyAttribute {
-  std::string text;
-};
-
-struct PyRegion {
-  RegionRef ref;
-};
-
-struct PyBlock {
-  BlockRef ref;
-};
-
-struct PyAttributeMap {
-  OperationRef ref;
-};
-
 /// A diagnostic handler attached to a context; detaching is idempotent.
 struct HandlerState {
   explicit HandlerState(nb::object callable) : callable(std::move(callable)) {}
@@ -54,64 +43,6 @@ struct PyDiagnosticHandler {
       context->detachDiagnosticHandler(id);
   }
 };
-
-nb::object toPython(const AttributeValue &value) {
-  switch (value.kind) {
-  case AttributeValue::Kind::Integer:
-    return nb::int_(value.integer);
-  case AttributeValue::Kind::Float:
-    return nb::float_(value.floating);
-  case AttributeValue::Kind::Bool:
-    return nb::bool_(value.boolean);
-  case AttributeValue::Kind::String:
-    return nb::str(value.text.c_str(), value.text.size());
-  case AttributeValue::Kind::Other:
-    return nb::cast(PyAttribute{value.text});
-  }
-  return nb::none();
-}
-
-AttributeValue fromPython(const nb::handle &object) {
-  AttributeValue value;
-  if (PyBool_Check(object.ptr())) {
-    value.kind = AttributeValue::Kind::Bool;
-    value.boolean = object.ptr() == Py_True;
-  } else if (PyLong_Check(object.ptr())) {
-    int overflow = 0;
-    long long integer = PyLong_AsLongLongAndOverflow(object.ptr(), &overflow);
-    if (overflow)
-      throw nb::value_error("integer attribute values must fit in 64 bits");
-    value.kind = AttributeValue::Kind::Integer;
-    value.integer = integer;
-  } else if (PyFloat_Check(object.ptr())) {
-    value.kind = AttributeValue::Kind::Float;
-    value.floating = PyFloat_AsDouble(object.ptr());
-  } else if (nb::isinstance<nb::str>(object)) {
-    value.kind = AttributeValue::Kind::String;
-    value.text = nb::cast<std::string>(object);
-  } else if (nb::isinstance<PyAttribute>(object)) {
-    value.text = nb::cast<const PyAttribute &>(object).text;
-  } else {
-    throw nb::type_error("attribute values must be bool, int, float, str or "
-                         "plait.ir.Attribute");
-  }
-  return value;
-}
-
-nb::list wrapOperations(std::vector<OperationRef> refs) {
-  nb::list result;
-  for (OperationRef &ref : refs)
-    result.append(nb::cast(PyOperation{std::move(ref)}));
-  return result;
-}
-
-OperationRef operationOf(const nb::handle &object) {
-  if (nb::isinstance<PyModule>(object))
-    return nb::cast<PyModule &>(object).module->getOperation();
-  if (nb::isinstance<PyOperation>(object))
-    return nb::cast<PyOperation &>(object).ref;
-  throw nb::type_error("expected a plait.ir.Module or plait.ir.Operation");
-}
 
 } // namespace
 
@@ -133,11 +64,20 @@ PyContext &unwrapContext(const nb::object &context) {
   return nb::cast<PyContext &>(context);
 }
 
+Context &nativeContext(const nb::object &pyContext) { return *unwrapContext(pyContext).context; }
+
 OperationRef toOperationRef(const nb::handle &object) {
-  return operationOf(object);
+  if (nb::isinstance<PyModule>(object))
+    return detached([&] { return nb::cast<PyModule &>(object).module->getOperation(); });
+  if (nb::isinstance<PyOperation>(object))
+    return nb::cast<PyOperation &>(object).ref;
+  throw nb::type_error("expected a plait.ir.Module or plait.ir.Operation");
 }
 
 void populateIR(nb::module_ &m) {
+  populateIRTypes(m);
+  populateIRAttributes(m);
+  populateIRCore(m);
   m.def(
       "_set_mlir_error_class",
       [](nb::handle cls) {
@@ -182,10 +122,9 @@ void populateIR(nb::module_ &m) {
   nb::class_<PyContext>(m, "Context",
                         "Owns MLIR IR; thread-compatible (one lock per "
                         "context), all upstream dialects available.")
-      .def("__init__",
-           [](PyContext *self) {
-             new (self) PyContext{detached([] { return Context::create(); })};
-           })
+      .def(
+          "__init__",
+          [](PyContext *self) { new (self) PyContext{detached([] { return Context::create(); })}; })
       .def("__enter__",
            [](nb::handle self) {
              contextStack.push_back(self.inc_ref().ptr());
@@ -210,9 +149,7 @@ void populateIR(nb::module_ &m) {
       .def_prop_rw(
           "emit_error_diagnostics",
           [](PyContext &c) { return c.context->getEmitErrorDiagnostics(); },
-          [](PyContext &c, bool value) {
-            c.context->setEmitErrorDiagnostics(value);
-          },
+          [](PyContext &c, bool value) { c.context->setEmitErrorDiagnostics(value); },
           "When True, error diagnostics go to the handlers instead of being "
           "captured onto MLIRError.")
       .def(
@@ -243,168 +180,59 @@ void populateIR(nb::module_ &m) {
           nb::rv_policy::take_ownership,
           "Calls `callable(diagnostic)` for diagnostics that are not captured; "
           "it returns True when it handled the diagnostic.")
+      .def_prop_rw(
+          "allow_unregistered_dialects",
+          [](PyContext &c) { return allowsUnregisteredDialects(*c.context); },
+          [](PyContext &c, bool allow) {
+            detached([&] { setAllowUnregisteredDialects(*c.context, allow); });
+          },
+          "Whether operations of unknown dialects may be created and parsed.")
       .def_static("_get_live_count", &Context::liveCount,
                   "Number of live native contexts (leak checks).");
-
-  nb::class_<PyAttribute>(m, "Attribute",
-                          "An attribute plait has no Python type for, as "
-                          "MLIR text.")
-      .def(nb::init<std::string>())
-      .def_ro("text", &PyAttribute::text)
-      .def("__str__", [](const PyAttribute &a) { return a.text; })
-      .def("__repr__",
-           [](const PyAttribute &a) { return "Attribute(" + a.text + ")"; })
-      .def("__eq__", [](const PyAttribute &a, const PyAttribute &b) {
-        return a.text == b.text;
-      });
 
   nb::class_<PyModule>(m, "Module")
       .def_static(
           "parse",
-          [](const std::string &text, nb::object context,
-             const std::string &sourceName) {
+          [](const std::string &text, nb::object context, const std::string &sourceName) {
             nb::object pyContext = resolveContext(context);
             std::shared_ptr<Context> native = unwrapContext(pyContext).context;
             auto module = detached(
                 [&] { return Module::parse(native, text, sourceName); });
             return PyModule{pyContext, std::move(module)};
           },
-          nb::arg("text"), nb::arg("context") = nb::none(),
-          nb::arg("source_name") = "<string>",
+          nb::arg("text"), nb::arg("context") = nb::none(), nb::arg("source_name") = "<string>",
           "Parses MLIR assembly; MLIRError (with line:col) on failure.")
-      .def_prop_ro("operation",
-                   [](PyModule &m) {
-                     return PyOperation{m.module->getOperation()};
-                   })
-      .def_prop_ro("context", [](PyModule &m) { return m.pyContext; })
-      .def("__str__",
-           [](PyModule &m) { return detached([&] { return m.module->str(); }); });
-
-  nb::class_<PyAttributeMap>(m, "OpAttributeMap")
-      .def("__len__",
-           [](PyAttributeMap &a) {
-             return detached([&] { return a.ref.attributes(); }).size();
-           })
-      .def("__getitem__",
-           [](PyAttributeMap &a, const std::string &name) {
-             for (auto &[key, value] :
-                  detached([&] { return a.ref.attributes(); }))
-               if (key == name)
-                 return toPython(value);
-             throw nb::key_error(name.c_str());
-           })
-      .def("__contains__",
-           [](PyAttributeMap &a, const std::string &name) {
-             for (auto &entry : detached([&] { return a.ref.attributes(); }))
-               if (entry.first == name)
-                 return true;
-             return false;
-           })
-      .def("__setitem__",
-           [](PyAttributeMap &a, const std::string &name, nb::handle value) {
-             AttributeValue converted = fromPython(value);
-             detached([&] { a.ref.setAttribute(name, converted); });
-           })
-      .def("__delitem__",
-           [](PyAttributeMap &a, const std::string &name) {
-             if (!detached([&] { return a.ref.removeAttribute(name); }))
-               throw nb::key_error(name.c_str());
-           })
-      .def("keys",
-           [](PyAttributeMap &a) {
-             nb::list keys;
-             for (auto &entry : detached([&] { return a.ref.attributes(); }))
-               keys.append(nb::str(entry.first.c_str()));
-             return keys;
-           })
-      .def("__iter__",
-           [](nb::handle self) { return nb::iter(self.attr("keys")()); })
-      .def("items", [](PyAttributeMap &a) {
-        nb::list items;
-        for (auto &[key, value] : detached([&] { return a.ref.attributes(); }))
-          items.append(nb::make_tuple(nb::str(key.c_str()), toPython(value)));
-        return items;
-      });
-
-  nb::class_<PyOperation>(m, "Operation")
-      .def_prop_ro("operation", [](nb::handle self) { return nb::borrow(self); })
-      .def_prop_ro("name",
-                   [](PyOperation &o) {
-                     return detached([&] { return o.ref.name(); });
-                   })
-      .def_prop_ro("location",
-                   [](PyOperation &o) {
-                     return detached([&] { return o.ref.location(); });
-                   })
-      .def_prop_ro("attributes",
-                   [](PyOperation &o) {
-                     detached([&] { o.ref.name(); }); // validity check
-                     return PyAttributeMap{o.ref};
-                   })
-      .def_prop_ro("regions",
-                   [](PyOperation &o) {
-                     nb::list result;
-                     for (RegionRef &r : detached([&] { return o.ref.regions(); }))
-                       result.append(nb::cast(PyRegion{std::move(r)}));
-                     return result;
-                   })
-      .def_prop_ro("is_valid", [](PyOperation &o) { return o.ref.isValid(); })
-      .def(
-          "walk",
-          [](PyOperation &o, nb::callable callback) {
-            // Collected first, so that the callback runs without the lock.
-            nb::list ops = wrapOperations(detached([&] { return o.ref.walk(); }));
-            for (nb::handle op : ops)
-              callback(op);
+      .def_static(
+          "create",
+          [](nb::object loc) {
+            PyLocation &location = resolveLocation(loc);
+            std::shared_ptr<Context> native = unwrapContext(location.pyContext).context;
+            mlir::Location at = location.location;
+            auto module = detached([&] { return Module::create(native, at); });
+            return PyModule{location.pyContext, std::move(module)};
           },
-          "Calls `callback(op)` on this operation and every nested one, in "
-          "pre-order.")
-      .def("verify",
-           [](PyOperation &o) {
-             detached([&] { o.ref.verify(); });
-             return true;
-           })
-      .def("emit_error",
-           [](PyOperation &o, const std::string &message) {
-             detached([&] { o.ref.emitError(message); });
-           })
-      .def("emit_warning",
-           [](PyOperation &o, const std::string &message) {
-             detached([&] { o.ref.emitWarning(message); });
-           })
-      .def("__str__",
-           [](PyOperation &o) { return detached([&] { return o.ref.str(); }); })
-      .def("__repr__", [](PyOperation &o) {
-        if (!o.ref.isValid())
-          return std::string("<plait.ir.Operation (invalidated)>");
-        return "<plait.ir.Operation " +
-               detached([&] { return o.ref.name(); }) + ">";
-      });
-
-  nb::class_<PyRegion>(m, "Region")
-      .def_prop_ro("blocks", [](PyRegion &r) {
-        nb::list result;
-        for (BlockRef &b : detached([&] { return r.ref.blocks(); }))
-          result.append(nb::cast(PyBlock{std::move(b)}));
-        return result;
-      })
-      .def("__iter__", [](nb::handle self) {
-        return nb::iter(self.attr("blocks"));
-      });
-
-  nb::class_<PyBlock>(m, "Block")
-      .def_prop_ro("operations",
-                   [](PyBlock &b) {
-                     return wrapOperations(
-                         detached([&] { return b.ref.operations(); }));
+          nb::arg("loc") = nb::none(), "An empty module at the given (or current) Location.")
+      .def_prop_ro(
+          "operation",
+          [](PyModule &m) {
+            return PyOperation{m.pyContext, detached([&] { return m.module->getOperation(); })};
+          })
+      .def_prop_ro("body",
+                   [](PyModule &m) {
+                     OperationRef op = detached([&] { return m.module->getOperation(); });
+                     std::vector<RegionRef> regions = detached([&] { return op.regions(); });
+                     std::vector<BlockRef> blocks =
+                         detached([&] { return regions.at(0).blocks(); });
+                     if (blocks.empty())
+                       throw nb::value_error("the module has no body block");
+                     return PyBlock{m.pyContext, blocks.front()};
                    })
-      .def_prop_ro("num_arguments",
-                   [](PyBlock &b) {
-                     return detached([&] { return b.ref.numArguments(); });
-                   })
-      .def("__iter__", [](nb::handle self) {
-        return nb::iter(self.attr("operations"));
-      });
+      .def("dump",
+           [](PyModule &m) {
+             nb::print(nb::str(detached([&] { return m.module->str(); }).c_str()));
+           })
+      .def_prop_ro("context", [](PyModule &m) { return m.pyContext; })
+      .def("__str__", [](PyModule &m) { return detached([&] { return m.module->str(); }); });
 }
 
 } // namespace plait::python

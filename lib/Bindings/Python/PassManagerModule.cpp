@@ -18,12 +18,13 @@ struct PyPassManager {
 
 /// Wraps a Python callable as a pass: runs attached (GIL held) for exactly the
 /// duration of the call, turns an exception into the failure message.
-CallbackPassFn makePythonPass(nb::object callable) {
+CallbackPassFn makePythonPass(nb::object callable, nb::object pyContext) {
   auto shared = std::make_shared<GilSafeObject>(std::move(callable));
-  return [shared](const OperationRef &op, std::string &errorMessage) -> bool {
+  auto sharedContext = std::make_shared<GilSafeObject>(std::move(pyContext));
+  return [shared, sharedContext](const OperationRef &op, std::string &errorMessage) -> bool {
     nb::gil_scoped_acquire acquire;
     try {
-      shared->get()(PyOperation{op});
+      shared->get()(wrapOperation(sharedContext->get(), op));
       return true;
     } catch (nb::python_error &error) {
       nb::object type = nb::borrow(error.type());
@@ -85,7 +86,7 @@ void populatePassManager(nb::module_ &m) {
               throw nb::type_error(
                   "PassManager.add() takes a pipeline string or a callable");
             std::string name = passName(pass);
-            CallbackPassFn callback = makePythonPass(pass);
+            CallbackPassFn callback = makePythonPass(pass, self.pyContext);
             detached([&] { self.pm->addCallbackPass(name, std::move(callback)); });
           },
           nb::arg("pass_"),

@@ -1,0 +1,303 @@
+//===- Mutation.cpp - building and rewriting IR through handles -----------===//
+//
+// Each mutation keeps the handle bookkeeping true: erased operations' handles
+// go invalid, moved operations' handles follow them into their new Module, and
+// a Module whose values are used elsewhere is kept alive by the user.
+//
+//===----------------------------------------------------------------------===//
+#include "Ownership.h"
+#include "plait/IR/Module.h"
+
+#include "mlir/IR/Block.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/OperationSupport.h"
+#include "mlir/IR/Region.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+
+namespace plait {
+namespace {
+
+mlir::Operation &validated(TableLock &lock, const OperationRef &ref) {
+  (void)lock;
+  const LiveOperation &live = *ref.getLive();
+  if (!Ownership::isValid(live))
+    throw InvalidHandleError("this operation handle is no longer valid: the IR it referred to was "
+                             "erased, or may have been rewritten by a pass pipeline since the "
+                             "handle was made");
+  return *live.op;
+}
+
+/// After `subtree` moved from its Module into `to`: its handles follow it,
+/// `to` keeps alive the Modules of values it uses, and Modules using its
+/// values keep `to` alive.
+void moved(TableLock &lock, mlir::Operation *subtree, const std::shared_ptr<Module> &to,
+           bool isTop) {
+  Ownership::repoint(lock, subtree, to, isTop);
+  Ownership::referenceOutsideValues(lock, subtree, to);
+  subtree->walk([&](mlir::Operation *op) {
+    auto referenceUsers = [&](mlir::Value value) {
+      for (mlir::Operation *user : value.getUsers())
+        if (!subtree->isAncestor(user))
+          Ownership::reference(Ownership::rootOf(lock, user), to);
+    };
+    for (mlir::Value result : op->getResults())
+      referenceUsers(result);
+    for (mlir::Region &region : op->getRegions())
+      for (mlir::Block &block : region)
+        for (mlir::Value argument : block.getArguments())
+          referenceUsers(argument);
+  });
+}
+
+/// Inserts `op`, the top-level operation of its own Module, into `block`
+/// before `before` (or at the end).
+void insertLocked(TableLock &lock, mlir::Operation *op, mlir::Block &block, mlir::Operation *before,
+                  const std::shared_ptr<Module> &destination) {
+  if (op->getBlock())
+    throw InvalidArgumentError(
+        "the operation is already in a block: use move_before()/move_after(), "
+        "or detach_from_parent() first");
+  if (op->isAncestor(block.getParentOp()))
+    throw InvalidArgumentError("cannot insert an operation into itself");
+  if (before && before->getBlock() != &block)
+    throw InvalidArgumentError("the insertion point's operation is not in its block");
+  std::shared_ptr<Module> from = Ownership::rootOf(lock, op);
+  block.getOperations().insert(before ? mlir::Block::iterator(before) : block.end(), op);
+  if (from) {
+    Ownership::top(*from) = nullptr;
+    lock.table.roots.erase(op);
+  }
+  moved(lock, op, destination, /*isTop=*/false);
+}
+
+void checkSameContext(const Context &expected, const Context &actual, const char *what) {
+  if (&expected != &actual)
+    throw InvalidArgumentError(std::string(what) + " belongs to a different Context");
+}
+
+} // namespace
+
+void OperationRef::erase() const {
+  Context::Guard guard(getContext());
+  TableLock lock(getContext());
+  mlir::Operation *op = &validated(lock, *this);
+  mlir::WalkResult usedOutside = op->walk([&](mlir::Operation *nested) {
+    for (mlir::Operation *user : nested->getUsers())
+      if (!op->isAncestor(user))
+        return mlir::WalkResult::interrupt();
+    return mlir::WalkResult::advance();
+  });
+  if (usedOutside.wasInterrupted())
+    throw InvalidArgumentError("cannot erase '" + op->getName().getStringRef().str() +
+                               "': its results are still used (replace "
+                               "their uses first)");
+  std::shared_ptr<Module> root = live->root;
+  lock.keep(root);
+  Ownership::markErased(lock, op);
+  if (Ownership::top(*root) == op) {
+    Ownership::top(*root) = nullptr;
+    lock.table.roots.erase(op);
+    op->destroy();
+  } else {
+    op->erase();
+  }
+}
+
+static void moveNextTo(const OperationRef &self, const OperationRef &anchor, bool after) {
+  checkSameContext(self.getContext(), anchor.getContext(), "the anchor");
+  Context::Guard guard(self.getContext());
+  TableLock lock(self.getContext());
+  mlir::Operation *op = &validated(lock, self);
+  mlir::Operation *target = &validated(lock, anchor);
+  if (op == target)
+    return;
+  if (op->isAncestor(target))
+    throw InvalidArgumentError("cannot move an operation into itself");
+  mlir::Block *block = target->getBlock();
+  if (!block)
+    throw InvalidArgumentError("the anchor operation is not in a block");
+  std::shared_ptr<Module> from = self.getLive()->root;
+  std::shared_ptr<Module> to = anchor.getLive()->root;
+  lock.keep(from);
+  lock.keep(to);
+  if (!op->getBlock()) {
+    insertLocked(lock, op, *block, after ? target->getNextNode() : target, to);
+    return;
+  }
+  if (after)
+    op->moveAfter(target);
+  else
+    op->moveBefore(target);
+  if (from != to)
+    moved(lock, op, to, /*isTop=*/false);
+}
+
+void OperationRef::moveBefore(const OperationRef &anchor) const {
+  moveNextTo(*this, anchor, /*after=*/false);
+}
+
+void OperationRef::moveAfter(const OperationRef &anchor) const {
+  moveNextTo(*this, anchor, /*after=*/true);
+}
+
+void OperationRef::detachFromParent() const {
+  Context::Guard guard(getContext());
+  TableLock lock(getContext());
+  mlir::Operation *op = &validated(lock, *this);
+  if (!op->getBlock())
+    throw InvalidArgumentError("the operation is not in a block");
+  std::shared_ptr<Module> from = live->root;
+  lock.keep(from);
+  op->remove();
+  std::shared_ptr<Module> own = Ownership::adoptLocked(from->getContext(), lock, op);
+  lock.keep(own);
+  moved(lock, op, own, /*isTop=*/true);
+}
+
+OperationRef OperationRef::clone() const {
+  Context::Guard guard(getContext());
+  TableLock lock(getContext());
+  mlir::Operation *op = &validated(lock, *this);
+  std::shared_ptr<Module> from = live->root;
+  lock.keep(from);
+  mlir::Operation *copy = op->clone();
+  std::shared_ptr<Module> own = Ownership::adoptLocked(from->getContext(), lock, copy);
+  lock.keep(own);
+  Ownership::referenceOutsideValues(lock, copy, own);
+  return OperationRef(Ownership::live(getContext(), lock, copy));
+}
+
+void OperationRef::setOperand(size_t index, const ValueRef &value) const {
+  checkSameContext(getContext(), value.getOwner().getContext(), "the value");
+  Context::Guard guard(getContext());
+  mlir::Operation &op = get();
+  mlir::Value replacement = value.get();
+  if (index >= op.getNumOperands())
+    throw InvalidArgumentError("operand index out of range");
+  op.setOperand(index, replacement);
+  TableLock lock(getContext());
+  Ownership::reference(Ownership::rootOf(lock, &op),
+                       Ownership::rootOf(lock, definerOf(replacement)));
+}
+
+void ValueRef::replaceAllUsesWith(const ValueRef &replacement) const {
+  checkSameContext(owner.getContext(), replacement.owner.getContext(), "the replacement");
+  Context::Guard guard(owner.getContext());
+  mlir::Value from = get();
+  mlir::Value to = replacement.get();
+  if (from == to) // MLIR would never finish moving the uses onto themselves
+    return;
+  std::vector<mlir::Operation *> users(from.getUsers().begin(), from.getUsers().end());
+  from.replaceAllUsesWith(to);
+  TableLock lock(owner.getContext());
+  std::shared_ptr<Module> definitions = Ownership::rootOf(lock, definerOf(to));
+  for (mlir::Operation *user : users)
+    Ownership::reference(Ownership::rootOf(lock, user), definitions);
+}
+
+std::vector<mlir::Type>
+inferResultTypes(Context &context, const std::string &name, const std::vector<ValueRef> &operands,
+                 const std::vector<std::pair<std::string, mlir::Attribute>> &attributes,
+                 unsigned numRegions, mlir::Location location) {
+  Context::Guard guard(context);
+  mlir::MLIRContext &mlirContext = context.getMLIRContext();
+  mlirContext.getOrLoadDialect(llvm::StringRef(name).split('.').first);
+  std::optional<mlir::RegisteredOperationName> registered =
+      mlir::RegisteredOperationName::lookup(name, &mlirContext);
+  auto *inference = registered ? registered->getInterface<mlir::InferTypeOpInterface>() : nullptr;
+  if (!inference)
+    throw InvalidArgumentError("'" + name + "' does not implement InferTypeOpInterface");
+  llvm::SmallVector<mlir::Value> values;
+  for (const ValueRef &operand : operands)
+    values.push_back(operand.get());
+  llvm::SmallVector<mlir::NamedAttribute> named;
+  for (const auto &[attributeName, value] : attributes)
+    named.emplace_back(mlir::StringAttr::get(&mlirContext, attributeName), value);
+  std::vector<std::unique_ptr<mlir::Region>> regions;
+  for (unsigned i = 0; i < numRegions; ++i)
+    regions.push_back(std::make_unique<mlir::Region>());
+  llvm::SmallVector<mlir::Region *> regionPointers;
+  for (auto &region : regions)
+    regionPointers.push_back(region.get());
+  llvm::SmallVector<mlir::Type> inferred;
+  Context::Capture capture(context);
+  if (mlir::failed(inference->inferReturnTypes(&mlirContext, location, values,
+                                               mlir::DictionaryAttr::get(&mlirContext, named),
+                                               regionPointers, inferred)))
+    capture.fail("Failed to infer result types of '" + name + "'");
+  return std::vector<mlir::Type>(inferred.begin(), inferred.end());
+}
+
+bool allowsUnregisteredDialects(Context &context) {
+  return context.getMLIRContext().allowsUnregisteredDialects();
+}
+
+void setAllowUnregisteredDialects(Context &context, bool allow) {
+  Context::Guard guard(context);
+  context.getMLIRContext().allowUnregisteredDialects(allow);
+}
+
+OperationRef createOperation(const std::shared_ptr<Context> &context, const OperationSpec &spec,
+                             mlir::Location location,
+                             const std::optional<InsertionPoint> &insertionPoint) {
+  for (const ValueRef &operand : spec.operands)
+    checkSameContext(*context, operand.getOwner().getContext(), "an operand");
+  for (const BlockRef &successor : spec.successors)
+    checkSameContext(*context, successor.getOwner().getContext(), "a successor");
+  if (insertionPoint)
+    checkSameContext(*context, insertionPoint->block.getOwner().getContext(),
+                     "the insertion point");
+  Context::Guard guard(*context);
+  mlir::MLIRContext &mlirContext = context->getMLIRContext();
+  llvm::StringRef dialect = llvm::StringRef(spec.name).split('.').first;
+  if (llvm::StringRef(spec.name).contains('.'))
+    mlirContext.getOrLoadDialect(dialect);
+  mlir::OperationName name(spec.name, &mlirContext);
+  if (!name.isRegistered() && !mlirContext.allowsUnregisteredDialects())
+    throw InvalidArgumentError("operation '" + spec.name +
+                               "' is unknown: its dialect is not available or does not define it "
+                               "(set Context.allow_unregistered_dialects = True to create custom "
+                               "operations)");
+  mlir::OperationState state(location, name);
+  for (const ValueRef &operand : spec.operands)
+    state.operands.push_back(operand.get());
+  state.addTypes(spec.resultTypes);
+  for (const auto &[attributeName, value] : spec.attributes)
+    state.addAttribute(attributeName, value);
+  for (const BlockRef &successor : spec.successors)
+    state.addSuccessors(&successor.get());
+  for (unsigned i = 0; i < spec.numRegions; ++i)
+    state.addRegion();
+  mlir::Block *block = nullptr;
+  mlir::Operation *before = nullptr;
+  if (insertionPoint) {
+    block = &insertionPoint->block.get();
+    if (insertionPoint->before)
+      before = &insertionPoint->before->get();
+  }
+  mlir::Operation *op = mlir::Operation::create(state);
+  TableLock lock(*context);
+  std::shared_ptr<Module> own = Ownership::adoptLocked(context, lock, op);
+  lock.keep(own);
+  Ownership::referenceOutsideValues(lock, op, own);
+  if (block) {
+    std::shared_ptr<Module> destination = Ownership::rootOf(lock, block->getParentOp());
+    insertLocked(lock, op, *block, before, destination);
+  }
+  return OperationRef(Ownership::live(*context, lock, op));
+}
+
+void insertOperation(const InsertionPoint &insertionPoint, const OperationRef &op) {
+  checkSameContext(op.getContext(), insertionPoint.block.getOwner().getContext(),
+                   "the insertion point");
+  Context::Guard guard(op.getContext());
+  mlir::Block &block = insertionPoint.block.get();
+  mlir::Operation *before = insertionPoint.before ? &insertionPoint.before->get() : nullptr;
+  TableLock lock(op.getContext());
+  mlir::Operation *target = &validated(lock, op);
+  std::shared_ptr<Module> destination = Ownership::rootOf(lock, block.getParentOp());
+  insertLocked(lock, target, block, before, destination);
+}
+
+} // namespace plait

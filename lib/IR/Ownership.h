@@ -1,0 +1,97 @@
+//===- Ownership.h - which Module owns which operation ----------*- C++ -*-===//
+//
+// Internal to PlaitIR: the HandleTable bookkeeping behind Module.h's handles.
+// Every function here expects the caller to hold the context lock and the
+// HandleTable mutex.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PLAIT_LIB_IR_OWNERSHIP_H
+#define PLAIT_LIB_IR_OWNERSHIP_H
+
+#include "plait/IR/Module.h"
+
+#include "mlir/IR/Operation.h"
+
+namespace plait {
+
+/// Holds a context's HandleTable mutex. Handles and Modules dropped while it is
+/// held are kept until after unlocking, because their destructors take the
+/// mutex themselves.
+class TableLock {
+public:
+  explicit TableLock(Context &context) : table(context.getHandleTable()), lock(table.mutex) {}
+  HandleTable &table;
+  void keep(std::shared_ptr<Module> module) { modules.push_back(std::move(module)); }
+  void keep(std::shared_ptr<LiveOperation> live) { lives.push_back(std::move(live)); }
+
+private:
+  std::vector<std::shared_ptr<Module>> modules;
+  std::vector<std::shared_ptr<LiveOperation>> lives;
+  std::unique_lock<std::mutex> lock; // last: unlocked before the releases
+};
+
+/// The operation defining `value`: its result's owner, or the operation whose
+/// region holds its block.
+inline mlir::Operation *definerOf(mlir::Value value) {
+  if (mlir::Operation *op = value.getDefiningOp())
+    return op;
+  mlir::Block *block = value.getParentBlock();
+  return block ? block->getParentOp() : nullptr;
+}
+
+struct Ownership {
+  static mlir::Operation *&top(Module &module) { return module.top; }
+  static uint64_t epoch(const Module &module) { return module.epoch; }
+
+  static bool isValid(const LiveOperation &live) {
+    if (live.erased || !live.root)
+      return false;
+    if (live.epoch == 0)
+      return live.root->top == live.op;
+    return live.epoch == live.root->epoch;
+  }
+
+  /// The Module whose top-level operation encloses `op`, or null.
+  static std::shared_ptr<Module> rootOf(TableLock &lock, mlir::Operation *op) {
+    while (mlir::Operation *parent = op->getParentOp())
+      op = parent;
+    auto it = lock.table.roots.find(op);
+    if (it == lock.table.roots.end())
+      return nullptr;
+    std::shared_ptr<Module> root = it->second.lock();
+    lock.keep(root);
+    return root;
+  }
+
+  /// The shared handle state of `op` (made on first use).
+  static std::shared_ptr<LiveOperation> live(Context &context, TableLock &lock,
+                                             mlir::Operation *op);
+
+  /// After `subtree` moved into `to` (as its top-level operation when
+  /// `isTop`), points the handles of everything inside it there.
+  static void repoint(TableLock &lock, mlir::Operation *subtree, const std::shared_ptr<Module> &to,
+                      bool isTop);
+
+  /// Marks the handles of everything inside `subtree` erased.
+  static void markErased(TableLock &lock, mlir::Operation *subtree);
+
+  /// Records that operations in `user` use values defined in `used`, which
+  /// must then outlive `user`.
+  static void reference(const std::shared_ptr<Module> &user, const std::shared_ptr<Module> &used);
+
+  /// Records every Module that values used inside `subtree` (but defined
+  /// outside it) come from as referenced by `user`.
+  static void referenceOutsideValues(TableLock &lock, mlir::Operation *subtree,
+                                     const std::shared_ptr<Module> &user);
+
+  /// Makes `op` (in no block) the top-level operation of a new Module.
+  static std::shared_ptr<Module> adoptLocked(const std::shared_ptr<Context> &context,
+                                             TableLock &lock, mlir::Operation *op);
+
+  /// Whether operations outside `module` use values defined inside it.
+  static bool isUsedFromOutside(TableLock &lock, Module &module);
+};
+
+} // namespace plait
+
+#endif // PLAIT_LIB_IR_OWNERSHIP_H

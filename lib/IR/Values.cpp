@@ -1,0 +1,183 @@
+//===- Values.cpp - regions, blocks and values through handles ------------===//
+#include "Ownership.h"
+#include "plait/IR/Module.h"
+
+#include "mlir/IR/Block.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/Region.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace plait {
+
+//===----------------------------------------------------------------------===//
+// RegionRef
+//===----------------------------------------------------------------------===//
+
+mlir::Region &RegionRef::get() const { return owner.get().getRegion(index); }
+
+std::vector<BlockRef> RegionRef::blocks() const {
+  Context::Guard guard(owner.getContext());
+  std::vector<BlockRef> result;
+  for (mlir::Block &block : get())
+    result.emplace_back(owner, &block);
+  return result;
+}
+
+static void addArguments(mlir::Block &block, const std::vector<mlir::Type> &types,
+                         const std::vector<mlir::Location> &locations) {
+  if (types.size() != locations.size())
+    throw InvalidArgumentError("a block needs one location per argument type");
+  for (size_t i = 0; i < types.size(); ++i)
+    block.addArgument(types[i], locations[i]);
+}
+
+BlockRef RegionRef::appendBlock(const std::vector<mlir::Type> &types,
+                                const std::vector<mlir::Location> &locations) const {
+  Context::Guard guard(owner.getContext());
+  mlir::Region &region = get();
+  auto block = std::make_unique<mlir::Block>();
+  addArguments(*block, types, locations);
+  region.push_back(block.get());
+  return BlockRef(owner, block.release());
+}
+
+//===----------------------------------------------------------------------===//
+// BlockRef
+//===----------------------------------------------------------------------===//
+
+mlir::Block &BlockRef::get() const {
+  owner.get(); // validates
+  return *block;
+}
+
+std::vector<OperationRef> BlockRef::operations() const {
+  Context::Guard guard(owner.getContext());
+  std::vector<OperationRef> result;
+  for (mlir::Operation &op : get())
+    result.push_back(OperationRef::of(owner.getContext(), &op));
+  return result;
+}
+
+std::vector<ValueRef> BlockRef::arguments() const {
+  Context::Guard guard(owner.getContext());
+  std::vector<ValueRef> result;
+  for (mlir::BlockArgument argument : get().getArguments())
+    result.emplace_back(owner, argument);
+  return result;
+}
+
+ValueRef BlockRef::addArgument(mlir::Type type, mlir::Location location) const {
+  Context::Guard guard(owner.getContext());
+  return ValueRef(owner, get().addArgument(type, location));
+}
+
+RegionRef BlockRef::region() const {
+  Context::Guard guard(owner.getContext());
+  return RegionRef(owner, get().getParent()->getRegionNumber());
+}
+
+std::optional<OperationRef> BlockRef::terminator() const {
+  Context::Guard guard(owner.getContext());
+  mlir::Block &b = get();
+  if (b.empty() || !b.back().mightHaveTrait<mlir::OpTrait::IsTerminator>())
+    return std::nullopt;
+  return OperationRef::of(owner.getContext(), &b.back());
+}
+
+BlockRef BlockRef::createBefore(const std::vector<mlir::Type> &types,
+                                const std::vector<mlir::Location> &locations) const {
+  Context::Guard guard(owner.getContext());
+  mlir::Block &anchor = get();
+  auto created = std::make_unique<mlir::Block>();
+  addArguments(*created, types, locations);
+  anchor.getParent()->getBlocks().insert(mlir::Region::iterator(anchor), created.get());
+  return BlockRef(owner, created.release());
+}
+
+BlockRef BlockRef::createAfter(const std::vector<mlir::Type> &types,
+                               const std::vector<mlir::Location> &locations) const {
+  Context::Guard guard(owner.getContext());
+  mlir::Block &anchor = get();
+  auto created = std::make_unique<mlir::Block>();
+  addArguments(*created, types, locations);
+  anchor.getParent()->getBlocks().insertAfter(mlir::Region::iterator(anchor), created.get());
+  return BlockRef(owner, created.release());
+}
+
+std::string BlockRef::str() const {
+  Context::Guard guard(owner.getContext());
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  get().print(os);
+  os.flush();
+  return text;
+}
+
+//===----------------------------------------------------------------------===//
+// ValueRef
+//===----------------------------------------------------------------------===//
+
+ValueRef::ValueRef(OperationRef owner, mlir::Value value)
+    : owner(std::move(owner)), opaque(value.getAsOpaquePointer()) {}
+
+mlir::Value ValueRef::get() const {
+  owner.get(); // validates
+  return mlir::Value::getFromOpaquePointer(opaque);
+}
+
+bool ValueRef::isBlockArgument() const {
+  Context::Guard guard(owner.getContext());
+  return get().isa<mlir::BlockArgument>();
+}
+
+unsigned ValueRef::number() const {
+  Context::Guard guard(owner.getContext());
+  mlir::Value value = get();
+  if (auto argument = value.dyn_cast<mlir::BlockArgument>())
+    return argument.getArgNumber();
+  return value.cast<mlir::OpResult>().getResultNumber();
+}
+
+std::optional<OperationRef> ValueRef::definingOperation() const {
+  Context::Guard guard(owner.getContext());
+  if (get().getDefiningOp())
+    return owner;
+  return std::nullopt;
+}
+
+std::optional<BlockRef> ValueRef::ownerBlock() const {
+  Context::Guard guard(owner.getContext());
+  if (auto argument = get().dyn_cast<mlir::BlockArgument>())
+    return BlockRef(owner, argument.getOwner());
+  return std::nullopt;
+}
+
+mlir::Type ValueRef::type() const {
+  Context::Guard guard(owner.getContext());
+  return get().getType();
+}
+
+void ValueRef::setType(mlir::Type type) const {
+  Context::Guard guard(owner.getContext());
+  get().setType(type);
+}
+
+std::vector<std::pair<OperationRef, unsigned>> ValueRef::uses() const {
+  Context::Guard guard(owner.getContext());
+  std::vector<std::pair<OperationRef, unsigned>> result;
+  for (mlir::OpOperand &use : get().getUses())
+    result.emplace_back(OperationRef::of(owner.getContext(), use.getOwner()),
+                        use.getOperandNumber());
+  return result;
+}
+
+std::string ValueRef::str() const {
+  Context::Guard guard(owner.getContext());
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  get().print(os);
+  os.flush();
+  return text;
+}
+
+} // namespace plait
