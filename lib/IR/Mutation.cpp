@@ -64,11 +64,13 @@ void insertLocked(TableLock &lock, mlir::Operation *op, mlir::Block &block, mlir
     throw InvalidArgumentError("the insertion point's operation is not in its block");
   std::shared_ptr<Module> from = Ownership::rootOf(lock, op);
   block.getOperations().insert(before ? mlir::Block::iterator(before) : block.end(), op);
+  // The handles move while their old Module still owns the operation (which
+  // is what makes them valid); then the old Module lets go.
+  moved(lock, op, destination, /*isTop=*/false);
   if (from) {
     Ownership::top(*from) = nullptr;
     lock.table.roots.erase(op);
   }
-  moved(lock, op, destination, /*isTop=*/false);
 }
 
 void checkSameContext(const Context &expected, const Context &actual, const char *what) {

@@ -31,7 +31,7 @@ std::string insertSymbol(const OperationRef &table, const OperationRef &symbol) 
     throw InvalidArgumentError("the symbol table has no body");
   mlir::Block &body = tableOp.getRegion(0).front();
   std::optional<OperationRef> before;
-  if (!body.empty() && body.back().mightHaveTrait<mlir::OpTrait::IsTerminator>())
+  if (!body.empty() && body.back().hasTrait<mlir::OpTrait::IsTerminator>())
     before = OperationRef::of(table.getContext(), &body.back());
   insertOperation(InsertionPoint{BlockRef(table, &body), before}, symbol);
   // Already in the body: insert() only makes the name unique.

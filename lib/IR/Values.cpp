@@ -79,7 +79,7 @@ RegionRef BlockRef::region() const {
 std::optional<OperationRef> BlockRef::terminator() const {
   Context::Guard guard(owner.getContext());
   mlir::Block &b = get();
-  if (b.empty() || !b.back().mightHaveTrait<mlir::OpTrait::IsTerminator>())
+  if (b.empty() || !b.back().hasTrait<mlir::OpTrait::IsTerminator>())
     return std::nullopt;
   return OperationRef::of(owner.getContext(), &b.back());
 }

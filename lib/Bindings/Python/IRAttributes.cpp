@@ -620,7 +620,8 @@ void populateIRAttributes(nb::module_ &m) {
             nb::object pyContext = resolveContext(context);
             mlir::MLIRContext *mlirContext = mlirContextOf(pyContext);
             nb::module_ numpy = nb::module_::import_("numpy");
-            nb::object contiguous = numpy.attr("ascontiguousarray")(array);
+            // asarray keeps 0-d arrays 0-d (ascontiguousarray makes them 1-d).
+            nb::object contiguous = numpy.attr("asarray")(array, "order"_a = "C");
             nb::object dtype = contiguous.attr("dtype");
             char kind = nb::cast<std::string>(dtype.attr("kind"))[0];
             size_t itemSize = nb::cast<size_t>(dtype.attr("itemsize"));

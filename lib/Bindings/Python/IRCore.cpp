@@ -1005,7 +1005,7 @@ void populateIRCore(nb::module_ &m) {
                   [](nb::handle operation) -> nb::object {
                     nb::object attributes = operation.attr("attributes");
                     const char *key = mlir::SymbolTable::getVisibilityAttrName().data();
-                    if (!attributes.attr("__contains__")(key))
+                    if (!nb::cast<bool>(attributes.attr("__contains__")(key)))
                       return nb::none();
                     return attributes[key];
                   })
