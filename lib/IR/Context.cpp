@@ -2,6 +2,7 @@
 #include "plait/IR/Context.h"
 #include "plait/IR/MLIRUtils.h"
 #include "plait/IR/Module.h"
+#include "InterfaceModelTable.h"
 #include "plait/IR/Registration.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
@@ -11,11 +12,21 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <mutex>
+#include <unordered_map>
 
 namespace plait {
 namespace {
 
 std::atomic<int64_t> liveContexts{0};
+
+/// Every live Context by its MLIRContext, for callbacks that MLIR hands only
+/// the MLIRContext.
+std::mutex contextsByMLIRMutex;
+std::unordered_map<mlir::MLIRContext *, Context *> &contextsByMLIR() {
+  static auto *contexts = new std::unordered_map<mlir::MLIRContext *, Context *>();
+  return *contexts;
+}
 
 /// Contexts this thread holds the lock of, or runs a callback for. Short: a
 /// thread rarely works on more than one or two contexts at once.
@@ -91,7 +102,12 @@ std::shared_ptr<Context> Context::create(bool internal) {
 Context::Context(bool internal)
     : mlirContext(std::make_unique<mlir::MLIRContext>(getDialectRegistry(),
                                                       mlir::MLIRContext::Threading::DISABLED)),
-      handleTable(std::make_unique<HandleTable>()), internal(internal) {
+      handleTable(std::make_unique<HandleTable>()),
+      interfaceModels(std::make_unique<InterfaceModelTable>()), internal(internal) {
+  {
+    std::lock_guard<std::mutex> lock(contextsByMLIRMutex);
+    contextsByMLIR()[mlirContext.get()] = this;
+  }
   ensurePassesRegistered();
   // plait.jit's own contexts serve one compilation at a time, of a handful of
   // functions: without threading, uniquing types and attributes takes no
@@ -109,6 +125,10 @@ Context::Context(bool internal)
 
 Context::~Context() {
   destroyBuried();
+  {
+    std::lock_guard<std::mutex> lock(contextsByMLIRMutex);
+    contextsByMLIR().erase(mlirContext.get());
+  }
   mlirContext.reset();
   if (!internal)
     --liveContexts;
@@ -128,6 +148,11 @@ void Context::destroyBuried() {
     op->dropAllReferences();
   for (mlir::Operation *op : buried)
     op->destroy();
+}
+
+Context &Context::fromMLIR(mlir::MLIRContext *context) {
+  std::lock_guard<std::mutex> lock(contextsByMLIRMutex);
+  return *contextsByMLIR().at(context);
 }
 
 int64_t Context::liveCount() { return liveContexts.load(); }

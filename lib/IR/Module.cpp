@@ -4,6 +4,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
@@ -162,12 +163,19 @@ std::shared_ptr<Module> Module::parse(std::shared_ptr<Context> context,
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(
       llvm::MemoryBuffer::getMemBufferCopy(text, sourceName), llvm::SMLoc());
-  mlir::ParserConfig config(&context->getMLIRContext());
+  // Verified once adopted, so that verifiers defined at run time can make
+  // handles to the operations they check.
+  mlir::ParserConfig config(&context->getMLIRContext(),
+                            /*verifyAfterParse=*/false);
   mlir::OwningOpRef<mlir::ModuleOp> parsed =
       mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, config);
   if (!parsed)
     capture.fail("Unable to parse module assembly");
-  return adopt(std::move(context), parsed.release().getOperation());
+  std::shared_ptr<Module> module =
+      adopt(std::move(context), parsed.release().getOperation());
+  if (mlir::failed(mlir::verify(module->top)))
+    capture.fail("Unable to parse module assembly");
+  return module;
 }
 
 std::shared_ptr<Module> Module::create(std::shared_ptr<Context> context, mlir::Location location) {

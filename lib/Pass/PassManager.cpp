@@ -164,10 +164,11 @@ void PassManager::run(const OperationRef &op) {
         "them before running a pass pipeline, which may erase the values");
   Context::Capture capture(*context);
   impl->runningModule = module;
+  uint64_t failuresBefore = context->getCallbackFailures();
   mlir::LogicalResult result = impl->pm.run(&target);
   impl->runningModule.reset();
   module->invalidateHandles();
-  if (mlir::failed(result))
+  if (mlir::failed(result) || context->getCallbackFailures() != failuresBefore)
     capture.fail("Failure while executing pass pipeline");
 }
 

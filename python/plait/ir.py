@@ -7,6 +7,7 @@ a Context serialise safely and independent Contexts run in parallel.
 
 from __future__ import annotations
 
+import enum
 from typing import Any, Callable, Optional, Sequence
 
 from ._core import ir as _ir
@@ -72,6 +73,12 @@ from ._core.ir import (
 )
 
 __all__ = [
+    "ConditionallySpeculatable",
+    "MemoryEffectsOpInterface",
+    "Speculatability",
+    "SideEffectResource",
+    "MemoryEffectInstance",
+    "MemoryEffect",
     "ArrayAttr",
     "AttrBuilder",
     "Attribute",
@@ -360,3 +367,154 @@ def _register_builtin_attribute_builders() -> None:
 
 
 _register_builtin_attribute_builders()
+
+
+# --- side effects and speculation: queried from Python, implemented in Python ---
+
+
+class MemoryEffect(enum.Enum):
+    """The kinds of MLIR memory effects."""
+
+    Read = 0
+    Write = 1
+    Allocate = 2
+    Free = 3
+
+
+class SideEffectResource:
+    """What an effect acts on: MLIR's default resource, the automatic
+    allocation scope, or a resource known by name (one per name)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    @staticmethod
+    def default() -> "SideEffectResource":
+        return SideEffectResource("<Default>")
+
+    @staticmethod
+    def automatic_allocation_scope() -> "SideEffectResource":
+        return SideEffectResource("AutomaticAllocationScope")
+
+    @staticmethod
+    def get(name: str) -> "SideEffectResource":
+        return SideEffectResource(name)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, SideEffectResource) and other.name == self.name
+
+    def __hash__(self) -> int:
+        return hash(self.name)
+
+    def __repr__(self) -> str:
+        return f"SideEffectResource({self.name!r})"
+
+
+class MemoryEffectInstance:
+    """One effect: its kind, and optionally the value or symbol it acts on and
+    its resource (the default one when None)."""
+
+    def __init__(
+        self,
+        effect: MemoryEffect,
+        value: Optional[Value] = None,
+        symbol: Optional[Attribute] = None,
+        resource: Optional[SideEffectResource] = None,
+    ) -> None:
+        if not isinstance(effect, MemoryEffect):
+            raise TypeError(f"effect must be a MemoryEffect, not {type(effect).__name__}")
+        if value is not None and symbol is not None:
+            raise ValueError("an effect acts on a value or on a symbol, not both")
+        self.effect = effect
+        self.value = value
+        self.symbol = symbol
+        self.resource = resource if resource is not None else SideEffectResource.default()
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, MemoryEffectInstance) and (
+            (other.effect, other.value, other.symbol, other.resource)
+            == (self.effect, self.value, self.symbol, self.resource)
+        )
+
+    def __repr__(self) -> str:
+        parts = [self.effect.name]
+        if self.value is not None:
+            parts.append(f"value={self.value}")
+        if self.symbol is not None:
+            parts.append(f"symbol={self.symbol}")
+        if self.resource != SideEffectResource.default():
+            parts.append(f"resource={self.resource.name}")
+        return f"MemoryEffectInstance({', '.join(parts)})"
+
+
+class Speculatability(enum.IntEnum):
+    NotSpeculatable = 0
+    Speculatable = 1
+    RecursivelySpeculatable = 2
+
+
+class MemoryEffectsOpInterface:
+    """`MemoryEffectsOpInterface(op).get_effects()` asks any operation that
+    implements the interface (natively or in Python). To implement it for a
+    registered operation that lacks it, subclass this class, override
+    `get_effects(self, op)`, and `attach` the subclass to the operation's name:
+    native passes (cse, canonicalize, loop-invariant-code-motion) then call it,
+    re-attaching to the interpreter for each call."""
+
+    def __init__(self, op: Optional[Operation] = None) -> None:
+        self._op = op
+        if op is not None and _ir._memory_effects_of(op.operation) is None:
+            raise ValueError(f"'{op.operation.name}' does not implement MemoryEffectsOpInterface")
+
+    def get_effects(self, op: Optional[Operation] = None) -> list[MemoryEffectInstance]:
+        target = op if op is not None else self._op
+        if target is None:
+            raise ValueError("no operation: use MemoryEffectsOpInterface(op).get_effects()")
+        raw = _ir._memory_effects_of(target.operation)
+        if raw is None:
+            raise ValueError(f"'{target.operation.name}' does not implement MemoryEffectsOpInterface")
+        return [
+            MemoryEffectInstance(
+                MemoryEffect(kind), value, symbol, SideEffectResource(resource) if resource else None
+            )
+            for kind, value, symbol, resource in raw
+        ]
+
+    @classmethod
+    def attach(cls, op_name: str, context: Optional[Context] = None) -> "MemoryEffectsOpInterface":
+        """Makes an instance of this subclass the model of `op_name` in
+        `context` (the current one by default) and returns it; it lives as
+        long as the context."""
+        if cls is MemoryEffectsOpInterface or cls.get_effects is MemoryEffectsOpInterface.get_effects:
+            raise TypeError("attach a subclass that overrides get_effects(self, op)")
+        model = cls()
+        _ir._attach_memory_effects_model(op_name, lambda op: list(model.get_effects(op)), context)
+        return model
+
+
+class ConditionallySpeculatable:
+    """`ConditionallySpeculatable(op).get_speculatability()`; subclass,
+    override `get_speculatability(self, op)` and `attach` to implement it in
+    Python (see MemoryEffectsOpInterface)."""
+
+    def __init__(self, op: Optional[Operation] = None) -> None:
+        self._op = op
+        if op is not None and _ir._speculatability_of(op.operation) is None:
+            raise ValueError(f"'{op.operation.name}' does not implement ConditionallySpeculatable")
+
+    def get_speculatability(self, op: Optional[Operation] = None) -> Speculatability:
+        target = op if op is not None else self._op
+        if target is None:
+            raise ValueError("no operation: use ConditionallySpeculatable(op).get_speculatability()")
+        raw = _ir._speculatability_of(target.operation)
+        if raw is None:
+            raise ValueError(f"'{target.operation.name}' does not implement ConditionallySpeculatable")
+        return Speculatability(raw)
+
+    @classmethod
+    def attach(cls, op_name: str, context: Optional[Context] = None) -> "ConditionallySpeculatable":
+        if cls is ConditionallySpeculatable or cls.get_speculatability is ConditionallySpeculatable.get_speculatability:
+            raise TypeError("attach a subclass that overrides get_speculatability(self, op)")
+        model = cls()
+        _ir._attach_speculatability_model(op_name, lambda op: model.get_speculatability(op), context)
+        return model

@@ -30,6 +30,7 @@ class MLIRContext;
 namespace plait {
 
 struct HandleTable;
+struct InterfaceModelTable;
 
 /// Called for every diagnostic not captured by a failing call; returns true
 /// when it handled the diagnostic. Must not throw.
@@ -47,6 +48,11 @@ public:
   mlir::MLIRContext &getMLIRContext() { return *mlirContext; }
   /// The handles into this context's IR (see Module.h).
   HandleTable &getHandleTable() { return *handleTable; }
+  /// Interface models implemented outside the core (see Extensions.h).
+  InterfaceModelTable &getInterfaceModels() { return *interfaceModels; }
+  /// The plait Context owning `context` (every MLIRContext plait makes has
+  /// one).
+  static Context &fromMLIR(mlir::MLIRContext *context);
 
   /// Holds the context lock for the current scope, unless this thread already
   /// holds it on behalf of the same logical operation.
@@ -104,6 +110,11 @@ public:
   void setEmitErrorDiagnostics(bool value) { emitErrorDiagnostics.store(value); }
   bool getEmitErrorDiagnostics() const { return emitErrorDiagnostics.load(); }
 
+  /// Counts the failures of callbacks that cannot fail the MLIR call that made
+  /// them (interface models): a pipeline that saw one fails.
+  void noteCallbackFailure() { callbackFailures.fetch_add(1); }
+  uint64_t getCallbackFailures() const { return callbackFailures.load(); }
+
   /// Number of live user-created contexts in the process (leak checks).
   static int64_t liveCount();
 
@@ -115,6 +126,7 @@ private:
 
   std::unique_ptr<mlir::MLIRContext> mlirContext;
   std::unique_ptr<HandleTable> handleTable;
+  std::unique_ptr<InterfaceModelTable> interfaceModels;
 
   // The context lock: held by the logical operation using the IR.
   std::mutex irMutex;
@@ -131,6 +143,7 @@ private:
   Capture *activeCapture = nullptr;
 
   std::atomic<bool> emitErrorDiagnostics{false};
+  std::atomic<uint64_t> callbackFailures{0};
   bool internal;
 };
 

@@ -78,6 +78,7 @@ ValueRef toValue(const nb::handle &object);
 void populateIRCore(nb::module_ &m);
 void populateIRTypes(nb::module_ &m);
 void populateIRAttributes(nb::module_ &m);
+void populateIRInterfaces(nb::module_ &m);
 
 } // namespace plait::python
 

@@ -32,9 +32,12 @@ thread_local std::vector<PyObject *> locationStack;
 thread_local std::vector<PyObject *> insertionPointStack;
 
 /// OPERATION_NAME -> OpView subclass, filled by plait.dialects' registration.
-nb::dict &operationClasses() {
-  static nb::dict *classes = new nb::dict(); // lives as long as the process
-  return *classes;
+/// Owned by the module (`_operation_classes`), so that interpreter shutdown
+/// releases the classes and what their methods' globals hold.
+PyObject *operationClassesDict = nullptr;
+
+nb::dict operationClasses() {
+  return nb::borrow<nb::dict>(operationClassesDict);
 }
 
 size_t checkedIndex(Py_ssize_t index, size_t size) {
@@ -216,7 +219,7 @@ namespace plait::python {
 nb::object wrapOperation(const nb::object &pyContext, OperationRef ref) {
   nb::object operation = nb::cast(PyOperation{pyContext, ref});
   std::string name = detached([&] { return ref.name(); });
-  nb::dict &classes = operationClasses();
+  nb::dict classes = operationClasses();
   nb::str key(name.c_str(), name.size());
   if (!classes.contains(key))
     return operation;
@@ -269,10 +272,13 @@ ValueRef toValue(const nb::handle &object) {
 }
 
 void populateIRCore(nb::module_ &m) {
+  nb::dict classes;
+  m.attr("_operation_classes") = classes;
+  operationClassesDict = classes.ptr();
   m.def(
       "_register_operation_class",
       [](const std::string &name, nb::handle cls, bool replace) {
-        nb::dict &classes = operationClasses();
+        nb::dict classes = operationClasses();
         nb::str key(name.c_str(), name.size());
         if (classes.contains(key) && !replace)
           throw std::runtime_error("an OpView class is already registered for "

@@ -78,6 +78,7 @@ void populateIR(nb::module_ &m) {
   populateIRTypes(m);
   populateIRAttributes(m);
   populateIRCore(m);
+  populateIRInterfaces(m);
   m.def(
       "_set_mlir_error_class",
       [](nb::handle cls) {
@@ -119,7 +120,7 @@ void populateIR(nb::module_ &m) {
       .def("__enter__", [](nb::handle self) { return nb::borrow(self); })
       .def("__exit__", [](PyDiagnosticHandler &h, nb::args) { h.detach(); });
 
-  nb::class_<PyContext>(m, "Context",
+  nb::class_<PyContext>(m, "Context", nb::is_weak_referenceable(),
                         "Owns MLIR IR; thread-compatible (one lock per "
                         "context), all upstream dialects available.")
       .def(
