@@ -225,7 +225,7 @@ def test_dense_elements_round_trip_numpy(dtype: str, shape: list[int], seed: int
         assert len(attr) == array.size
         if dtype.startswith(("int", "uint")) and array.size:
             assert isinstance(attr, ir.DenseIntElementsAttr)
-            assert attr[0] == array.reshape(-1)[0]
+            assert attr[0] == expected.reshape(-1)[0]
 
 
 def test_dense_elements_view_context_storage_without_copying() -> None:
