@@ -56,7 +56,9 @@ def test_operation_tree_and_walk() -> None:
         [region] = top.regions
         [block] = region.blocks
         [func] = block.operations
-        assert func.name == "func.func"
+        # block.operations gives the dialect's class when plait.dialects.func
+        # is imported (whose `.name` is the symbol): .operation is the Operation.
+        assert func.operation.name == "func.func"
         body_ops = [op.name for op in func.regions[0].blocks[0].operations]
         assert body_ops == ["arith.addi", "func.return"]
         assert func.regions[0].blocks[0].num_arguments == 2

@@ -546,8 +546,10 @@ def double_to_add(op: ir.Operation) -> None:
 
 
 def list_ops(op: ir.Operation) -> list:
+    """Every operation inside `op`, as its dialect class (walk gives plain
+    Operations; .opview gives the class)."""
     found: list = []
-    op.walk(found.append)
+    op.walk(lambda nested: found.append(nested.opview))
     return found
 
 

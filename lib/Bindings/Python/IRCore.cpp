@@ -637,7 +637,10 @@ void populateIRCore(nb::module_ &m) {
           "walk",
           [](PyOperation &o, nb::callable callback) {
             // Collected first, so that the callback runs without the lock.
-            nb::list ops = wrapOperations(o.pyContext, detached([&] { return o.ref.walk(); }));
+            // Plain Operations, as upstream: `.name` is always the op's name.
+            nb::list ops;
+            for (OperationRef &ref : detached([&] { return o.ref.walk(); }))
+              ops.append(nb::cast(PyOperation{o.pyContext, std::move(ref)}));
             for (nb::handle op : ops)
               callback(op);
           },
