@@ -1,9 +1,11 @@
 //===- ContextTest.cpp - context locking, handles and diagnostics ---------===//
 #include "TestUtil.h"
 #include "plait/IR/Module.h"
+#include "plait/Pass/PassManager.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Location.h"
 #include "mlir/IR/MLIRContext.h"
 #include "plait/Support/Rendezvous.h"
 
@@ -133,4 +135,48 @@ TEST(ContextTest, ContextsAreCounted) {
     EXPECT_EQ(Context::liveCount(), before + 1);
   }
   EXPECT_EQ(Context::liveCount(), before);
+}
+
+TEST(ContextTest, HandlesFollowMovesAndErasure) {
+  auto context = Context::create();
+  auto module = Module::parse(context, test::kAddModule);
+  std::vector<OperationRef> ops = module->getOperation().walk();
+  OperationRef func = ops[1], addi = ops[2], ret = ops[3];
+  // Moving the function into a second module re-points its handles.
+  auto other = Module::parse(context, "module {}");
+  OperationRef otherTop = other->getOperation();
+  func.detachFromParent();
+  EXPECT_TRUE(func.isValid() && addi.isValid());
+  EXPECT_EQ(func.getModule()->getRawOperation(), &func.get());
+  std::vector<RegionRef> regions = otherTop.regions();
+  std::vector<BlockRef> blocks = regions.at(0).blocks();
+  insertOperation(InsertionPoint{blocks.at(0), std::nullopt}, func);
+  EXPECT_EQ(func.getModule(), other);
+  EXPECT_EQ(addi.getModule(), other);
+  module.reset(); // the old module dies; the moved IR lives in `other`
+  EXPECT_EQ(addi.name(), "arith.addi");
+  // Erasing invalidates the erased subtree's handles only.
+  EXPECT_THROW(addi.erase(), InvalidArgumentError); // its result is returned
+  ret.erase();
+  addi.erase();
+  EXPECT_FALSE(addi.isValid());
+  EXPECT_THROW(addi.name(), InvalidHandleError);
+  EXPECT_TRUE(func.isValid());
+  EXPECT_EQ(func.name(), "func.func");
+}
+
+TEST(ContextTest, DetachedUsersKeepDefinitionsAlive) {
+  auto context = Context::create();
+  auto module = Module::parse(context, test::kAddModule);
+  OperationRef addi = module->getOperation().walk()[2];
+  std::vector<ValueRef> results = addi.results();
+  OperationSpec spec;
+  spec.name = "func.return";
+  spec.operands = results;
+  OperationRef user = createOperation(
+      context, spec, mlir::UnknownLoc::get(&context->getMLIRContext()), std::nullopt);
+  EXPECT_THROW(PassManager(context).run(module->getOperation()), InvalidArgumentError);
+  module.reset(); // kept alive by `user`, which uses %0
+  EXPECT_EQ(user.operands().at(0).getOwner().name(), "arith.addi");
+  user.erase();
 }
