@@ -170,6 +170,27 @@ OperationRef OperationRef::clone() const {
   return OperationRef(Ownership::live(getContext(), lock, copy));
 }
 
+BlockRef BlockRef::appendTo(const RegionRef &region) const {
+  checkSameContext(owner.getContext(), region.getOwner().getContext(), "the region");
+  Context::Guard guard(owner.getContext());
+  mlir::Block &moving = get();
+  mlir::Region &target = region.get();
+  mlir::Operation &destination = region.getOwner().get();
+  if (moving.findAncestorOpInBlock(destination))
+    throw InvalidArgumentError("cannot move a block into an operation it holds");
+  target.getBlocks().splice(target.end(), moving.getParent()->getBlocks(),
+                            mlir::Region::iterator(moving));
+  TableLock lock(owner.getContext());
+  std::shared_ptr<Module> to = region.getOwner().getLive()->root;
+  lock.keep(to);
+  // Older handles of this block name it through its old operation, which may
+  // outlive it now: they go invalid (BlockRef::get checks the moves).
+  lock.table.blockMoves[&moving] = ++lock.table.blockGeneration;
+  for (mlir::Operation &op : moving)
+    moved(lock, &op, to, /*isTop=*/false);
+  return BlockRef(region.getOwner(), &moving);
+}
+
 void OperationRef::setOperand(size_t index, const ValueRef &value) const {
   checkSameContext(getContext(), value.getOwner().getContext(), "the value");
   Context::Guard guard(getContext());

@@ -45,8 +45,18 @@ BlockRef RegionRef::appendBlock(const std::vector<mlir::Type> &types,
 // BlockRef
 //===----------------------------------------------------------------------===//
 
+BlockRef::BlockRef(OperationRef owner, mlir::Block *block)
+    : owner(std::move(owner)), block(block),
+      generation(this->owner.getContext().getHandleTable().blockGeneration.load()) {}
+
 mlir::Block &BlockRef::get() const {
   owner.get(); // validates
+  TableLock lock(owner.getContext());
+  auto moved = lock.table.blockMoves.find(block);
+  if (moved != lock.table.blockMoves.end() && moved->second > generation)
+    throw InvalidHandleError("this block handle is no longer valid: the block "
+                             "was moved to another operation since the handle "
+                             "was made");
   return *block;
 }
 

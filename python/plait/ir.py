@@ -22,7 +22,11 @@ from ._core.ir import (
     BoolAttr,
     ComplexType,
     Context,
+    DenseBoolArrayAttr,
     DenseElementsAttr,
+    DenseF32ArrayAttr,
+    DenseI8ArrayAttr,
+    DenseI16ArrayAttr,
     DenseF64ArrayAttr,
     DenseI32ArrayAttr,
     DenseI64ArrayAttr,
@@ -90,7 +94,11 @@ __all__ = [
     "BoolAttr",
     "ComplexType",
     "Context",
+    "DenseBoolArrayAttr",
     "DenseElementsAttr",
+    "DenseF32ArrayAttr",
+    "DenseI8ArrayAttr",
+    "DenseI16ArrayAttr",
     "Dialect",
     "DenseF64ArrayAttr",
     "DenseI32ArrayAttr",
@@ -162,6 +170,51 @@ class MLIRError(Exception):
 _ir._set_mlir_error_class(MLIRError)
 
 
+def _operation_print(
+    self: Operation,
+    file: Any = None,
+    binary: bool = False,
+    large_elements_limit: Optional[int] = None,
+    enable_debug_info: bool = False,
+    print_generic_op_form: bool = False,
+    **unsupported: Any,
+) -> None:
+    """Prints the operation (to `file`, default stdout), as upstream's
+    Operation.print. `binary` writes bytes."""
+    import sys
+
+    if unsupported:
+        raise TypeError(f"print() got unsupported options {sorted(unsupported)}")
+    text = self.get_asm(
+        print_generic_op_form=print_generic_op_form,
+        enable_debug_info=enable_debug_info,
+        large_elements_limit=large_elements_limit,
+    )
+    target = file if file is not None else sys.stdout
+    target.write(text.encode() if binary else text)
+
+
+def _operation_parse(source: str, source_name: str = "", context: Optional[Context] = None) -> Operation:
+    """Parses one operation (in no block afterwards); a module text gives the
+    module's operation."""
+    name = source_name or "<string>"
+    module = Module.parse(source, context=context, source_name=name)
+    top = module.operation
+    # A module the parser made to hold the text's operations sits at line 0.
+    if top.location != Location.file(name, 0, 0, context=module.context):
+        return top
+    operations = list(module.body.operations)
+    if len(operations) != 1:
+        raise ValueError(f"expected one operation, found {len(operations)}")
+    op = operations[0].operation
+    op.detach_from_parent()
+    return op
+
+
+Operation.print = _operation_print  # type: ignore[attr-defined]
+Operation.parse = staticmethod(_operation_parse)  # type: ignore[attr-defined]
+
+
 class Dialect:
     """Base of the dialect classes in plait.dialects (one per dialect module);
     DIALECT_NAMESPACE names the dialect."""
@@ -184,6 +237,14 @@ class OpView(Operation):
 
     def __init__(self, operation: Operation) -> None:
         Operation.__init__(self, operation)
+
+    @classmethod
+    def parse(cls, source: str, *, source_name: str = "", context: Optional[Context] = None) -> "OpView":
+        """Parses one operation of this class."""
+        op = _operation_parse(source, source_name, context)
+        if op.name != cls.OPERATION_NAME:
+            raise ValueError(f"expected a '{cls.OPERATION_NAME}' operation, not '{op.name}'")
+        return op.opview
 
     @classmethod
     def build_generic(

@@ -37,7 +37,8 @@ def test_locations_print_compare_and_nest() -> None:
         assert hash(file) == hash(ir.Location.file("k.py", 3, 7))
         assert str(ir.Location.name("x", file)) == 'loc("x"("k.py":3:7))'
         assert str(ir.Location.name("y")) == 'loc("y")'
-        assert str(ir.Location.fused([file, unknown])) == 'loc(fused["k.py":3:7, unknown])'
+        assert str(ir.Location.fused([file, ir.Location.file("a.py", 1, 1)])) == 'loc(fused["k.py":3:7, "a.py":1:1])'
+        assert ir.Location.fused([file, unknown]) == file, "MLIR drops unknown parts"
         assert str(ir.Location.callsite(file, [ir.Location.file("a.py", 1, 1)])) == (
             'loc(callsite("k.py":3:7 at "a.py":1:1))'
         )
@@ -340,6 +341,35 @@ def test_blocks_are_created_before_after_and_at_start() -> None:
         assert "^bb" in str(middle)
 
 
+def test_blocks_move_between_operations_with_their_handles() -> None:
+    with custom_context(), ir.Location.unknown():
+        module = ir.Module.create()
+        i32 = ir.IntegerType.get_signless(32)
+        with ir.InsertionPoint(module.body):
+            first = ir.Operation.create("t.first", regions=1)
+            second = ir.Operation.create("t.second", regions=1)
+        block = first.regions[0].blocks.append(i32)
+        other_handle = first.regions[0].blocks[0]
+        with ir.InsertionPoint(block):
+            inner = ir.Operation.create("t.inner", operands=[block.arguments[0]])
+        block.append_to(second.regions[0])
+        assert block.owner == second and len(first.regions[0].blocks) == 0
+        assert inner.is_valid and inner.parent == second
+        with pytest.raises(RuntimeError, match="moved to another operation"):
+            len(other_handle.operations)
+        second.erase()
+        assert not inner.is_valid
+        with pytest.raises(RuntimeError, match="no longer valid"):
+            len(block.operations)
+        with ir.InsertionPoint(module.body):
+            holder = ir.Operation.create("t.holder", regions=1)
+        outer_block = holder.regions[0].blocks.append()
+        with ir.InsertionPoint(outer_block):
+            nested = ir.Operation.create("t.nested", regions=1)
+        with pytest.raises(ValueError, match="into an operation it holds"):
+            outer_block.append_to(nested.regions[0])
+
+
 def test_erase_invalidates_only_what_was_erased() -> None:
     with custom_context(), ir.Location.unknown():
         module = ir.Module.create()
@@ -636,3 +666,34 @@ def test_threads_building_in_one_context_serialise() -> None:
     for op in module.body.operations:
         counts[op.attributes["thread"].value] += 1
     assert counts == [50] * 4
+
+
+def test_upstream_conveniences_print_parse_and_convert(capsys: pytest.CaptureFixture[str]) -> None:
+    import io
+
+    from plait.dialects import builtin
+
+    with ir.Context(), ir.Location.unknown():
+        op = ir.Operation.parse("%c = arith.constant 1 : i32")
+        assert op.name == "arith.constant" and op.block is None and not op.attached
+        constant = arith.ConstantOp.parse("%c = arith.constant 2 : i32")
+        assert isinstance(constant, arith.ConstantOp) and int(constant.attributes["value"]) == 2
+        with pytest.raises(ValueError, match="expected a 'arith.addi' operation"):
+            arith.AddIOp.parse("%c = arith.constant 2 : i32")
+        with pytest.raises(ValueError, match="expected one operation, found 2"):
+            ir.Operation.parse("%a = arith.constant 1 : i32\n%b = arith.constant 1 : i32")
+        assert ir.Operation.parse("module {}").name == "builtin.module"
+        out = io.StringIO()
+        constant.print(file=out, print_generic_op_form=True)
+        assert out.getvalue().startswith('%0 = "arith.constant"()')
+        constant.print()
+        assert capsys.readouterr().out.startswith("%c2_i32 = arith.constant 2 : i32")
+        assert float(ir.FloatAttr.get_f64(1.5)) == 1.5
+        assert str(ir.Location.fused([ir.Location.file("a", 1, 1)])) == 'loc("a":1:1)'
+        assert str(ir.Location.fused([])) == "loc(unknown)"
+        module_op = builtin.ModuleOp()
+        assert isinstance(module_op, builtin.ModuleOp) and len(module_op.body.operations) == 0
+        assert list(ir.DenseBoolArrayAttr.get([True, False])) == [True, False]
+        assert list(ir.DenseI8ArrayAttr.get([-1, 2])) == [-1, 2]
+        dense_bool = ir.DenseElementsAttr.get(np.array([True, False]))
+        assert [dense_bool[i] for i in range(2)] == [1, 0]

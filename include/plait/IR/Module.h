@@ -73,6 +73,10 @@ struct HandleTable {
   /// of the context lock (a Module may die on any thread, without the lock).
   std::vector<mlir::Operation *> graveyard;
   size_t sweepAt = 1024;
+  /// Blocks moved to another operation (append_to), with the generation of
+  /// the move: block handles made before it are invalid.
+  std::unordered_map<mlir::Block *, uint64_t> blockMoves;
+  std::atomic<uint64_t> blockGeneration{0};
 };
 
 class Module : public std::enable_shared_from_this<Module> {
@@ -202,7 +206,7 @@ private:
 /// A block, through the operation whose region holds it.
 class BlockRef {
 public:
-  BlockRef(OperationRef owner, mlir::Block *block) : owner(std::move(owner)), block(block) {}
+  BlockRef(OperationRef owner, mlir::Block *block);
   const OperationRef &getOwner() const { return owner; }
   const void *identity() const { return block; }
   std::vector<OperationRef> operations() const;
@@ -216,12 +220,17 @@ public:
   BlockRef createAfter(const std::vector<mlir::Type> &types,
                        const std::vector<mlir::Location> &locations) const;
   std::string str() const;
+  /// Moves the block to the end of `region` and returns its new handle.
+  /// Handles into the Modules involved made before become invalid (a block
+  /// handle knows its block through the operation that held it).
+  BlockRef appendTo(const RegionRef &region) const;
   /// Only under the Guard.
   mlir::Block &get() const;
 
 private:
   OperationRef owner;
   mlir::Block *block;
+  uint64_t generation;
 };
 
 /// An operation's result or a block's argument, through the operation that

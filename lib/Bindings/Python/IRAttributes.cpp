@@ -38,6 +38,10 @@ struct PySymbolRefAttr : PyAttribute {};
 struct PyFlatSymbolRefAttr : PyAttribute {};
 struct PyStridedLayoutAttr : PyAttribute {};
 struct PyDenseElementsAttr : PyAttribute {};
+struct PyDenseBoolArrayAttr : PyAttribute {};
+struct PyDenseI8ArrayAttr : PyAttribute {};
+struct PyDenseI16ArrayAttr : PyAttribute {};
+struct PyDenseF32ArrayAttr : PyAttribute {};
 struct PyDenseI32ArrayAttr : PyAttribute {};
 struct PyDenseI64ArrayAttr : PyAttribute {};
 struct PyDenseF64ArrayAttr : PyAttribute {};
@@ -217,8 +221,12 @@ nb::object elementToPython(const PyAttribute &attr, size_t index) {
   if (index >= static_cast<size_t>(dense.getNumElements()))
     throw nb::index_error("element index out of range");
   mlir::Type element = dense.getElementType();
-  if (element.isa<mlir::IntegerType, mlir::IndexType>())
-    return toPythonInt(dense.getValues<llvm::APInt>()[index], element);
+  if (element.isa<mlir::IntegerType, mlir::IndexType>()) {
+    llvm::APInt value = dense.getValues<llvm::APInt>()[index];
+    if (value.getBitWidth() == 1) // i1 reads as 0/1, as upstream
+      return nb::int_(value.getZExtValue());
+    return toPythonInt(value, element);
+  }
   if (element.isa<mlir::FloatType>())
     return nb::float_(dense.getValues<llvm::APFloat>()[index].convertToDouble());
   return wrapAttribute(attr.pyContext, dense.getValues<mlir::Attribute>()[index]);
@@ -233,7 +241,9 @@ void bindDenseArray(nb::module_ &m, const char *name) {
          "get",
          [](std::vector<Element> values, nb::object context) {
            nb::object pyContext = resolveContext(context);
-           return make<PyT>(pyContext, T::get(mlirContextOf(pyContext), values));
+           return make<PyT>(pyContext,
+                            T::get(mlirContextOf(pyContext),
+                                   llvm::SmallVector<Element>(values.begin(), values.end())));
          },
          nb::arg("values"), nb::arg("context") = nb::none())
       .def("__len__", [](PyT &a) { return a.attribute.template cast<T>().size(); })
@@ -285,6 +295,14 @@ nb::object wrapAttribute(const nb::object &pyContext, mlir::Attribute attr) {
     return nb::cast(make<PySymbolRefAttr>(pyContext, attr));
   if (attr.isa<mlir::StridedLayoutAttr>())
     return nb::cast(make<PyStridedLayoutAttr>(pyContext, attr));
+  if (attr.isa<mlir::DenseBoolArrayAttr>())
+    return nb::cast(make<PyDenseBoolArrayAttr>(pyContext, attr));
+  if (attr.isa<mlir::DenseI8ArrayAttr>())
+    return nb::cast(make<PyDenseI8ArrayAttr>(pyContext, attr));
+  if (attr.isa<mlir::DenseI16ArrayAttr>())
+    return nb::cast(make<PyDenseI16ArrayAttr>(pyContext, attr));
+  if (attr.isa<mlir::DenseF32ArrayAttr>())
+    return nb::cast(make<PyDenseF32ArrayAttr>(pyContext, attr));
   if (attr.isa<mlir::DenseI32ArrayAttr>())
     return nb::cast(make<PyDenseI32ArrayAttr>(pyContext, attr));
   if (attr.isa<mlir::DenseI64ArrayAttr>())
@@ -382,7 +400,12 @@ void populateIRAttributes(nb::module_ &m) {
                 type.pyContext, mlir::IntegerAttr::get(type.type, fromPythonInt(value, type.type)));
           },
           nb::arg("type"), nb::arg("value"))
-      .def_prop_ro("value", [](PyIntegerAttr &a) {
+      .def_prop_ro("value",
+                   [](PyIntegerAttr &a) {
+                     auto attr = a.attribute.cast<mlir::IntegerAttr>();
+                     return toPythonInt(attr.getValue(), attr.getType());
+                   })
+      .def("__int__", [](PyIntegerAttr &a) {
         auto attr = a.attribute.cast<mlir::IntegerAttr>();
         return toPythonInt(attr.getValue(), attr.getType());
       });
@@ -416,9 +439,11 @@ void populateIRAttributes(nb::module_ &m) {
                 mlir::FloatAttr::get(mlir::FloatType::getF64(mlirContextOf(pyContext)), value));
           },
           nb::arg("value"), nb::arg("context") = nb::none())
-      .def_prop_ro("value", [](PyFloatAttr &a) {
-        return a.attribute.cast<mlir::FloatAttr>().getValueAsDouble();
-      });
+      .def_prop_ro(
+          "value",
+          [](PyFloatAttr &a) { return a.attribute.cast<mlir::FloatAttr>().getValueAsDouble(); })
+      .def("__float__",
+           [](PyFloatAttr &a) { return a.attribute.cast<mlir::FloatAttr>().getValueAsDouble(); });
 
   auto string = nb::class_<PyStringAttr, PyAttribute>(m, "StringAttr");
   bindKind<PyStringAttr, mlir::StringAttr>(string, "StringAttr");
@@ -606,6 +631,10 @@ void populateIRAttributes(nb::module_ &m) {
         return std::vector<int64_t>(strides.begin(), strides.end());
       });
 
+  bindDenseArray<PyDenseBoolArrayAttr, mlir::DenseBoolArrayAttr, bool>(m, "DenseBoolArrayAttr");
+  bindDenseArray<PyDenseI8ArrayAttr, mlir::DenseI8ArrayAttr, int8_t>(m, "DenseI8ArrayAttr");
+  bindDenseArray<PyDenseI16ArrayAttr, mlir::DenseI16ArrayAttr, int16_t>(m, "DenseI16ArrayAttr");
+  bindDenseArray<PyDenseF32ArrayAttr, mlir::DenseF32ArrayAttr, float>(m, "DenseF32ArrayAttr");
   bindDenseArray<PyDenseI32ArrayAttr, mlir::DenseI32ArrayAttr, int32_t>(m, "DenseI32ArrayAttr");
   bindDenseArray<PyDenseI64ArrayAttr, mlir::DenseI64ArrayAttr, int64_t>(m, "DenseI64ArrayAttr");
   bindDenseArray<PyDenseF64ArrayAttr, mlir::DenseF64ArrayAttr, double>(m, "DenseF64ArrayAttr");

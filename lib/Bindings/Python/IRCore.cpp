@@ -86,6 +86,8 @@ std::vector<mlir::Type> toTypes(const nb::handle &sequence) {
 std::vector<mlir::Location> argumentLocations(const nb::handle &locs, size_t count) {
   std::vector<mlir::Location> locations;
   if (locs.is_none()) {
+    if (count == 0)
+      return locations;
     mlir::Location location = resolveLocation(nb::none()).location;
     locations.assign(count, location);
     return locations;
@@ -331,7 +333,8 @@ void populateIRCore(nb::module_ &m) {
             for (nb::handle item : locations)
               parts.push_back(nb::cast<PyLocation &>(item).location);
             mlir::Attribute meta = metadata.is_none() ? mlir::Attribute() : toAttribute(metadata);
-            return PyLocation{pyContext, mlir::FusedLoc::get(mlirContext, parts, meta)};
+            // The simplifying builder: one location is itself, none is unknown.
+            return PyLocation{pyContext, mlir::FusedLoc::get(parts, meta, mlirContext)};
           },
           nb::arg("locations"), nb::arg("metadata") = nb::none(), nb::arg("context") = nb::none())
       .def_static(
@@ -589,7 +592,9 @@ void populateIRCore(nb::module_ &m) {
                      std::optional<OperationRef> parent = detached([&] { return o.ref.parent(); });
                      if (!parent)
                        return nb::none();
-                     return wrapOperation(o.pyContext, *parent);
+                     // A plain Operation, as upstream (`.parent.name` is the
+                     // operation's name even for a func.func).
+                     return nb::cast(PyOperation{o.pyContext, *parent});
                    })
       .def_prop_ro("block",
                    [](PyOperation &o) -> nb::object {
@@ -599,6 +604,9 @@ void populateIRCore(nb::module_ &m) {
                      return nb::cast(PyBlock{o.pyContext, *block});
                    })
       .def_prop_ro("is_valid", [](PyOperation &o) { return o.ref.isValid(); })
+      .def_prop_ro(
+          "attached",
+          [](PyOperation &o) { return detached([&] { return o.ref.block(); }).has_value(); })
       .def(
           "erase", [](PyOperation &o) { detached([&] { o.ref.erase(); }); },
           "Erases the operation; its handles and those of everything in it "
@@ -827,6 +835,15 @@ void populateIRCore(nb::module_ &m) {
                            detached([&] { return b.ref.createAfter(argTypes, locations); })};
           },
           nb::arg("types"), nb::kw_only(), nb::arg("arg_locs") = nb::none())
+      .def(
+          "append_to",
+          [](PyBlock &b, nb::handle region) {
+            RegionRef target = nb::cast<PyRegion &>(region).ref;
+            b.ref = detached([&] { return b.ref.appendTo(target); });
+          },
+          nb::arg("region"),
+          "Moves the block to the end of `region`. This handle follows it; "
+          "other handles to the block made before become invalid.")
       .def("__iter__", [](nb::handle self) { return nb::iter(self.attr("operations")); })
       .def("__eq__",
            [](PyBlock &a, nb::handle b) {
@@ -932,7 +949,13 @@ void populateIRCore(nb::module_ &m) {
                                          : "the value is not an op result");
     return v;
   };
+  auto isResult = [](nb::handle value, bool wantArgument) {
+    return nb::isinstance<PyValue>(value) &&
+           detached([&] { return nb::cast<PyValue &>(value).ref.isBlockArgument(); }) ==
+               wantArgument;
+  };
   nb::class_<PyOpResult, PyValue>(m, "OpResult")
+      .def_static("isinstance", [isResult](nb::handle value) { return isResult(value, false); })
       .def("__init__",
            [castValue](PyOpResult *self, nb::handle value) {
              new (self) PyOpResult{castValue(value, false)};
@@ -940,6 +963,7 @@ void populateIRCore(nb::module_ &m) {
       .def_prop_ro("result_number",
                    [](PyOpResult &v) { return detached([&] { return v.ref.number(); }); });
   nb::class_<PyBlockArgument, PyValue>(m, "BlockArgument")
+      .def_static("isinstance", [isResult](nb::handle value) { return isResult(value, true); })
       .def("__init__",
            [castValue](PyBlockArgument *self, nb::handle value) {
              new (self) PyBlockArgument{castValue(value, true)};
