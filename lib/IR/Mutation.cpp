@@ -11,6 +11,7 @@
 #include "mlir/IR/Block.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/OperationSupport.h"
 #include "mlir/IR/Region.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
@@ -60,6 +61,13 @@ void insertLocked(TableLock &lock, mlir::Operation *op, mlir::Block &block, mlir
         "or detach_from_parent() first");
   if (op->isAncestor(block.getParentOp()))
     throw InvalidArgumentError("cannot insert an operation into itself");
+  if (!before && !block.empty() &&
+      block.back().hasTrait<mlir::OpTrait::IsTerminator>())
+    throw OutOfRangeError(
+        "Cannot insert operation at the end of a block that already has a "
+        "terminator. Did you mean to use "
+        "'InsertionPoint.at_block_terminator(block)' versus "
+        "'InsertionPoint(block)'?");
   if (before && before->getBlock() != &block)
     throw InvalidArgumentError("the insertion point's operation is not in its block");
   std::shared_ptr<Module> from = Ownership::rootOf(lock, op);

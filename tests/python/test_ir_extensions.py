@@ -148,8 +148,13 @@ def test_terminator_trait_ends_blocks() -> None:
                 ReturnOp(f.arguments[0])
         block = f.entry_block
         assert ir.InsertionPoint.at_block_terminator(block).ref_operation.operation.name == "toy.return"
-        with ir.InsertionPoint(block):
-            PrintOp(f.arguments[0])
+        with pytest.raises(IndexError, match="already has a terminator"):
+            with ir.InsertionPoint(block):
+                PrintOp(f.arguments[0])
+        # Put after the terminator another way, the verifier rejects it.
+        with ir.InsertionPoint.at_block_terminator(block):
+            late = PrintOp(f.arguments[0])
+        late.operation.move_after(block.operations[1])
         with pytest.raises(ir.MLIRError, match="must be the last operation"):
             module.operation.verify()
 

@@ -65,6 +65,12 @@ class FileError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// A position outside what is there (inserting after a terminator).
+/// IndexError.
+class OutOfRangeError : public std::out_of_range {
+  using std::out_of_range::out_of_range;
+};
+
 /// A handle whose IR was erased or rewritten. RuntimeError.
 class InvalidHandleError : public std::runtime_error {
   using std::runtime_error::runtime_error;

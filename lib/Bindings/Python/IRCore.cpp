@@ -527,8 +527,11 @@ void populateIRCore(nb::module_ &m) {
               for (nb::handle operand : operands)
                 spec.operands.push_back(toValue(operand));
             if (!attributes.is_none())
-              for (auto [key, value] : nb::cast<nb::dict>(attributes))
+              for (auto [key, value] : nb::cast<nb::dict>(attributes)) {
+                if (!nb::isinstance<nb::str>(key))
+                  throw nb::type_error("attribute names must be str");
                 spec.attributes.emplace_back(nb::cast<std::string>(key), toAttribute(value));
+              }
             if (!successors.is_none())
               for (nb::handle successor : successors)
                 spec.successors.push_back(nb::cast<PyBlock &>(successor).ref);

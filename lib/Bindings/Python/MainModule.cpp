@@ -43,6 +43,8 @@ NB_MODULE(_core, m) {
       PyErr_SetString(PyExc_KeyError, e.what());
     } catch (const InvalidArgumentError &e) {
       PyErr_SetString(PyExc_ValueError, e.what());
+    } catch (const OutOfRangeError &e) {
+      PyErr_SetString(PyExc_IndexError, e.what());
     } catch (const InvalidHandleError &e) {
       PyErr_SetString(PyExc_RuntimeError, e.what());
     } catch (const FileError &e) {
