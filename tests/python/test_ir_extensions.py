@@ -47,6 +47,16 @@ class LoadOp(Toy.Operation, name="load"):
         return ir.Speculatability.NotSpeculatable
 
 
+class CallCounterOp(Toy.Operation, name="count_call"):
+    """Writes a global known by symbol, and allocates in the scope."""
+
+    def get_effects(self) -> list:
+        return [
+            ir.MemoryEffectInstance(ir.MemoryEffect.Write, symbol=ir.FlatSymbolRefAttr.get("counter")),
+            ir.MemoryEffectInstance(ir.MemoryEffect.Allocate, resource=ir.SideEffectResource.automatic_allocation_scope()),
+        ]
+
+
 class PositiveOp(Toy.Operation, name="positive"):
     value = ext.Operand()
     result = ext.Result()
@@ -193,9 +203,14 @@ def test_effects_and_speculatability_queried_from_python() -> None:
             square = SquareOp(arith.ConstantOp(f64, 2.0))
             PrintOp(square)
             LoadOp(b)
+            CallCounterOp()
 
         _, f = build(body, buffer, index)
-        load, divide, constant, square, printer, toy_load = list(f.entry_block.operations)[:6]
+        load, divide, constant, square, printer, toy_load, counter = list(f.entry_block.operations)[:7]
+        write, allocate = ir.MemoryEffectsOpInterface(counter).get_effects()
+        assert write.effect == ir.MemoryEffect.Write and write.symbol == ir.FlatSymbolRefAttr.get("counter")
+        assert allocate.effect == ir.MemoryEffect.Allocate and allocate.value is None
+        assert allocate.resource == ir.SideEffectResource.automatic_allocation_scope()
         [read] = ir.MemoryEffectsOpInterface(load).get_effects()
         assert read.effect == ir.MemoryEffect.Read and read.value == f.arguments[0]
         assert ir.MemoryEffectsOpInterface(square).get_effects() == []
