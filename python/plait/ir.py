@@ -202,15 +202,24 @@ def _operation_parse(source: str, source_name: str = "", context: Optional[Conte
     top = module.operation
     # A module the parser made to hold the text's operations sits at line 0.
     if top.location != Location.file(name, 0, 0, context=module.context):
-        return top
+        return top.opview
     operations = list(module.body.operations)
     if len(operations) != 1:
         raise ValueError(f"expected one operation, found {len(operations)}")
     op = operations[0].operation
     op.detach_from_parent()
-    return op
+    return op.opview
 
 
+def _block_append(self: Block, operation: Operation) -> None:
+    """Moves `operation` (from any block, or none) to the end of this block."""
+    op = operation.operation
+    if op.block is not None:
+        op.detach_from_parent()
+    InsertionPoint(self).insert(op)
+
+
+Block.append = _block_append  # type: ignore[attr-defined]
 Operation.print = _operation_print  # type: ignore[attr-defined]
 Operation.parse = staticmethod(_operation_parse)  # type: ignore[attr-defined]
 
@@ -242,9 +251,9 @@ class OpView(Operation):
     def parse(cls, source: str, *, source_name: str = "", context: Optional[Context] = None) -> "OpView":
         """Parses one operation of this class."""
         op = _operation_parse(source, source_name, context)
-        if op.name != cls.OPERATION_NAME:
-            raise ValueError(f"expected a '{cls.OPERATION_NAME}' operation, not '{op.name}'")
-        return op.opview
+        if op.operation.name != cls.OPERATION_NAME:
+            raise ValueError(f"expected a '{cls.OPERATION_NAME}' operation, not '{op.operation.name}'")
+        return op
 
     @classmethod
     def build_generic(

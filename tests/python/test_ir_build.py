@@ -697,3 +697,20 @@ def test_upstream_conveniences_print_parse_and_convert(capsys: pytest.CaptureFix
         assert list(ir.DenseI8ArrayAttr.get([-1, 2])) == [-1, 2]
         dense_bool = ir.DenseElementsAttr.get(np.array([True, False]))
         assert [dense_bool[i] for i in range(2)] == [1, 0]
+        assert constant.get_asm(binary=True) == str(constant).encode()
+        assert [a.value for a in constant.attributes.values()] == [2]
+        assert ir.UnrankedMemRefType.get(ir.F32Type.get(), ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 1)).memory_space.value == 1
+        dynamic = ir.ShapedType.get_dynamic_stride_or_offset()
+        assert ir.MemRefType.get([2], ir.F32Type.get()).is_dynamic_stride_or_offset(dynamic)
+        target = ir.Module.create()
+        target.body.append(constant)  # from no block
+        source = ir.Module.parse("%x = arith.constant 3 : i64")
+        moved = source.body.operations[0]
+        target.body.append(moved)  # from another module's block
+        assert [op.operation.name for op in target.body.operations] == ["arith.constant"] * 2
+        assert moved.is_valid and len(source.body.operations) == 0
+    with ir.Context():
+        region_holder = ir.Module.parse("module {}")
+        # Block arguments without a current Location are at an unknown one.
+        block = region_holder.operation.regions[0].blocks.append(ir.F32Type.get(context=region_holder.context))
+        assert len(block.arguments) == 1

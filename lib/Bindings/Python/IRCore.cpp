@@ -83,12 +83,17 @@ std::vector<mlir::Type> toTypes(const nb::handle &sequence) {
   return types;
 }
 
-std::vector<mlir::Location> argumentLocations(const nb::handle &locs, size_t count) {
+std::vector<mlir::Location> argumentLocations(const nb::handle &locs, size_t count,
+                                              const nb::object &pyContext) {
   std::vector<mlir::Location> locations;
   if (locs.is_none()) {
     if (count == 0)
       return locations;
-    mlir::Location location = resolveLocation(nb::none()).location;
+    // The current Location, else unknown (as upstream).
+    mlir::Location location =
+        locationStack.empty()
+            ? mlir::Location(mlir::UnknownLoc::get(&nativeContext(pyContext).getMLIRContext()))
+            : resolveLocation(nb::none()).location;
     locations.assign(count, location);
     return locations;
   }
@@ -498,6 +503,13 @@ void populateIRCore(nb::module_ &m) {
              return keys;
            })
       .def("__iter__", [](nb::handle self) { return nb::iter(self.attr("keys")()); })
+      .def("values",
+           [](PyAttributeMap &a) {
+             nb::list values;
+             for (auto &entry : detached([&] { return a.ref.attributes(); }))
+               values.append(wrapAttribute(a.pyContext, entry.second));
+             return values;
+           })
       .def("items", [](PyAttributeMap &a) {
         nb::list items;
         for (auto &[key, value] : detached([&] { return a.ref.attributes(); }))
@@ -676,11 +688,16 @@ void populateIRCore(nb::module_ &m) {
            })
       .def(
           "get_asm",
-          [](PyOperation &o, bool generic, bool debugInfo, std::optional<int64_t> limit) {
-            return detached([&] { return o.ref.str(generic, debugInfo, limit.value_or(-1)); });
+          [](PyOperation &o, bool generic, bool debugInfo, std::optional<int64_t> limit,
+             bool binary) -> nb::object {
+            std::string text =
+                detached([&] { return o.ref.str(generic, debugInfo, limit.value_or(-1)); });
+            if (binary)
+              return nb::bytes(text.data(), text.size());
+            return nb::str(text.c_str(), text.size());
           },
           nb::arg("print_generic_op_form") = false, nb::arg("enable_debug_info") = false,
-          nb::arg("large_elements_limit") = nb::none())
+          nb::arg("large_elements_limit") = nb::none(), nb::arg("binary") = false)
       .def("__str__", [](PyOperation &o) { return detached([&] { return o.ref.str(); }); })
       .def("__eq__",
            [](PyOperation &a, nb::handle b) {
@@ -779,7 +796,8 @@ void populateIRCore(nb::module_ &m) {
           [](PyBlockList &l, nb::args types, nb::object argLocs) {
             PyRegion &r = nb::cast<PyRegion &>(l.region);
             std::vector<mlir::Type> argTypes = toTypes(types);
-            std::vector<mlir::Location> locations = argumentLocations(argLocs, argTypes.size());
+            std::vector<mlir::Location> locations =
+                argumentLocations(argLocs, argTypes.size(), r.pyContext);
             return PyBlock{r.pyContext,
                            detached([&] { return r.ref.appendBlock(argTypes, locations); })};
           },
@@ -792,7 +810,8 @@ void populateIRCore(nb::module_ &m) {
           [](nb::handle parent, nb::object argTypes, nb::object argLocs) {
             PyRegion &r = nb::cast<PyRegion &>(parent);
             std::vector<mlir::Type> types = toTypes(argTypes);
-            std::vector<mlir::Location> locations = argumentLocations(argLocs, types.size());
+            std::vector<mlir::Location> locations =
+                argumentLocations(argLocs, types.size(), r.pyContext);
             return PyBlock{r.pyContext, detached([&] {
                              std::vector<BlockRef> blocks = r.ref.blocks();
                              if (blocks.empty())
@@ -824,7 +843,8 @@ void populateIRCore(nb::module_ &m) {
           "create_before",
           [](PyBlock &b, nb::args types, nb::object argLocs) {
             std::vector<mlir::Type> argTypes = toTypes(types);
-            std::vector<mlir::Location> locations = argumentLocations(argLocs, argTypes.size());
+            std::vector<mlir::Location> locations =
+                argumentLocations(argLocs, argTypes.size(), b.pyContext);
             return PyBlock{b.pyContext,
                            detached([&] { return b.ref.createBefore(argTypes, locations); })};
           },
@@ -833,7 +853,8 @@ void populateIRCore(nb::module_ &m) {
           "create_after",
           [](PyBlock &b, nb::args types, nb::object argLocs) {
             std::vector<mlir::Type> argTypes = toTypes(types);
-            std::vector<mlir::Location> locations = argumentLocations(argLocs, argTypes.size());
+            std::vector<mlir::Location> locations =
+                argumentLocations(argLocs, argTypes.size(), b.pyContext);
             return PyBlock{b.pyContext,
                            detached([&] { return b.ref.createAfter(argTypes, locations); })};
           },

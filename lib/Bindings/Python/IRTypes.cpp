@@ -331,8 +331,10 @@ void populateIRTypes(nb::module_ &m) {
              return shape[dim];
            })
       .def_static("get_dynamic_size", [] { return mlir::ShapedType::kDynamic; })
-      .def_static("is_dynamic_size",
-                  [](int64_t size) { return mlir::ShapedType::isDynamic(size); });
+      .def_static("is_dynamic_size", [](int64_t size) { return mlir::ShapedType::isDynamic(size); })
+      .def_static("get_dynamic_stride_or_offset", [] { return mlir::ShapedType::kDynamic; })
+      .def("is_dynamic_stride_or_offset",
+           [](PyShapedType &, int64_t value) { return mlir::ShapedType::isDynamic(value); });
 
   auto ranked = nb::class_<PyRankedTensorType, PyShapedType>(m, "RankedTensorType");
   bindKind<PyRankedTensorType, mlir::RankedTensorType>(ranked, "RankedTensorType");
@@ -404,6 +406,12 @@ void populateIRTypes(nb::module_ &m) {
 
   auto unrankedMemref = nb::class_<PyUnrankedMemRefType, PyShapedType>(m, "UnrankedMemRefType");
   bindKind<PyUnrankedMemRefType, mlir::UnrankedMemRefType>(unrankedMemref, "UnrankedMemRefType");
+  unrankedMemref.def_prop_ro("memory_space", [](PyUnrankedMemRefType &t) -> nb::object {
+    mlir::Attribute space = t.type.cast<mlir::UnrankedMemRefType>().getMemorySpace();
+    if (!space)
+      return nb::none();
+    return wrapAttribute(t.pyContext, space);
+  });
   unrankedMemref.def_static(
       "get",
       [](const PyType &element, nb::object memorySpace, nb::object) {
