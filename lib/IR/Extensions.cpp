@@ -108,26 +108,36 @@ bool runCallback(Context &context, mlir::Operation *op, std::string &error,
   }
 }
 
+/// Runs `op`'s callback from `member` through `call`. When there is none or it
+/// fails: counts the failure and emits an error naming `interface`.
+template <typename Fn, typename Call>
+bool callModel(mlir::Operation *op,
+               std::unordered_map<std::string, std::shared_ptr<const Fn>>
+                   InterfaceModelTable::*member,
+               const char *interface, Call call) {
+  Context &context = Context::fromMLIR(op->getContext());
+  InterfaceModelTable &table = context.getInterfaceModels();
+  std::shared_ptr<const Fn> callback = lookupCallback(table.*member, table, op);
+  std::string error = "no model is attached";
+  if (callback && runCallback(context, op, error, [&](const OperationRef &ref) {
+        return call(*callback, ref, error);
+      }))
+    return true;
+  context.noteCallbackFailure();
+  op->emitError() << "the Python model of " << interface << " for '"
+                  << op->getName() << "' failed: " << error;
+  return false;
+}
+
 struct EffectsModel
     : mlir::MemoryEffectOpInterface::FallbackModel<EffectsModel> {
   void getEffects(mlir::Operation *op,
                   llvm::SmallVectorImpl<mlir::MemoryEffects::EffectInstance>
                       &effects) const {
-    Context &context = Context::fromMLIR(op->getContext());
-    InterfaceModelTable &table = context.getInterfaceModels();
-    std::shared_ptr<const EffectsFn> callback =
-        lookupCallback(table.effects, table, op);
     std::vector<EffectInfo> infos;
-    std::string error = "no model is attached";
-    bool succeeded = callback && runCallback(context, op, error,
-                                             [&](const OperationRef &ref) {
-                                               return (*callback)(ref, infos,
-                                                                  error);
-                                             });
-    if (!succeeded) {
-      context.noteCallbackFailure();
-      op->emitError() << "the Python model of MemoryEffectsOpInterface for '"
-                      << op->getName() << "' failed: " << error;
+    if (!callModel(op, &InterfaceModelTable::effects, "MemoryEffectsOpInterface",
+                   [&](const EffectsFn &fn, const OperationRef &ref,
+                       std::string &error) { return fn(ref, infos, error); })) {
       // Conservatively: every effect on everything.
       for (auto kind : {EffectInfo::Kind::Read, EffectInfo::Kind::Write,
                         EffectInfo::Kind::Allocate, EffectInfo::Kind::Free})
@@ -152,23 +162,12 @@ struct EffectsModel
 struct SpeculationModel
     : mlir::ConditionallySpeculatable::FallbackModel<SpeculationModel> {
   mlir::Speculation::Speculatability getSpeculatability(mlir::Operation *op) const {
-    Context &context = Context::fromMLIR(op->getContext());
-    InterfaceModelTable &table = context.getInterfaceModels();
-    std::shared_ptr<const SpeculatabilityFn> callback =
-        lookupCallback(table.speculatability, table, op);
     Speculatability answer = Speculatability::NotSpeculatable;
-    std::string error = "no model is attached";
-    bool succeeded = callback && runCallback(context, op, error,
-                                             [&](const OperationRef &ref) {
-                                               return (*callback)(ref, answer,
-                                                                  error);
-                                             });
-    if (!succeeded) {
-      context.noteCallbackFailure();
-      op->emitError() << "the Python model of ConditionallySpeculatable for '"
-                      << op->getName() << "' failed: " << error;
+    if (!callModel(op, &InterfaceModelTable::speculatability,
+                   "ConditionallySpeculatable",
+                   [&](const SpeculatabilityFn &fn, const OperationRef &ref,
+                       std::string &error) { return fn(ref, answer, error); }))
       return mlir::Speculation::NotSpeculatable;
-    }
     switch (answer) {
     case Speculatability::Speculatable:
       return mlir::Speculation::Speculatable;

@@ -94,23 +94,18 @@ std::optional<OperationRef> BlockRef::terminator() const {
   return OperationRef::of(owner.getContext(), &b.back());
 }
 
-BlockRef BlockRef::createBefore(const std::vector<mlir::Type> &types,
-                                const std::vector<mlir::Location> &locations) const {
+BlockRef BlockRef::createNextTo(const std::vector<mlir::Type> &types,
+                                const std::vector<mlir::Location> &locations,
+                                bool after) const {
   Context::Guard guard(owner.getContext());
   mlir::Block &anchor = get();
   auto created = std::make_unique<mlir::Block>();
   addArguments(*created, types, locations);
-  anchor.getParent()->getBlocks().insert(mlir::Region::iterator(anchor), created.get());
-  return BlockRef(owner, created.release());
-}
-
-BlockRef BlockRef::createAfter(const std::vector<mlir::Type> &types,
-                               const std::vector<mlir::Location> &locations) const {
-  Context::Guard guard(owner.getContext());
-  mlir::Block &anchor = get();
-  auto created = std::make_unique<mlir::Block>();
-  addArguments(*created, types, locations);
-  anchor.getParent()->getBlocks().insertAfter(mlir::Region::iterator(anchor), created.get());
+  auto &blocks = anchor.getParent()->getBlocks();
+  if (after)
+    blocks.insertAfter(mlir::Region::iterator(anchor), created.get());
+  else
+    blocks.insert(mlir::Region::iterator(anchor), created.get());
   return BlockRef(owner, created.release());
 }
 

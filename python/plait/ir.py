@@ -523,7 +523,49 @@ class Speculatability(enum.IntEnum):
     RecursivelySpeculatable = 2
 
 
-class MemoryEffectsOpInterface:
+class _OpInterface:
+    """Asks an operation through an interface, or (in subclasses that override
+    the interface's method) is a model of it implemented in Python."""
+
+    _NAME = ""
+    _METHOD = ""
+
+    def __init__(self, op: Optional[Operation] = None) -> None:
+        self._op = op
+        if op is not None:
+            self._ask(op)
+
+    def _ask(self, op: Optional[Operation]) -> Any:
+        target = op if op is not None else self._op
+        if target is None:
+            raise ValueError(f"no operation: use {self._NAME}(op).{self._METHOD}()")
+        answer = self._native_query(target.operation)
+        if answer is None:
+            raise ValueError(f"'{target.operation.name}' does not implement {self._NAME}")
+        return answer
+
+    @staticmethod
+    def _native_query(op: Operation) -> Any:
+        raise NotImplementedError
+
+    @staticmethod
+    def _native_attach(op_name: str, method: Callable, context: Optional[Context]) -> None:
+        raise NotImplementedError
+
+    @classmethod
+    def attach(cls, op_name: str, context: Optional[Context] = None) -> Any:
+        """Makes an instance of this subclass the model of `op_name` in
+        `context` (the current one by default) and returns it; it lives as
+        long as the context."""
+        interface = next(base for base in cls.__mro__ if "_NAME" in vars(base))
+        if getattr(cls, cls._METHOD) is getattr(interface, cls._METHOD):
+            raise TypeError(f"attach a subclass that overrides {cls._METHOD}(self, op)")
+        model = cls()
+        cls._native_attach(op_name, getattr(model, cls._METHOD), context)
+        return model
+
+
+class MemoryEffectsOpInterface(_OpInterface):
     """`MemoryEffectsOpInterface(op).get_effects()` asks any operation that
     implements the interface (natively or in Python). To implement it for a
     registered operation that lacks it, subclass this class, override
@@ -531,60 +573,30 @@ class MemoryEffectsOpInterface:
     native passes (cse, canonicalize, loop-invariant-code-motion) then call it,
     re-attaching to the interpreter for each call."""
 
-    def __init__(self, op: Optional[Operation] = None) -> None:
-        self._op = op
-        if op is not None and _ir._memory_effects_of(op.operation) is None:
-            raise ValueError(f"'{op.operation.name}' does not implement MemoryEffectsOpInterface")
+    _NAME = "MemoryEffectsOpInterface"
+    _METHOD = "get_effects"
+    _native_query = staticmethod(_ir._memory_effects_of)
+
+    @staticmethod
+    def _native_attach(op_name: str, method: Callable, context: Optional[Context]) -> None:
+        _ir._attach_memory_effects_model(op_name, lambda op: list(method(op)), context)
 
     def get_effects(self, op: Optional[Operation] = None) -> list[MemoryEffectInstance]:
-        target = op if op is not None else self._op
-        if target is None:
-            raise ValueError("no operation: use MemoryEffectsOpInterface(op).get_effects()")
-        raw = _ir._memory_effects_of(target.operation)
-        if raw is None:
-            raise ValueError(f"'{target.operation.name}' does not implement MemoryEffectsOpInterface")
         return [
-            MemoryEffectInstance(
-                MemoryEffect(kind), value, symbol, SideEffectResource(resource) if resource else None
-            )
-            for kind, value, symbol, resource in raw
+            MemoryEffectInstance(MemoryEffect(kind), value, symbol, SideEffectResource(resource) if resource else None)
+            for kind, value, symbol, resource in self._ask(op)
         ]
 
-    @classmethod
-    def attach(cls, op_name: str, context: Optional[Context] = None) -> "MemoryEffectsOpInterface":
-        """Makes an instance of this subclass the model of `op_name` in
-        `context` (the current one by default) and returns it; it lives as
-        long as the context."""
-        if cls is MemoryEffectsOpInterface or cls.get_effects is MemoryEffectsOpInterface.get_effects:
-            raise TypeError("attach a subclass that overrides get_effects(self, op)")
-        model = cls()
-        _ir._attach_memory_effects_model(op_name, lambda op: list(model.get_effects(op)), context)
-        return model
 
-
-class ConditionallySpeculatable:
+class ConditionallySpeculatable(_OpInterface):
     """`ConditionallySpeculatable(op).get_speculatability()`; subclass,
     override `get_speculatability(self, op)` and `attach` to implement it in
     Python (see MemoryEffectsOpInterface)."""
 
-    def __init__(self, op: Optional[Operation] = None) -> None:
-        self._op = op
-        if op is not None and _ir._speculatability_of(op.operation) is None:
-            raise ValueError(f"'{op.operation.name}' does not implement ConditionallySpeculatable")
+    _NAME = "ConditionallySpeculatable"
+    _METHOD = "get_speculatability"
+    _native_query = staticmethod(_ir._speculatability_of)
+    _native_attach = staticmethod(_ir._attach_speculatability_model)
 
     def get_speculatability(self, op: Optional[Operation] = None) -> Speculatability:
-        target = op if op is not None else self._op
-        if target is None:
-            raise ValueError("no operation: use ConditionallySpeculatable(op).get_speculatability()")
-        raw = _ir._speculatability_of(target.operation)
-        if raw is None:
-            raise ValueError(f"'{target.operation.name}' does not implement ConditionallySpeculatable")
-        return Speculatability(raw)
-
-    @classmethod
-    def attach(cls, op_name: str, context: Optional[Context] = None) -> "ConditionallySpeculatable":
-        if cls is ConditionallySpeculatable or cls.get_speculatability is ConditionallySpeculatable.get_speculatability:
-            raise TypeError("attach a subclass that overrides get_speculatability(self, op)")
-        model = cls()
-        _ir._attach_speculatability_model(op_name, lambda op: model.get_speculatability(op), context)
-        return model
+        return Speculatability(self._ask(op))

@@ -214,11 +214,10 @@ public:
   ValueRef addArgument(mlir::Type type, mlir::Location location) const;
   RegionRef region() const;
   std::optional<OperationRef> terminator() const;
-  /// A new block right before/after this one, in the same region.
-  BlockRef createBefore(const std::vector<mlir::Type> &types,
-                        const std::vector<mlir::Location> &locations) const;
-  BlockRef createAfter(const std::vector<mlir::Type> &types,
-                       const std::vector<mlir::Location> &locations) const;
+  /// A new block right before (or after) this one, in the same region.
+  BlockRef createNextTo(const std::vector<mlir::Type> &types,
+                        const std::vector<mlir::Location> &locations,
+                        bool after) const;
   std::string str() const;
   /// Moves the block to the end of `region` and returns its new handle.
   /// Handles into the Modules involved made before become invalid (a block

@@ -804,6 +804,16 @@ void populateIRCore(nb::module_ &m) {
           nb::arg("types"), nb::kw_only(), nb::arg("arg_locs") = nb::none(),
           "Appends a block with arguments of the given types.");
 
+  // Block.create_before / create_after(*types, arg_locs=None).
+  auto createNextTo = [](bool after) {
+    return [after](PyBlock &b, nb::args types, nb::object argLocs) {
+      std::vector<mlir::Type> argTypes = toTypes(types);
+      std::vector<mlir::Location> locations =
+          argumentLocations(argLocs, argTypes.size(), b.pyContext);
+      return PyBlock{b.pyContext,
+                     detached([&] { return b.ref.createNextTo(argTypes, locations, after); })};
+    };
+  };
   nb::class_<PyBlock>(m, "Block")
       .def_static(
           "create_at_start",
@@ -816,7 +826,7 @@ void populateIRCore(nb::module_ &m) {
                              std::vector<BlockRef> blocks = r.ref.blocks();
                              if (blocks.empty())
                                return r.ref.appendBlock(types, locations);
-                             return blocks.front().createBefore(types, locations);
+                             return blocks.front().createNextTo(types, locations, /*after=*/false);
                            })};
           },
           nb::arg("parent"), nb::arg("arg_types") = nb::list(), nb::arg("arg_locs") = nb::none())
@@ -839,26 +849,10 @@ void populateIRCore(nb::module_ &m) {
                      return PyRegion{b.pyContext, detached([&] { return b.ref.region(); })};
                    })
       .def_prop_ro("context", [](PyBlock &b) { return b.pyContext; })
-      .def(
-          "create_before",
-          [](PyBlock &b, nb::args types, nb::object argLocs) {
-            std::vector<mlir::Type> argTypes = toTypes(types);
-            std::vector<mlir::Location> locations =
-                argumentLocations(argLocs, argTypes.size(), b.pyContext);
-            return PyBlock{b.pyContext,
-                           detached([&] { return b.ref.createBefore(argTypes, locations); })};
-          },
-          nb::arg("types"), nb::kw_only(), nb::arg("arg_locs") = nb::none())
-      .def(
-          "create_after",
-          [](PyBlock &b, nb::args types, nb::object argLocs) {
-            std::vector<mlir::Type> argTypes = toTypes(types);
-            std::vector<mlir::Location> locations =
-                argumentLocations(argLocs, argTypes.size(), b.pyContext);
-            return PyBlock{b.pyContext,
-                           detached([&] { return b.ref.createAfter(argTypes, locations); })};
-          },
-          nb::arg("types"), nb::kw_only(), nb::arg("arg_locs") = nb::none())
+      .def("create_before", createNextTo(/*after=*/false), nb::arg("types"), nb::kw_only(),
+           nb::arg("arg_locs") = nb::none())
+      .def("create_after", createNextTo(/*after=*/true), nb::arg("types"), nb::kw_only(),
+           nb::arg("arg_locs") = nb::none())
       .def(
           "append_to",
           [](PyBlock &b, nb::handle region) {

@@ -36,6 +36,7 @@ from typing import Any, ClassVar, Optional, Sequence
 
 from .. import ir
 from .._core import ir as _native_ir
+from ._ods_common import get_op_result_or_value as _value
 
 
 class _Trait:
@@ -173,14 +174,6 @@ class Operation(ir.OpView):
     def verify_invariants(self) -> None:
         """Override to check the operation: raise (any exception) to reject
         it. Runs after the checks of the fields and traits."""
-
-
-def _value(item: Any) -> ir.Value:
-    if isinstance(item, ir.Value):
-        return item
-    if isinstance(item, ir.Operation):
-        return item.result
-    raise TypeError(f"expected a Value or a one-result operation, not {type(item).__name__}")
 
 
 def _verifier(cls: type) -> Any:
