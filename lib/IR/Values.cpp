@@ -9,6 +9,14 @@
 
 namespace plait {
 
+/// MLIR's printed form of a block or value.
+template <typename Printable> static std::string printed(Printable &&printable) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  printable.print(os);
+  return os.str();
+}
+
 //===----------------------------------------------------------------------===//
 // RegionRef
 //===----------------------------------------------------------------------===//
@@ -111,11 +119,7 @@ BlockRef BlockRef::createNextTo(const std::vector<mlir::Type> &types,
 
 std::string BlockRef::str() const {
   Context::Guard guard(owner.getContext());
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  get().print(os);
-  os.flush();
-  return text;
+  return printed(get());
 }
 
 //===----------------------------------------------------------------------===//
@@ -178,11 +182,7 @@ std::vector<std::pair<OperationRef, unsigned>> ValueRef::uses() const {
 
 std::string ValueRef::str() const {
   Context::Guard guard(owner.getContext());
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  get().print(os);
-  os.flush();
-  return text;
+  return printed(get());
 }
 
 } // namespace plait

@@ -133,14 +133,16 @@ InsertionPoint toInsertionPoint(const PyInsertionPoint &ip) {
 
 /// The live lists of an operation's operands and results, and of a block's
 /// arguments and operations (read anew on each access).
+/// Lists of values: `owner` is the Operation (operands, results) or the Block
+/// (arguments); both Python objects carry `pyContext`.
 struct PyOperandList {
-  nb::object operation;
+  nb::object owner;
 };
 struct PyResultList {
-  nb::object operation;
+  nb::object owner;
 };
 struct PyArgumentList {
-  nb::object block;
+  nb::object owner;
 };
 struct PyOperationList {
   nb::object block;
@@ -193,16 +195,16 @@ struct PyInferTypeOpInterface {
   std::string name;
 };
 
-std::vector<ValueRef> operandsOf(const nb::object &operation) {
-  PyOperation &op = nb::cast<PyOperation &>(operation);
+std::vector<ValueRef> operandsOf(PyOperandList &list) {
+  PyOperation &op = nb::cast<PyOperation &>(list.owner);
   return detached([&] { return op.ref.operands(); });
 }
-std::vector<ValueRef> resultsOf(const nb::object &operation) {
-  PyOperation &op = nb::cast<PyOperation &>(operation);
+std::vector<ValueRef> resultsOf(PyResultList &list) {
+  PyOperation &op = nb::cast<PyOperation &>(list.owner);
   return detached([&] { return op.ref.results(); });
 }
-std::vector<ValueRef> argumentsOf(const nb::object &block) {
-  PyBlock &b = nb::cast<PyBlock &>(block);
+std::vector<ValueRef> argumentsOf(PyArgumentList &list) {
+  PyBlock &b = nb::cast<PyBlock &>(list.owner);
   return detached([&] { return b.ref.arguments(); });
 }
 
@@ -217,6 +219,26 @@ nb::list typesOf(const nb::object &pyContext, const std::vector<ValueRef> &value
   for (mlir::Type type : types)
     list.append(wrapType(pyContext, type));
   return list;
+}
+
+/// A live list of values (read anew on each access) with `__len__`,
+/// `__getitem__` (ints and slices), `__iter__` and `.types`.
+template <typename List, typename ValuesOf>
+nb::class_<List> bindValueList(nb::module_ &m, const char *name, ValuesOf valuesOf) {
+  auto contextOf = [](List &l) { return nb::object(l.owner.attr("context")); };
+  return nb::class_<List>(m, name)
+      .def("__len__", [valuesOf](List &l) { return valuesOf(l).size(); })
+      .def("__getitem__",
+           [valuesOf, contextOf](List &l, nb::handle key) {
+             std::vector<ValueRef> values = valuesOf(l);
+             nb::object pyContext = contextOf(l);
+             return indexOrSlice(key, values.size(),
+                                 [&](size_t i) { return wrapValue(pyContext, values[i]); });
+           })
+      .def("__iter__", [valuesOf, contextOf](
+                           List &l) { return nb::iter(wrapValues(contextOf(l), valuesOf(l))); })
+      .def_prop_ro("types",
+                   [valuesOf, contextOf](List &l) { return typesOf(contextOf(l), valuesOf(l)); });
 }
 
 } // namespace
@@ -710,48 +732,14 @@ void populateIRCore(nb::module_ &m) {
         return "<plait.ir.Operation " + detached([&] { return o.ref.name(); }) + ">";
       });
 
-  nb::class_<PyOperandList>(m, "OpOperandList")
-      .def("__len__", [](PyOperandList &l) { return operandsOf(l.operation).size(); })
-      .def("__getitem__",
-           [](PyOperandList &l, nb::handle key) {
-             std::vector<ValueRef> values = operandsOf(l.operation);
-             nb::object pyContext = nb::cast<PyOperation &>(l.operation).pyContext;
-             return indexOrSlice(key, values.size(),
-                                 [&](size_t i) { return wrapValue(pyContext, values[i]); });
-           })
-      .def("__setitem__",
-           [](PyOperandList &l, Py_ssize_t index, nb::handle value) {
-             PyOperation &op = nb::cast<PyOperation &>(l.operation);
-             size_t i = checkedIndex(index, operandsOf(l.operation).size());
-             ValueRef replacement = toValue(value);
-             detached([&] { op.ref.setOperand(i, replacement); });
-           })
-      .def("__iter__",
-           [](PyOperandList &l) {
-             return nb::iter(wrapValues(nb::cast<PyOperation &>(l.operation).pyContext,
-                                        operandsOf(l.operation)));
-           })
-      .def_prop_ro("types", [](PyOperandList &l) {
-        return typesOf(nb::cast<PyOperation &>(l.operation).pyContext, operandsOf(l.operation));
+  bindValueList<PyOperandList>(m, "OpOperandList", operandsOf)
+      .def("__setitem__", [](PyOperandList &l, Py_ssize_t index, nb::handle value) {
+        PyOperation &op = nb::cast<PyOperation &>(l.owner);
+        size_t i = checkedIndex(index, operandsOf(l).size());
+        ValueRef replacement = toValue(value);
+        detached([&] { op.ref.setOperand(i, replacement); });
       });
-
-  nb::class_<PyResultList>(m, "OpResultList")
-      .def("__len__", [](PyResultList &l) { return resultsOf(l.operation).size(); })
-      .def("__getitem__",
-           [](PyResultList &l, nb::handle key) {
-             std::vector<ValueRef> values = resultsOf(l.operation);
-             nb::object pyContext = nb::cast<PyOperation &>(l.operation).pyContext;
-             return indexOrSlice(key, values.size(),
-                                 [&](size_t i) { return wrapValue(pyContext, values[i]); });
-           })
-      .def("__iter__",
-           [](PyResultList &l) {
-             return nb::iter(wrapValues(nb::cast<PyOperation &>(l.operation).pyContext,
-                                        resultsOf(l.operation)));
-           })
-      .def_prop_ro("types", [](PyResultList &l) {
-        return typesOf(nb::cast<PyOperation &>(l.operation).pyContext, resultsOf(l.operation));
-      });
+  bindValueList<PyResultList>(m, "OpResultList", resultsOf);
 
   //===--------------------------------------------------------------------===//
   // Region and Block
@@ -889,23 +877,7 @@ void populateIRCore(nb::module_ &m) {
         return nb::iter(wrapOperations(b.pyContext, detached([&] { return b.ref.operations(); })));
       });
 
-  nb::class_<PyArgumentList>(m, "BlockArgumentList")
-      .def("__len__", [](PyArgumentList &l) { return argumentsOf(l.block).size(); })
-      .def("__getitem__",
-           [](PyArgumentList &l, nb::handle key) {
-             std::vector<ValueRef> values = argumentsOf(l.block);
-             nb::object pyContext = nb::cast<PyBlock &>(l.block).pyContext;
-             return indexOrSlice(key, values.size(),
-                                 [&](size_t i) { return wrapValue(pyContext, values[i]); });
-           })
-      .def("__iter__",
-           [](PyArgumentList &l) {
-             return nb::iter(
-                 wrapValues(nb::cast<PyBlock &>(l.block).pyContext, argumentsOf(l.block)));
-           })
-      .def_prop_ro("types", [](PyArgumentList &l) {
-        return typesOf(nb::cast<PyBlock &>(l.block).pyContext, argumentsOf(l.block));
-      });
+  bindValueList<PyArgumentList>(m, "BlockArgumentList", argumentsOf);
 
   //===--------------------------------------------------------------------===//
   // Values
