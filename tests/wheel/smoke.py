@@ -40,6 +40,19 @@ with tempfile.TemporaryDirectory() as cache:
             for _ in range(2)]
     assert runs == [["45", "1"], ["45", "0"]], runs
 
+# The dialect classes generated at build time are installed with the package.
+from plait import ir  # noqa: E402
+from plait.dialects import arith, func  # noqa: E402
+from plait.execution_engine import ExecutionEngine  # noqa: E402
+from plait.passmanager import LOWER_TO_LLVM  # noqa: E402
+
+with ir.Context(), ir.Location.unknown():
+    module = ir.Module.create()
+    f64 = ir.F64Type.get()
+    with ir.InsertionPoint(module.body):
+        func.FuncOp.from_py_func(f64, name="twice")(lambda x: arith.AddFOp(x, x))
+    assert ExecutionEngine(module, pipeline=LOWER_TO_LLVM).invoke("twice", 1.5) == 3.0
+
 info = subprocess.run([sys.executable, "-m", "plait", "--version", "--info"], capture_output=True, text=True, check=True)
 print(info.stdout)
 free_threaded = bool(__import__("sysconfig").get_config_var("Py_GIL_DISABLED"))
