@@ -1,6 +1,7 @@
 //===- Extensions.cpp - operations and interface models defined at run time ===//
 #include "plait/IR/Extensions.h"
 #include "InterfaceModelTable.h"
+#include "Ownership.h"
 
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/ExtensibleDialect.h"
@@ -13,6 +14,7 @@
 
 #include <map>
 #include <mutex>
+#include <utility>
 
 namespace plait {
 namespace {
@@ -94,12 +96,13 @@ lookupCallback(std::unordered_map<std::string, std::shared_ptr<const Fn>> &map,
 }
 
 /// Runs `call` as a callback of the operation holding the context lock (a
-/// pipeline, a verifier, a query), so that IR access from the callback does
-/// not wait for that lock.
+/// pipeline, a verifier, a query), so that reading IR from the callback does
+/// not wait for that lock. The callback may not change the IR (native code is
+/// walking it), and the handles it makes are valid only while it runs.
 template <typename Call>
-bool runCallback(Context &context, mlir::Operation *op, std::string &error,
-                 Call call) {
+bool runCallback(Context &context, mlir::Operation *op, std::string &error, Call call) {
   Context::CallbackScope scope(context);
+  CallbackRestrictions restrictions = CallbackRestrictions::readOnly();
   try {
     return call(OperationRef::of(context, op));
   } catch (const std::exception &exception) {
@@ -134,28 +137,37 @@ struct EffectsModel
   void getEffects(mlir::Operation *op,
                   llvm::SmallVectorImpl<mlir::MemoryEffects::EffectInstance>
                       &effects) const {
-    std::vector<EffectInfo> infos;
-    if (!callModel(op, &InterfaceModelTable::effects, "MemoryEffectsOpInterface",
-                   [&](const EffectsFn &fn, const OperationRef &ref,
-                       std::string &error) { return fn(ref, infos, error); })) {
+    llvm::SmallVector<mlir::MemoryEffects::EffectInstance> answer;
+    // Converted inside the callback, so that a bad answer (a stale value) is
+    // the model's failure, not an exception escaping into MLIR.
+    auto convert = [&](const EffectsFn &fn, const OperationRef &ref, std::string &error) {
+      std::vector<EffectInfo> infos;
+      if (!fn(ref, infos, error))
+        return false;
+      for (const EffectInfo &info : infos) {
+        mlir::SideEffects::Resource *resource = resourceNamed(info.resource);
+        if (info.value) {
+          mlir::Value value = info.value->get();
+          if (value.getContext() != op->getContext())
+            throw InvalidArgumentError("an effect's value belongs to a different Context");
+          answer.emplace_back(effectOf(info.kind), value, resource);
+        } else if (info.symbol) {
+          answer.emplace_back(effectOf(info.kind),
+                              mlir::SymbolRefAttr::getFromOpaquePointer(info.symbol), resource);
+        } else {
+          answer.emplace_back(effectOf(info.kind), resource);
+        }
+      }
+      return true;
+    };
+    if (!callModel(op, &InterfaceModelTable::effects, "MemoryEffectsOpInterface", convert)) {
       // Conservatively: every effect on everything.
       for (auto kind : {EffectInfo::Kind::Read, EffectInfo::Kind::Write,
                         EffectInfo::Kind::Allocate, EffectInfo::Kind::Free})
-        effects.emplace_back(effectOf(kind),
-                             mlir::SideEffects::DefaultResource::get());
+        effects.emplace_back(effectOf(kind), mlir::SideEffects::DefaultResource::get());
       return;
     }
-    for (const EffectInfo &info : infos) {
-      mlir::SideEffects::Resource *resource = resourceNamed(info.resource);
-      if (info.value)
-        effects.emplace_back(effectOf(info.kind), info.value->get(), resource);
-      else if (info.symbol)
-        effects.emplace_back(
-            effectOf(info.kind),
-            mlir::SymbolRefAttr::getFromOpaquePointer(info.symbol), resource);
-      else
-        effects.emplace_back(effectOf(info.kind), resource);
-    }
+    effects.append(answer.begin(), answer.end());
   }
 };
 
@@ -235,7 +247,9 @@ public:
     printer.printGenericOp(op);
   }
   mlir::LogicalResult verifyInvariants(mlir::Operation *op) final;
-  mlir::LogicalResult verifyRegionInvariants(mlir::Operation *) final {
+  mlir::LogicalResult verifyRegionInvariants(mlir::Operation *op) final {
+    if (spec.isolatedFromAbove)
+      return mlir::OpTrait::impl::verifyIsIsolatedFromAbove(op);
     return mlir::success();
   }
 
@@ -299,9 +313,10 @@ void attachModel(Context &context, const std::string &opName,
   if (!ours && name->hasInterface<typename Model::Interface>())
     throw InvalidArgumentError("'" + opName + "' already implements " +
                                interface);
+  std::shared_ptr<const Fn> replaced; // released after unlocking: it takes the GIL
   {
     std::lock_guard<std::mutex> lock(table.mutex);
-    map[opName] = std::make_shared<const Fn>(std::move(callback));
+    replaced = std::exchange(map[opName], std::make_shared<const Fn>(std::move(callback)));
   }
   if (!name->hasInterface<typename Model::Interface>())
     name->attachInterface<Model>();

@@ -33,6 +33,7 @@ std::shared_ptr<LiveOperation> Ownership::live(Context &context, TableLock &lock
   auto created = std::make_shared<LiveOperation>(context, op);
   created->root = root;
   created->epoch = root->top == op ? 0 : root->epoch;
+  created->scope = CallbackRestrictions::currentScope();
   table.operations[op] = created;
   // Entries of dead handles are dropped now and then, not one by one: a
   // handle may die on any thread without the context lock.
@@ -79,7 +80,8 @@ void Ownership::markErased(TableLock &lock, mlir::Operation *subtree) {
 
 void Ownership::reference(const std::shared_ptr<Module> &user,
                           const std::shared_ptr<Module> &used) {
-  if (!used || used == user)
+  // A Module that owns nothing (its operation moved on) needs no keeping.
+  if (!user || !used || used == user || !used->top)
     return;
   auto &list = user->referenced;
   if (std::find(list.begin(), list.end(), used) == list.end())
@@ -88,11 +90,8 @@ void Ownership::reference(const std::shared_ptr<Module> &user,
 
 void Ownership::referenceOutsideValues(TableLock &lock, mlir::Operation *subtree,
                                        const std::shared_ptr<Module> &user) {
-  subtree->walk([&](mlir::Operation *op) {
-    for (mlir::Value operand : op->getOperands())
-      if (mlir::Operation *definer = definerOf(operand); definer && !subtree->isAncestor(definer))
-        reference(user, rootOf(lock, definer));
-  });
+  forEachOutsideDefinition(
+      subtree, [&](mlir::Operation *definer) { reference(user, rootOf(lock, definer)); });
 }
 
 std::shared_ptr<Module> Ownership::adoptLocked(const std::shared_ptr<Context> &context,
@@ -117,16 +116,71 @@ bool Ownership::isUsedFromOutside(TableLock &lock, Module &module) {
     if (std::none_of(list.begin(), list.end(),
                      [&](const auto &used) { return used.get() == &module; }))
       continue;
-    mlir::WalkResult found = otherTop->walk([&](mlir::Operation *op) {
-      for (mlir::Value operand : op->getOperands())
-        if (mlir::Operation *definer = definerOf(operand); definer && top->isAncestor(definer))
-          return mlir::WalkResult::interrupt();
-      return mlir::WalkResult::advance();
-    });
-    if (found.wasInterrupted())
+    bool uses = false;
+    forEachOutsideDefinition(
+        otherTop, [&](mlir::Operation *definer) { uses = uses || top->isAncestor(definer); });
+    if (uses)
       return true;
   }
   return false;
+}
+
+//===----------------------------------------------------------------------===//
+// CallbackRestrictions
+//===----------------------------------------------------------------------===//
+
+namespace {
+thread_local bool readOnlyCallback = false;
+thread_local mlir::Operation *passAnchor = nullptr;
+thread_local std::shared_ptr<std::atomic<bool>> handleScope;
+} // namespace
+
+CallbackRestrictions::CallbackRestrictions(bool readOnly, mlir::Operation *anchor)
+    : previousReadOnly(readOnlyCallback), previousAnchor(passAnchor), previousScope(handleScope) {
+  if (readOnly) {
+    readOnlyCallback = true;
+    scope = std::make_shared<std::atomic<bool>>(true);
+    handleScope = scope;
+  } else {
+    readOnlyCallback = false;
+    passAnchor = anchor;
+  }
+}
+
+CallbackRestrictions CallbackRestrictions::readOnly() {
+  return CallbackRestrictions(true, nullptr);
+}
+
+CallbackRestrictions CallbackRestrictions::pass(mlir::Operation *anchor) {
+  return CallbackRestrictions(false, anchor);
+}
+
+CallbackRestrictions::CallbackRestrictions(CallbackRestrictions &&other) noexcept
+    : active(other.active), previousReadOnly(other.previousReadOnly),
+      previousAnchor(other.previousAnchor), scope(std::move(other.scope)),
+      previousScope(std::move(other.previousScope)) {
+  other.active = false;
+}
+
+CallbackRestrictions::~CallbackRestrictions() {
+  if (!active)
+    return;
+  if (scope)
+    scope->store(false);
+  readOnlyCallback = previousReadOnly;
+  passAnchor = previousAnchor;
+  handleScope = std::move(previousScope);
+}
+
+std::shared_ptr<std::atomic<bool>> CallbackRestrictions::currentScope() { return handleScope; }
+
+void CallbackRestrictions::checkMayChange(mlir::Operation *op, bool anchorItself) {
+  if (readOnlyCallback)
+    throw InvalidArgumentError("IR cannot be changed from a verifier or an interface model: "
+                               "native code is walking it");
+  if (passAnchor && !(anchorItself ? passAnchor->isAncestor(op) : passAnchor->isProperAncestor(op)))
+    throw InvalidArgumentError("a Python pass may only change what lies inside the operation "
+                               "it runs on");
 }
 
 //===----------------------------------------------------------------------===//

@@ -36,18 +36,8 @@ void moved(TableLock &lock, mlir::Operation *subtree, const std::shared_ptr<Modu
            bool isTop) {
   Ownership::repoint(lock, subtree, to, isTop);
   Ownership::referenceOutsideValues(lock, subtree, to);
-  subtree->walk([&](mlir::Operation *op) {
-    auto referenceUsers = [&](mlir::Value value) {
-      for (mlir::Operation *user : value.getUsers())
-        if (!subtree->isAncestor(user))
-          Ownership::reference(Ownership::rootOf(lock, user), to);
-    };
-    for (mlir::Value result : op->getResults())
-      referenceUsers(result);
-    for (mlir::Region &region : op->getRegions())
-      for (mlir::Block &block : region)
-        for (mlir::Value argument : block.getArguments())
-          referenceUsers(argument);
+  forEachOutsideUser(subtree, [&](mlir::Operation *user) {
+    Ownership::reference(Ownership::rootOf(lock, user), to);
   });
 }
 
@@ -59,6 +49,7 @@ void insertLocked(TableLock &lock, mlir::Operation *op, mlir::Block &block, mlir
     throw InvalidArgumentError(
         "the operation is already in a block: use move_before()/move_after(), "
         "or detach_from_parent() first");
+  CallbackRestrictions::checkMayChange(block.getParentOp(), /*anchorItself=*/true);
   if (op->isAncestor(block.getParentOp()))
     throw InvalidArgumentError("cannot insert an operation into itself");
   if (!before && !block.empty() &&
@@ -78,7 +69,25 @@ void insertLocked(TableLock &lock, mlir::Operation *op, mlir::Block &block, mlir
   if (from) {
     Ownership::top(*from) = nullptr;
     lock.table.roots.erase(op);
+    // The destination now keeps what the operation uses alive (moved()).
+    for (std::shared_ptr<Module> &used : Ownership::referenced(*from))
+      lock.keep(std::move(used));
+    Ownership::referenced(*from).clear();
   }
+}
+
+/// InvalidArgumentError when the location, a result type or an attribute of
+/// an operation to create belongs to another context.
+void checkOwnContext(mlir::MLIRContext &context, mlir::Location location,
+                     const OperationSpec &spec) {
+  if (location.getContext() != &context)
+    throw InvalidArgumentError("the location belongs to a different Context");
+  for (mlir::Type type : spec.resultTypes)
+    if (type.getContext() != &context)
+      throw InvalidArgumentError("a result type belongs to a different Context");
+  for (const auto &[name, attribute] : spec.attributes)
+    if (attribute.getContext() != &context)
+      throw InvalidArgumentError("attribute '" + name + "' belongs to a different Context");
 }
 
 void checkSameContext(const Context &expected, const Context &actual, const char *what) {
@@ -92,16 +101,13 @@ void OperationRef::erase() const {
   Context::Guard guard(getContext());
   TableLock lock(getContext());
   mlir::Operation *op = &validated(lock, *this);
-  mlir::WalkResult usedOutside = op->walk([&](mlir::Operation *nested) {
-    for (mlir::Operation *user : nested->getUsers())
-      if (!op->isAncestor(user))
-        return mlir::WalkResult::interrupt();
-    return mlir::WalkResult::advance();
-  });
-  if (usedOutside.wasInterrupted())
+  CallbackRestrictions::checkMayChange(op);
+  bool usedOutside = false;
+  forEachOutsideUser(op, [&](mlir::Operation *) { usedOutside = true; });
+  if (usedOutside)
     throw InvalidArgumentError("cannot erase '" + op->getName().getStringRef().str() +
-                               "': its results are still used (replace "
-                               "their uses first)");
+                               "': its results, block arguments or blocks are still used "
+                               "outside it (replace those uses first)");
   std::shared_ptr<Module> root = live->root;
   lock.keep(root);
   Ownership::markErased(lock, op);
@@ -122,6 +128,9 @@ static void moveNextTo(const OperationRef &self, const OperationRef &anchor, boo
   mlir::Operation *target = &validated(lock, anchor);
   if (op == target)
     return;
+  CallbackRestrictions::checkMayChange(op);
+  if (target->getBlock())
+    CallbackRestrictions::checkMayChange(target->getBlock()->getParentOp(), /*anchorItself=*/true);
   if (op->isAncestor(target))
     throw InvalidArgumentError("cannot move an operation into itself");
   mlir::Block *block = target->getBlock();
@@ -155,6 +164,7 @@ void OperationRef::detachFromParent() const {
   Context::Guard guard(getContext());
   TableLock lock(getContext());
   mlir::Operation *op = &validated(lock, *this);
+  CallbackRestrictions::checkMayChange(op);
   if (!op->getBlock())
     throw InvalidArgumentError("the operation is not in a block");
   std::shared_ptr<Module> from = live->root;
@@ -184,6 +194,8 @@ BlockRef BlockRef::appendTo(const RegionRef &region) const {
   mlir::Block &moving = get();
   mlir::Region &target = region.get();
   mlir::Operation &destination = region.getOwner().get();
+  CallbackRestrictions::checkMayChange(moving.getParentOp(), /*anchorItself=*/true);
+  CallbackRestrictions::checkMayChange(&destination, /*anchorItself=*/true);
   if (moving.findAncestorOpInBlock(destination))
     throw InvalidArgumentError("cannot move a block into an operation it holds");
   target.getBlocks().splice(target.end(), moving.getParent()->getBlocks(),
@@ -191,9 +203,8 @@ BlockRef BlockRef::appendTo(const RegionRef &region) const {
   TableLock lock(owner.getContext());
   std::shared_ptr<Module> to = region.getOwner().getLive()->root;
   lock.keep(to);
-  // Older handles of this block name it through its old operation, which may
-  // outlive it now: they go invalid (BlockRef::get checks the moves).
-  lock.table.blockMoves[&moving] = ++lock.table.blockGeneration;
+  // Older handles of this block name it through its old operation: they go
+  // invalid (BlockRef::get finds it no longer there).
   for (mlir::Operation &op : moving)
     moved(lock, &op, to, /*isTop=*/false);
   return BlockRef(region.getOwner(), &moving);
@@ -204,6 +215,7 @@ void OperationRef::setOperand(size_t index, const ValueRef &value) const {
   Context::Guard guard(getContext());
   mlir::Operation &op = get();
   mlir::Value replacement = value.get();
+  CallbackRestrictions::checkMayChange(&op, /*anchorItself=*/true);
   if (index >= op.getNumOperands())
     throw InvalidArgumentError("operand index out of range");
   op.setOperand(index, replacement);
@@ -220,6 +232,8 @@ void ValueRef::replaceAllUsesWith(const ValueRef &replacement) const {
   if (from == to) // MLIR would never finish moving the uses onto themselves
     return;
   std::vector<mlir::Operation *> users(from.getUsers().begin(), from.getUsers().end());
+  for (mlir::Operation *user : users)
+    CallbackRestrictions::checkMayChange(user, /*anchorItself=*/true);
   from.replaceAllUsesWith(to);
   TableLock lock(owner.getContext());
   std::shared_ptr<Module> definitions = Ownership::rootOf(lock, definerOf(to));
@@ -290,6 +304,7 @@ OperationRef createOperation(const std::shared_ptr<Context> &context, const Oper
                                "' is unknown: its dialect is not available or does not define it "
                                "(set Context.allow_unregistered_dialects = True to create custom "
                                "operations)");
+  checkOwnContext(mlirContext, location, spec);
   mlir::OperationState state(location, name);
   for (const ValueRef &operand : spec.operands)
     state.operands.push_back(operand.get());
@@ -306,6 +321,7 @@ OperationRef createOperation(const std::shared_ptr<Context> &context, const Oper
     block = &insertionPoint->block.get();
     if (insertionPoint->before)
       before = &insertionPoint->before->get();
+    CallbackRestrictions::checkMayChange(block->getParentOp(), /*anchorItself=*/true);
   }
   mlir::Operation *op = mlir::Operation::create(state);
   TableLock lock(*context);

@@ -96,12 +96,18 @@ std::vector<std::pair<std::string, mlir::Attribute>> OperationRef::attributes() 
 
 void OperationRef::setAttribute(const std::string &name, mlir::Attribute value) const {
   Context::Guard guard(getContext());
-  get().setAttr(name, value);
+  mlir::Operation &op = get();
+  CallbackRestrictions::checkMayChange(&op, /*anchorItself=*/true);
+  if (value.getContext() != op.getContext())
+    throw InvalidArgumentError("the attribute belongs to a different Context");
+  op.setAttr(name, value);
 }
 
 bool OperationRef::removeAttribute(const std::string &name) const {
   Context::Guard guard(getContext());
-  return static_cast<bool>(get().removeAttr(name));
+  mlir::Operation &op = get();
+  CallbackRestrictions::checkMayChange(&op, /*anchorItself=*/true);
+  return static_cast<bool>(op.removeAttr(name));
 }
 
 std::vector<RegionRef> OperationRef::regions() const {

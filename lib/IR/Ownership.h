@@ -39,12 +39,51 @@ inline mlir::Operation *definerOf(mlir::Value value) {
   return block ? block->getParentOp() : nullptr;
 }
 
+/// Calls `fn` on every operation outside `subtree` that uses a value or
+/// block defined inside it.
+template <typename Fn> void forEachOutsideUser(mlir::Operation *subtree, Fn fn) {
+  subtree->walk([&](mlir::Operation *op) {
+    auto usersOf = [&](mlir::Value value) {
+      for (mlir::Operation *user : value.getUsers())
+        if (!subtree->isAncestor(user))
+          fn(user);
+    };
+    for (mlir::Value result : op->getResults())
+      usersOf(result);
+    for (mlir::Region &region : op->getRegions())
+      for (mlir::Block &block : region) {
+        for (mlir::Value argument : block.getArguments())
+          usersOf(argument);
+        for (mlir::BlockOperand &use : block.getUses())
+          if (!subtree->isAncestor(use.getOwner()))
+            fn(use.getOwner());
+      }
+  });
+}
+
+/// Calls `fn` on the operation defining every value or successor block that
+/// operations inside `subtree` use but that lies outside it.
+template <typename Fn> void forEachOutsideDefinition(mlir::Operation *subtree, Fn fn) {
+  subtree->walk([&](mlir::Operation *op) {
+    for (mlir::Value operand : op->getOperands())
+      if (mlir::Operation *definer = definerOf(operand); definer && !subtree->isAncestor(definer))
+        fn(definer);
+    for (mlir::Block *successor : op->getSuccessors())
+      if (mlir::Operation *holder = successor->getParentOp();
+          holder && !subtree->isAncestor(holder))
+        fn(holder);
+  });
+}
+
 struct Ownership {
   static mlir::Operation *&top(Module &module) { return module.top; }
+  static std::vector<std::shared_ptr<Module>> &referenced(Module &module) {
+    return module.referenced;
+  }
   static uint64_t epoch(const Module &module) { return module.epoch; }
 
   static bool isValid(const LiveOperation &live) {
-    if (live.erased || !live.root)
+    if (live.erased || !live.root || (live.scope && !live.scope->load()))
       return false;
     if (live.epoch == 0)
       return live.root->top == live.op;

@@ -31,10 +31,19 @@ std::vector<BlockRef> RegionRef::blocks() const {
   return result;
 }
 
-static void addArguments(mlir::Block &block, const std::vector<mlir::Type> &types,
+static void checkOwnContext(mlir::MLIRContext *context, mlir::Type type, mlir::Location location) {
+  if (type.getContext() != context || location.getContext() != context)
+    throw InvalidArgumentError("a type or location belongs to a different Context");
+}
+
+static void addArguments(mlir::Block &block, mlir::Operation &holder,
+                         const std::vector<mlir::Type> &types,
                          const std::vector<mlir::Location> &locations) {
   if (types.size() != locations.size())
     throw InvalidArgumentError("a block needs one location per argument type");
+  CallbackRestrictions::checkMayChange(&holder, /*anchorItself=*/true);
+  for (size_t i = 0; i < types.size(); ++i)
+    checkOwnContext(holder.getContext(), types[i], locations[i]);
   for (size_t i = 0; i < types.size(); ++i)
     block.addArgument(types[i], locations[i]);
 }
@@ -44,7 +53,7 @@ BlockRef RegionRef::appendBlock(const std::vector<mlir::Type> &types,
   Context::Guard guard(owner.getContext());
   mlir::Region &region = get();
   auto block = std::make_unique<mlir::Block>();
-  addArguments(*block, types, locations);
+  addArguments(*block, owner.get(), types, locations);
   region.push_back(block.get());
   return BlockRef(owner, block.release());
 }
@@ -53,19 +62,16 @@ BlockRef RegionRef::appendBlock(const std::vector<mlir::Type> &types,
 // BlockRef
 //===----------------------------------------------------------------------===//
 
-BlockRef::BlockRef(OperationRef owner, mlir::Block *block)
-    : owner(std::move(owner)), block(block),
-      generation(this->owner.getContext().getHandleTable().blockGeneration.load()) {}
-
 mlir::Block &BlockRef::get() const {
-  owner.get(); // validates
-  TableLock lock(owner.getContext());
-  auto moved = lock.table.blockMoves.find(block);
-  if (moved != lock.table.blockMoves.end() && moved->second > generation)
-    throw InvalidHandleError("this block handle is no longer valid: the block "
-                             "was moved to another operation since the handle "
-                             "was made");
-  return *block;
+  mlir::Operation &holder = owner.get(); // validates the operation
+  // The block may have been erased (by a pipeline) or moved elsewhere since:
+  // look for it by address without touching it.
+  for (mlir::Region &region : holder.getRegions())
+    for (mlir::Block &candidate : region)
+      if (&candidate == block)
+        return *block;
+  throw InvalidHandleError("this block handle is no longer valid: the block was erased or moved "
+                           "to another operation since the handle was made");
 }
 
 std::vector<OperationRef> BlockRef::operations() const {
@@ -86,7 +92,10 @@ std::vector<ValueRef> BlockRef::arguments() const {
 
 ValueRef BlockRef::addArgument(mlir::Type type, mlir::Location location) const {
   Context::Guard guard(owner.getContext());
-  return ValueRef(owner, get().addArgument(type, location));
+  mlir::Block &b = get();
+  CallbackRestrictions::checkMayChange(&owner.get(), /*anchorItself=*/true);
+  checkOwnContext(owner.get().getContext(), type, location);
+  return ValueRef(owner, b.addArgument(type, location));
 }
 
 RegionRef BlockRef::region() const {
@@ -108,7 +117,7 @@ BlockRef BlockRef::createNextTo(const std::vector<mlir::Type> &types,
   Context::Guard guard(owner.getContext());
   mlir::Block &anchor = get();
   auto created = std::make_unique<mlir::Block>();
-  addArguments(*created, types, locations);
+  addArguments(*created, owner.get(), types, locations);
   auto &blocks = anchor.getParent()->getBlocks();
   if (after)
     blocks.insertAfter(mlir::Region::iterator(anchor), created.get());
@@ -127,11 +136,22 @@ std::string BlockRef::str() const {
 //===----------------------------------------------------------------------===//
 
 ValueRef::ValueRef(OperationRef owner, mlir::Value value)
-    : owner(std::move(owner)), opaque(value.getAsOpaquePointer()) {}
+    : owner(std::move(owner)), opaque(value.getAsOpaquePointer()),
+      argument(value.isa<mlir::BlockArgument>()) {}
 
 mlir::Value ValueRef::get() const {
-  owner.get(); // validates
-  return mlir::Value::getFromOpaquePointer(opaque);
+  mlir::Operation &holder = owner.get(); // validates; results live as long
+  if (!argument)
+    return mlir::Value::getFromOpaquePointer(opaque);
+  // A block argument dies with its block, which may be erased on its own:
+  // look for it by address without touching it.
+  for (mlir::Region &region : holder.getRegions())
+    for (mlir::Block &block : region)
+      for (mlir::BlockArgument candidate : block.getArguments())
+        if (candidate.getAsOpaquePointer() == opaque)
+          return candidate;
+  throw InvalidHandleError("this block argument handle is no longer valid: its block was erased "
+                           "or moved since the handle was made");
 }
 
 bool ValueRef::isBlockArgument() const {
@@ -168,7 +188,11 @@ mlir::Type ValueRef::type() const {
 
 void ValueRef::setType(mlir::Type type) const {
   Context::Guard guard(owner.getContext());
-  get().setType(type);
+  mlir::Value value = get();
+  CallbackRestrictions::checkMayChange(&owner.get(), /*anchorItself=*/true);
+  if (type.getContext() != value.getContext())
+    throw InvalidArgumentError("the type belongs to a different Context");
+  value.setType(type);
 }
 
 std::vector<std::pair<OperationRef, unsigned>> ValueRef::uses() const {

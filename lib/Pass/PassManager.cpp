@@ -53,12 +53,20 @@ public:
     std::string errorMessage;
     bool succeeded;
     {
-      // The run holding the context lock waits for this callback.
+      // The run holding the context lock waits for this callback, which may
+      // change only what lies inside `op` (other threads may be running
+      // passes on its siblings).
       Context::CallbackScope scope(*module->getContext());
+      CallbackRestrictions restrictions = CallbackRestrictions::pass(op);
       succeeded = (*callback)(handle, errorMessage);
     }
     // The callback may have kept handles; whatever runs next may erase IR.
     module->invalidateHandles();
+    if (succeeded && module->isUsedFromOutside()) {
+      succeeded = false;
+      errorMessage = "it left operations outside the module using values defined in it "
+                     "(insert or erase them before the pass returns)";
+    }
     if (!succeeded) {
       op->emitError() << "Python pass '" << name << "' failed: " << errorMessage;
       signalPassFailure();
@@ -164,6 +172,8 @@ void PassManager::run(const OperationRef &op) {
         "them before running a pass pipeline, which may erase the values");
   Context::Capture capture(*context);
   impl->runningModule = module;
+  // Handles made before must not reach the passes' callbacks either.
+  module->invalidateHandles();
   uint64_t failuresBefore = context->getCallbackFailures();
   mlir::LogicalResult result = impl->pm.run(&target);
   impl->runningModule.reset();

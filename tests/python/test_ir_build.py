@@ -381,7 +381,7 @@ def test_erase_invalidates_only_what_was_erased() -> None:
                 inner = ir.Operation.create("t.inner", operands=[keep.result])
             after = ir.Operation.create("t.after")
         ops = list(module.body.operations)
-        with pytest.raises(ValueError, match="its results are still used"):
+        with pytest.raises(ValueError, match="its results, block arguments or blocks are still used"):
             keep.erase()
         outer.erase()
         assert not outer.is_valid and not inner.is_valid
@@ -714,3 +714,113 @@ def test_upstream_conveniences_print_parse_and_convert(capsys: pytest.CaptureFix
         # Block arguments without a current Location are at an unknown one.
         block = region_holder.operation.regions[0].blocks.append(ir.F32Type.get(context=region_holder.context))
         assert len(block.arguments) == 1
+
+
+# --- regressions found in review ------------------------------------------------
+
+
+def test_erase_is_refused_while_block_arguments_or_blocks_are_used_outside() -> None:
+    with ir.Context(), ir.Location.unknown():
+        module = ir.Module.parse("func.func @f(%x: i64) { return }\nfunc.func @g() { cf.br ^bb1\n^bb1:\n return }")
+        f, g = module.body.operations[0], module.body.operations[1]
+        argument = f.regions[0].blocks[0].arguments[0]
+        outside = ir.Operation.create("arith.addi", results=[argument.type], operands=[argument, argument])
+        with pytest.raises(ValueError, match="block arguments or blocks are still used"):
+            f.erase()
+        target = g.regions[0].blocks[1]
+        branch = ir.Operation.create("cf.br", successors=[target])
+        with pytest.raises(ValueError, match="block arguments or blocks are still used"):
+            g.erase()
+        outside.erase()
+        branch.erase()
+        f.erase()
+        g.erase()
+        assert len(module.body.operations) == 0
+
+
+def test_a_successor_keeps_its_module_alive() -> None:
+    with ir.Context(), ir.Location.unknown():
+        module = ir.Module.parse("func.func @f() { cf.br ^bb1\n^bb1:\n return }")
+        target = module.body.operations[0].regions[0].blocks[1]
+        branch = ir.Operation.create("cf.br", successors=[target])
+        del module, target
+        gc.collect()
+        ir.Module.create()  # takes the context lock: dead modules are destroyed
+        assert branch.is_valid and branch.successors[0].owner.operation.name == "func.func"
+        branch.erase()
+
+
+def test_blocks_and_arguments_erased_by_a_pipeline_are_invalid() -> None:
+    with ir.Context(), ir.Location.unknown():
+        module = ir.Module.parse(
+            "func.func @f(%c: i1) -> i64 {\n  %z = arith.constant 0 : i64\n  cf.br ^bb2(%z : i64)\n"
+            "^bb1(%x: i64):\n  cf.br ^bb2(%x : i64)\n^bb2(%y: i64):\n  return %y : i64\n}"
+        )
+        f = module.body.operations[0].operation.detach_from_parent()  # a top-level operation
+        dead_block = f.regions[0].blocks[1]
+        dead_argument = dead_block.arguments[0]
+        PassManager.parse("func.func(canonicalize)", context=f.context).run(f)
+        assert f.is_valid
+        with pytest.raises(RuntimeError, match="no longer valid"):
+            dead_argument.type
+        with pytest.raises(RuntimeError, match="no longer valid"):
+            str(dead_block)
+
+
+def test_a_python_pass_changes_only_what_lies_inside_its_operation() -> None:
+    with ir.Context():
+        module = ir.Module.parse("func.func @f() { return }\nfunc.func @g() { return }")
+
+        def erase_self(op: ir.Operation) -> None:
+            op.erase()
+
+        pm = PassManager("func.func")
+        pm.add(erase_self)
+        with pytest.raises(ir.MLIRError, match="may only change what lies inside"):
+            pm.run(module.body.operations[0])
+        # Inside its own operation it may change anything.
+        def add_attribute(op: ir.Operation) -> None:
+            op.attributes["plait.seen"] = True
+
+        pm = PassManager("func.func")
+        pm.add(add_attribute)
+        pm.run(module.body.operations[1])
+        assert "plait.seen" in str(module)
+
+
+def test_an_outside_user_made_by_a_python_pass_fails_it() -> None:
+    kept: list = []
+
+    def make_outside_user(module_op: ir.Operation) -> None:
+        g = module_op.regions[0].blocks[0].operations[0]
+        argument = g.regions[0].blocks[0].arguments[0]
+        with ir.Location.unknown():
+            kept.append(ir.Operation.create("arith.addi", results=[argument.type], operands=[argument, argument]))
+
+    with ir.Context():
+        module = ir.Module.parse("func.func private @g(%x: i64) { return }")
+        pm = PassManager()
+        pm.add(make_outside_user)
+        pm.add("symbol-dce")
+        with pytest.raises(ir.MLIRError, match="left operations outside the module using values"):
+            pm.run(module)
+        assert "func.func private @g" in str(module), "symbol-dce did not run"
+        kept.clear()
+
+
+def test_ir_of_another_context_is_refused() -> None:
+    other = ir.Context()
+    with ir.Context(), ir.Location.unknown():
+        foreign = ir.IntegerType.get_signless(32, context=other)
+        with pytest.raises(ValueError, match="result type belongs to a different Context"):
+            ir.Operation.create("arith.constant", results=[foreign])
+        module = ir.Module.create()
+        with pytest.raises(ValueError, match="belongs to a different Context"):
+            module.operation.attributes["x"] = ir.UnitAttr.get(context=other)
+        with pytest.raises(ValueError, match="belongs to a different Context"):
+            module.body.add_argument(foreign)
+        with pytest.raises(ValueError, match="belongs to a different Context"):
+            ir.FunctionType.get([foreign], [])
+        with pytest.raises(TypeError, match="not of the expected plait.ir type"):
+            ir.Operation.create("arith.constant", loc=3)
+    del other

@@ -441,3 +441,62 @@ def test_a_model_call_cannot_deadlock_with_a_thread_holding_the_gil() -> None:
         assert not errors, errors
         # str() waited for the whole pipeline: it saw the merged calls.
         assert text == str(module) and text.count("call @cost") == 1
+
+
+# --- regressions found in review ---------------------------------------------------
+
+
+class ScopeOp(Toy.Operation, name="scope", traits=[ext.IsolatedFromAbove, ext.NoTerminator]):
+    body = ext.Region()
+
+
+class KeepingLoad(ir.MemoryEffectsOpInterface):
+    """Keeps the handles it is given, changes IR, or returns stale values,
+    depending on `mode`."""
+
+    mode = "keep"
+    kept: list = []
+
+    def get_effects(self, op: ir.Operation) -> list:
+        if KeepingLoad.mode == "keep":
+            KeepingLoad.kept.append(op)
+            return [ir.MemoryEffectInstance(ir.MemoryEffect.Read)]
+        if KeepingLoad.mode == "change":
+            op.attributes["plait.touched"] = True
+        stale = KeepingLoad.kept[0].result
+        return [ir.MemoryEffectInstance(ir.MemoryEffect.Read, value=stale)]
+
+
+MANY_CALLS = "\n".join(
+    ["func.func private @cost(f64) -> f64"]
+    + [
+        f"func.func @f{i}(%x: f64) -> f64 {{\n  %a = func.call @cost(%x) : (f64) -> f64\n"
+        f"  %b = func.call @cost(%x) : (f64) -> f64\n  return %x : f64\n}}"
+        for i in range(4)
+    ]
+)
+
+
+def test_models_see_read_only_ir_and_handles_valid_only_during_the_call() -> None:
+    with ir.Context():
+        KeepingLoad.attach("func.call")
+        module = ir.Module.parse(MANY_CALLS)
+        KeepingLoad.mode, KeepingLoad.kept = "keep", []
+        run(module, "func.func(canonicalize)")  # several functions: worker threads
+        assert KeepingLoad.kept and not any(op.is_valid for op in KeepingLoad.kept)
+        module = ir.Module.parse(MANY_CALLS)
+        for mode, message in (("change", "IR cannot be changed from a verifier or an interface model"),
+                              ("stale", "no longer valid")):
+            KeepingLoad.mode = mode
+            with pytest.raises(ir.MLIRError) as info:
+                run(module, "func.func(canonicalize)")
+            assert any(message in d.message for d in info.value.error_diagnostics), info.value
+        KeepingLoad.kept = []
+
+
+def test_isolated_from_above_is_verified() -> None:
+    with ir.Context():
+        Toy.load()
+        with pytest.raises(ir.MLIRError, match="using value defined outside the region"):
+            ir.Module.parse('func.func @f(%a: i64) {\n  "toy.scope"() ({\n    %b = arith.addi %a, %a : i64\n  }) : () -> ()\n  return\n}')
+        ir.Module.parse('func.func @f(%a: i64) {\n  "toy.scope"() ({\n    %b = arith.constant 1 : i64\n  }) : () -> ()\n  return\n}')

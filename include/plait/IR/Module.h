@@ -60,6 +60,9 @@ struct LiveOperation {
   std::shared_ptr<Module> root;
   uint64_t epoch = 0; // 0: the root's own top-level operation
   bool erased = false;
+  /// Set for handles made inside a callback of native code (a verifier, an
+  /// interface model): false once that callback returned.
+  std::shared_ptr<std::atomic<bool>> scope;
 };
 
 /// A context's handle bookkeeping. `mutex` is a leaf lock: it guards the maps,
@@ -73,10 +76,6 @@ struct HandleTable {
   /// of the context lock (a Module may die on any thread, without the lock).
   std::vector<mlir::Operation *> graveyard;
   size_t sweepAt = 1024;
-  /// Blocks moved to another operation (append_to), with the generation of
-  /// the move: block handles made before it are invalid.
-  std::unordered_map<mlir::Block *, uint64_t> blockMoves;
-  std::atomic<uint64_t> blockGeneration{0};
 };
 
 class Module : public std::enable_shared_from_this<Module> {
@@ -121,6 +120,35 @@ private:
   uint64_t epoch = 1;
   /// Modules whose values operations in this one use.
   std::vector<std::shared_ptr<Module>> referenced;
+};
+
+/// What a thread is doing on behalf of native code that limits the changes it
+/// may make to IR: running a Python pass (only inside its operation), or a
+/// verifier or interface model (no changes: native code is walking the IR).
+/// Handles made inside a verifier or model are valid only until it returns.
+class CallbackRestrictions {
+public:
+  /// A verifier or interface model runs on this thread while this lives.
+  static CallbackRestrictions readOnly();
+  /// A Python pass on `anchor` runs on this thread while this lives.
+  static CallbackRestrictions pass(mlir::Operation *anchor);
+  ~CallbackRestrictions();
+  CallbackRestrictions(CallbackRestrictions &&other) noexcept;
+  CallbackRestrictions(const CallbackRestrictions &) = delete;
+
+  /// The token of the innermost read-only callback on this thread, or null.
+  static std::shared_ptr<std::atomic<bool>> currentScope();
+  /// InvalidArgumentError unless this thread may change `op` (and, unless
+  /// `anchorItself`, `op` lies strictly inside a running pass's operation).
+  static void checkMayChange(mlir::Operation *op, bool anchorItself = false);
+
+private:
+  CallbackRestrictions(bool readOnly, mlir::Operation *anchor);
+  bool active = true;
+  bool previousReadOnly;
+  mlir::Operation *previousAnchor;
+  std::shared_ptr<std::atomic<bool>> scope;
+  std::shared_ptr<std::atomic<bool>> previousScope;
 };
 
 /// A handle to one operation (see the file comment). Compares by operation.
@@ -206,7 +234,7 @@ private:
 /// A block, through the operation whose region holds it.
 class BlockRef {
 public:
-  BlockRef(OperationRef owner, mlir::Block *block);
+  BlockRef(OperationRef owner, mlir::Block *block) : owner(std::move(owner)), block(block) {}
   const OperationRef &getOwner() const { return owner; }
   const void *identity() const { return block; }
   std::vector<OperationRef> operations() const;
@@ -229,7 +257,6 @@ public:
 private:
   OperationRef owner;
   mlir::Block *block;
-  uint64_t generation;
 };
 
 /// An operation's result or a block's argument, through the operation that
@@ -258,6 +285,7 @@ public:
 private:
   OperationRef owner;
   const void *opaque;
+  bool argument;
 };
 
 /// Where new operations go: the end of `block`, or before `before`.

@@ -501,8 +501,10 @@ void populateIRAttributes(nb::module_ &m) {
           [](nb::sequence attributes, nb::object context) {
             nb::object pyContext = resolveContext(context);
             std::vector<mlir::Attribute> elements;
-            for (nb::handle item : attributes)
+            for (nb::handle item : attributes) {
               elements.push_back(toAttribute(item));
+              requireContext(pyContext, elements.back());
+            }
             return make<PyArrayAttr>(pyContext,
                                      mlir::ArrayAttr::get(mlirContextOf(pyContext), elements));
           },
@@ -542,9 +544,11 @@ void populateIRAttributes(nb::module_ &m) {
             mlir::MLIRContext *mlirContext = mlirContextOf(pyContext);
             std::vector<mlir::NamedAttribute> entries;
             if (!value.is_none())
-              for (auto [key, item] : nb::cast<nb::dict>(value))
+              for (auto [key, item] : nb::cast<nb::dict>(value)) {
                 entries.emplace_back(mlir::StringAttr::get(mlirContext, nb::cast<std::string>(key)),
                                      toAttribute(item));
+                requireContext(pyContext, entries.back().getValue());
+              }
             return make<PyDictAttr>(pyContext, mlir::DictionaryAttr::get(mlirContext, entries));
           },
           nb::arg("value") = nb::none(), nb::arg("context") = nb::none())

@@ -60,6 +60,13 @@ struct PyInsertionPoint {
 /// The native context of a plait.ir.Context object.
 Context &nativeContext(const nb::object &pyContext);
 
+/// ValueError unless `value` (a type, attribute or location) belongs to the
+/// context of `pyContext`: IR must not point into another context.
+template <typename T> void requireContext(const nb::object &pyContext, T value) {
+  if (value.getContext() != &nativeContext(pyContext).getMLIRContext())
+    throw nb::value_error("a type, attribute or location belongs to a different Context");
+}
+
 /// The most specific Python class for a type or attribute.
 nb::object wrapType(const nb::object &pyContext, mlir::Type type);
 nb::object wrapAttribute(const nb::object &pyContext, mlir::Attribute attribute);

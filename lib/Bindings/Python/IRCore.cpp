@@ -347,6 +347,7 @@ void populateIRCore(nb::module_ &m) {
             mlir::Location child = childLoc.is_none()
                                        ? mlir::Location(mlir::UnknownLoc::get(mlirContext))
                                        : nb::cast<PyLocation &>(childLoc).location;
+            requireContext(pyContext, child);
             return PyLocation{pyContext,
                               mlir::NameLoc::get(mlir::StringAttr::get(mlirContext, name), child)};
           },
@@ -357,8 +358,10 @@ void populateIRCore(nb::module_ &m) {
             nb::object pyContext = resolveContext(context);
             mlir::MLIRContext *mlirContext = &nativeContext(pyContext).getMLIRContext();
             std::vector<mlir::Location> parts;
-            for (nb::handle item : locations)
+            for (nb::handle item : locations) {
               parts.push_back(nb::cast<PyLocation &>(item).location);
+              requireContext(pyContext, parts.back());
+            }
             mlir::Attribute meta = metadata.is_none() ? mlir::Attribute() : toAttribute(metadata);
             // The simplifying builder: one location is itself, none is unknown.
             return PyLocation{pyContext, mlir::FusedLoc::get(parts, meta, mlirContext)};
@@ -369,8 +372,11 @@ void populateIRCore(nb::module_ &m) {
           [](const PyLocation &callee, nb::sequence frames, nb::object context) {
             nb::object pyContext = resolveContext(context);
             std::vector<mlir::Location> callers;
-            for (nb::handle item : frames)
+            requireContext(pyContext, callee.location);
+            for (nb::handle item : frames) {
               callers.push_back(nb::cast<PyLocation &>(item).location);
+              requireContext(pyContext, callers.back());
+            }
             if (callers.empty())
               throw nb::value_error("callsite needs at least one frame");
             mlir::Location result = callers.back();

@@ -260,6 +260,10 @@ void populateIRTypes(nb::module_ &m) {
               in.push_back(toType(item));
             for (nb::handle item : results)
               out.push_back(toType(item));
+            for (mlir::Type type : in)
+              requireContext(pyContext, type);
+            for (mlir::Type type : out)
+              requireContext(pyContext, type);
             return make<PyFunctionType>(pyContext,
                                         mlir::FunctionType::get(mlirContextOf(pyContext), in, out));
           },
@@ -286,8 +290,10 @@ void populateIRTypes(nb::module_ &m) {
           [](nb::sequence elements, nb::object context) {
             nb::object pyContext = resolveContext(context);
             std::vector<mlir::Type> types;
-            for (nb::handle item : elements)
+            for (nb::handle item : elements) {
               types.push_back(toType(item));
+              requireContext(pyContext, types.back());
+            }
             return make<PyTupleType>(pyContext,
                                      mlir::TupleType::get(mlirContextOf(pyContext), types));
           },
@@ -347,6 +353,8 @@ void populateIRTypes(nb::module_ &m) {
               throw nb::value_error("invalid element type for a tensor");
             mlir::Attribute encodingAttr =
                 encoding.is_none() ? mlir::Attribute() : toAttribute(encoding);
+            if (encodingAttr)
+              requireContext(element.pyContext, encodingAttr);
             return make<PyRankedTensorType>(
                 element.pyContext, mlir::RankedTensorType::get(shape, element.type, encodingAttr));
           },
@@ -388,6 +396,10 @@ void populateIRTypes(nb::module_ &m) {
             }
             mlir::Attribute space =
                 memorySpace.is_none() ? mlir::Attribute() : toAttribute(memorySpace);
+            if (layoutAttr)
+              requireContext(element.pyContext, mlir::Attribute(layoutAttr));
+            if (space)
+              requireContext(element.pyContext, space);
             return make<PyMemRefType>(
                 element.pyContext, mlir::MemRefType::get(shape, element.type, layoutAttr, space));
           },

@@ -7,6 +7,7 @@
 #include <nanobind/stl/vector.h>
 
 #include <atomic>
+#include <typeinfo>
 
 using namespace plait;
 using namespace plait::python;
@@ -49,6 +50,9 @@ NB_MODULE(_core, m) {
       PyErr_SetString(PyExc_RuntimeError, e.what());
     } catch (const FileError &e) {
       PyErr_SetString(PyExc_OSError, e.what());
+    } catch (const std::bad_cast &) {
+      // A Python object of the wrong kind reached a typed conversion.
+      PyErr_SetString(PyExc_TypeError, "an argument is not of the expected plait.ir type");
     }
   });
 
