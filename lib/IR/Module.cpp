@@ -78,25 +78,99 @@ void Ownership::markErased(TableLock &lock, mlir::Operation *subtree) {
   });
 }
 
-void Ownership::reference(const std::shared_ptr<Module> &user,
+namespace {
+void addReference(Module &user, std::vector<std::shared_ptr<Module>> &list,
+                  const std::shared_ptr<Module> &used) {
+  if (std::find(list.begin(), list.end(), used) == list.end())
+    list.push_back(used);
+  (void)user;
+}
+} // namespace
+
+void Ownership::reference(TableLock &lock, const std::shared_ptr<Module> &user,
                           const std::shared_ptr<Module> &used) {
   // A Module that owns nothing (its operation moved on) needs no keeping.
   if (!user || !used || used == user || !used->top)
     return;
-  auto &list = user->referenced;
-  if (std::find(list.begin(), list.end(), used) == list.end())
-    list.push_back(used);
+  auto &back = used->referenced;
+  bool mutual = std::find(back.begin(), back.end(), user) != back.end();
+  if (mutual && (user->foldable || used->foldable)) {
+    Module &from = user->foldable ? *user : *used;
+    std::shared_ptr<Module> into = user->foldable ? used : user;
+    if (from.top && into->top) {
+      mlir::Operation *op = from.top;
+      repoint(lock, op, into, /*isTop=*/false);
+      into->extraTops.push_back(op);
+      lock.table.roots[op] = into;
+      from.top = nullptr;
+      for (mlir::Operation *extra : from.extraTops) {
+        repoint(lock, extra, into, /*isTop=*/false);
+        into->extraTops.push_back(extra);
+        lock.table.roots[extra] = into;
+      }
+      from.extraTops.clear();
+      // What `from` kept alive, `into` keeps; Modules that kept `from` alive
+      // for this operation keep `into` now.
+      for (std::shared_ptr<Module> &kept : from.referenced) {
+        if (kept != into)
+          addReference(*into, into->referenced, kept);
+        lock.keep(std::move(kept));
+      }
+      from.referenced.clear();
+      for (auto &entry : lock.table.roots) {
+        std::shared_ptr<Module> other = entry.second.lock();
+        if (!other)
+          continue;
+        auto &list = other->referenced;
+        auto it =
+            std::find_if(list.begin(), list.end(), [&](const auto &m) { return m.get() == &from; });
+        if (it != list.end()) {
+          lock.keep(std::move(*it));
+          list.erase(it);
+          if (other != into)
+            addReference(*other, list, into);
+        }
+        lock.keep(std::move(other));
+      }
+      auto &intoList = into->referenced;
+      intoList.erase(std::remove_if(intoList.begin(), intoList.end(),
+                                    [&](std::shared_ptr<Module> &m) {
+                                      if (m.get() != &from && m != into)
+                                        return false;
+                                      lock.keep(m);
+                                      return true;
+                                    }),
+                     intoList.end());
+      return;
+    }
+  }
+  addReference(*user, user->referenced, used);
+}
+
+void Ownership::release(TableLock &lock, Module &owner, mlir::Operation *top) {
+  lock.table.roots.erase(top);
+  if (owner.top == top) {
+    owner.top = nullptr;
+    for (std::shared_ptr<Module> &used : owner.referenced)
+      lock.keep(std::move(used));
+    owner.referenced.clear();
+    return;
+  }
+  auto &extras = owner.extraTops;
+  extras.erase(std::remove(extras.begin(), extras.end(), top), extras.end());
 }
 
 void Ownership::referenceOutsideValues(TableLock &lock, mlir::Operation *subtree,
                                        const std::shared_ptr<Module> &user) {
   forEachOutsideDefinition(
-      subtree, [&](mlir::Operation *definer) { reference(user, rootOf(lock, definer)); });
+      subtree, [&](mlir::Operation *definer) { reference(lock, user, rootOf(lock, definer)); });
 }
 
 std::shared_ptr<Module> Ownership::adoptLocked(const std::shared_ptr<Context> &context,
-                                               TableLock &lock, mlir::Operation *op) {
+                                               TableLock &lock, mlir::Operation *op,
+                                               bool foldable) {
   std::shared_ptr<Module> module(new Module(context, op));
+  module->foldable = foldable;
   lock.table.roots[op] = module;
   return module;
 }
@@ -105,6 +179,13 @@ bool Ownership::isUsedFromOutside(TableLock &lock, Module &module) {
   mlir::Operation *top = module.top;
   if (!top)
     return false;
+  for (mlir::Operation *extra : module.extraTops) {
+    bool uses = false;
+    forEachOutsideDefinition(
+        extra, [&](mlir::Operation *definer) { uses = uses || top->isAncestor(definer); });
+    if (uses)
+      return true;
+  }
   for (auto &[otherTop, weak] : lock.table.roots) {
     std::shared_ptr<Module> other = weak.lock();
     if (!other || other.get() == &module) {
@@ -196,12 +277,14 @@ Module::~Module() {
   // after the burial, so Modules this one uses are buried with or after it.
   HandleTable &table = context->getHandleTable();
   std::lock_guard<std::mutex> lock(table.mutex);
-  if (!top)
-    return;
-  auto it = table.roots.find(top);
-  if (it != table.roots.end() && it->second.expired())
-    table.roots.erase(it);
-  table.graveyard.push_back(top);
+  if (top)
+    extraTops.push_back(top);
+  for (mlir::Operation *owned : extraTops) {
+    auto it = table.roots.find(owned);
+    if (it != table.roots.end() && it->second.expired())
+      table.roots.erase(it);
+    table.graveyard.push_back(owned);
+  }
 }
 
 std::shared_ptr<Module> Module::adopt(std::shared_ptr<Context> context, mlir::Operation *topOp) {

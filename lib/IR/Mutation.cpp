@@ -37,7 +37,7 @@ void moved(TableLock &lock, mlir::Operation *subtree, const std::shared_ptr<Modu
   Ownership::repoint(lock, subtree, to, isTop);
   Ownership::referenceOutsideValues(lock, subtree, to);
   forEachOutsideUser(subtree, [&](mlir::Operation *user) {
-    Ownership::reference(Ownership::rootOf(lock, user), to);
+    Ownership::reference(lock, Ownership::rootOf(lock, user), to);
   });
 }
 
@@ -66,14 +66,8 @@ void insertLocked(TableLock &lock, mlir::Operation *op, mlir::Block &block, mlir
   // The handles move while their old Module still owns the operation (which
   // is what makes them valid); then the old Module lets go.
   moved(lock, op, destination, /*isTop=*/false);
-  if (from) {
-    Ownership::top(*from) = nullptr;
-    lock.table.roots.erase(op);
-    // The destination now keeps what the operation uses alive (moved()).
-    for (std::shared_ptr<Module> &used : Ownership::referenced(*from))
-      lock.keep(std::move(used));
-    Ownership::referenced(*from).clear();
-  }
+  if (from)
+    Ownership::release(lock, *from, op);
 }
 
 /// InvalidArgumentError when the location, a result type or an attribute of
@@ -111,9 +105,8 @@ void OperationRef::erase() const {
   std::shared_ptr<Module> root = live->root;
   lock.keep(root);
   Ownership::markErased(lock, op);
-  if (Ownership::top(*root) == op) {
-    Ownership::top(*root) = nullptr;
-    lock.table.roots.erase(op);
+  if (!op->getBlock()) { // a top-level operation of its Module
+    Ownership::release(lock, *root, op);
     op->destroy();
   } else {
     op->erase();
@@ -170,7 +163,8 @@ void OperationRef::detachFromParent() const {
   std::shared_ptr<Module> from = live->root;
   lock.keep(from);
   op->remove();
-  std::shared_ptr<Module> own = Ownership::adoptLocked(from->getContext(), lock, op);
+  std::shared_ptr<Module> own =
+      Ownership::adoptLocked(from->getContext(), lock, op, /*foldable=*/true);
   lock.keep(own);
   moved(lock, op, own, /*isTop=*/true);
 }
@@ -182,7 +176,8 @@ OperationRef OperationRef::clone() const {
   std::shared_ptr<Module> from = live->root;
   lock.keep(from);
   mlir::Operation *copy = op->clone();
-  std::shared_ptr<Module> own = Ownership::adoptLocked(from->getContext(), lock, copy);
+  std::shared_ptr<Module> own =
+      Ownership::adoptLocked(from->getContext(), lock, copy, /*foldable=*/true);
   lock.keep(own);
   Ownership::referenceOutsideValues(lock, copy, own);
   return OperationRef(Ownership::live(getContext(), lock, copy));
@@ -220,7 +215,7 @@ void OperationRef::setOperand(size_t index, const ValueRef &value) const {
     throw InvalidArgumentError("operand index out of range");
   op.setOperand(index, replacement);
   TableLock lock(getContext());
-  Ownership::reference(Ownership::rootOf(lock, &op),
+  Ownership::reference(lock, Ownership::rootOf(lock, &op),
                        Ownership::rootOf(lock, definerOf(replacement)));
 }
 
@@ -238,7 +233,7 @@ void ValueRef::replaceAllUsesWith(const ValueRef &replacement) const {
   TableLock lock(owner.getContext());
   std::shared_ptr<Module> definitions = Ownership::rootOf(lock, definerOf(to));
   for (mlir::Operation *user : users)
-    Ownership::reference(Ownership::rootOf(lock, user), definitions);
+    Ownership::reference(lock, Ownership::rootOf(lock, user), definitions);
 }
 
 std::vector<mlir::Type>
@@ -325,7 +320,7 @@ OperationRef createOperation(const std::shared_ptr<Context> &context, const Oper
   }
   mlir::Operation *op = mlir::Operation::create(state);
   TableLock lock(*context);
-  std::shared_ptr<Module> own = Ownership::adoptLocked(context, lock, op);
+  std::shared_ptr<Module> own = Ownership::adoptLocked(context, lock, op, /*foldable=*/true);
   lock.keep(own);
   Ownership::referenceOutsideValues(lock, op, own);
   if (block) {

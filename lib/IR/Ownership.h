@@ -115,17 +115,27 @@ struct Ownership {
   static void markErased(TableLock &lock, mlir::Operation *subtree);
 
   /// Records that operations in `user` use values defined in `used`, which
-  /// must then outlive `user`.
-  static void reference(const std::shared_ptr<Module> &user, const std::shared_ptr<Module> &used);
+  /// must then outlive `user`. When `used` already needs `user` too, the one
+  /// made for a single operation in no block is folded into the other
+  /// (its operation becomes an extra top-level one there), so that no cycle
+  /// of Modules keeps both alive forever.
+  static void reference(TableLock &lock, const std::shared_ptr<Module> &user,
+                        const std::shared_ptr<Module> &used);
+
+  /// Takes `top` out of the Module that owns it (as its top-level operation
+  /// or an extra one), which then lets go of what it kept alive for it.
+  static void release(TableLock &lock, Module &owner, mlir::Operation *top);
 
   /// Records every Module that values used inside `subtree` (but defined
   /// outside it) come from as referenced by `user`.
   static void referenceOutsideValues(TableLock &lock, mlir::Operation *subtree,
                                      const std::shared_ptr<Module> &user);
 
-  /// Makes `op` (in no block) the top-level operation of a new Module.
+  /// Makes `op` (in no block) the top-level operation of a new Module;
+  /// `foldable` for one made for a single operation (not a user's module).
   static std::shared_ptr<Module> adoptLocked(const std::shared_ptr<Context> &context,
-                                             TableLock &lock, mlir::Operation *op);
+                                             TableLock &lock, mlir::Operation *op,
+                                             bool foldable = false);
 
   /// Whether operations outside `module` use values defined inside it.
   static bool isUsedFromOutside(TableLock &lock, Module &module);

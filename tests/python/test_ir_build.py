@@ -824,3 +824,29 @@ def test_ir_of_another_context_is_refused() -> None:
         with pytest.raises(TypeError, match="not of the expected plait.ir type"):
             ir.Operation.create("arith.constant", loc=3)
     del other
+
+
+def detach_and_maybe_reinsert(reinsert: bool, replace: bool) -> None:
+    with ir.Context(), ir.Location.unknown():
+        module = ir.Module.parse("func.func @f(%a: i64) -> i64 {\n  %b = arith.addi %a, %a : i64\n  return %b : i64\n}")
+        block = module.body.operations[0].regions[0].blocks[0]
+        add, ret = block.operations[0], block.operations[1]
+        if replace:
+            # The rewrite pattern: a replacement built in no block, then used.
+            twice = ir.Operation.create("arith.muli", results=[add.result.type], operands=[add.lhs, add.lhs])
+            add.result.replace_all_uses_with(twice.result)
+            add.erase()
+            if reinsert:
+                ir.InsertionPoint(ret).insert(twice)
+            return
+        add.detach_from_parent()  # uses %a of the function, %b is used by return
+        if reinsert:
+            add.move_before(ret)
+
+
+@pytest.mark.parametrize("reinsert", [False, True])
+@pytest.mark.parametrize("replace", [False, True])
+def test_modules_that_need_each_other_are_freed(reinsert: bool, replace: bool) -> None:
+    # The conftest fixture checks that no native Context outlives the test:
+    # the detached operation and its module must not keep each other alive.
+    detach_and_maybe_reinsert(reinsert, replace)

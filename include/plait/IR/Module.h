@@ -120,6 +120,12 @@ private:
   uint64_t epoch = 1;
   /// Modules whose values operations in this one use.
   std::vector<std::shared_ptr<Module>> referenced;
+  /// Operations in no block that this Module owns besides `top`: they and
+  /// `top` use each other's values, so they must live and die together.
+  std::vector<mlir::Operation *> extraTops;
+  /// Made for one operation in no block (not a builtin.module the user
+  /// holds): it may be folded into a Module it depends on both ways.
+  bool foldable = false;
 };
 
 /// What a thread is doing on behalf of native code that limits the changes it
