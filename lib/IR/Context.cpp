@@ -32,7 +32,7 @@ std::unordered_map<mlir::MLIRContext *, Context *> &contextsByMLIR() {
 /// thread rarely works on more than one or two contexts at once.
 thread_local std::vector<Context *> heldContexts;
 
-bool isHeldByThisThread(Context *context) {
+bool threadHolds(Context *context) {
   return std::find(heldContexts.begin(), heldContexts.end(), context) !=
          heldContexts.end();
 }
@@ -172,7 +172,9 @@ bool Context::handleDiagnostic(const DiagnosticInfo &diagnostic) {
   }
   // Diagnostics are only emitted by operations holding the context lock; the
   // handler runs on their behalf.
+  // They may read IR but not change it: native code may be walking it.
   CallbackScope scope(*this);
+  CallbackRestrictions restrictions = CallbackRestrictions::readOnly();
   for (const std::shared_ptr<DiagnosticCallback> &callback : callbacks)
     if ((*callback)(diagnostic))
       return true;
@@ -199,8 +201,10 @@ bool Context::detachDiagnosticHandler(uint64_t id) {
   return true;
 }
 
+bool Context::isHeldByThisThread() { return threadHolds(this); }
+
 Context::Guard::Guard(Context &context) : context(context) {
-  owns = !isHeldByThisThread(&context);
+  owns = !threadHolds(&context);
   if (owns) {
     context.irMutex.lock();
     heldContexts.push_back(&context);

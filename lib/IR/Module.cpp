@@ -32,7 +32,7 @@ std::shared_ptr<LiveOperation> Ownership::live(Context &context, TableLock &lock
     throw InvalidHandleError("the operation is not inside any module");
   auto created = std::make_shared<LiveOperation>(context, op);
   created->root = root;
-  created->epoch = root->top == op ? 0 : root->epoch;
+  created->epoch = isTopOf(*root, op) ? 0 : root->epoch;
   created->scope = CallbackRestrictions::currentScope();
   table.operations[op] = created;
   // Entries of dead handles are dropped now and then, not one by one: a
@@ -89,22 +89,22 @@ void addReference(Module &user, std::vector<std::shared_ptr<Module>> &list,
 
 void Ownership::reference(TableLock &lock, const std::shared_ptr<Module> &user,
                           const std::shared_ptr<Module> &used) {
-  // A Module that owns nothing (its operation moved on) needs no keeping.
-  if (!user || !used || used == user || !used->top)
+  // A Module that owns nothing (its operations moved on) needs no keeping.
+  if (!user || !used || used == user || !ownsSomething(*used))
     return;
   auto &back = used->referenced;
   bool mutual = std::find(back.begin(), back.end(), user) != back.end();
   if (mutual && (user->foldable || used->foldable)) {
     Module &from = user->foldable ? *user : *used;
     std::shared_ptr<Module> into = user->foldable ? used : user;
-    if (from.top && into->top) {
+    if (from.top && ownsSomething(*into)) {
       mlir::Operation *op = from.top;
-      repoint(lock, op, into, /*isTop=*/false);
+      repoint(lock, op, into, /*isTop=*/true);
       into->extraTops.push_back(op);
       lock.table.roots[op] = into;
       from.top = nullptr;
       for (mlir::Operation *extra : from.extraTops) {
-        repoint(lock, extra, into, /*isTop=*/false);
+        repoint(lock, extra, into, /*isTop=*/true);
         into->extraTops.push_back(extra);
         lock.table.roots[extra] = into;
       }
@@ -147,23 +147,36 @@ void Ownership::reference(TableLock &lock, const std::shared_ptr<Module> &user,
   addReference(*user, user->referenced, used);
 }
 
-void Ownership::release(TableLock &lock, Module &owner, mlir::Operation *top) {
+void Ownership::release(TableLock &lock, Module &owner, mlir::Operation *top,
+                        const std::shared_ptr<Module> &destination) {
   lock.table.roots.erase(top);
   if (owner.top == top) {
     owner.top = nullptr;
-    for (std::shared_ptr<Module> &used : owner.referenced)
-      lock.keep(std::move(used));
-    owner.referenced.clear();
-    return;
+    if (destination && destination.get() != &owner) {
+      for (mlir::Operation *extra : owner.extraTops) {
+        repoint(lock, extra, destination, /*isTop=*/true);
+        destination->extraTops.push_back(extra);
+        lock.table.roots[extra] = destination;
+      }
+      owner.extraTops.clear();
+    }
+  } else {
+    auto &extras = owner.extraTops;
+    extras.erase(std::remove(extras.begin(), extras.end(), top), extras.end());
   }
-  auto &extras = owner.extraTops;
-  extras.erase(std::remove(extras.begin(), extras.end(), top), extras.end());
+  if (ownsSomething(owner))
+    return;
+  for (std::shared_ptr<Module> &used : owner.referenced)
+    lock.keep(std::move(used));
+  owner.referenced.clear();
 }
 
-void Ownership::referenceOutsideValues(TableLock &lock, mlir::Operation *subtree,
-                                       const std::shared_ptr<Module> &user) {
-  forEachOutsideDefinition(
-      subtree, [&](mlir::Operation *definer) { reference(lock, user, rootOf(lock, definer)); });
+void Ownership::referenceOutsideValues(TableLock &lock, mlir::Operation *subtree) {
+  // The subtree's Module is looked up each time: a reference may fold it
+  // into another.
+  forEachOutsideDefinition(subtree, [&](mlir::Operation *definer) {
+    reference(lock, rootOf(lock, subtree), rootOf(lock, definer));
+  });
 }
 
 std::shared_ptr<Module> Ownership::adoptLocked(const std::shared_ptr<Context> &context,
@@ -255,11 +268,22 @@ CallbackRestrictions::~CallbackRestrictions() {
 
 std::shared_ptr<std::atomic<bool>> CallbackRestrictions::currentScope() { return handleScope; }
 
+static mlir::Operation *topLevelOf(mlir::Operation *op) {
+  while (mlir::Operation *parent = op->getParentOp())
+    op = parent;
+  return op;
+}
+
 void CallbackRestrictions::checkMayChange(mlir::Operation *op, bool anchorItself) {
   if (readOnlyCallback)
-    throw InvalidArgumentError("IR cannot be changed from a verifier or an interface model: "
-                               "native code is walking it");
-  if (passAnchor && !(anchorItself ? passAnchor->isAncestor(op) : passAnchor->isProperAncestor(op)))
+    throw InvalidArgumentError("IR cannot be changed from a verifier, an interface model or a "
+                               "diagnostic handler: native code is walking it");
+  if (!passAnchor)
+    return;
+  bool inside = anchorItself ? passAnchor->isAncestor(op) : passAnchor->isProperAncestor(op);
+  // IR outside the running module (a temporary, another module) is the
+  // pass's own business.
+  if (!inside && topLevelOf(op) == topLevelOf(passAnchor))
     throw InvalidArgumentError("a Python pass may only change what lies inside the operation "
                                "it runs on");
 }
@@ -272,19 +296,33 @@ Module::Module(std::shared_ptr<Context> context, mlir::Operation *top)
     : context(std::move(context)), top(top) {}
 
 Module::~Module() {
-  // No context lock here (a Module may die with the GIL held): its operation
-  // is destroyed by the next holder of the lock. `referenced` is released
-  // after the burial, so Modules this one uses are buried with or after it.
+  // A Module may die with the GIL held (its last Python handle went away),
+  // without the context lock: its operations are then destroyed by the next
+  // holder of the lock. On a thread that holds the lock (a Python pass that
+  // dropped a temporary), they go at once, before native passes go on.
+  // `referenced` is released after this, so Modules this one uses die with
+  // or after it.
   HandleTable &table = context->getHandleTable();
-  std::lock_guard<std::mutex> lock(table.mutex);
+  std::vector<mlir::Operation *> owned = extraTops;
   if (top)
-    extraTops.push_back(top);
-  for (mlir::Operation *owned : extraTops) {
-    auto it = table.roots.find(owned);
-    if (it != table.roots.end() && it->second.expired())
-      table.roots.erase(it);
-    table.graveyard.push_back(owned);
+    owned.push_back(top);
+  bool now = context->isHeldByThisThread();
+  {
+    std::lock_guard<std::mutex> lock(table.mutex);
+    for (mlir::Operation *op : owned) {
+      auto it = table.roots.find(op);
+      if (it != table.roots.end() && it->second.expired())
+        table.roots.erase(it);
+      if (!now)
+        table.graveyard.push_back(op);
+    }
   }
+  if (!now)
+    return;
+  for (mlir::Operation *op : owned)
+    op->dropAllReferences();
+  for (mlir::Operation *op : owned)
+    op->destroy();
 }
 
 std::shared_ptr<Module> Module::adopt(std::shared_ptr<Context> context, mlir::Operation *topOp) {
@@ -337,6 +375,15 @@ mlir::Operation *Module::getRawOperation() {
 void Module::invalidateHandles() {
   std::lock_guard<std::mutex> lock(context->getHandleTable().mutex);
   ++epoch;
+}
+
+bool Module::usesOutsideValues() {
+  TableLock lock(*context);
+  if (!top || referenced.empty())
+    return false;
+  bool uses = false;
+  forEachOutsideDefinition(top, [&](mlir::Operation *) { uses = true; });
+  return uses;
 }
 
 bool Module::isUsedFromOutside() {

@@ -35,9 +35,10 @@ mlir::Operation &validated(TableLock &lock, const OperationRef &ref) {
 void moved(TableLock &lock, mlir::Operation *subtree, const std::shared_ptr<Module> &to,
            bool isTop) {
   Ownership::repoint(lock, subtree, to, isTop);
-  Ownership::referenceOutsideValues(lock, subtree, to);
+  Ownership::referenceOutsideValues(lock, subtree);
+  // Looked up again for each user: a reference may fold `to` into another.
   forEachOutsideUser(subtree, [&](mlir::Operation *user) {
-    Ownership::reference(lock, Ownership::rootOf(lock, user), to);
+    Ownership::reference(lock, Ownership::rootOf(lock, user), Ownership::rootOf(lock, subtree));
   });
 }
 
@@ -67,7 +68,7 @@ void insertLocked(TableLock &lock, mlir::Operation *op, mlir::Block &block, mlir
   // is what makes them valid); then the old Module lets go.
   moved(lock, op, destination, /*isTop=*/false);
   if (from)
-    Ownership::release(lock, *from, op);
+    Ownership::release(lock, *from, op, Ownership::rootOf(lock, op));
 }
 
 /// InvalidArgumentError when the location, a result type or an attribute of
@@ -173,13 +174,16 @@ OperationRef OperationRef::clone() const {
   Context::Guard guard(getContext());
   TableLock lock(getContext());
   mlir::Operation *op = &validated(lock, *this);
+  forEachOutsideDefinition(op, [](mlir::Operation *definer) {
+    CallbackRestrictions::checkMayChange(definer, /*anchorItself=*/true);
+  });
   std::shared_ptr<Module> from = live->root;
   lock.keep(from);
   mlir::Operation *copy = op->clone();
   std::shared_ptr<Module> own =
       Ownership::adoptLocked(from->getContext(), lock, copy, /*foldable=*/true);
   lock.keep(own);
-  Ownership::referenceOutsideValues(lock, copy, own);
+  Ownership::referenceOutsideValues(lock, copy);
   return OperationRef(Ownership::live(getContext(), lock, copy));
 }
 
@@ -202,6 +206,17 @@ BlockRef BlockRef::appendTo(const RegionRef &region) const {
   // invalid (BlockRef::get finds it no longer there).
   for (mlir::Operation &op : moving)
     moved(lock, &op, to, /*isTop=*/false);
+  // What still branches to the block, or uses its arguments, from outside
+  // it keeps the block's new Module alive.
+  auto outside = [&](mlir::Operation *user) { return !moving.findAncestorOpInBlock(*user); };
+  std::shared_ptr<Module> now = Ownership::rootOf(lock, &destination);
+  for (mlir::BlockOperand &use : moving.getUses())
+    if (outside(use.getOwner()))
+      Ownership::reference(lock, Ownership::rootOf(lock, use.getOwner()), now);
+  for (mlir::BlockArgument argument : moving.getArguments())
+    for (mlir::Operation *user : argument.getUsers())
+      if (outside(user))
+        Ownership::reference(lock, Ownership::rootOf(lock, user), now);
   return BlockRef(region.getOwner(), &moving);
 }
 
@@ -211,6 +226,7 @@ void OperationRef::setOperand(size_t index, const ValueRef &value) const {
   mlir::Operation &op = get();
   mlir::Value replacement = value.get();
   CallbackRestrictions::checkMayChange(&op, /*anchorItself=*/true);
+  CallbackRestrictions::checkMayChange(definerOf(replacement), /*anchorItself=*/true);
   if (index >= op.getNumOperands())
     throw InvalidArgumentError("operand index out of range");
   op.setOperand(index, replacement);
@@ -229,6 +245,7 @@ void ValueRef::replaceAllUsesWith(const ValueRef &replacement) const {
   std::vector<mlir::Operation *> users(from.getUsers().begin(), from.getUsers().end());
   for (mlir::Operation *user : users)
     CallbackRestrictions::checkMayChange(user, /*anchorItself=*/true);
+  CallbackRestrictions::checkMayChange(definerOf(to), /*anchorItself=*/true);
   from.replaceAllUsesWith(to);
   TableLock lock(owner.getContext());
   std::shared_ptr<Module> definitions = Ownership::rootOf(lock, definerOf(to));
@@ -300,6 +317,11 @@ OperationRef createOperation(const std::shared_ptr<Context> &context, const Oper
                                "(set Context.allow_unregistered_dialects = True to create custom "
                                "operations)");
   checkOwnContext(mlirContext, location, spec);
+  // New uses change the use lists of what they use.
+  for (const ValueRef &operand : spec.operands)
+    CallbackRestrictions::checkMayChange(definerOf(operand.get()), /*anchorItself=*/true);
+  for (const BlockRef &successor : spec.successors)
+    CallbackRestrictions::checkMayChange(successor.get().getParentOp(), /*anchorItself=*/true);
   mlir::OperationState state(location, name);
   for (const ValueRef &operand : spec.operands)
     state.operands.push_back(operand.get());
@@ -322,7 +344,7 @@ OperationRef createOperation(const std::shared_ptr<Context> &context, const Oper
   TableLock lock(*context);
   std::shared_ptr<Module> own = Ownership::adoptLocked(context, lock, op, /*foldable=*/true);
   lock.keep(own);
-  Ownership::referenceOutsideValues(lock, op, own);
+  Ownership::referenceOutsideValues(lock, op);
   if (block) {
     std::shared_ptr<Module> destination = Ownership::rootOf(lock, block->getParentOp());
     insertLocked(lock, op, *block, before, destination);

@@ -12,6 +12,8 @@
 
 #include "mlir/IR/Operation.h"
 
+#include <algorithm>
+
 namespace plait {
 
 /// Holds a context's HandleTable mutex. Handles and Modules dropped while it is
@@ -82,11 +84,21 @@ struct Ownership {
   }
   static uint64_t epoch(const Module &module) { return module.epoch; }
 
+  /// Whether `op` is a top-level operation of `module` (its own or an extra).
+  static bool isTopOf(const Module &module, mlir::Operation *op) {
+    return module.top == op || std::find(module.extraTops.begin(), module.extraTops.end(), op) !=
+                                   module.extraTops.end();
+  }
+  /// Whether `module` owns any IR.
+  static bool ownsSomething(const Module &module) {
+    return module.top || !module.extraTops.empty();
+  }
+
   static bool isValid(const LiveOperation &live) {
     if (live.erased || !live.root || (live.scope && !live.scope->load()))
       return false;
     if (live.epoch == 0)
-      return live.root->top == live.op;
+      return isTopOf(*live.root, live.op);
     return live.epoch == live.root->epoch;
   }
 
@@ -123,13 +135,14 @@ struct Ownership {
                         const std::shared_ptr<Module> &used);
 
   /// Takes `top` out of the Module that owns it (as its top-level operation
-  /// or an extra one), which then lets go of what it kept alive for it.
-  static void release(TableLock &lock, Module &owner, mlir::Operation *top);
+  /// or an extra one). When its own top-level operation moves into
+  /// `destination`, the extra ones (which use its values) go along.
+  static void release(TableLock &lock, Module &owner, mlir::Operation *top,
+                      const std::shared_ptr<Module> &destination = nullptr);
 
   /// Records every Module that values used inside `subtree` (but defined
-  /// outside it) come from as referenced by `user`.
-  static void referenceOutsideValues(TableLock &lock, mlir::Operation *subtree,
-                                     const std::shared_ptr<Module> &user);
+  /// outside it) come from as referenced by the subtree's Module.
+  static void referenceOutsideValues(TableLock &lock, mlir::Operation *subtree);
 
   /// Makes `op` (in no block) the top-level operation of a new Module;
   /// `foldable` for one made for a single operation (not a user's module).

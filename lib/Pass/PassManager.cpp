@@ -164,7 +164,15 @@ void PassManager::run(const OperationRef &op) {
         "the operation belongs to a different Context than this PassManager");
   Context::Guard guard(*context);
   mlir::Operation &target = op.get();
+  // From inside a callback (a Python pass, a model), only IR that callback
+  // may change.
+  CallbackRestrictions::checkMayChange(&target, /*anchorItself=*/true);
   std::shared_ptr<Module> module = op.getModule();
+  if (module->usesOutsideValues())
+    throw InvalidArgumentError(
+        "operations in this module use values defined outside it (in operations in no block "
+        "or in another module): a pipeline's threads would share them; insert those "
+        "definitions into the module first");
   if (module->isUsedFromOutside())
     throw InvalidArgumentError(
         "operations outside this module use values defined in it (operations "

@@ -850,3 +850,111 @@ def test_modules_that_need_each_other_are_freed(reinsert: bool, replace: bool) -
     # The conftest fixture checks that no native Context outlives the test:
     # the detached operation and its module must not keep each other alive.
     detach_and_maybe_reinsert(reinsert, replace)
+
+
+# --- regressions found in the second review -------------------------------------------
+
+
+def test_an_extra_operation_moves_with_the_module_it_belongs_to() -> None:
+    with ir.Context(), ir.Location.unknown():
+        module = ir.Module.parse("func.func @f(%a: i64) -> i64 {\n  %b = arith.addi %a, %a : i64\n  return %b : i64\n}")
+        add = module.body.operations[0].regions[0].blocks[0].operations[0]
+        add.operation.detach_from_parent()  # needs the function and is needed by it
+        holder = ir.Module.create()
+        ir.InsertionPoint(holder.body).insert(module.operation)
+        del module, holder
+        gc.collect()
+        ir.Module.create()  # takes the context lock: dead modules are destroyed
+        assert add.is_valid and add.operands[0].owner.owner.operation.name == "func.func"
+
+
+def test_references_follow_a_fold_made_while_inserting() -> None:
+    ctx = custom_context()
+    with ctx, ir.Location.unknown():
+        i64 = ir.IntegerType.get_signless(64)
+        first = ir.Module.parse('%c = "t.c"() : () -> i64\n"t.sink"(%c) : (i64) -> ()')
+        c, sink = first.body.operations[0], first.body.operations[1]
+        holder = ir.Operation.create("t.holder", results=[i64], regions=1)
+        holder_block = holder.regions[0].blocks.append()
+        sink.operands[0] = holder.result
+        produced = ir.Operation.create("t.p", results=[i64], operands=[c.result])
+        second = ir.Module.parse('%x = "t.x"() : () -> i64\n"t.sink2"(%x) : (i64) -> ()')
+        second.body.operations[1].operands[0] = produced.result
+        ir.InsertionPoint(holder_block).insert(produced)  # folds the holder into `first`
+        del first, c, sink, holder, holder_block, produced
+        gc.collect()
+        ir.Module.create()
+        user = second.body.operations[1]
+        assert user.operands[0].owner.name == "t.p"  # still there: kept alive by `second`
+        del second, user
+    del ctx
+    gc.collect()
+
+
+def test_a_moved_block_stays_alive_for_its_branches() -> None:
+    with custom_context(), ir.Location.unknown():
+        module = ir.Module.parse("func.func @f() {\n  cf.br ^bb1\n^bb1:\n  return\n}")
+        block = module.body.operations[0].regions[0].blocks[1]
+        holder = ir.Operation.create("t.holder", regions=1)
+        block.append_to(holder.regions[0])
+        del block, holder
+        gc.collect()
+        ir.Module.create()
+        branch = module.body.operations[0].regions[0].blocks[0].operations[0]
+        assert branch.successors[0].owner.name == "t.holder"
+
+
+def test_a_python_pass_may_make_and_drop_temporaries() -> None:
+    with ir.Context(), ir.Location.unknown():
+        module = ir.Module.parse("func.func private @g(%x: i64) { return }")
+
+        def temporaries(op: ir.Operation) -> None:
+            g = op.regions[0].blocks[0].operations[0]
+            x = g.regions[0].blocks[0].arguments[0]
+            erased = ir.Operation.create("arith.addi", results=[x.type], operands=[x, x])
+            erased.erase()
+            dropped = ir.Operation.create("arith.addi", results=[x.type], operands=[x, x])
+            del dropped
+            gc.collect()  # destroyed at once: native passes come next
+
+        pm = PassManager()
+        pm.add(temporaries)
+        pm.add("symbol-dce")
+        pm.run(module)
+        assert "@g" not in str(module)
+
+
+def test_values_shared_from_outside_a_module_refuse_pipelines() -> None:
+    with ir.Context(), ir.Location.unknown():
+        module = ir.Module.parse("func.func @f() {\n  return\n}\nfunc.func @g() {\n  return\n}")
+        shared = arith.ConstantOp(ir.IntegerType.get_signless(64), 1)  # in no block
+        for f in list(module.body.operations):
+            with ir.InsertionPoint.at_block_terminator(f.regions[0].blocks[0]):
+                ir.Operation.create("arith.addi", results=[shared.result.type], operands=[shared, shared])
+        with pytest.raises(ValueError, match="use values defined outside it"):
+            PassManager.parse("builtin.module(func.func(canonicalize))").run(module)
+
+
+def test_diagnostic_handlers_and_nested_pipelines_cannot_change_walked_ir() -> None:
+    with ir.Context() as ctx, ir.Location.unknown():
+        module = ir.Module.parse("func.func @f() {\n  return\n}\nfunc.func private @dead() {\n  return\n}")
+        refused: list = []
+
+        def handler(diagnostic: ir.Diagnostic) -> bool:
+            try:
+                module.operation.attributes["plait.touched"] = True
+            except ValueError as error:
+                refused.append(str(error))
+            return True
+
+        with ctx.attach_diagnostic_handler(handler):
+            module.operation.emit_warning("look")
+        assert refused and "diagnostic handler" in refused[0]
+
+        def escape(op: ir.Operation) -> None:
+            PassManager.parse("builtin.module(symbol-dce)").run(op.parent)
+
+        pm = PassManager("func.func")
+        pm.add(escape)
+        with pytest.raises(ir.MLIRError, match="may only change what lies inside"):
+            pm.run(module.body.operations[1])

@@ -68,6 +68,9 @@ public:
     bool owns;
   };
 
+  /// Whether this thread holds the lock, or runs a callback for its holder.
+  bool isHeldByThisThread();
+
   /// Marks the current thread as running a callback of the operation that holds
   /// this context's lock, so that Guards inside the callback do not block.
   class CallbackScope {

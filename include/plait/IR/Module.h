@@ -105,6 +105,9 @@ public:
   /// Whether operations in other Modules use values defined in this one (a
   /// pass pipeline could then erase a value they use). Under Context::Guard.
   bool isUsedFromOutside();
+  /// Whether operations in this one use values defined elsewhere (a
+  /// pipeline's threads would then share those values' use lists).
+  bool usesOutsideValues();
 
   /// The top-level operation, or null once it left this Module. Only touch it
   /// under Context::Guard.
