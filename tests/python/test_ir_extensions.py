@@ -169,6 +169,19 @@ def test_terminator_trait_ends_blocks() -> None:
             module.operation.verify()
 
 
+def test_builders_take_the_context_of_an_explicit_location() -> None:
+    ctx = ir.Context()
+    Toy.load(ctx)
+    loc = ir.Location.unknown(context=ctx)
+    module = ir.Module.create(loc=loc)
+    source = ir.Operation.create("arith.constant", results=[ir.F64Type.get(context=ctx)],
+                                 attributes={"value": ir.FloatAttr.get_f64(1.0, context=ctx)}, loc=loc,
+                                 ip=ir.InsertionPoint(module.body))
+    loaded = LoadOp(source.result, loc=loc, ip=ir.InsertionPoint(module.body))  # no current context
+    assert str(loaded.result.type) == "f64"
+    del module, source, loaded, loc, ctx
+
+
 def test_loading_twice_or_into_a_builtin_dialect_is_refused() -> None:
     class Arith(ext.Dialect, name="arith"):
         pass

@@ -143,11 +143,12 @@ class Operation(ir.OpView):
         if len(operands) != len(cls._operands):
             raise TypeError(f"{cls.__name__} takes {len(cls._operands)} operands, got {len(operands)}")
         same_type = SameOperandsAndResultType in cls._traits
+        context = loc.context if loc is not None else None
         result_types = []
         for field in cls._results:
             given = named.pop(field.name, None)
             if given is None and field.type is not None:
-                given = ir.Type.parse(field.type)
+                given = ir.Type.parse(field.type, context=context)
             if given is None and same_type and operands:
                 given = _value(operands[0]).type
             if given is None:
