@@ -22,6 +22,7 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 
 #include <algorithm>
 #include <atomic>
@@ -236,8 +237,8 @@ void Executor::call(void **slots) const {
 /// the slots point to and storing its result through the last slot: one
 /// native signature for any mix of scalars and memref descriptors. The
 /// wrapper is the module's only export: every other definition becomes
-/// internal, and the entry is always inlined into it, so that LLVM optimises
-/// and generates code for the function body once, not for both.
+/// internal, and the entry is inlined into it before LLVM's pipeline runs, so
+/// that LLVM optimises and generates code for the function body once.
 static void addPackedWrapper(llvm::Module &module, const std::string &name) {
   for (llvm::Function &function : module)
     if (!function.isDeclaration())
@@ -261,10 +262,15 @@ static void addPackedWrapper(llvm::Module &module, const std::string &name) {
     llvm::Value *at = b.CreateConstGEP1_64(pointer, slots, parameter.getArgNo());
     arguments.push_back(b.CreateLoad(parameter.getType(), b.CreateLoad(pointer, at)));
   }
-  llvm::Value *result = b.CreateCall(callee, arguments);
+  llvm::CallInst *result = b.CreateCall(callee, arguments);
   llvm::Value *at = b.CreateConstGEP1_64(pointer, slots, callee->arg_size());
   b.CreateStore(result, b.CreateLoad(pointer, at));
   b.CreateRetVoid();
+  // Inlined here rather than by LLVM's inliner, which would first run the
+  // whole simplification pipeline on the entry and then again on the wrapper.
+  llvm::InlineFunctionInfo inlining;
+  if (llvm::InlineFunction(*result, inlining).isSuccess() && callee->use_empty())
+    callee->eraseFromParent();
 }
 
 std::string Executor::assembly() const {

@@ -9,6 +9,7 @@
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
@@ -46,12 +47,32 @@ void *SharedJIT::Code::lookup(const std::string &symbol) const {
   return address->toPtr<void *>();
 }
 
+/// LLVM 16 options that cost compile time for no gain on plait's code
+/// (docs/design/compile-time.md). Options are process-wide: set once, before
+/// the first compilation, and only where no one set them on the command line.
+static void setCompileTimeOptions() {
+  llvm::StringMap<llvm::cl::Option *> &options = llvm::cl::getRegisteredOptions();
+  auto set = [&](llvm::StringRef name, llvm::StringRef value) {
+    auto found = options.find(name);
+    if (found != options.end() && found->second->getNumOccurrences() == 0)
+      (void)found->second->addOccurrence(0, name, value);
+  };
+  // One InstCombine iteration per run, as LLVM 17 does by default: the later
+  // runs in the pipeline pick up what one iteration leaves.
+  set("instcombine-max-iterations", "1");
+  // No trip counts by simulating up to 100 iterations: tried on every exit
+  // SCEV cannot analyse, such as a checked int operation's overflow flag,
+  // and recomputed by each loop pass.
+  set("scalar-evolution-max-iterations", "0");
+}
+
 static void initializeTarget() {
   static std::once_flag once;
   std::call_once(once, [] {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
     llvm::sys::DynamicLibrary::LoadLibraryPermanently(nullptr);
+    setCompileTimeOptions();
   });
 }
 
