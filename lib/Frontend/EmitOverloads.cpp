@@ -34,9 +34,11 @@ Val FunctionEmitter::emitUfuncCall(const SExpr &node) {
     anyArray |= operands.back().type.kind == Type::Kind::Array;
   }
   // Scalars convert once, before the loop (NumPy checks a Python int's
-  // range then, for empty arrays too).
+  // range then, before the shapes, and for empty arrays too). With out=,
+  // scalar operands run the array loop as well.
+  bool arrayLoop = anyArray || ufunc.out;
   for (size_t i = 0; i < operands.size(); ++i)
-    if (anyArray && operands[i].type.kind != Type::Kind::Array)
+    if (arrayLoop && operands[i].type.kind != Type::Kind::Array)
       operands[i] = toLoop(operands[i], i);
   if (!ufunc.out) {
     if (!anyArray)

@@ -555,6 +555,16 @@ def test_ufunc_out_and_where(case: tuple[Any, ...], out_dtype: Any, data: Any) -
         assert_same_effects_or_typing(py.multiply_positional_out, jit.multiply_positional_out, a, b, c)
 
 
+@pytest.mark.parametrize("mask", [np.zeros(5, dtype=np.bool_), np.ones(1, dtype=np.bool_), False])
+@pytest.mark.parametrize("a", [128, -129, 5])
+def test_ufunc_out_checks_python_ints_before_shapes(a: int, mask: Any) -> None:
+    # Scalar operands with an array out=: NumPy converts a Python int to the
+    # loop's dtype (OverflowError) before it compares out's shape.
+    out = np.zeros(1, dtype=np.int8)
+    assert_same_effects_or_typing(py.maximum_out_where, jit.maximum_out_where, a, np.int8(0), out, mask)
+    assert_same_effects_or_typing(py.add_out, jit.add_out, a, np.int8(0), out)
+
+
 def warnings_ignored() -> Any:
     import warnings
 
