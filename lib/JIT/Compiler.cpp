@@ -52,8 +52,9 @@ struct Pipelines {
   explicit Pipelines(mlir::MLIRContext &context)
       : optimize(&context), standard(&context), cleanUp(&context), lower(&context) {
     // Inlining first: plait's passes then see callees' loops and checks
-    // inside their callers.
-    optimize.addPass(mlir::createInlinerPass());
+    // inside their callers. Without the inliner's own canonicalizer run on
+    // each function: the next pass canonicalizes the whole module once.
+    optimize.addPass(mlir::createInlinerPass({}, [](mlir::OpPassManager &) {}));
     optimize.addPass(mlir::createCanonicalizerPass());
     optimize.addPass(mlir::createCSEPass());
     dialect::buildOptimizePipeline(optimize);

@@ -48,14 +48,25 @@ bool alwaysFits(char op, const ConstantIntRanges &a, const ConstantIntRanges &b)
 
 struct DropOverflowChecksPass : public plait::dialect::impl::DropOverflowChecksBase<DropOverflowChecksPass> {
   void runOnOperation() override {
+    auto checked = [](Operation *op) -> char {
+      char symbol = isa<AddOp>(op) ? '+' : isa<SubOp>(op) ? '-' : isa<MulOp>(op) ? '*' : 0;
+      auto mode = op->getAttrOfType<OverflowModeAttr>("overflow");
+      return symbol && mode && mode.getValue() == OverflowMode::check ? symbol : 0;
+    };
+    // The range analysis costs more than the rest of the pass: only when
+    // there is a check to drop.
+    auto anyChecked = [&](Operation *op) {
+      return checked(op) ? WalkResult::interrupt() : WalkResult::advance();
+    };
+    if (!getOperation().walk(anyChecked).wasInterrupted())
+      return;
     IntRanges ranges;
     if (failed(ranges.run(getOperation())))
       return signalPassFailure();
     SmallVector<std::pair<Operation *, char>> proven;
     getOperation().walk([&](Operation *op) {
-      char symbol = isa<AddOp>(op) ? '+' : isa<SubOp>(op) ? '-' : isa<MulOp>(op) ? '*' : 0;
-      auto mode = op->getAttrOfType<OverflowModeAttr>("overflow");
-      if (!symbol || !mode || mode.getValue() != OverflowMode::check)
+      char symbol = checked(op);
+      if (!symbol)
         return;
       std::optional<ConstantIntRanges> a = ranges.of(op->getOperand(0)), b = ranges.of(op->getOperand(1));
       if (a && b && alwaysFits(symbol, *a, *b))

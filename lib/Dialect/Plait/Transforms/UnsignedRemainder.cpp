@@ -25,6 +25,13 @@ namespace {
 
 struct UnsignedRemainderPass : public plait::dialect::impl::UnsignedRemainderBase<UnsignedRemainderPass> {
   void runOnOperation() override {
+    // The range analysis costs more than the rest of the pass: only when
+    // there is something to prove.
+    auto candidate = [](Operation *op) {
+      return isa<ModOp, FloorDivOp>(op) ? WalkResult::interrupt() : WalkResult::advance();
+    };
+    if (!getOperation().walk(candidate).wasInterrupted())
+      return;
     IntRanges ranges;
     if (failed(ranges.run(getOperation())))
       return signalPassFailure();
