@@ -5,6 +5,8 @@
 //===----------------------------------------------------------------------===//
 #include "EmitterImpl.h"
 
+#include "llvm/ADT/StringSet.h"
+
 namespace plait::frontend::detail {
 
 Val FunctionEmitter::emitCall(const SExpr &node) {
@@ -92,14 +94,26 @@ Val FunctionEmitter::emitMath(const SExpr &node, const std::string &name,
                                          builder.create<mlir::math::AbsFOp>(l, v),
                                          constFloat(HUGE_VAL)).getResult();
   };
-  auto logDomain = [&](Value v, double bound) {
+  // A domain error of argument k: CPython 3.14's message names the function's
+  // domain and shows the argument (as a float: {0!f}), but a Python int's
+  // for the log functions; earlier versions say "math domain error".
+  auto domainError = [&](Value failed, const std::string &function, size_t k) {
+    bool intLog = (function == "log" || function == "log2" || function == "log10") &&
+                  !args[k].type.isFloating() && !args[k].type.isNumPy();
+    PyError error =
+        errorCode("ValueError", intLog ? "math_domain_log_int" : "math_domain_" + function);
+    Value bits = builder.create<arith::BitcastOp>(l, builder.getI64Type(), x[k]);
+    checkWithArgs(failed, error, {bits});
+  };
+  auto logDomain = [&](size_t k, double bound) {
     // CPython's loghelper: non-positive arguments are a domain error.
-    check(builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::OLE, v, constFloat(bound)),
-          domain);
+    domainError(
+        builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::OLE, x[k], constFloat(bound)), name,
+        k);
   };
   if (name == "sqrt") {
-    check(builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::OLT, x[0], constFloat(0.0)),
-          domain);
+    domainError(builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::OLT, x[0], constFloat(0.0)),
+                name, 0);
     return {Type::floating(), {builder.create<mlir::math::SqrtOp>(l, x[0])}};
   }
   if (name == "fabs")
@@ -136,10 +150,10 @@ Val FunctionEmitter::emitMath(const SExpr &node, const std::string &name,
                              {PLAIT_NUMERIC_FLOAT_POW_OVERFLOW, range}});
   }
   if (name == "log" || name == "log2" || name == "log10") {
-    logDomain(x[0], 0.0);
+    logDomain(0, 0.0);
     Value r = callLibm(name.c_str(), {x[0]});
     if (x.size() == 2) {
-      logDomain(x[1], 0.0);
+      logDomain(1, 0.0);
       Value base = callLibm("log", {x[1]});
       check(builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::OEQ, base, constFloat(0.0)),
             errorCode("ZeroDivisionError", "float_truediv_by_zero"));
@@ -148,7 +162,7 @@ Val FunctionEmitter::emitMath(const SExpr &node, const std::string &name,
     return {Type::floating(), {r}};
   }
   if (name == "log1p") {
-    logDomain(x[0], -1.0);
+    logDomain(0, -1.0);
     return {Type::floating(), {callLibm("log1p", {x[0]})}};
   }
   // The generic rule of CPython's math_1/math_2: NaN from non-NaN input is a
@@ -161,8 +175,14 @@ Val FunctionEmitter::emitMath(const SExpr &node, const std::string &name,
     inputInf = builder.create<arith::OrIOp>(l, inputInf, isInf(x[k]));
   }
   Value one = constInt(1, 1);
-  check(builder.create<arith::AndIOp>(l, isNan(r), builder.create<arith::XOrIOp>(l, inputNan, one)),
-        domain);
+  Value nanFromNumbers =
+      builder.create<arith::AndIOp>(l, isNan(r), builder.create<arith::XOrIOp>(l, inputNan, one));
+  static const llvm::StringSet<> namedDomains = {"acos", "asin", "acosh", "atanh",
+                                                 "sin",  "cos",  "tan"};
+  if (namedDomains.contains(name))
+    domainError(nanFromNumbers, name, 0);
+  else
+    check(nanFromNumbers, domain);
   Value finiteInput = builder.create<arith::XOrIOp>(
       l, builder.create<arith::OrIOp>(l, inputNan, inputInf), one);
   check(builder.create<arith::AndIOp>(l, isInf(r), finiteInput),

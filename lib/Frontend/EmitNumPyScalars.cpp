@@ -328,15 +328,49 @@ FunctionEmitter::callComplexRuntime(const char *name, std::vector<Value> args, m
 Val FunctionEmitter::complexArith(const SExpr &node, ast::Operator op, const Val &left,
                                   const Val &right) {
   // Real operands become complex (x + 0j) first, as CPython (up to 3.13)
-  // and NumPy do; NumPy's rules when a NumPy scalar is involved.
+  // and NumPy do (CPython 3.14's rules below); NumPy's rules when a NumPy
+  // scalar is involved.
   Location l = loc(node);
   Type type = complexResultType(left.type, right.type);
   bool numpy = type.isNumPy();
-  auto [ar, ai] = complexParts(left, type);
-  auto [br, bi] = complexParts(right, type);
   auto add = [&](Value x, Value y) { return builder.create<arith::AddFOp>(l, x, y).getResult(); };
   auto sub = [&](Value x, Value y) { return builder.create<arith::SubFOp>(l, x, y).getResult(); };
   auto mul = [&](Value x, Value y) { return builder.create<arith::MulFOp>(l, x, y).getResult(); };
+  // CPython 3.14 (C99 Annex G): a real operand stays real, _Py_cr_* and
+  // _Py_rc_*, and a product or quotient that comes out nan+nanj recovers
+  // its infinities and zeros. Sampled from the interpreter (_messages.py).
+  bool annexG = !numpy && module.options.message("complex_real_operands") == "real";
+  if (annexG && (!left.type.isComplex() || !right.type.isComplex())) {
+    bool realLeft = !left.type.isComplex();
+    auto [zr, zi] = complexParts(realLeft ? right : left, type);
+    Value x = convert(realLeft ? left : right, Type::floating()).leaves[0];
+    if (op == ast::Operator::Add)
+      return {type, {add(zr, x), zi}};
+    if (op == ast::Operator::Sub)
+      return realLeft ? Val{type, {sub(x, zr), builder.create<arith::NegFOp>(l, zi).getResult()}}
+                      : Val{type, {sub(zr, x), zi}};
+    if (op == ast::Operator::Mult)
+      return {type, {mul(zr, x), mul(zi, x)}};
+    if (op == ast::Operator::Div) {
+      PyError byZero = errorCode("ZeroDivisionError", "complex_division_by_zero");
+      if (realLeft) {
+        auto [re, im] = callComplexRuntime("plait_rt_py_real_complex_div", {x, zr, zi},
+                                           zr.getType(), {{1, byZero}});
+        return {type, {re, im}};
+      }
+      check(builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::OEQ, x, constFloat(0.0)),
+            byZero);
+      return {type,
+              {builder.create<arith::DivFOp>(l, zr, x), builder.create<arith::DivFOp>(l, zi, x)}};
+    }
+  }
+  auto [ar, ai] = complexParts(left, type);
+  auto [br, bi] = complexParts(right, type);
+  if (annexG && op == ast::Operator::Mult) {
+    auto [re, im] =
+        callComplexRuntime("plait_rt_py_complex_mul_annex_g", {ar, ai, br, bi}, ar.getType(), {});
+    return {type, {re, im}};
+  }
   if (op == ast::Operator::Add)
     return {type, {add(ar, br), add(ai, bi)}};
   if (op == ast::Operator::Sub)
@@ -363,12 +397,13 @@ Val FunctionEmitter::complexArith(const SExpr &node, ast::Operator op, const Val
     // CPython raises on a zero divisor; NumPy gives inf/nan. Their scaled
     // (Smith) algorithms also round differently: both are ported.
     auto [re, im] =
-        numpy
-            ? callComplexRuntime(type.dtype == DType::Complex64 ? "plait_rt_np_complex_div_f32"
-                                                                : "plait_rt_np_complex_div",
-                                 {ar, ai, br, bi}, ar.getType(), {})
-            : callComplexRuntime("plait_rt_py_complex_div", {ar, ai, br, bi}, ar.getType(),
-                                 {{1, errorCode("ZeroDivisionError", "complex_division_by_zero")}});
+        numpy ? callComplexRuntime(type.dtype == DType::Complex64 ? "plait_rt_np_complex_div_f32"
+                                                                  : "plait_rt_np_complex_div",
+                                   {ar, ai, br, bi}, ar.getType(), {})
+              : callComplexRuntime(
+                    annexG ? "plait_rt_py_complex_div_annex_g" : "plait_rt_py_complex_div",
+                    {ar, ai, br, bi}, ar.getType(),
+                    {{1, errorCode("ZeroDivisionError", "complex_division_by_zero")}});
     return {type, {re, im}};
   }
   throw CompileError(CompileError::Kind::Unsupported, std::string("internal: complex op ") + ast::spelling(op));

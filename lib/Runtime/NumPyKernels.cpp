@@ -374,6 +374,104 @@ extern "C" int32_t plait_rt_py_complex_div(double ar, double ai, double br, doub
   return 0;
 }
 
+extern "C" int32_t plait_rt_py_complex_div_annex_g(double ar, double ai, double br, double bi,
+                                                   int64_t out) {
+  // CPython 3.14's _Py_c_quot: Smith's method, then C11 Annex G.5.2's
+  // recovery of infinities and zeros that computed as nan+nanj.
+  if (int32_t status = plait_rt_py_complex_div(ar, ai, br, bi, out))
+    return status;
+  double *r = reinterpret_cast<double *>(out);
+  if (std::isnan(r[0]) && std::isnan(r[1])) {
+    if ((std::isinf(ar) || std::isinf(ai)) && std::isfinite(br) && std::isfinite(bi)) {
+      double x = std::copysign(std::isinf(ar) ? 1.0 : 0.0, ar);
+      double y = std::copysign(std::isinf(ai) ? 1.0 : 0.0, ai);
+      r[0] = HUGE_VAL * (x * br + y * bi);
+      r[1] = HUGE_VAL * (y * br - x * bi);
+    } else if ((std::isinf(br) || std::isinf(bi)) && std::isfinite(ar) && std::isfinite(ai)) {
+      double x = std::copysign(std::isinf(br) ? 1.0 : 0.0, br);
+      double y = std::copysign(std::isinf(bi) ? 1.0 : 0.0, bi);
+      r[0] = 0.0 * (ar * x + ai * y);
+      r[1] = 0.0 * (ai * x - ar * y);
+    }
+  }
+  return 0;
+}
+
+extern "C" int32_t plait_rt_py_real_complex_div(double a, double br, double bi, int64_t out) {
+  // CPython 3.14's _Py_rc_quot: a real dividend stays real.
+  double *r = reinterpret_cast<double *>(out);
+  double absBr = std::fabs(br), absBi = std::fabs(bi);
+  if (absBr >= absBi) {
+    if (absBr == 0.0)
+      return 1; // ZeroDivisionError
+    double ratio = bi / br;
+    double denominator = br + bi * ratio;
+    r[0] = a / denominator;
+    r[1] = (-a * ratio) / denominator;
+  } else if (absBi >= absBr) {
+    double ratio = br / bi;
+    double denominator = br * ratio + bi;
+    r[0] = (a * ratio) / denominator;
+    r[1] = (-a) / denominator;
+  } else {
+    r[0] = r[1] = std::nan("");
+  }
+  if (std::isnan(r[0]) && std::isnan(r[1]) && std::isfinite(a) &&
+      (std::isinf(absBr) || std::isinf(absBi))) {
+    double x = std::copysign(std::isinf(br) ? 1.0 : 0.0, br);
+    double y = std::copysign(std::isinf(bi) ? 1.0 : 0.0, bi);
+    r[0] = 0.0 * (a * x);
+    r[1] = 0.0 * (-a * y);
+  }
+  return 0;
+}
+
+extern "C" int32_t plait_rt_py_complex_mul_annex_g(double a, double b, double c, double d,
+                                                   int64_t out) {
+  // CPython 3.14's _Py_c_prod: C11 Annex G.5.1's _Cmultd recovery.
+  double *r = reinterpret_cast<double *>(out);
+  double ac = a * c, bd = b * d, ad = a * d, bc = b * c;
+  r[0] = ac - bd;
+  r[1] = ad + bc;
+  if (std::isnan(r[0]) && std::isnan(r[1])) {
+    bool recalc = false;
+    if (std::isinf(a) || std::isinf(b)) {
+      a = std::copysign(std::isinf(a) ? 1.0 : 0.0, a);
+      b = std::copysign(std::isinf(b) ? 1.0 : 0.0, b);
+      if (std::isnan(c))
+        c = std::copysign(0.0, c);
+      if (std::isnan(d))
+        d = std::copysign(0.0, d);
+      recalc = true;
+    }
+    if (std::isinf(c) || std::isinf(d)) {
+      c = std::copysign(std::isinf(c) ? 1.0 : 0.0, c);
+      d = std::copysign(std::isinf(d) ? 1.0 : 0.0, d);
+      if (std::isnan(a))
+        a = std::copysign(0.0, a);
+      if (std::isnan(b))
+        b = std::copysign(0.0, b);
+      recalc = true;
+    }
+    if (!recalc && (std::isinf(ac) || std::isinf(bd) || std::isinf(ad) || std::isinf(bc))) {
+      if (std::isnan(a))
+        a = std::copysign(0.0, a);
+      if (std::isnan(b))
+        b = std::copysign(0.0, b);
+      if (std::isnan(c))
+        c = std::copysign(0.0, c);
+      if (std::isnan(d))
+        d = std::copysign(0.0, d);
+      recalc = true;
+    }
+    if (recalc) {
+      r[0] = HUGE_VAL * (a * c - b * d);
+      r[1] = HUGE_VAL * (a * d + b * c);
+    }
+  }
+  return 0;
+}
+
 namespace {
 /// NumPy's complex division loop: Smith's method multiplying by the
 /// reciprocal of the denominator; a zero divisor gives inf/nan. In the

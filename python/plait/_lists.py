@@ -96,6 +96,19 @@ def _position(i, n):
     return i
 
 
+def _index_names_value() -> bool:
+    """Whether this CPython's list.index names a missing value ("0 is not in
+    list", up to 3.13) or not ("list.index(x): x not in list", 3.14 on)."""
+    try:
+        [].index(0)
+    except ValueError as error:
+        return str(error) == "0 is not in list"
+    return True
+
+
+_INDEX_NAMES_VALUE = _index_names_value()
+
+
 @_method("index")
 def _index_typer(l: Any, x: Any, start: Any = None, stop: Any = None) -> Any:
     _needs_int("index", start)
@@ -103,7 +116,9 @@ def _index_typer(l: Any, x: Any, start: Any = None, stop: Any = None) -> Any:
     if _never_filled(l):
 
         def index_none(l, x, start=0, stop=9223372036854775807):
-            raise ValueError(f"{x!r} is not in list")
+            if _INDEX_NAMES_VALUE:
+                raise ValueError(f"{x!r} is not in list")
+            raise ValueError("list.index(x): x not in list")
 
         return index_none
 
@@ -115,7 +130,9 @@ def _index_typer(l: Any, x: Any, start: Any = None, stop: Any = None) -> Any:
             if l[i] == x:
                 return i
             i += 1
-        raise ValueError(f"{x!r} is not in list")
+        if _INDEX_NAMES_VALUE:
+            raise ValueError(f"{x!r} is not in list")
+        raise ValueError("list.index(x): x not in list")
 
     return index
 

@@ -88,6 +88,20 @@ def _lanczos_sum(x):
     return num / den
 
 
+def _gamma_domain_names_value() -> bool:
+    """Whether this CPython's gamma and lgamma name the argument of a domain
+    error ("expected a noninteger or positive integer, got 0.0", 3.14 on)
+    or not ("math domain error")."""
+    try:
+        math.gamma(0.0)
+    except ValueError as error:
+        return str(error) != "math domain error"
+    return False
+
+
+_GAMMA_DOMAIN_NAMES_VALUE = _gamma_domain_names_value()
+
+
 def _gamma(x):
     x = float(x)
     if x != x:
@@ -95,11 +109,17 @@ def _gamma(x):
     if x == math.inf:
         return x
     if x == -math.inf:
+        if _GAMMA_DOMAIN_NAMES_VALUE:
+            raise ValueError(f"expected a noninteger or positive integer, got {x!r}")
         raise ValueError("math domain error")
     if x == 0.0:
+        if _GAMMA_DOMAIN_NAMES_VALUE:
+            raise ValueError(f"expected a noninteger or positive integer, got {x!r}")
         raise ValueError("math domain error")
     if x == floor(x):
         if x < 0.0:
+            if _GAMMA_DOMAIN_NAMES_VALUE:
+                raise ValueError(f"expected a noninteger or positive integer, got {x!r}")
             raise ValueError("math domain error")
         if x <= 23.0:
             return _GAMMA_INTEGRAL[int(x) - 1]
@@ -153,6 +173,8 @@ def _lgamma(x):
         return math.inf
     if x == floor(x) and x <= 2.0:
         if x <= 0.0:
+            if _GAMMA_DOMAIN_NAMES_VALUE:
+                raise ValueError(f"expected a noninteger or positive integer, got {x!r}")
             raise ValueError("math domain error")
         return 0.0
     absx = fabs(x)

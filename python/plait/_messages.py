@@ -48,6 +48,29 @@ def _unpack_templates() -> tuple[str, str]:
     )
 
 
+def _domain_templates() -> dict[str, str]:
+    """The math functions' domain errors, "{0!f}" standing for the float
+    argument: CPython 3.14 names the domain and the argument ("expected a
+    positive input, got -1.5"; for an int argument of log, log2 and log10
+    just "expected a positive input"), earlier versions say "math domain
+    error" for all."""
+    probes = {
+        "sqrt": (math.sqrt, -1.5), "log": (math.log, -1.5), "log2": (math.log2, -1.5),
+        "log10": (math.log10, -1.5), "log1p": (math.log1p, -2.5), "acos": (math.acos, 2.5),
+        "asin": (math.asin, 2.5), "acosh": (math.acosh, 0.5), "atanh": (math.atanh, 2.5),
+        "sin": (math.sin, math.inf), "cos": (math.cos, math.inf), "tan": (math.tan, math.inf),
+    }
+    templates = {}
+    for name, (function, argument) in probes.items():
+        text = _message(lambda: function(argument), "math domain error")
+        shown = repr(argument)
+        if text.endswith(shown):
+            text = text[: -len(shown)] + "{0!f}"
+        templates["math_domain_" + name] = text
+    templates["math_domain_log_int"] = _message(lambda: math.log(-1), "math domain error")
+    return templates
+
+
 def sample() -> dict[str, str]:
     zero_int, zero_float, one, minus = 0, 0.0, 1.0, -1
     return {
@@ -62,7 +85,10 @@ def sample() -> dict[str, str]:
         "zero_pow_negative": _message(lambda: zero_float ** -one, "0.0 cannot be raised to a negative power"),
         "float_pow_overflow": _message(lambda: 10.0 ** (400 * one), "(34, 'Numerical result out of range')"),
         "complex_pow_overflow": _message(lambda: (-1e308 * one) ** 1.5, "complex exponentiation"),
-        "math_domain": _message(lambda: math.sqrt(minus), "math domain error"),
+        # fmod's: CPython 3.14 gives sqrt, log, gamma... messages of their
+        # own that name the argument ("expected a nonnegative input, got
+        # -1.0"); the generic one stays "math domain error".
+        "math_domain": _message(lambda: math.fmod(math.inf, one), "math domain error"),
         "math_range": _message(lambda: math.exp(1000 * one), "math range error"),
         "float_to_int_inf": _message(lambda: int(math.inf), "cannot convert float infinity to integer"),
         "float_to_int_nan": _message(lambda: int(math.nan), "cannot convert float NaN to integer"),
@@ -70,10 +96,15 @@ def sample() -> dict[str, str]:
         "negative_shift": _message(lambda: 1 << minus, "negative shift count"),
         "powmod_zero": _message(lambda: pow(2, 3, zero_int), "pow() 3rd argument cannot be 0"),
         "complex_division_by_zero": _message(lambda: 1j / (zero_float * 1j), "complex division by zero"),
+        # Not a message: whether a real operand of complex arithmetic stays
+        # real (CPython 3.14, C99 Annex G: -0j + 0.0 is -0j) or becomes
+        # complex first (up to 3.13: 0j); read by the emitter.
+        "complex_real_operands": "real" if math.copysign(1.0, (complex(0.0, -0.0) + zero_float).imag) < 0 else "complex",
         "complex_abs_overflow": _message(lambda: abs(complex(1e308, 1e308 * one)), "absolute value too large"),
         "round_overflow": _message(lambda: round(1e308 * one, -308), "rounded value too large to represent"),
         "recursion": "maximum recursion depth exceeded",
         "unbound_local": _unbound_local_template(),
         "unpack_too_many": _unpack_templates()[0],
         "unpack_not_enough": _unpack_templates()[1],
+        **_domain_templates(),
     }

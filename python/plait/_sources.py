@@ -28,6 +28,7 @@ import inspect
 import io
 import linecache
 import operator
+import re
 import sys
 import threading
 import tokenize
@@ -99,6 +100,10 @@ def _kept_texts(filename: str) -> list[str]:
     with _lock:
         return [source for name, source in reversed(_texts) if name == filename]
 
+
+#: The interactive interpreter's name for its inputs: <stdin> up to 3.13,
+#: <stdin-N> (the Nth input) from 3.14.
+_NUMBERED_STDIN = re.compile(r"<stdin-\d+>")
 
 #: Interpreter options followed by a separate argument.
 _OPTIONS_WITH_ARGUMENT = frozenset({"-W", "-X", "-Q"})
@@ -204,8 +209,9 @@ def not_a_file(fn: object) -> bool:
 
 def source_lines(fn: FunctionType) -> Optional[tuple[list[str], int]]:
     """(lines, first line) of `fn`'s definition, from the text linecache
-    has under its name (IPython cells, Python 3.13's REPL and -c) or a text
-    kept here, whichever defines the function's own code; or None."""
+    has under its name (IPython cells, Python 3.13's REPL and -c) or for its
+    code (Python 3.14's basic REPL), or a text kept here, whichever defines
+    the function's own code; or None."""
     code = fn.__code__
     with _lock:
         known = _found.get(code)
@@ -216,12 +222,17 @@ def source_lines(fn: FunctionType) -> Optional[tuple[list[str], int]]:
     registered = "".join(linecache.getlines(filename))
     if registered:
         candidates.append(registered)
+    # Python 3.14's basic REPL names each input <stdin-N> and registers its
+    # text by code object (linecache._register_code), not under the name.
+    by_code = "".join(getattr(linecache, "_getlines_from_code", lambda code: [])(code))
+    if by_code:
+        candidates.append(by_code)
     if filename == "<string>":
         command = _command_text()
         if command is not None:
             candidates.append(command)
     candidates += _kept_texts(filename)
-    if filename == "<stdin>":
+    if filename == "<stdin>" or _NUMBERED_STDIN.fullmatch(filename):
         candidates += list(_history_texts(code.co_name))
     for text in candidates:
         if _defines(text, filename, code):

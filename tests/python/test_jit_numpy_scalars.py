@@ -349,7 +349,7 @@ def test_complex_misuse_is_reported_at_compile_time() -> None:
         plait.jit(power)(1j)
     with pytest.raises(plait.TypingError, match="cannot store a complex"):
         plait.jit(into_floats)(np.zeros(2), 1j)
-    with pytest.raises(ZeroDivisionError, match="complex division by zero"):
+    with pytest.raises(ZeroDivisionError, match="(complex )?division by zero"):  # 3.14: "division by zero"
         jit.complex_division(1j, 0j)
 
 

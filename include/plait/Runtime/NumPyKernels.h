@@ -62,6 +62,11 @@ int64_t plait_rt_np_int_pow(int64_t base, int64_t exponent);
 /// Complex division into out[0], out[1]: CPython's (returns 1 for a zero
 /// divisor: ZeroDivisionError) and NumPy's (never fails: inf/nan).
 int32_t plait_rt_py_complex_div(double ar, double ai, double br, double bi, int64_t out);
+/// CPython 3.14's _Py_c_quot (with C11 Annex G.5.2's recovery of
+/// infinities and zeros), _Py_rc_quot and _Py_c_prod (Annex G.5.1).
+int32_t plait_rt_py_complex_div_annex_g(double ar, double ai, double br, double bi, int64_t out);
+int32_t plait_rt_py_real_complex_div(double a, double br, double bi, int64_t out);
+int32_t plait_rt_py_complex_mul_annex_g(double ar, double ai, double br, double bi, int64_t out);
 int32_t plait_rt_np_complex_div(double ar, double ai, double br, double bi, int64_t out);
 int32_t plait_rt_np_complex_div_f32(float ar, float ai, float br, float bi, int64_t out);
 /// np.add.reduce of `n` complex128 numbers `stride` numbers apart into
