@@ -9,12 +9,14 @@
 #include "plait/Runtime/Lists.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -230,15 +232,22 @@ Spelled spellFloat(double value, int64_t precision, char type, bool alternate,
 }
 
 /// The first code point of each run of ten Unicode decimal digits (0-9 of a
-/// script: Unicode 15.1's Nd characters).
-constexpr int64_t kDecimalZeros[] = {
+/// script: the Nd characters) up to Unicode 16.0. Which of them the
+/// interpreter knows depends on its Unicode version (3.11: 14.0, 3.14:
+/// 16.0): the bindings keep those (plait::setKnownDecimalZeros).
+constexpr int64_t kDecimalZeroCandidates[] = {
     0x30,    0x660,   0x6f0,   0x7c0,   0x966,   0x9e6,   0xa66,   0xae6,   0xb66,   0xbe6,
     0xc66,   0xce6,   0xd66,   0xde6,   0xe50,   0xed0,   0xf20,   0x1040,  0x1090,  0x17e0,
     0x1810,  0x1946,  0x19d0,  0x1a80,  0x1a90,  0x1b50,  0x1bb0,  0x1c40,  0x1c50,  0xa620,
-    0xa8d0,  0xa900,  0xa9d0,  0xa9f0,  0xaa50,  0xabf0,  0xff10,  0x104a0, 0x10d30, 0x11066,
-    0x110f0, 0x11136, 0x111d0, 0x112f0, 0x11450, 0x114d0, 0x11650, 0x116c0, 0x11730, 0x118e0,
-    0x11950, 0x11c50, 0x11d50, 0x11da0, 0x11f50, 0x16a60, 0x16ac0, 0x16b50, 0x1d7ce, 0x1d7d8,
-    0x1d7e2, 0x1d7ec, 0x1d7f6, 0x1e140, 0x1e2f0, 0x1e4f0, 0x1e950, 0x1fbf0};
+    0xa8d0,  0xa900,  0xa9d0,  0xa9f0,  0xaa50,  0xabf0,  0xff10,  0x104a0, 0x10d30, 0x10d40,
+    0x11066, 0x110f0, 0x11136, 0x111d0, 0x112f0, 0x11450, 0x114d0, 0x11650, 0x116c0, 0x116d0,
+    0x116da, 0x11730, 0x118e0, 0x11950, 0x11bf0, 0x11c50, 0x11d50, 0x11da0, 0x11f50, 0x16130,
+    0x16a60, 0x16ac0, 0x16b50, 0x16d70, 0x1ccf0, 0x1d7ce, 0x1d7d8, 0x1d7e2, 0x1d7ec, 0x1d7f6,
+    0x1e140, 0x1e2f0, 0x1e4f0, 0x1e5f1, 0x1e950, 0x1fbf0};
+
+/// The candidates the interpreter knows (all until the bindings say).
+/// Published once, at import, before any compiled code runs; never freed.
+std::atomic<const std::vector<int64_t> *> knownDecimalZeros{nullptr};
 
 /// CPython's _PyUnicode_TransformDecimalAndSpaceToASCII: what int() and
 /// float() read. ASCII stays; other whitespace is a space, other decimal
@@ -254,15 +263,37 @@ CodePoints numberText(const int64_t *points, int64_t length) {
     bool space = c == 0x85 || c == 0xA0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200A) ||
                  c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F || c == 0x3000;
     int64_t digit = -1;
-    for (int64_t zero : kDecimalZeros)
+    auto match = [&](int64_t zero) {
       if (c >= zero && c < zero + 10)
         digit = c - zero;
+    };
+    if (const std::vector<int64_t> *known = knownDecimalZeros.load(std::memory_order_acquire))
+      std::for_each(known->begin(), known->end(), match);
+    else
+      std::for_each(std::begin(kDecimalZeroCandidates), std::end(kDecimalZeroCandidates), match);
     out.push_back(space ? ' ' : digit >= 0 ? '0' + digit : '?');
   }
   return out;
 }
 
 } // namespace
+
+namespace plait {
+
+std::vector<int64_t> decimalZeroCandidates() {
+  return {std::begin(kDecimalZeroCandidates), std::end(kDecimalZeroCandidates)};
+}
+
+void setKnownDecimalZeros(std::vector<int64_t> zeros) {
+  // Once per process (the interpreter's Unicode version does not change);
+  // the published table is never freed: compiled code may be reading it.
+  auto known = std::make_unique<std::vector<int64_t>>(std::move(zeros));
+  const std::vector<int64_t> *expected = nullptr;
+  if (knownDecimalZeros.compare_exchange_strong(expected, known.get(), std::memory_order_acq_rel))
+    (void)known.release();
+}
+
+} // namespace plait
 
 extern "C" {
 

@@ -15,6 +15,7 @@ import re
 from typing import Any, Callable, Optional
 
 from . import types
+from ._core import jit as _native
 from ._libm import _as_intrinsic
 from . import _lists
 from ._lists import _position as _clamp  # (CPython's ADJUST_INDICES for an end)
@@ -69,6 +70,18 @@ def _interpreted_number_text(s: str) -> str:
 
 
 _number_text = _as_intrinsic("str_number_text", _interpreted_number_text)
+
+
+def _keep_known_decimal_digits() -> None:
+    """Compiled float() and int() of a str read the decimal digits this
+    interpreter's Unicode version has (14.0 in 3.11, 16.0 in 3.14), no more."""
+    import unicodedata
+
+    candidates = _native._decimal_zero_candidates()
+    _native._set_known_decimal_zeros([z for z in candidates if unicodedata.decimal(chr(z), None) == 0])
+
+
+_keep_known_decimal_digits()
 
 
 def _interpreted_to_float(s: str) -> tuple:

@@ -95,6 +95,13 @@ def test_float_of_strs(s: str) -> None:
     assert_same(py.to_float, jit.to_float, s)
 
 
+@pytest.mark.parametrize("zero", plait._core.jit._decimal_zero_candidates())
+def test_float_of_every_script_digit(zero: int) -> None:
+    # Each script's digits that plait knows, up to Unicode 16: the
+    # interpreter's own Unicode version says which float() reads.
+    assert_same(py.to_float, jit.to_float, chr(zero) + chr(zero + 7) + "." + chr(zero + 9))
+
+
 def _spec(draw_fill, align, sign, z, alternate, zero, width, grouping, precision, kind) -> str:
     return ((draw_fill + align if align else "") + sign + z + alternate + zero + width + grouping
             + precision + kind)

@@ -14,6 +14,16 @@
 #define PLAIT_RUNTIME_STRINGS_H
 
 #include <cstdint>
+#include <vector>
+
+namespace plait {
+/// The first code points of the runs of ten decimal digits plait knows
+/// (up to Unicode 16.0), for the bindings to keep those the interpreter
+/// knows: float() and int() of a str read exactly the interpreter's digits.
+std::vector<int64_t> decimalZeroCandidates();
+/// Called once, at import, before any compiled code runs.
+void setKnownDecimalZeros(std::vector<int64_t> zeros);
+} // namespace plait
 
 extern "C" {
 /// str(value) of an int.

@@ -14,6 +14,7 @@
 #include "plait/JIT/ExecutorRecord.h"
 #include "plait/Runtime/LinearAlgebra.h"
 #include "plait/Runtime/Parallel.h"
+#include "plait/Runtime/Strings.h"
 
 #include <nanobind/stl/map.h>
 #include <nanobind/stl/pair.h>
@@ -324,6 +325,11 @@ void populateJIT(nb::module_ &m) {
   m.def("_parallel_threads", [] { return plait::parallelThreads(); });
   m.def("_set_parallel_threads", [](int64_t n) { return plait::setParallelThreads(n); });
   m.def("stats", [] { return statsDict(dispatch::processStats(), /*processWide=*/true); });
+  // The decimal digits float() and int() of a str read: the interpreter's
+  // Unicode version's (_strings.py keeps those of the candidates it knows).
+  m.def("_decimal_zero_candidates", [] { return plait::decimalZeroCandidates(); });
+  m.def("_set_known_decimal_zeros",
+        [](std::vector<int64_t> zeros) { plait::setKnownDecimalZeros(std::move(zeros)); });
 
   m.def(
       "_set_compile_rendezvous",
