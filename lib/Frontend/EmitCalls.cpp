@@ -185,8 +185,13 @@ Val FunctionEmitter::emitMath(const SExpr &node, const std::string &name,
     check(nanFromNumbers, domain);
   Value finiteInput = builder.create<arith::XOrIOp>(
       l, builder.create<arith::OrIOp>(l, inputNan, inputInf), one);
-  check(builder.create<arith::AndIOp>(l, isInf(r), finiteInput),
-        info->canOverflow ? errorCode("OverflowError", "math_range") : domain);
+  Value infFromFinite = builder.create<arith::AndIOp>(l, isInf(r), finiteInput);
+  if (info->canOverflow)
+    check(infFromFinite, errorCode("OverflowError", "math_range"));
+  else if (namedDomains.contains(name)) // atanh(1.0)
+    domainError(infFromFinite, name, 0);
+  else
+    check(infFromFinite, domain);
   return {Type::floating(), {r}};
 }
 
