@@ -374,6 +374,21 @@ extern "C" int32_t plait_rt_py_complex_div(double ar, double ai, double br, doub
   return 0;
 }
 
+namespace {
+/// Annex G's recovery steps: an infinite part becomes +-1 and a finite one
+/// +-0 (the "box" of an infinity); a NaN part becomes +-0.
+void boxInfinities(double &re, double &im) {
+  re = std::copysign(std::isinf(re) ? 1.0 : 0.0, re);
+  im = std::copysign(std::isinf(im) ? 1.0 : 0.0, im);
+}
+void zeroNaNs(double &re, double &im) {
+  if (std::isnan(re))
+    re = std::copysign(0.0, re);
+  if (std::isnan(im))
+    im = std::copysign(0.0, im);
+}
+} // namespace
+
 extern "C" int32_t plait_rt_py_complex_div_annex_g(double ar, double ai, double br, double bi,
                                                    int64_t out) {
   // CPython 3.14's _Py_c_quot: Smith's method, then C11 Annex G.5.2's
@@ -383,13 +398,13 @@ extern "C" int32_t plait_rt_py_complex_div_annex_g(double ar, double ai, double 
   double *r = reinterpret_cast<double *>(out);
   if (std::isnan(r[0]) && std::isnan(r[1])) {
     if ((std::isinf(ar) || std::isinf(ai)) && std::isfinite(br) && std::isfinite(bi)) {
-      double x = std::copysign(std::isinf(ar) ? 1.0 : 0.0, ar);
-      double y = std::copysign(std::isinf(ai) ? 1.0 : 0.0, ai);
+      double x = ar, y = ai;
+      boxInfinities(x, y);
       r[0] = HUGE_VAL * (x * br + y * bi);
       r[1] = HUGE_VAL * (y * br - x * bi);
     } else if ((std::isinf(br) || std::isinf(bi)) && std::isfinite(ar) && std::isfinite(ai)) {
-      double x = std::copysign(std::isinf(br) ? 1.0 : 0.0, br);
-      double y = std::copysign(std::isinf(bi) ? 1.0 : 0.0, bi);
+      double x = br, y = bi;
+      boxInfinities(x, y);
       r[0] = 0.0 * (ar * x + ai * y);
       r[1] = 0.0 * (ai * x - ar * y);
     }
@@ -398,7 +413,9 @@ extern "C" int32_t plait_rt_py_complex_div_annex_g(double ar, double ai, double 
 }
 
 extern "C" int32_t plait_rt_py_real_complex_div(double a, double br, double bi, int64_t out) {
-  // CPython 3.14's _Py_rc_quot: a real dividend stays real.
+  // CPython 3.14's _Py_rc_quot: a real dividend stays real. Smith's method
+  // as in plait_rt_py_complex_div without the dividend's imaginary part (a
+  // zero there would change the sign of zero results).
   double *r = reinterpret_cast<double *>(out);
   double absBr = std::fabs(br), absBi = std::fabs(bi);
   if (absBr >= absBi) {
@@ -413,13 +430,13 @@ extern "C" int32_t plait_rt_py_real_complex_div(double a, double br, double bi, 
     double denominator = br * ratio + bi;
     r[0] = (a * ratio) / denominator;
     r[1] = (-a) / denominator;
-  } else {
+  } else { // a NaN in the divisor
     r[0] = r[1] = std::nan("");
   }
   if (std::isnan(r[0]) && std::isnan(r[1]) && std::isfinite(a) &&
       (std::isinf(absBr) || std::isinf(absBi))) {
-    double x = std::copysign(std::isinf(br) ? 1.0 : 0.0, br);
-    double y = std::copysign(std::isinf(bi) ? 1.0 : 0.0, bi);
+    double x = br, y = bi;
+    boxInfinities(x, y);
     r[0] = 0.0 * (a * x);
     r[1] = 0.0 * (-a * y);
   }
@@ -433,41 +450,27 @@ extern "C" int32_t plait_rt_py_complex_mul_annex_g(double a, double b, double c,
   double ac = a * c, bd = b * d, ad = a * d, bc = b * c;
   r[0] = ac - bd;
   r[1] = ad + bc;
-  if (std::isnan(r[0]) && std::isnan(r[1])) {
-    bool recalc = false;
-    if (std::isinf(a) || std::isinf(b)) {
-      a = std::copysign(std::isinf(a) ? 1.0 : 0.0, a);
-      b = std::copysign(std::isinf(b) ? 1.0 : 0.0, b);
-      if (std::isnan(c))
-        c = std::copysign(0.0, c);
-      if (std::isnan(d))
-        d = std::copysign(0.0, d);
-      recalc = true;
-    }
-    if (std::isinf(c) || std::isinf(d)) {
-      c = std::copysign(std::isinf(c) ? 1.0 : 0.0, c);
-      d = std::copysign(std::isinf(d) ? 1.0 : 0.0, d);
-      if (std::isnan(a))
-        a = std::copysign(0.0, a);
-      if (std::isnan(b))
-        b = std::copysign(0.0, b);
-      recalc = true;
-    }
-    if (!recalc && (std::isinf(ac) || std::isinf(bd) || std::isinf(ad) || std::isinf(bc))) {
-      if (std::isnan(a))
-        a = std::copysign(0.0, a);
-      if (std::isnan(b))
-        b = std::copysign(0.0, b);
-      if (std::isnan(c))
-        c = std::copysign(0.0, c);
-      if (std::isnan(d))
-        d = std::copysign(0.0, d);
-      recalc = true;
-    }
-    if (recalc) {
-      r[0] = HUGE_VAL * (a * c - b * d);
-      r[1] = HUGE_VAL * (a * d + b * c);
-    }
+  if (!std::isnan(r[0]) || !std::isnan(r[1]))
+    return 0;
+  bool recalc = false;
+  if (std::isinf(a) || std::isinf(b)) {
+    boxInfinities(a, b);
+    zeroNaNs(c, d);
+    recalc = true;
+  }
+  if (std::isinf(c) || std::isinf(d)) {
+    boxInfinities(c, d);
+    zeroNaNs(a, b);
+    recalc = true;
+  }
+  if (!recalc && (std::isinf(ac) || std::isinf(bd) || std::isinf(ad) || std::isinf(bc))) {
+    zeroNaNs(a, b);
+    zeroNaNs(c, d);
+    recalc = true;
+  }
+  if (recalc) {
+    r[0] = HUGE_VAL * (a * c - b * d);
+    r[1] = HUGE_VAL * (a * d + b * c);
   }
   return 0;
 }
