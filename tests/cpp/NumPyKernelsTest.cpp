@@ -24,6 +24,45 @@ TEST(NumPyKernelsTest, FloorDivisionAndRemainderDoNotRaise) {
   EXPECT_EQ(static_cast<int8_t>(plait_rt_np_int_pow(5, 4)), static_cast<int8_t>(625));
 }
 
+namespace {
+/// The parts a runtime complex function wrote, as CPython 3.14 shows them.
+std::pair<double, double> parts(const double *r) { return {r[0], r[1]}; }
+bool sameParts(std::pair<double, double> got, double re, double im) {
+  auto same = [](double x, double y) {
+    return std::isnan(x) ? std::isnan(y) : x == y && std::signbit(x) == std::signbit(y);
+  };
+  return same(got.first, re) && same(got.second, im);
+}
+} // namespace
+
+TEST(NumPyKernelsTest, ComplexAnnexGFollowsCPython314) {
+  // Expected values printed by CPython 3.14.7.
+  double r[2];
+  const double inf = HUGE_VAL, nan = std::nan("");
+  auto at = reinterpret_cast<int64_t>(r);
+  ASSERT_EQ(plait_rt_py_complex_mul_annex_g(inf, nan, 1.0, 1.0, at), 0);
+  EXPECT_TRUE(sameParts(parts(r), inf, inf));
+  ASSERT_EQ(plait_rt_py_complex_mul_annex_g(nan, inf, 2.0, 0.0, at), 0);
+  EXPECT_TRUE(sameParts(parts(r), nan, inf));
+  ASSERT_EQ(plait_rt_py_complex_mul_annex_g(1e308, 1e308, 1e308, nan, at), 0);
+  EXPECT_TRUE(sameParts(parts(r), inf, inf));
+  ASSERT_EQ(plait_rt_py_complex_div_annex_g(inf, nan, 1.0, 2.0, at), 0);
+  EXPECT_TRUE(sameParts(parts(r), inf, -inf));
+  ASSERT_EQ(plait_rt_py_complex_div_annex_g(1.0, 2.0, inf, nan, at), 0);
+  EXPECT_TRUE(sameParts(parts(r), 0.0, 0.0));
+  ASSERT_EQ(plait_rt_py_complex_div_annex_g(1.0, 2.0, 3.0, 4.0, at), 0);
+  EXPECT_TRUE(sameParts(parts(r), 0.44, 0.08));
+  EXPECT_EQ(plait_rt_py_complex_div_annex_g(1.0, 2.0, 0.0, 0.0, at), 1);
+  // A real dividend stays real.
+  ASSERT_EQ(plait_rt_py_real_complex_div(1.0, inf, nan, at), 0);
+  EXPECT_TRUE(sameParts(parts(r), 0.0, -0.0));
+  ASSERT_EQ(plait_rt_py_real_complex_div(-0.0, 1.0, 0.0, at), 0);
+  EXPECT_TRUE(sameParts(parts(r), -0.0, 0.0));
+  ASSERT_EQ(plait_rt_py_real_complex_div(3.0, 1.0, 2.0, at), 0);
+  EXPECT_TRUE(sameParts(parts(r), 0.6, -1.2));
+  EXPECT_EQ(plait_rt_py_real_complex_div(3.0, 0.0, 0.0, at), 1);
+}
+
 TEST(NumPyKernelsTest, ComplexDivisionFollowsCPythonAndNumPy) {
   double r[2];
   ASSERT_EQ(plait_rt_py_complex_div(1.0, 2.0, 3.0, 4.0, reinterpret_cast<int64_t>(r)), 0);
