@@ -74,6 +74,19 @@ def _where_kernel(condition, x, y):
     return x if condition else y
 
 
+def _where_checks_python_ints() -> bool:
+    """Whether the installed NumPy's np.where raises OverflowError for a
+    Python int its dtype cannot hold (2.5 on), or casts it as C (earlier)."""
+    try:
+        np.where(np.ones(1, np.bool_), np.zeros(1, np.int8), 128)
+    except OverflowError:
+        return True
+    return False
+
+
+_WHERE_CHECKS_PYTHON_INTS = _where_checks_python_ints()
+
+
 @overload(np.where, family="selection")
 def _where(condition, x=None, y=None):
     if absent(x) and absent(y):
@@ -88,7 +101,7 @@ def _where(condition, x=None, y=None):
     if not any(isinstance(t, types.Array) for t in (condition, x, y)):
         raise UnsupportedError("np.where() of three scalars makes a 0-d array, which plait does not support yet")
     dt = result_dtype(x, y)
-    return UfuncLoop(_where_kernel, [np.bool_, dt, dt], dt, check_python_ints=False)
+    return UfuncLoop(_where_kernel, [np.bool_, dt, dt], dt, check_python_ints=_WHERE_CHECKS_PYTHON_INTS)
 
 
 def _cov_rows(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=None, dtype=None):
