@@ -268,7 +268,13 @@ static void addPackedWrapper(llvm::Module &module, const std::string &name) {
   b.CreateStore(result, b.CreateLoad(pointer, at));
   b.CreateRetVoid();
   // Inlined here rather than by LLVM's inliner, which would first run the
-  // whole simplification pipeline on the entry and then again on the wrapper.
+  // whole simplification pipeline on the entry and then again on the
+  // wrapper. Only when the entry is the module's one function: with other
+  // functions (recursive ones, which MLIR does not inline) LLVM's inliner
+  // optimises the calls better in the entry's context (fib: 1.8x faster).
+  auto defined = llvm::count_if(module, [](llvm::Function &f) { return !f.isDeclaration(); });
+  if (defined != 2 || !callee->hasOneUse())
+    return;
   llvm::InlineFunctionInfo inlining;
   if (llvm::InlineFunction(*result, inlining).isSuccess() && callee->use_empty())
     callee->eraseFromParent();
