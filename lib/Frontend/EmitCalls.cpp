@@ -97,23 +97,21 @@ Val FunctionEmitter::emitMath(const SExpr &node, const std::string &name,
   // A domain error of argument k: CPython 3.14's message names the function's
   // domain and shows the argument (as a float: {0!f}), but a Python int's
   // for the log functions; earlier versions say "math domain error".
-  auto domainError = [&](Value failed, const std::string &function, size_t k) {
-    bool intLog = (function == "log" || function == "log2" || function == "log10") &&
+  auto domainError = [&](Value failed, size_t k) {
+    bool intLog = (name == "log" || name == "log2" || name == "log10") &&
                   !args[k].type.isFloating() && !args[k].type.isNumPy();
-    PyError error =
-        errorCode("ValueError", intLog ? "math_domain_log_int" : "math_domain_" + function);
+    PyError error = errorCode("ValueError", intLog ? "math_domain_log_int" : "math_domain_" + name);
     Value bits = builder.create<arith::BitcastOp>(l, builder.getI64Type(), x[k]);
     checkWithArgs(failed, error, {bits});
   };
   auto logDomain = [&](size_t k, double bound) {
     // CPython's loghelper: non-positive arguments are a domain error.
     domainError(
-        builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::OLE, x[k], constFloat(bound)), name,
-        k);
+        builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::OLE, x[k], constFloat(bound)), k);
   };
   if (name == "sqrt") {
     domainError(builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::OLT, x[0], constFloat(0.0)),
-                name, 0);
+                0);
     return {Type::floating(), {builder.create<mlir::math::SqrtOp>(l, x[0])}};
   }
   if (name == "fabs")
@@ -180,7 +178,7 @@ Val FunctionEmitter::emitMath(const SExpr &node, const std::string &name,
   static const llvm::StringSet<> namedDomains = {"acos", "asin", "acosh", "atanh",
                                                  "sin",  "cos",  "tan"};
   if (namedDomains.contains(name))
-    domainError(nanFromNumbers, name, 0);
+    domainError(nanFromNumbers, 0);
   else
     check(nanFromNumbers, domain);
   Value finiteInput = builder.create<arith::XOrIOp>(
@@ -189,7 +187,7 @@ Val FunctionEmitter::emitMath(const SExpr &node, const std::string &name,
   if (info->canOverflow)
     check(infFromFinite, errorCode("OverflowError", "math_range"));
   else if (namedDomains.contains(name)) // atanh(1.0)
-    domainError(infFromFinite, name, 0);
+    domainError(infFromFinite, 0);
   else
     check(infFromFinite, domain);
   return {Type::floating(), {r}};

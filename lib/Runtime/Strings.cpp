@@ -253,6 +253,10 @@ std::atomic<const std::vector<int64_t> *> knownDecimalZeros{nullptr};
 /// float() read. ASCII stays; other whitespace is a space, other decimal
 /// digits their ASCII digit, anything else '?' (no number has it).
 CodePoints numberText(const int64_t *points, int64_t length) {
+  const std::vector<int64_t> *known = knownDecimalZeros.load(std::memory_order_acquire);
+  const int64_t *zerosBegin = known ? known->data() : std::begin(kDecimalZeroCandidates);
+  const int64_t *zerosEnd =
+      known ? known->data() + known->size() : std::end(kDecimalZeroCandidates);
   CodePoints out;
   for (int64_t k = 0; k < length; ++k) {
     int64_t c = points[k];
@@ -263,14 +267,9 @@ CodePoints numberText(const int64_t *points, int64_t length) {
     bool space = c == 0x85 || c == 0xA0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200A) ||
                  c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F || c == 0x3000;
     int64_t digit = -1;
-    auto match = [&](int64_t zero) {
-      if (c >= zero && c < zero + 10)
-        digit = c - zero;
-    };
-    if (const std::vector<int64_t> *known = knownDecimalZeros.load(std::memory_order_acquire))
-      std::for_each(known->begin(), known->end(), match);
-    else
-      std::for_each(std::begin(kDecimalZeroCandidates), std::end(kDecimalZeroCandidates), match);
+    for (const int64_t *zero = zerosBegin; zero != zerosEnd; ++zero)
+      if (c >= *zero && c < *zero + 10)
+        digit = c - *zero;
     out.push_back(space ? ' ' : digit >= 0 ? '0' + digit : '?');
   }
   return out;
