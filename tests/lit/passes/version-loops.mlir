@@ -46,8 +46,17 @@ func.func @counter(%n: i64) -> i32 {
   %c1 = arith.constant 1 : i64
   %c7 = arith.constant 7 : i64
   memref.store %c0, %count[] : memref<i64>
-  // The guard's interval arithmetic is in i128, below 2**62.
-  // CHECK: arith.constant 4611686018427387904 : i128
+  // The guard bounds magnitudes in f64, below 2**62 * (1 - 2**-40): i * i
+  // as the square of the range's larger end; the dividend's interval in i64.
+  // CHECK: %[[LIMIT:.*]] = arith.constant 4.6116860184231936E+18 : f64
+  // CHECK: %[[SQ:.*]] = arith.mulf %[[I:.*]], %[[I]] : f64
+  // CHECK: arith.cmpf olt, %[[SQ]], %[[LIMIT]] : f64
+  // CHECK: arith.muli %{{.*}} : i64
+  // The counter's start, then trips * the terms' bound.
+  // CHECK: memref.load %alloca
+  // CHECK: %[[ALL:.*]] = arith.mulf %{{.*}} : f64
+  // CHECK: arith.cmpf olt, %[[ALL]], %[[LIMIT]] : f64
+  // CHECK-NOT: i128
   // CHECK: scf.if
   // CHECK: plait.mul wrap
   // CHECK: plait.assume_nonnegative
