@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <csignal>
 #include <cstdlib>
@@ -33,6 +34,13 @@ namespace {
 /// call) negligible against its positions. Chunks are contiguous ranges, so
 /// each participant walks its memory in order.
 constexpr int64_t kChunksPerParticipant = 4;
+
+/// How long an idle worker watches for a new job before it sleeps. Waking a
+/// sleeping thread takes tens of microseconds (more in a virtual machine),
+/// which a loop of a millisecond or two would feel at every call; kernels
+/// called back to back find the workers still awake. (OpenMP runtimes
+/// spin longer.)
+constexpr auto kIdleSpin = std::chrono::microseconds(200);
 
 /// PLAIT_NUM_THREADS above this is taken for a typo, not a pool size.
 constexpr int64_t kMaxPoolSize = 65536;
@@ -61,7 +69,9 @@ struct Job {
   std::atomic<int32_t> status{0};
   std::array<int64_t, kMaxErrorArguments> errorArguments{};
   int64_t joined = 1;               // participant ids handed out (0 is the caller's)
-  int64_t running = 0;              // workers in the job now
+  /// Workers in the job now: changed under the mutex, read without it by
+  /// the caller waiting for them.
+  std::atomic<int64_t> running{0};
   std::condition_variable finished; // running dropped to 0
 };
 
@@ -71,6 +81,8 @@ struct Pool {
   std::mutex mutex;
   std::condition_variable work; // a job was queued
   std::vector<Job *> jobs;      // oldest first
+  /// Jobs queued so far, watched without the mutex by idle workers.
+  std::atomic<uint64_t> queued{0};
   bool started = false;
   Pool *abandoned = nullptr; // an older pool left behind by fork (kept reachable)
 };
@@ -136,16 +148,49 @@ void runChunks(Job &job, int64_t worker) {
   }
 }
 
+/// A spinning thread's pause (it leaves the core's resources to others).
+inline void spinPause() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
+
+/// Whether a job was queued after the `seen`th within kIdleSpin.
+bool jobQueuedSoon(Pool &pool, uint64_t seen) {
+  auto deadline = std::chrono::steady_clock::now() + kIdleSpin;
+  do {
+    for (int i = 0; i < 64; ++i) {
+      if (pool.queued.load(std::memory_order_acquire) != seen)
+        return true;
+      spinPause();
+    }
+  } while (std::chrono::steady_clock::now() < deadline);
+  return false;
+}
+
 void *workerMain(void *argument) {
   Pool &pool = *static_cast<Pool *>(argument);
   insideParallelLoop = true;
   std::unique_lock<std::mutex> lock(pool.mutex);
+  bool spun = false;
   for (;;) {
     Job *job = joinableJob(pool);
     if (!job) {
+      // Awake a little longer first; a job queued meanwhile is found under
+      // the mutex again, and one queued later notifies the sleeper.
+      if (!spun) {
+        uint64_t seen = pool.queued.load(std::memory_order_acquire);
+        lock.unlock();
+        jobQueuedSoon(pool, seen);
+        lock.lock();
+        spun = true;
+        continue;
+      }
       pool.work.wait(lock);
+      spun = false;
       continue;
     }
+    spun = false;
     int64_t worker = job->joined++;
     ++job->running;
     lock.unlock();
@@ -240,6 +285,7 @@ extern "C" int32_t plait_rt_parallel_for(plait_parallel_body body, void *context
     if (!workers.started)
       startWorkers(workers);
     workers.jobs.push_back(&job);
+    workers.queued.fetch_add(1, std::memory_order_release);
   }
   for (int64_t i = 1; i < participants; ++i)
     workers.work.notify_one();
@@ -250,9 +296,20 @@ extern "C" int32_t plait_rt_parallel_for(plait_parallel_body body, void *context
   insideParallelLoop = wasInside;
 
   {
-    std::unique_lock<std::mutex> lock(workers.mutex);
+    std::lock_guard<std::mutex> guard(workers.mutex);
     workers.jobs.erase(std::find(workers.jobs.begin(), workers.jobs.end(), &job));
-    job.finished.wait(lock, [&] { return job.running == 0; });
+  }
+  // The workers that joined finish their last chunks: watched awake for a
+  // while, as a sleeping caller would be woken late. The mutex is taken
+  // once more either way: a worker leaves the job (and its condition
+  // variable, on this stack) only when it releases the mutex.
+  auto deadline = std::chrono::steady_clock::now() + kIdleSpin;
+  while (job.running.load(std::memory_order_acquire) != 0 &&
+         std::chrono::steady_clock::now() < deadline)
+    spinPause();
+  {
+    std::unique_lock<std::mutex> lock(workers.mutex);
+    job.finished.wait(lock, [&] { return job.running.load(std::memory_order_relaxed) == 0; });
   }
   if (job.arena)
     job.arena->setShared(wasShared);
