@@ -220,12 +220,20 @@ class Dispatcher(_native.DispatcherBase):
             overloaded=_overload.overloaded_keys(),
         )
 
+        # Kept in this dispatcher's own tables: a strong reference to it
+        # would make a cycle, which only a collection frees (after the
+        # interpreter's last one at exit, nanobind reports its executors
+        # as leaked).
+        this = weakref.ref(self)
+
         def compile_with_stages() -> Any:
             # A fresh snapshot: the compilation's resolver added the
             # overload implementations to the first one.
-            again, text = self._snapshot(types)
+            dispatcher = this()
+            assert dispatcher is not None, "called through the dispatcher's own inspect()"
+            again, text = dispatcher._snapshot(types)
             resolver = _overload.Resolver(again, _implicit_dispatcher)
-            return _native.compile(text, self._plait_id, types, resolver=resolver, keep_stages=True, **options)
+            return _native.compile(text, dispatcher._plait_id, types, resolver=resolver, keep_stages=True, **options)
 
         cache_key = _cache.key(program, self._plait_id, types, options) if self._options["cache"] else None
         start = time.perf_counter()

@@ -310,3 +310,22 @@ def test_gil_stays_disabled() -> None:
     f = fresh(jit_shared.fresh_add)
     assert run_in_threads(4, lambda i: f(i, 1)) == [2, 3, 4, 5]
     assert not sys._is_gil_enabled()  # type: ignore[attr-defined]
+
+
+def test_a_dropped_dispatcher_frees_its_executors_without_a_collection() -> None:
+    # Nothing of a dispatcher refers back to it: dropping the last reference
+    # frees its executors at once. (A cycle lived until a collection; at
+    # exit, after the interpreter's last one, nanobind reported the
+    # executors as leaked.)
+    gc.collect()
+    gc.disable()
+    try:
+        before = plait.stats()["live_executors"]
+        f = fresh(jit_shared.churn)
+        assert f(2) == 7
+        f.inspect(stage="plait")  # the stages' compilation is kept too
+        assert plait.stats()["live_executors"] == before + 2
+        del f
+        assert plait.stats()["live_executors"] == before
+    finally:
+        gc.enable()
