@@ -91,7 +91,12 @@ Val FunctionEmitter::reduceAlong(const SExpr &node, const std::string &name, con
       return argExtreme(part, name == "argmax", name, l);
     bool pairwiseWhole =
         whole && name != "prod" && !halfAsFloat && (t.contiguous || t.fortran || t.ndim == 1);
-    if (floatSum && !pairwiseWhole)
+    // One axis innermost in memory (the last of a C-contiguous array): each
+    // line is NumPy's inner loop, summed pairwise (the runtime's common
+    // case), so a float64 line is a pairwise sum operation, inline.
+    bool pairwiseLine = name != "prod" && t.dtype == DType::Float64 && t.contiguous &&
+                        plan.axes.size() == 1 && plan.axes.front() == t.ndim - 1;
+    if (floatSum && !pairwiseWhole && !pairwiseLine)
       return sumInNumPyOrder(part);
     return reduceArray(node, name, part, Type::numpy(result.dtype), sequential, t.fortran);
   };

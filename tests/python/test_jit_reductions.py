@@ -65,6 +65,22 @@ def test_reductions_along_axes_match_numpy(fn: str, dtype: Any, data: st.DataObj
             assert_same(getattr(py, fn), getattr(jit, fn), view)
 
 
+@given(
+    a=hnp.arrays(
+        np.float64,
+        st.tuples(st.integers(1, 4), st.one_of(st.integers(0, 12), st.integers(120, 300))),
+        elements=st.one_of(st.floats(-1e300, 1e300), st.sampled_from([0.0, -0.0, 1e-300, -1e16, 1.0, np.inf, -np.inf, np.nan])),
+    )
+)
+@SETTINGS
+def test_sums_of_short_and_long_lines_match_numpy_bit_for_bit(a: np.ndarray) -> None:
+    # Lines of fewer than 8 are added in order from -0.0, longer ones
+    # pairwise in blocks of 128; signed zeros, infinities and NaNs as NumPy.
+    with np.errstate(all="ignore"):
+        assert_same(py.line_sums, jit.line_sums, a)
+        assert_same(py.line_sums, jit.line_sums, a[:, ::-1])  # strided lines: the runtime's path
+
+
 @given(a=cubes(np.bool_))
 @SETTINGS
 def test_reductions_of_bool_arrays(a: np.ndarray) -> None:

@@ -30,10 +30,12 @@ func.func @parallel_rows(%a: !matrix, %n: i64, %m: i64) -> !matrix {
 // CHECK-LABEL: func.func @parallel_sum
 // CHECK: %[[SUMS:.*]] = memref.alloc(%{{.*}}) : memref<?xf64>
 // CHECK: plait.parallel_for
-// CHECK: %[[PART:.*]] = func.call @plait_rt_pairwise_sum_f64
+// CHECK: %[[PART:.*]] = scf.if
+// CHECK: func.call @plait_rt_pairwise_sum_f64
 // CHECK: memref.store %[[PART]], %[[SUMS]]
 // CHECK: plait.continue
-// CHECK: %[[TOTAL:.*]] = call @plait_rt_pairwise_sum_f64
+// CHECK: %[[TOTAL:.*]] = scf.if
+// CHECK: call @plait_rt_pairwise_sum_f64
 // CHECK: memref.dealloc %[[SUMS]]
 // CHECK: return %[[TOTAL]]
 func.func @parallel_sum(%a: !array, %n: i64) -> f64 {

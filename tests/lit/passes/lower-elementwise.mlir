@@ -90,9 +90,17 @@ func.func @zero_d(%v: i64) -> memref<i64, strided<[], offset: ?>> {
   return %r : memref<i64, strided<[], offset: ?>>
 }
 
-// The sum of one array is the runtime's pairwise sum of its data.
+// The sum of one array is the runtime's pairwise sum of its data; fewer
+// than 8 elements are added here, in order from -0.0, without a call.
 // CHECK-LABEL: func.func @sum_of_array
-// CHECK: %[[SUM:.*]] = call @plait_rt_pairwise_sum_f64(%{{.*}}, %arg1, %{{.*}}) : (i64, i64, i64) -> f64
+// CHECK: %[[SHORT:.*]] = arith.cmpi slt, %arg1, %{{.*}} : i64
+// CHECK: %[[SUM:.*]] = scf.if %[[SHORT]] -> (f64) {
+// CHECK: %[[ZERO:.*]] = arith.constant -0.000000e+00 : f64
+// CHECK: scf.for %{{.*}} iter_args(%[[PARTIAL:.*]] = %[[ZERO]]) -> (f64) {
+// CHECK: %[[X:.*]] = memref.load %arg0
+// CHECK: arith.addf %[[PARTIAL]], %[[X]] : f64
+// CHECK: } else {
+// CHECK: call @plait_rt_pairwise_sum_f64(%{{.*}}, %arg1, %{{.*}}) : (i64, i64, i64) -> f64
 // CHECK: return %[[SUM]]
 func.func @sum_of_array(%a: !array, %n: i64) -> f64 {
   %s = plait.pairwise_sum(%a : !array) shape(%n) -> f64 {

@@ -296,12 +296,10 @@ Value elementAt(OpBuilder &b, Location l, Region &body, ArrayRef<Value> views, V
   return mapping.lookupOrDefault(cast<YieldOp>(body.front().getTerminator()).getValue());
 }
 
-/// The identity body over one array: NumPy's pairwise sum of its data, as
-/// the runtime computes it.
 /// The runtime's pairwise sum of `count` elements of the 1-D f64 `array`
 /// from `start`.
-Value callRuntimeSum(OpBuilder &b, Location l, ModuleOp module, Value array, Value start,
-                     Value count) {
+Value runtimePairwiseSum(OpBuilder &b, Location l, ModuleOp module, Value array, Value start,
+                         Value count) {
   Type i64 = b.getI64Type();
   if (!module.lookupSymbol(kPairwiseRuntime)) {
     OpBuilder top = OpBuilder::atBlockEnd(module.getBody());
@@ -322,6 +320,34 @@ Value callRuntimeSum(OpBuilder &b, Location l, ModuleOp module, Value array, Val
       .create<func::CallOp>(l, kPairwiseRuntime, TypeRange{b.getF64Type()},
                             ValueRange{address, count, stride})
       .getResult(0);
+}
+
+/// The identity body over one array: NumPy's pairwise sum of its data, as
+/// the runtime computes it. Fewer than 8 elements (the lines of a short
+/// axis, one sum each) are added here, in order from -0.0 as the runtime
+/// adds them, without a call.
+Value callRuntimeSum(OpBuilder &b, Location l, ModuleOp module, Value array, Value start,
+                     Value count) {
+  auto isShort = b.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, count,
+                                         b.create<arith::ConstantIntOp>(l, 8, 64));
+  auto choice = b.create<scf::IfOp>(l, TypeRange{b.getF64Type()}, isShort, /*withElseRegion=*/true);
+  {
+    OpBuilder inOrder = OpBuilder::atBlockEnd(choice.thenBlock());
+    Value from = toIndex(inOrder, l, start);
+    Value to = inOrder.create<arith::AddIOp>(l, from, toIndex(inOrder, l, count));
+    Value one = inOrder.create<arith::ConstantIndexOp>(l, 1);
+    Value negativeZero =
+        inOrder.create<arith::ConstantFloatOp>(l, APFloat(-0.0), inOrder.getF64Type());
+    auto loop = inOrder.create<scf::ForOp>(l, from, to, one, ValueRange{negativeZero});
+    OpBuilder step = OpBuilder::atBlockBegin(loop.getBody());
+    Value element = step.create<memref::LoadOp>(l, array, ValueRange{loop.getInductionVar()});
+    step.create<scf::YieldOp>(
+        l, step.create<arith::AddFOp>(l, loop.getRegionIterArgs()[0], element).getResult());
+    inOrder.create<scf::YieldOp>(l, loop.getResult(0));
+  }
+  OpBuilder inRuntime = OpBuilder::atBlockEnd(choice.elseBlock());
+  inRuntime.create<scf::YieldOp>(l, runtimePairwiseSum(inRuntime, l, module, array, start, count));
+  return choice.getResult(0);
 }
 
 /// Elements per block of a parallel sum: a multiple of NumPy's pairwise
