@@ -344,6 +344,58 @@ Val FunctionEmitter::reduceArray(const SExpr &node, const std::string &name, con
     auto toDomain = [&](const Val &v) {
       return castNumPy(v, isFloat ? DType::Float64 : DType::Int64).leaves[0];
     };
+    // A line of float64 or float32: eight lanes of NaN-propagating extremes,
+    // which LLVM vectorises; the exact loop below runs only when that
+    // result is NaN (whose payload is the first NaN's) or a zero (whose
+    // sign is the last zero's): any other value has one representation.
+    bool lanes = isFloat && t.ndim == 1 && (t.dtype == DType::Float64 || t.dtype == DType::Float32);
+    Value laneResult;
+    Block *done = nullptr;
+    if (lanes) {
+      laneResult = alloca(builder.getF64Type());
+      constexpr int64_t kLanes = 8;
+      auto extreme = [&](Value a, Value b) -> Value {
+        if (isMin)
+          return builder.create<arith::MinFOp>(l, a, b);
+        return builder.create<arith::MaxFOp>(l, a, b);
+      };
+      auto element = [&](Value at) {
+        Value index = builder.create<arith::IndexCastOp>(l, builder.getIndexType(), at);
+        return toDomain(
+            fromStorage(builder.create<mlir::memref::LoadOp>(l, memref, index), t.dtype, l));
+      };
+      llvm::SmallVector<Value, kLanes> accumulators;
+      for (int64_t k = 0; k < kLanes; ++k) {
+        accumulators.push_back(alloca(builder.getF64Type()));
+        builder.create<mlir::memref::StoreOp>(l, toDomain(initial), accumulators.back());
+      }
+      Value blocks = builder.create<arith::DivSIOp>(l, size, constInt(kLanes));
+      countedLoop(blocks, [&](Value block) {
+        Value base = builder.create<arith::MulIOp>(l, block, constInt(kLanes));
+        for (int64_t k = 0; k < kLanes; ++k) {
+          Value x = element(builder.create<arith::AddIOp>(l, base, constInt(k)));
+          Value r = builder.create<mlir::memref::LoadOp>(l, accumulators[k]);
+          builder.create<mlir::memref::StoreOp>(l, extreme(r, x), accumulators[k]);
+        }
+      });
+      Value tailStart = builder.create<arith::MulIOp>(l, blocks, constInt(kLanes));
+      countedLoop(builder.create<arith::SubIOp>(l, size, tailStart), [&](Value k) {
+        Value x = element(builder.create<arith::AddIOp>(l, tailStart, k));
+        Value r = builder.create<mlir::memref::LoadOp>(l, accumulators[0]);
+        builder.create<mlir::memref::StoreOp>(l, extreme(r, x), accumulators[0]);
+      });
+      Value best = builder.create<mlir::memref::LoadOp>(l, accumulators[0]);
+      for (int64_t k = 1; k < kLanes; ++k)
+        best = extreme(best, builder.create<mlir::memref::LoadOp>(l, accumulators[k]));
+      builder.create<mlir::memref::StoreOp>(l, best, laneResult);
+      Value special = builder.create<arith::OrIOp>(
+          l, builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::UNO, best, best),
+          builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::OEQ, best, constFloat(0.0)));
+      Block *exact = newBlock();
+      done = newBlock();
+      builder.create<mlir::cf::CondBranchOp>(l, special, exact, done);
+      startBlock(exact);
+    }
     Value slot = alloca(leafType(domain.kind));
     builder.create<mlir::memref::StoreOp>(l, toDomain(initial), slot);
     forEachElement(
@@ -378,6 +430,12 @@ Val FunctionEmitter::reduceArray(const SExpr &node, const std::string &name, con
         },
         t.fortran || fortranOrder);
     Value best = builder.create<mlir::memref::LoadOp>(l, slot);
+    if (lanes) {
+      builder.create<mlir::memref::StoreOp>(l, best, laneResult);
+      branch(done);
+      startBlock(done);
+      best = builder.create<mlir::memref::LoadOp>(l, laneResult);
+    }
     return castNumPy(Val{domain, {best}}, t.dtype);
   }
   // Integer sums and products (they wrap, as NumPy's int64 arithmetic

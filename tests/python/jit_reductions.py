@@ -22,6 +22,14 @@ def line_sums(a):
     return np.sum(a, axis=-1), a.sum(-1, keepdims=True), np.mean(a, axis=-1)
 
 
+def line_extremes(a):
+    return np.max(a), np.min(a), a.max(), np.amin(a)
+
+
+def row_extremes(a):
+    return np.max(a, axis=-1), np.min(a, axis=1, keepdims=True)
+
+
 def extremes(a):
     return (
         np.max(a, axis=-1, keepdims=True),

@@ -81,6 +81,50 @@ def test_sums_of_short_and_long_lines_match_numpy_bit_for_bit(a: np.ndarray) -> 
         assert_same(py.line_sums, jit.line_sums, a[:, ::-1])  # strided lines: the runtime's path
 
 
+def sequential_extreme(values: np.ndarray, is_max: bool) -> Any:
+    """np.max/np.min as one loop in order: NaN from either side (the first
+    NaN stays), a tie (0.0 and -0.0) goes to the later element."""
+    r = values[0]
+    for x in values:
+        if not ((r > x if is_max else r < x) or r != r):
+            r = x
+    return r
+
+
+def bits(x: Any) -> bytes:
+    return np.asarray(x).tobytes()
+
+
+#: NaNs with payloads of their own, signed zeros and infinities.
+SPECIAL_FLOATS = [np.nan, -np.nan, 0.0, -0.0, np.inf, -np.inf, 1.0, -1.0]
+PAYLOAD_NANS = [np.frombuffer(np.array([0x7FF8000000000000 | k], dtype=np.uint64).tobytes(), dtype=np.float64)[0] for k in (1, 2, 3)]
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@given(data=st.data())
+@SETTINGS
+def test_extremes_of_lines_are_the_sequential_loops_bit_for_bit(dtype: Any, data: st.DataObject) -> None:
+    # Eight vectorised lanes, then the exact loop when the result is NaN or
+    # a zero: the same bits as one loop in order, NaN payloads included.
+    n = data.draw(st.one_of(st.integers(1, 20), st.integers(60, 300)))
+    pool = data.draw(st.sampled_from(["specials", "zeros", "mixed"]))
+    if pool == "zeros":
+        elements = st.sampled_from([0.0, -0.0, -1.0])
+    elif pool == "specials":
+        elements = st.sampled_from(SPECIAL_FLOATS + PAYLOAD_NANS)
+    else:
+        elements = st.one_of(st.floats(-1e30, 1e30).map(lambda x: float(np.float32(x))), st.sampled_from(SPECIAL_FLOATS + PAYLOAD_NANS))
+    a = np.array(data.draw(st.lists(elements, min_size=n, max_size=n)), dtype=np.float64).astype(dtype)
+    got = jit.line_extremes(a)
+    expected = [sequential_extreme(a, True), sequential_extreme(a, False), sequential_extreme(a, True), sequential_extreme(a, False)]
+    assert [bits(g) for g in got] == [bits(e) for e in expected], (a, got, expected)
+    assert all(type(g) is type(e) for g, e in zip(got, py.line_extremes(a)))
+    rows = np.stack([a, a[::-1]])
+    got_rows = jit.row_extremes(rows)
+    assert bits(got_rows[0]) == bits(np.array([sequential_extreme(r, True) for r in rows], dtype=dtype))
+    assert bits(got_rows[1]) == bits(np.array([[sequential_extreme(r, False)] for r in rows], dtype=dtype))
+
+
 @given(a=cubes(np.bool_))
 @SETTINGS
 def test_reductions_of_bool_arrays(a: np.ndarray) -> None:
