@@ -205,10 +205,9 @@ Val FunctionEmitter::emitIntrinsicCall(const SExpr &node, const std::string &nam
                             ? castNumPy(value, computes).leaves[0]
                             : convert(value, Type::floating()).leaves[0]);
   }
-  // sqrt is exactly rounded everywhere: LLVM's intrinsic (it vectorises).
-  Value result = name == "sqrt"
-                     ? builder.create<mlir::math::SqrtOp>(loc(node), arguments[0]).getResult()
-                     : callLibm(name.c_str(), arguments);
+  Value result = exactLibm(name, arguments, loc(node));
+  if (!result)
+    result = callLibm(name.c_str(), arguments);
   Val computed{Type::numpy(computes), {result}};
   if (!type.isNumPy())
     return {type, computed.leaves};
@@ -216,6 +215,78 @@ Val FunctionEmitter::emitIntrinsicCall(const SExpr &node, const std::string &nam
   if (type.dtype == DType::Float16)
     computed = castNumPy(computed, DType::Float32);
   return castNumPy(computed, type.dtype);
+}
+
+Value FunctionEmitter::exactLibm(const std::string &name, llvm::ArrayRef<Value> x, Location l) {
+  // Exactly rounded everywhere, so LLVM's operations give the C library's
+  // results, and they vectorise where a call would not.
+  // ("<name>f": the float version, of float32 arguments.)
+  std::string base =
+      x[0].getType().isF32() && name.back() == 'f' ? name.substr(0, name.size() - 1) : name;
+  if (base == "sqrt")
+    return builder.create<mlir::math::SqrtOp>(l, x[0]);
+  if (base == "floor")
+    return builder.create<mlir::math::FloorOp>(l, x[0]);
+  if (base == "ceil")
+    return builder.create<mlir::math::CeilOp>(l, x[0]);
+  if (base == "trunc")
+    return builder.create<mlir::math::TruncOp>(l, x[0]);
+  if (base == "rint") // in the default rounding mode, to even
+    return builder.create<mlir::math::RoundEvenOp>(l, x[0]);
+  if (base == "round") // halves away from zero
+    return builder.create<mlir::math::RoundOp>(l, x[0]);
+  if (base == "fabs")
+    return builder.create<mlir::math::AbsFOp>(l, x[0]);
+  if (base == "copysign")
+    return builder.create<mlir::math::CopySignOp>(l, x[0], x[1]);
+  if (base == "ldexp")
+    return scaleByPowerOfTwo(x[0], x[1], l);
+  return nullptr;
+}
+
+Value FunctionEmitter::scaleByPowerOfTwo(Value x, Value k, Location l) {
+  // ldexp(x, k) for a whole k held as a float: x * 2**k rounded once, as
+  // C's: the first factors are exact (a power of two that keeps the value
+  // normal, or overflows to inf), only the last one rounds, also to a
+  // subnormal. Selects, no branches: it vectorises.
+  mlir::FloatType type = x.getType().cast<mlir::FloatType>();
+  bool single = type.isF32();
+  int64_t maxExponent = single ? 127 : 1023, minExponent = single ? -126 : -1022;
+  int64_t mantissa = single ? 23 : 52;
+  // Down by 2**(minExponent + mantissa + 1): far from the subnormals still.
+  int64_t downStep = minExponent + mantissa + 1;
+  mlir::IntegerType bits = builder.getIntegerType(single ? 32 : 64);
+  auto real = [&](double v) { return builder.create<arith::ConstantFloatOp>(l, llvm::APFloat(v), type).getResult(); };
+  auto integer = [&](int64_t v) { return builder.create<arith::ConstantIntOp>(l, v, bits).getResult(); };
+  auto select = [&](Value c, Value a, Value b) { return builder.create<arith::SelectOp>(l, c, a, b).getResult(); };
+  auto cmp = [&](arith::CmpIPredicate p, Value a, Value b) { return builder.create<arith::CmpIOp>(l, p, a, b).getResult(); };
+  // A NaN k (and beyond +-3 * the exponent range, the same result) is
+  // clamped before the conversion, which would be poison otherwise.
+  double limit = 3.0 * double(maxExponent + mantissa);
+  Value inRange = builder.create<arith::AndIOp>(
+      l, builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::OGE, k, real(-limit)),
+      builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::OLE, k, real(limit)));
+  Value clamped = select(inRange, k,
+                         select(builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::OGT, k, real(0.0)),
+                                real(limit), real(-limit)));
+  Value n = builder.create<arith::FPToSIOp>(l, bits, clamped);
+  Value y = x;
+  for (int step = 0; step < 2; ++step) {
+    Value up = cmp(arith::CmpIPredicate::sgt, n, integer(maxExponent));
+    y = builder.create<arith::MulFOp>(l, y, select(up, real(std::ldexp(1.0, maxExponent)), real(1.0)));
+    n = builder.create<arith::SubIOp>(l, n, select(up, integer(maxExponent), integer(0)));
+  }
+  for (int step = 0; step < 2; ++step) {
+    Value down = cmp(arith::CmpIPredicate::slt, n, integer(minExponent));
+    y = builder.create<arith::MulFOp>(l, y, select(down, real(std::ldexp(1.0, downStep)), real(1.0)));
+    n = builder.create<arith::SubIOp>(l, n, select(down, integer(downStep), integer(0)));
+  }
+  n = select(cmp(arith::CmpIPredicate::sgt, n, integer(maxExponent)), integer(maxExponent), n);
+  n = select(cmp(arith::CmpIPredicate::slt, n, integer(minExponent)), integer(minExponent), n);
+  Value biased = builder.create<arith::AddIOp>(l, n, integer(maxExponent));
+  Value scale = builder.create<arith::BitcastOp>(
+      l, type, builder.create<arith::ShLIOp>(l, biased, integer(mantissa)));
+  return builder.create<arith::MulFOp>(l, y, scale);
 }
 
 } // namespace plait::frontend::detail

@@ -431,6 +431,11 @@ private:
   Val callRuntimeInt(const char *name, std::vector<Value> args,
                      std::initializer_list<std::pair<int32_t, PyError>> codes);
   Value callLibm(const char *name, std::vector<Value> args);
+  /// A libm function whose result is exactly rounded (floor, rint, ldexp,
+  /// ...) as operations of its own, or null.
+  Value exactLibm(const std::string &name, llvm::ArrayRef<Value> x, Location l);
+  /// ldexp(x, k), k a whole float: x * 2**k rounded once, without branches.
+  Value scaleByPowerOfTwo(Value x, Value k, Location l);
   /// An int from a float by `runtime` (truncation, floor, ceil), with
   /// CPython's errors; `overflowKey`: the message beyond int64 (NumPy's
   /// conversions say "Python int too large to convert to C long").

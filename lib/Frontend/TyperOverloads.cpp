@@ -26,7 +26,8 @@ size_t libmArity(const std::string &name, bool &single) {
       {"exp", 1},      {"exp2", 1},      {"expm1", 1}, {"log", 1},   {"log2", 1},  {"log10", 1},
       {"log1p", 1},    {"cbrt", 1},      {"sqrt", 1},  {"floor", 1}, {"ceil", 1},  {"trunc", 1},
       {"rint", 1},     {"fabs", 1},      {"atan2", 2}, {"hypot", 2}, {"pow", 2},   {"fmod", 2},
-      {"copysign", 2}, {"nextafter", 2}, {"round", 1}, {"logb", 1},  {"fma", 3}};
+      {"copysign", 2}, {"nextafter", 2}, {"round", 1}, {"logb", 1},  {"fma", 3},
+      {"ldexp", 2}}; // ldexp's exponent: a whole float
   auto found = arities.find(name);
   single = false;
   if (found == arities.end() && name.size() > 1 && name.back() == 'f') {

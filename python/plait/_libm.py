@@ -79,7 +79,15 @@ def _fma(x: Any, y: Any, z: Any) -> float:
         return x * y + z
 
 
+def _ldexp(x: Any, k: Any) -> Any:
+    # The exponent is a whole float (compiled code converts it without checks).
+    import numpy
+
+    return numpy.ldexp(numpy.float64(x), int(k))
+
+
 round = _as_intrinsic("round", _round)
+ldexp = _as_intrinsic("ldexp", _ldexp)
 logb = _as_intrinsic("logb", _logb)
 fma = _as_intrinsic("fma", _fma)
 

@@ -88,6 +88,10 @@ def u_arccosh(x):
 def u_arctanh(x):
     return np.arctanh(x)
 
+def u_exp(x):
+    return np.exp(x)
+
+
 def u_exp2(x):
     return np.exp2(x)
 

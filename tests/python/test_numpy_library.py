@@ -839,3 +839,40 @@ def test_numpy_constants(x: float) -> None:
 @SETTINGS
 def test_ufunc_out_given_positionally_in_place(z: np.ndarray, horizon: float) -> None:
     compare("logical_not_in_place", z, horizon)
+
+
+#: exp's edges: overflow, the last normal and subnormal results, underflow.
+EXP_EDGES = [0.0, -0.0, 1.0, -1.0, 709.782712893384, 709.7827128933841, 710.0, -708.3964185322641, -708.4,
+             -745.1332191019411, -745.1332191019412, -746.0, 5e-324, -5e-324, np.inf, -np.inf, np.nan, 1e-300]
+
+
+def c_library_exp(v: float) -> float:
+    import math
+
+    try:
+        return math.exp(v)
+    except OverflowError:
+        return math.inf
+
+
+@given(
+    x=hnp.arrays(
+        np.float64,
+        st.integers(0, 40),
+        elements=st.one_of(st.floats(-750.0, 750.0), st.floats(-1.0, 1.0), st.floats(), st.sampled_from(EXP_EDGES)),
+    )
+)
+@SETTINGS
+def test_float64_exp_is_within_one_ulp_of_numpy_and_the_c_library(x: np.ndarray) -> None:
+    # plait's float64 exp is operations (it vectorises), not the C library's
+    # call: within one ulp of NumPy's and of math.exp's (each within 0.7),
+    # and the same infinities, zeros and NaNs (subnormals within one ulp).
+    with np.errstate(all="ignore"):
+        got, numpy_exp = jit.u_exp(x), np.exp(x)
+        c_exp = np.array([c_library_exp(v) for v in x.tolist()], dtype=np.float64)
+        assert got.dtype == np.float64 and got.shape == x.shape
+        for want in (numpy_exp, c_exp):
+            special = np.isnan(want) | np.isinf(want) | (want == 0.0)
+            np.testing.assert_array_equal(got[special], want[special])
+            close = ~special
+            assert np.all(np.abs(got[close] - want[close]) <= np.spacing(want[close])), (x[close], got[close], want[close])

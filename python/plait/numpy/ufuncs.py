@@ -32,6 +32,7 @@ from .._libm import (
     expm1 as c_expm1,
     fabs as c_fabs,
     floor as c_floor,
+    ldexp as c_ldexp,
     fmod as c_fmod,
     hypot as c_hypot,
     log as c_log,
@@ -648,7 +649,48 @@ def _sqrt(x):
     return c_sqrt(x)
 
 
+# float64 exp(x) in operations only, so that loops over arrays vectorise (a
+# call of the C library's exp does not): Cody and Waite's reduction
+# x = k ln2 + r, |r| <= ln2/2, with ln2 in two parts (k * _LN2_HI is exact);
+# e**r by its Taylor series to r**13 (the rest is below 2**-60 relative),
+# with 1 + r added last and its rounding error (and r's) carried; ldexp
+# scales by 2**k rounding once, to subnormals too. Within 0.78 ulp of exp(x)
+# (NumPy's AVX-512 loop: 0.70, the C library's: 0.50), so never more than one
+# ulp from either (docs/design/numpy-library.md).
+_LOG2E = 1.4426950408889634
+_LN2_HI = 0.6931471803691238  # 0x1.62e42fee00000p-1: 21 trailing zero bits
+_LN2_LO = 1.9082149292705877e-10  # ln2 - _LN2_HI
+
+
+def _exp_float64(x):
+    t = min(max(x, -746.0), 710.0)  # beyond, exp is 0 or inf all the same
+    k = c_rint(t * _LOG2E)
+    hi = t - k * _LN2_HI
+    lo = k * _LN2_LO
+    r = hi - lo
+    dr = (hi - r) - lo  # r's rounding error
+    # 1/13!, 1/12!, ... 1/3!, 1/2 by Horner's rule: q * r**2 is e**r - 1 - r.
+    q = 1.6059043836821613e-10 * r + 2.08767569878681e-09
+    q = q * r + 2.505210838544172e-08
+    q = q * r + 2.755731922398589e-07
+    q = q * r + 2.7557319223985893e-06
+    q = q * r + 2.48015873015873e-05
+    q = q * r + 0.0001984126984126984
+    q = q * r + 0.001388888888888889
+    q = q * r + 0.008333333333333333
+    q = q * r + 0.041666666666666664
+    q = q * r + 0.16666666666666666
+    q = q * r + 0.5
+    s = q * (r * r)
+    one_plus_r = 1.0 + r
+    carried = (1.0 - one_plus_r) + r  # 1 + r's rounding error, exactly
+    p = one_plus_r + ((carried + dr) + s)
+    e = c_ldexp(p, k)
+    return e if x == x else x + x
+
+
 def _exp(x):
+    # float32 and float16: the C library's exp in double, rounded once.
     return c_exp(x)
 
 
@@ -673,7 +715,7 @@ def _arctan(x):
 
 
 _register(np.sqrt, **{"f": _sqrt, **_complex_kernels(_libm.csqrt, _libm.csqrtf)})
-_register(np.exp, **{"f": _exp, **_complex_kernels(_libm.cexp, _libm.cexpf)})
+_register(np.exp, **{"float64": _exp_float64, "f": _exp, **_complex_kernels(_libm.cexp, _libm.cexpf)})
 _register(np.log, **{"f": _log, **_complex_kernels(_libm.clog, _libm.clogf)})
 _register(np.sin, **{"f": _sin, **_complex_kernels(_libm.csin, _libm.csinf)})
 _register(np.cos, **{"f": _cos, **_complex_kernels(_libm.ccos, _libm.ccosf)})
