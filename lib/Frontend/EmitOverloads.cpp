@@ -256,7 +256,7 @@ Value FunctionEmitter::scaleByPowerOfTwo(Value x, Value k, Location l) {
   // Down by 2**(minExponent + mantissa + 1): far from the subnormals still.
   int64_t downStep = minExponent + mantissa + 1;
   mlir::IntegerType bits = builder.getIntegerType(single ? 32 : 64);
-  auto real = [&](double v) { return builder.create<arith::ConstantFloatOp>(l, llvm::APFloat(v), type).getResult(); };
+  auto real = [&](double v) { return constFloatOf(type, v); };
   auto integer = [&](int64_t v) { return builder.create<arith::ConstantIntOp>(l, v, bits).getResult(); };
   auto select = [&](Value c, Value a, Value b) { return builder.create<arith::SelectOp>(l, c, a, b).getResult(); };
   auto cmp = [&](arith::CmpIPredicate p, Value a, Value b) { return builder.create<arith::CmpIOp>(l, p, a, b).getResult(); };

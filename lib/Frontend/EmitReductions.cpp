@@ -98,7 +98,7 @@ Val FunctionEmitter::reduceAlong(const SExpr &node, const std::string &name, con
                         plan.axes.size() == 1 && plan.axes.front() == t.ndim - 1;
     if (floatSum && !pairwiseWhole && !pairwiseLine)
       return sumInNumPyOrder(part);
-    return reduceArray(node, name, part, Type::numpy(result.dtype), sequential, t.fortran);
+    return reduceArray(node, name, part, Type::numpy(result.dtype), sequential, t.fortran, !whole);
   };
   if (result.kind != Type::Kind::Array)
     return reducePart(array, /*sequential=*/false, /*whole=*/true);
@@ -274,9 +274,9 @@ Val FunctionEmitter::accumulate(const SExpr &node, const std::string &name, cons
   return {result, {out}};
 }
 
-Value FunctionEmitter::pairwiseSumOperation(Value array, Value size, Location l) {
+Value FunctionEmitter::pairwiseSumOperation(Value array, Value size, Location l, bool parallel) {
   auto op = builder.create<dialect::PairwiseSumOp>(l, builder.getF64Type(), mlir::ValueRange{array},
-                                                   mlir::ValueRange{size}, module.options.parallel);
+                                                   mlir::ValueRange{size}, parallel);
   Block *body = new Block();
   op.getBody().push_back(body);
   Value element = body->addArgument(builder.getF64Type(), l);
@@ -287,7 +287,8 @@ Value FunctionEmitter::pairwiseSumOperation(Value array, Value size, Location l)
 }
 
 Val FunctionEmitter::reduceArray(const SExpr &node, const std::string &name, const Val &array,
-                                 const Type &result, bool sequential, bool fortranOrder) {
+                                 const Type &result, bool sequential, bool fortranOrder,
+                                 bool line) {
   Location l = loc(node);
   const Type &t = array.type;
   Value memref = array.leaves[0];
@@ -327,7 +328,7 @@ Val FunctionEmitter::reduceArray(const SExpr &node, const std::string &name, con
     // A 1-D float64 array's sum is an operation: fused with the expression
     // that computes the array, no array is made.
     Value sum = t.ndim == 1 && t.dtype == DType::Float64
-                    ? pairwiseSumOperation(memref, size, l)
+                    ? pairwiseSumOperation(memref, size, l, module.options.parallel && !line)
                     : pairwise(dataAddress(memref, t, l), size, stride);
     Val total = fromIdentity(castNumPy(Val{Type::floating(), {sum}}, result.dtype));
     return name == "sum" ? total : mean(total);

@@ -543,7 +543,7 @@ private:
                     const Type &exponentType, DType dtype);
   /// NumPy's pairwise sum of a 1-D float64 array (plait.pairwise_sum with
   /// the identity body: a producer of the array may fuse into it).
-  Value pairwiseSumOperation(Value array, Value size, Location l);
+  Value pairwiseSumOperation(Value array, Value size, Location l, bool parallel);
   /// Whether `array` is memory this expression just allocated (no other
   /// array can overlap it).
   static bool isNewArray(Value array);
@@ -576,9 +576,10 @@ private:
                        bool sequential, bool fortranOrder, Location l);
   /// np.sum etc. of a whole array; `sequential` adds in order (no
   /// pairwise), in Fortran order when `fortranOrder` (a part of a Fortran
-  /// array).
+  /// array). A `line` of an axis reduction is summed on its thread even
+  /// with parallel=True (as NumPy's pairwise order, whatever its length).
   Val reduceArray(const SExpr &node, const std::string &name, const Val &array, const Type &result,
-                  bool sequential, bool fortranOrder = false);
+                  bool sequential, bool fortranOrder = false, bool line = false);
   /// np.sum(array) etc. (also any, all, argmin, argmax), over the whole
   /// array or along `plan`'s axes, into `result`.
   Val reduceAlong(const SExpr &node, const std::string &name, const Val &array,

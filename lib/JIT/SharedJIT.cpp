@@ -47,9 +47,10 @@ void *SharedJIT::Code::lookup(const std::string &symbol) const {
   return address->toPtr<void *>();
 }
 
-/// LLVM 16 options that cost compile time for no gain on plait's code
-/// (docs/design/compile-time.md). Options are process-wide: set once, before
-/// the first compilation, and only where no one set them on the command line.
+/// LLVM 16 options: two that cost compile time for no gain on plait's code
+/// (docs/design/compile-time.md), one for faster code. Options are
+/// process-wide: set once, before the first compilation, and only where no
+/// one set them on the command line.
 static void setCompileTimeOptions() {
   llvm::StringMap<llvm::cl::Option *> &options = llvm::cl::getRegisteredOptions();
   auto set = [&](llvm::StringRef name, llvm::StringRef value) {

@@ -155,17 +155,16 @@ inline void spinPause() {
 #endif
 }
 
-/// Whether a job was queued after the `seen`th within kIdleSpin.
-bool jobQueuedSoon(Pool &pool, uint64_t seen) {
+/// Returns once a job was queued after the `seen`th, or after kIdleSpin.
+void watchForJob(Pool &pool, uint64_t seen) {
   auto deadline = std::chrono::steady_clock::now() + kIdleSpin;
   do {
     for (int i = 0; i < 64; ++i) {
       if (pool.queued.load(std::memory_order_acquire) != seen)
-        return true;
+        return;
       spinPause();
     }
   } while (std::chrono::steady_clock::now() < deadline);
-  return false;
 }
 
 void *workerMain(void *argument) {
@@ -181,7 +180,7 @@ void *workerMain(void *argument) {
       if (!spun) {
         uint64_t seen = pool.queued.load(std::memory_order_acquire);
         lock.unlock();
-        jobQueuedSoon(pool, seen);
+        watchForJob(pool, seen);
         lock.lock();
         spun = true;
         continue;

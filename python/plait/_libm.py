@@ -80,9 +80,14 @@ def _fma(x: Any, y: Any, z: Any) -> float:
 
 
 def _ldexp(x: Any, k: Any) -> Any:
-    # The exponent is a whole float (compiled code converts it without checks).
+    # The exponent is a whole float; compiled code clamps it (a NaN to the
+    # lowest) to +-3225, beyond which every result is the same.
     import numpy
 
+    limit = 3225.0
+    k = float(k)
+    if not -limit <= k <= limit:
+        k = limit if k > 0 else -limit
     return numpy.ldexp(numpy.float64(x), int(k))
 
 

@@ -213,6 +213,15 @@ def test_parallel_whole_array_expressions_match_numpy(n) -> None:
     assert ser.whole_array(a, b)[1] == e_total
 
 
+@pytest.mark.parametrize("shape", [(3, 5), (4, 1000), (3, 140_000)])
+def test_sums_along_the_last_axis_are_numpys_bit_for_bit_with_parallel_true(shape) -> None:
+    # Unlike a whole array's sum, a line's is not split into blocks among
+    # threads: lines longer than two blocks (131072) keep NumPy's order.
+    m = np.random.default_rng(shape[1]).standard_normal(shape)
+    for got, expected in zip(par.line_sums(m), py.line_sums(m)):
+        assert got.tobytes() == expected.tobytes()
+
+
 @pytest.mark.parametrize("shape", [(0, 5), (3, 7), (200, 300), (5000, 40)])
 def test_parallel_whole_array_broadcasts(shape) -> None:
     rng = np.random.default_rng(shape[0])

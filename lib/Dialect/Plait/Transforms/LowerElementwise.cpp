@@ -326,8 +326,8 @@ Value runtimePairwiseSum(OpBuilder &b, Location l, ModuleOp module, Value array,
 /// the runtime computes it. Fewer than 8 elements (the lines of a short
 /// axis, one sum each) are added here, in order from -0.0 as the runtime
 /// adds them, without a call.
-Value callRuntimeSum(OpBuilder &b, Location l, ModuleOp module, Value array, Value start,
-                     Value count) {
+Value pairwiseSumOfArray(OpBuilder &b, Location l, ModuleOp module, Value array, Value start,
+                         Value count) {
   auto isShort = b.create<arith::CmpIOp>(l, arith::CmpIPredicate::slt, count,
                                          b.create<arith::ConstantIntOp>(l, 8, 64));
   auto choice = b.create<scf::IfOp>(l, TypeRange{b.getF64Type()}, isShort, /*withElseRegion=*/true);
@@ -373,7 +373,7 @@ Value parallelSum(OpBuilder &b, Location l, ModuleOp module, Value size,
         inside.create<arith::MinSIOp>(l, block, inside.create<arith::SubIOp>(l, size, start));
     inside.create<memref::StoreOp>(l, sumRange(inside, start, count), sums, toIndex(inside, l, k));
   });
-  Value sum = callRuntimeSum(b, l, module, sums, zero, blocks);
+  Value sum = pairwiseSumOfArray(b, l, module, sums, zero, blocks);
   b.create<memref::DeallocOp>(l, sums);
   return sum;
 }
@@ -514,7 +514,7 @@ void lower(PairwiseSumOp op, ModuleOp module) {
   std::function<Value(OpBuilder &, Value, Value)> sumRange;
   if (op.getInputs().size() == 1 && yield.getValue() == body.getArgument(0)) {
     sumRange = [&](OpBuilder &at, Value start, Value count) {
-      return callRuntimeSum(at, l, module, op.getInputs()[0], start, count);
+      return pairwiseSumOfArray(at, l, module, op.getInputs()[0], start, count);
     };
   } else {
     // Values from outside become arguments.

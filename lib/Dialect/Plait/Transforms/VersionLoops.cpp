@@ -334,6 +334,8 @@ private:
       } else if (auto mod = dyn_cast<ModOp>(def)) {
         // x % k with k > 0 is in [0, k). The guard also asks for a
         // non-negative dividend: the copy then needs no sign fix-up.
+        // (The dividend's magnitude bounds, checked, keep its i64
+        // interval from wrapping when the guard holds.)
         magnitude(mod.getLhs());
         require(b.create<arith::CmpIOp>(l, P::sge, interval(mod.getLhs()).first, i64(0)));
         nonNegativeDividends.insert(mod);
