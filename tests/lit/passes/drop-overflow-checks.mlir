@@ -1,5 +1,6 @@
 // plait-drop-overflow-checks: checked int arithmetic that range analysis
-// proves cannot overflow wraps instead.
+// proves cannot overflow wraps instead, and indices it proves non-negative
+// do not wrap from the end.
 // RUN: plait-opt %s --plait-drop-overflow-checks | FileCheck %s
 
 // CHECK-LABEL: func.func @loop_variable_plus_one
@@ -48,4 +49,26 @@ func.func @products_of_a_shift(%x: i64) -> i64 {
   // CHECK: plait.mul check
   %p = plait.mul check %s, %s
   return %p : i64
+}
+
+// boundscheck=False: a[j - 1], a[j + 1] for j in range(1, n - 1) never wrap
+// from the end (j - 1 >= 0): marked nonnegative, they lower to the index
+// itself (an affine access). An index that may be negative still wraps.
+// CHECK-LABEL: func.func @unchecked_indices
+func.func @unchecked_indices(%a: memref<?xf64>, %n: i64, %k: i64) -> i32 {
+  %c1 = arith.constant 1 : i64
+  %stop = plait.sub check %n, %c1
+  %how = plait.for %j = %c1 to %stop step %c1 {
+    %before = plait.sub wrap %j, %c1
+    %after = plait.add wrap %j, %c1
+    %shifted = plait.sub wrap %j, %k
+    // CHECK: plait.index %{{.*}}, %arg1 axis 0 unchecked nonnegative
+    %p = plait.index %before, %n axis 0 unchecked
+    // CHECK: plait.index %{{.*}}, %arg1 axis 0 unchecked nonnegative
+    %q = plait.index %after, %n axis 0 unchecked
+    // CHECK: plait.index %{{.*}}, %arg1 axis 0 unchecked{{$}}
+    %r = plait.index %shifted, %n axis 0 unchecked
+    plait.continue
+  }
+  return %how : i32
 }

@@ -79,7 +79,9 @@ def DropOverflowChecks : Pass<"plait-drop-overflow-checks", "::mlir::func::FuncO
   let description = [{
     With MLIR's IntegerRangeAnalysis (over plait's range loops, indices and
     checked arithmetic): a checked `plait.add`, `sub` or `mul` whose exact
-    result always fits int64 becomes `wrap` (`i + 1` for `i` in `range(n)`).
+    result always fits int64 becomes `wrap` (`i + 1` for `i` in `range(n)`),
+    and a `plait.index` whose index is never negative is marked
+    `nonnegative` (it does not wrap from the end: `a[i - 1]` stays affine).
   }];
   let constructor = "::plait::dialect::createDropOverflowChecksPass()";
 }

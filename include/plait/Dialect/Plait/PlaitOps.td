@@ -89,13 +89,17 @@ def Plait_IndexOp : Plait_Op<"index", [
     names: a negative index counts from the end. Outside the axis it raises
     IndexError ("index 5 is out of bounds for axis 0 with size 3"), unless
     `unchecked` (boundscheck=False: out of range is then undefined).
+    `nonnegative`: the index was proved non-negative, so it does not wrap
+    (plait-drop-overflow-checks).
     ```mlir
     %p = plait.index %i, %n axis 0
     ```
   }];
-  let arguments = (ins I64:$index, I64:$size, I64Attr:$axis, UnitAttr:$unchecked);
+  let arguments = (ins I64:$index, I64:$size, I64Attr:$axis, UnitAttr:$unchecked,
+                       UnitAttr:$nonnegative);
   let results = (outs Index:$result);
-  let assemblyFormat = "$index `,` $size `axis` $axis (`unchecked` $unchecked^)? attr-dict";
+  let assemblyFormat = "$index `,` $size `axis` $axis (`unchecked` $unchecked^)? "
+                       "(`nonnegative` $nonnegative^)? attr-dict";
   let hasFolder = 1;
 }
 

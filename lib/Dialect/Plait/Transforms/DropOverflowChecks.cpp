@@ -3,7 +3,9 @@
 // A checked plait.add, sub or mul whose exact result fits int64 for every
 // value its operands can have (by IntegerRangeAnalysis) cannot raise: it
 // becomes a wrapping one. `i + 1` for `i` in `range(n)` is the common case:
-// i <= n - 1 <= 2**63 - 2.
+// i <= n - 1 <= 2**63 - 2. With the same ranges, an unchecked index
+// (boundscheck=False) proved non-negative is marked so: it does not wrap
+// from the end, which leaves `a[i - 1]` an affine access LLVM vectorises.
 //
 //===----------------------------------------------------------------------===//
 #include "IntRanges.h"
@@ -53,10 +55,14 @@ struct DropOverflowChecksPass : public plait::dialect::impl::DropOverflowChecksB
       auto mode = op->getAttrOfType<OverflowModeAttr>("overflow");
       return symbol && mode && mode.getValue() == OverflowMode::check ? symbol : 0;
     };
+    auto mayWrap = [](Operation *op) {
+      auto index = dyn_cast<IndexOp>(op);
+      return index && index.getUnchecked() && !index.getNonnegative();
+    };
     // The range analysis costs more than the rest of the pass: only when
     // there is a check to drop.
     auto anyChecked = [&](Operation *op) {
-      return checked(op) ? WalkResult::interrupt() : WalkResult::advance();
+      return checked(op) || mayWrap(op) ? WalkResult::interrupt() : WalkResult::advance();
     };
     if (!getOperation().walk(anyChecked).wasInterrupted())
       return;
@@ -64,7 +70,14 @@ struct DropOverflowChecksPass : public plait::dialect::impl::DropOverflowChecksB
     if (failed(ranges.run(getOperation())))
       return signalPassFailure();
     SmallVector<std::pair<Operation *, char>> proven;
+    SmallVector<IndexOp> nonNegative;
     getOperation().walk([&](Operation *op) {
+      // (Checked indices too, once the ranges are known.)
+      if (auto index = dyn_cast<IndexOp>(op)) {
+        if (!index.getNonnegative() && ranges.within(index.getIndex(), 0, INT64_MAX))
+          nonNegative.push_back(index);
+        return;
+      }
       char symbol = checked(op);
       if (!symbol)
         return;
@@ -74,6 +87,8 @@ struct DropOverflowChecksPass : public plait::dialect::impl::DropOverflowChecksB
     });
     for (auto [op, symbol] : proven)
       op->setAttr("overflow", OverflowModeAttr::get(op->getContext(), OverflowMode::wrap));
+    for (IndexOp index : nonNegative)
+      index.setNonnegative(true);
   }
 };
 

@@ -86,7 +86,9 @@ public:
   /// NumPy's index: negative counts from the end; outside raises IndexError.
   Value index(IndexOp op) {
     Value i = op.getIndex(), size = op.getSize();
-    Value wrapped = select(cmp(P::slt, i, i64(0)), b.create<arith::AddIOp>(l, i, size), i);
+    Value wrapped = op.getNonnegative()
+                        ? i
+                        : select(cmp(P::slt, i, i64(0)), b.create<arith::AddIOp>(l, i, size), i);
     if (!op.getUnchecked()) // unsigned: catches negatives and >= size at once
       raiseIf(cmp(P::uge, wrapped, size), "IndexError", messageFor(op, "index_out_of_bounds"),
               {i, i64(static_cast<int64_t>(op.getAxis())), size});
