@@ -286,6 +286,46 @@ Value FunctionEmitter::pairwiseSumOperation(Value array, Value size, Location l,
   return op.getResult();
 }
 
+Value FunctionEmitter::lineExtreme(Value line, Value size, DType dtype, bool isMin, Location l) {
+  constexpr int64_t kLanes = 8;
+  auto extreme = [&](Value a, Value b) -> Value {
+    if (isMin)
+      return builder.create<arith::MinFOp>(l, a, b);
+    return builder.create<arith::MaxFOp>(l, a, b);
+  };
+  auto element = [&](Value at) {
+    Value index = builder.create<arith::IndexCastOp>(l, builder.getIndexType(), at);
+    Val x = fromStorage(builder.create<mlir::memref::LoadOp>(l, line, index), dtype, l);
+    return castNumPy(x, DType::Float64).leaves[0];
+  };
+  // Every lane starts from the first element (size > 0).
+  llvm::SmallVector<Value, kLanes> accumulators;
+  Value first = element(constInt(0));
+  for (int64_t k = 0; k < kLanes; ++k) {
+    accumulators.push_back(alloca(builder.getF64Type()));
+    builder.create<mlir::memref::StoreOp>(l, first, accumulators.back());
+  }
+  Value blocks = builder.create<arith::DivSIOp>(l, size, constInt(kLanes));
+  countedLoop(blocks, [&](Value block) {
+    Value base = builder.create<arith::MulIOp>(l, block, constInt(kLanes));
+    for (int64_t k = 0; k < kLanes; ++k) {
+      Value x = element(builder.create<arith::AddIOp>(l, base, constInt(k)));
+      Value r = builder.create<mlir::memref::LoadOp>(l, accumulators[k]);
+      builder.create<mlir::memref::StoreOp>(l, extreme(r, x), accumulators[k]);
+    }
+  });
+  Value tailStart = builder.create<arith::MulIOp>(l, blocks, constInt(kLanes));
+  countedLoop(builder.create<arith::SubIOp>(l, size, tailStart), [&](Value k) {
+    Value x = element(builder.create<arith::AddIOp>(l, tailStart, k));
+    Value r = builder.create<mlir::memref::LoadOp>(l, accumulators[0]);
+    builder.create<mlir::memref::StoreOp>(l, extreme(r, x), accumulators[0]);
+  });
+  Value best = builder.create<mlir::memref::LoadOp>(l, accumulators[0]);
+  for (int64_t k = 1; k < kLanes; ++k)
+    best = extreme(best, builder.create<mlir::memref::LoadOp>(l, accumulators[k]));
+  return best;
+}
+
 Val FunctionEmitter::reduceArray(const SExpr &node, const std::string &name, const Val &array,
                                  const Type &result, bool sequential, bool fortranOrder,
                                  bool line) {
@@ -354,40 +394,7 @@ Val FunctionEmitter::reduceArray(const SExpr &node, const std::string &name, con
     Block *done = nullptr;
     if (lanes) {
       laneResult = alloca(builder.getF64Type());
-      constexpr int64_t kLanes = 8;
-      auto extreme = [&](Value a, Value b) -> Value {
-        if (isMin)
-          return builder.create<arith::MinFOp>(l, a, b);
-        return builder.create<arith::MaxFOp>(l, a, b);
-      };
-      auto element = [&](Value at) {
-        Value index = builder.create<arith::IndexCastOp>(l, builder.getIndexType(), at);
-        return toDomain(
-            fromStorage(builder.create<mlir::memref::LoadOp>(l, memref, index), t.dtype, l));
-      };
-      llvm::SmallVector<Value, kLanes> accumulators;
-      for (int64_t k = 0; k < kLanes; ++k) {
-        accumulators.push_back(alloca(builder.getF64Type()));
-        builder.create<mlir::memref::StoreOp>(l, toDomain(initial), accumulators.back());
-      }
-      Value blocks = builder.create<arith::DivSIOp>(l, size, constInt(kLanes));
-      countedLoop(blocks, [&](Value block) {
-        Value base = builder.create<arith::MulIOp>(l, block, constInt(kLanes));
-        for (int64_t k = 0; k < kLanes; ++k) {
-          Value x = element(builder.create<arith::AddIOp>(l, base, constInt(k)));
-          Value r = builder.create<mlir::memref::LoadOp>(l, accumulators[k]);
-          builder.create<mlir::memref::StoreOp>(l, extreme(r, x), accumulators[k]);
-        }
-      });
-      Value tailStart = builder.create<arith::MulIOp>(l, blocks, constInt(kLanes));
-      countedLoop(builder.create<arith::SubIOp>(l, size, tailStart), [&](Value k) {
-        Value x = element(builder.create<arith::AddIOp>(l, tailStart, k));
-        Value r = builder.create<mlir::memref::LoadOp>(l, accumulators[0]);
-        builder.create<mlir::memref::StoreOp>(l, extreme(r, x), accumulators[0]);
-      });
-      Value best = builder.create<mlir::memref::LoadOp>(l, accumulators[0]);
-      for (int64_t k = 1; k < kLanes; ++k)
-        best = extreme(best, builder.create<mlir::memref::LoadOp>(l, accumulators[k]));
+      Value best = lineExtreme(memref, size, t.dtype, isMin, l);
       builder.create<mlir::memref::StoreOp>(l, best, laneResult);
       Value special = builder.create<arith::OrIOp>(
           l, builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::UNO, best, best),

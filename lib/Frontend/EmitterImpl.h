@@ -578,6 +578,10 @@ private:
   /// pairwise), in Fortran order when `fortranOrder` (a part of a Fortran
   /// array). A `line` of an axis reduction is summed on its thread even
   /// with parallel=True (as NumPy's pairwise order, whatever its length).
+  /// The NaN-propagating minimum or maximum (as f64) of a non-empty 1-D
+  /// float `line` of `size` elements, in eight lanes (it vectorises); -0.0
+  /// and 0.0 compare as LLVM's minimum/maximum order them.
+  Value lineExtreme(Value line, Value size, DType dtype, bool isMin, Location l);
   Val reduceArray(const SExpr &node, const std::string &name, const Val &array, const Type &result,
                   bool sequential, bool fortranOrder = false, bool line = false);
   /// np.sum(array) etc. (also any, all, argmin, argmax), over the whole
