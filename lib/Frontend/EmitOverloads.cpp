@@ -257,28 +257,37 @@ Value FunctionEmitter::scaleByPowerOfTwo(Value x, Value k, Location l) {
   int64_t downStep = minExponent + mantissa + 1;
   mlir::IntegerType bits = builder.getIntegerType(single ? 32 : 64);
   auto real = [&](double v) { return constFloatOf(type, v); };
-  auto integer = [&](int64_t v) { return builder.create<arith::ConstantIntOp>(l, v, bits).getResult(); };
-  auto select = [&](Value c, Value a, Value b) { return builder.create<arith::SelectOp>(l, c, a, b).getResult(); };
-  auto cmp = [&](arith::CmpIPredicate p, Value a, Value b) { return builder.create<arith::CmpIOp>(l, p, a, b).getResult(); };
+  auto integer = [&](int64_t v) {
+    return builder.create<arith::ConstantIntOp>(l, v, bits).getResult();
+  };
+  auto select = [&](Value c, Value a, Value b) {
+    return builder.create<arith::SelectOp>(l, c, a, b).getResult();
+  };
+  auto cmp = [&](arith::CmpIPredicate p, Value a, Value b) {
+    return builder.create<arith::CmpIOp>(l, p, a, b).getResult();
+  };
   // A NaN k (and beyond +-3 * the exponent range, the same result) is
   // clamped before the conversion, which would be poison otherwise.
   double limit = 3.0 * double(maxExponent + mantissa);
   Value inRange = builder.create<arith::AndIOp>(
       l, builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::OGE, k, real(-limit)),
       builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::OLE, k, real(limit)));
-  Value clamped = select(inRange, k,
-                         select(builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::OGT, k, real(0.0)),
-                                real(limit), real(-limit)));
+  Value clamped =
+      select(inRange, k,
+             select(builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::OGT, k, real(0.0)),
+                    real(limit), real(-limit)));
   Value n = builder.create<arith::FPToSIOp>(l, bits, clamped);
   Value y = x;
   for (int step = 0; step < 2; ++step) {
     Value up = cmp(arith::CmpIPredicate::sgt, n, integer(maxExponent));
-    y = builder.create<arith::MulFOp>(l, y, select(up, real(std::ldexp(1.0, maxExponent)), real(1.0)));
+    y = builder.create<arith::MulFOp>(l, y,
+                                      select(up, real(std::ldexp(1.0, maxExponent)), real(1.0)));
     n = builder.create<arith::SubIOp>(l, n, select(up, integer(maxExponent), integer(0)));
   }
   for (int step = 0; step < 2; ++step) {
     Value down = cmp(arith::CmpIPredicate::slt, n, integer(minExponent));
-    y = builder.create<arith::MulFOp>(l, y, select(down, real(std::ldexp(1.0, downStep)), real(1.0)));
+    y = builder.create<arith::MulFOp>(l, y,
+                                      select(down, real(std::ldexp(1.0, downStep)), real(1.0)));
     n = builder.create<arith::SubIOp>(l, n, select(down, integer(downStep), integer(0)));
   }
   n = select(cmp(arith::CmpIPredicate::sgt, n, integer(maxExponent)), integer(maxExponent), n);

@@ -21,11 +21,12 @@ namespace plait::frontend {
 size_t libmArity(const std::string &name, bool &single) {
   // The C functions of NumPy's float loops (npy_math), by arity.
   static const std::map<std::string, size_t> arities = {
-      {"sin", 1},      {"cos", 1},       {"tan", 1},   {"asin", 1},  {"acos", 1},  {"atan", 1},
-      {"sinh", 1},     {"cosh", 1},      {"tanh", 1},  {"asinh", 1}, {"acosh", 1}, {"atanh", 1},
-      {"exp", 1},      {"exp2", 1},      {"expm1", 1}, {"log", 1},   {"log2", 1},  {"log10", 1},
-      {"log1p", 1},    {"cbrt", 1},      {"sqrt", 1},  {"floor", 1}, {"ceil", 1},  {"trunc", 1},
-      {"rint", 1},     {"fabs", 1},      {"atan2", 2}, {"hypot", 2}, {"pow", 2},   {"fmod", 2},
+      {"sin", 1},      {"cos", 1},       {"tan", 1},   {"asin", 1},  {"acos", 1},
+      {"atan", 1},     {"sinh", 1},      {"cosh", 1},  {"tanh", 1},  {"asinh", 1},
+      {"acosh", 1},    {"atanh", 1},     {"exp", 1},   {"exp2", 1},  {"expm1", 1},
+      {"log", 1},      {"log2", 1},      {"log10", 1}, {"log1p", 1}, {"cbrt", 1},
+      {"sqrt", 1},     {"floor", 1},     {"ceil", 1},  {"trunc", 1}, {"rint", 1},
+      {"fabs", 1},     {"atan2", 2},     {"hypot", 2}, {"pow", 2},   {"fmod", 2},
       {"copysign", 2}, {"nextafter", 2}, {"round", 1}, {"logb", 1},  {"fma", 3},
       {"ldexp", 2}}; // ldexp's exponent: a whole float
   auto found = arities.find(name);
