@@ -166,18 +166,12 @@ Val FunctionEmitter::emitMath(const SExpr &node, const std::string &name,
   // The generic rule of CPython's math_1/math_2: NaN from non-NaN input is a
   // domain error; infinity from finite input overflows (or is a domain error).
   Value r = callLibm(info->libm, x);
-  // Errors need a NaN or infinite result: one test on the common path
-  // (where the region may have more blocks than one).
-  Block *done = nullptr;
-  if (!builder.getInsertionBlock()->getParentOp()->hasTrait<mlir::OpTrait::SingleBlock>()) {
-    Value special = builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::UGE,
-                                                  builder.create<mlir::math::AbsFOp>(l, r),
-                                                  constFloat(HUGE_VAL));
-    Block *checks = newBlock();
-    done = newBlock();
-    builder.create<mlir::cf::CondBranchOp>(l, special, checks, done);
-    startBlock(checks);
-  }
+  // Errors need a NaN or infinite result: one test on the common path.
+  Value special = builder.create<arith::CmpFOp>(
+      l, arith::CmpFPredicate::UGE, builder.create<mlir::math::AbsFOp>(l, r), constFloat(HUGE_VAL));
+  Block *checks = newBlock(), *done = newBlock();
+  builder.create<mlir::cf::CondBranchOp>(l, special, checks, done);
+  startBlock(checks);
   Value inputNan = isNan(x[0]);
   Value inputInf = isInf(x[0]);
   for (size_t k = 1; k < x.size(); ++k) {
@@ -202,10 +196,8 @@ Val FunctionEmitter::emitMath(const SExpr &node, const std::string &name,
     domainError(infFromFinite, 0);
   else
     check(infFromFinite, domain);
-  if (done) {
-    branch(done);
-    startBlock(done);
-  }
+  branch(done);
+  startBlock(done);
   return {Type::floating(), {r}};
 }
 
