@@ -1,7 +1,8 @@
 //===- Parallel.cpp - native threads for parallel loops (prange) ----------===//
 //
 // A loop is a Job on its caller's stack, queued in the pool while it runs.
-// Participants claim chunks with one atomic increment; idle workers join
+// Participants claim chunks of shrinking size (guided scheduling) with a
+// compare-and-swap on the next position; idle workers join
 // any queued job that still has chunks and free participant ids. The
 // caller runs its own job's chunks too, so a loop finishes even when every
 // worker is busy elsewhere; once its chunks are claimed it takes the job
@@ -28,12 +29,15 @@
 namespace plait {
 namespace {
 
-/// Chunks per participant. Dynamic chunks balance positions of uneven cost
-/// (who finishes early takes another chunk); a few per participant are
-/// enough for that, and keep the cost of a chunk (an atomic increment and a
-/// call) negligible against its positions. Chunks are contiguous ranges, so
-/// each participant walks its memory in order.
-constexpr int64_t kChunksPerParticipant = 4;
+/// Chunks shrink as the positions run out: each takes 1/(2 * participants)
+/// of those left, and at least 1/(kSmallestChunkShare * participants) of
+/// all. Large first chunks cost few claims; small last ones leave little
+/// for one participant to finish while the others wait (with chunks of a
+/// fixed eighth, a loop of even cost lost a sixteenth of its time to that
+/// on average), and still let who finishes early take over positions of
+/// uneven cost. Chunks are contiguous ranges, so each participant walks its
+/// memory in order.
+constexpr int64_t kSmallestChunkShare = 32;
 
 /// How long an idle worker watches for a new job before it sleeps. Waking a
 /// sleeping thread takes tens of microseconds (more in a virtual machine),
@@ -58,11 +62,10 @@ struct Job {
   plait_parallel_body body;
   void *context;
   int64_t count;
-  int64_t chunkSize;
-  int64_t chunks;
+  int64_t smallestChunk;
   int64_t participants;
   AllocationArena *arena; // the caller's: the workers record into it
-  std::atomic<int64_t> nextChunk{0};
+  std::atomic<int64_t> nextPosition{0};
   std::atomic<bool> stop{false};
   /// The first error's status (0: none yet); the thread that sets it copies
   /// its message values, which the caller reads after the join.
@@ -122,22 +125,33 @@ Pool &pool() {
 Job *joinableJob(Pool &pool) {
   for (Job *job : pool.jobs)
     if (job->joined < job->participants && !job->stop.load(std::memory_order_relaxed) &&
-        job->nextChunk.load(std::memory_order_relaxed) < job->chunks)
+        job->nextPosition.load(std::memory_order_relaxed) < job->count)
       return job;
   return nullptr;
+}
+
+/// Claims the next chunk of `job` as [begin, end); false when none is left.
+bool claimChunk(Job &job, int64_t &begin, int64_t &end) {
+  int64_t next = job.nextPosition.load(std::memory_order_relaxed);
+  for (;;) {
+    if (next >= job.count)
+      return false;
+    int64_t left = job.count - next;
+    int64_t size = std::min(left, std::max(job.smallestChunk, left / (2 * job.participants)));
+    if (job.nextPosition.compare_exchange_weak(next, next + size, std::memory_order_relaxed)) {
+      begin = next;
+      end = next + size;
+      return true;
+    }
+  }
 }
 
 /// Runs chunks of `job` as participant `worker` until none are left or a
 /// chunk failed.
 void runChunks(Job &job, int64_t worker) {
   AdoptedArenaScope arena(job.arena);
-  while (!job.stop.load(std::memory_order_relaxed)) {
-    int64_t chunk = job.nextChunk.fetch_add(1, std::memory_order_relaxed);
-    if (chunk >= job.chunks)
-      return;
-    int64_t begin = chunk * job.chunkSize;
-    // (Compared before adding: begin + chunkSize may not fit near INT64_MAX.)
-    int64_t end = job.count - begin <= job.chunkSize ? job.count : begin + job.chunkSize;
+  int64_t begin, end;
+  while (!job.stop.load(std::memory_order_relaxed) && claimChunk(job, begin, end)) {
     if (int32_t status = job.body(job.context, begin, end, worker)) {
       int32_t none = 0;
       if (job.status.compare_exchange_strong(none, status))
@@ -270,8 +284,7 @@ extern "C" int32_t plait_rt_parallel_for(plait_parallel_body body, void *context
   job.body = body;
   job.context = context;
   job.count = count;
-  job.chunkSize = std::max<int64_t>(1, count / (participants * kChunksPerParticipant));
-  job.chunks = count / job.chunkSize + (count % job.chunkSize != 0);
+  job.smallestChunk = std::max<int64_t>(1, count / (participants * kSmallestChunkShare));
   job.participants = participants;
   job.arena = activeAllocationArena();
   // (Shared before any worker can join the job, which it does under the
