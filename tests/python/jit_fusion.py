@@ -107,3 +107,10 @@ def sum_of_negative_zeros(a):
 
 def sum_of_strided(a):
     return np.sum(a[::2] ** 2) + np.sum(a[::-3] * 3.0)
+
+
+def broadcast_reads(x, v, w):
+    # A column known to repeat along the last axis (`[:, None]`, keepdims),
+    # a row of lower rank and x itself: the innermost loop's fast copy reads
+    # each its own way, the general one through broadcast views.
+    return (x - v[:, None]) * w + np.max(x, axis=1, keepdims=True)

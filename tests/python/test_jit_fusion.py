@@ -204,6 +204,35 @@ def test_sums_of_expressions_are_numpys_pairwise_sums(n, data) -> None:
         same_bits("sum_of_strided", a)
 
 
+layouts = st.sampled_from(["C", "F", "every other column", "transposed"])
+
+
+def laid_out(values: np.ndarray, layout: str) -> np.ndarray:
+    """`values` (n, k) in another memory layout, same elements."""
+    if layout == "F":
+        return np.asfortranarray(values)
+    if layout == "every other column":
+        spread = np.zeros((values.shape[0], 2 * values.shape[1]))
+        spread[:, ::2] = values
+        return spread[:, ::2]
+    if layout == "transposed":
+        return np.ascontiguousarray(values.T).T
+    return values
+
+
+@given(n=st.integers(1, 12), k=st.integers(1, 12), layout=layouts, data=st.data())
+@SETTINGS
+def test_broadcast_reads_match_numpy(n, k, layout, data) -> None:
+    # Rows of lower rank, columns that repeat for certain, inputs of any
+    # layout; a row of one element (repeating only at run time) and a last
+    # axis of one element take the general loop or the fast one.
+    x = laid_out(data.draw(hnp.arrays(np.float64, (n, k), elements=any_float)), layout)
+    v = data.draw(hnp.arrays(np.float64, n, elements=any_float))
+    w = data.draw(hnp.arrays(np.float64, data.draw(st.sampled_from([k, 1])), elements=any_float))
+    with np.errstate(all="ignore"):
+        assert_bits(py.broadcast_reads(x, v, w), jit.broadcast_reads(x, v, w))
+
+
 @pytest.mark.parametrize("dtype", [np.int64, np.int8, np.uint16, np.bool_])
 @pytest.mark.parametrize("e", [0.5, -1.0, 2.0, 2, 3.0])
 def test_int_arrays_to_float_powers_take_the_float_loops_fast_paths(dtype, e) -> None:

@@ -1,5 +1,7 @@
 // plait-lower-elementwise: an allocation, broadcast views and a loop nest;
-// inputs of the result's rank also get a nest that reads them directly.
+// the innermost loop gets a copy that reads each input's last axis with the
+// stride its type states (or, for an input known to repeat along it, one
+// element per row), chosen when the other inputs' last axes fit.
 // RUN: plait-opt %s --plait-lower-elementwise | FileCheck %s
 
 !array = memref<?xf64, strided<[1], offset: ?>>
@@ -9,15 +11,21 @@
 // CHECK: %[[FLAT:.*]] = memref.alloc(%{{.*}}) : memref<?xf64>
 // CHECK: plait.raise_if %{{.*}}, "MemoryError", "Unable to allocate the array: it is too big"
 // CHECK: %[[R:.*]] = memref.reinterpret_cast %[[FLAT]] to offset: [%{{.*}}], sizes: [%{{.*}}], strides: [1]
+// CHECK: %[[N:.*]] = arith.index_cast %arg1 : i64 to index
 // The broadcast view: stride 0 where the input has one element.
 // CHECK: %[[META:[^,]*]], %{{[^,]*}}, %[[SIZE:[^,]*]], %[[STRIDE:[^,]*]] = memref.extract_strided_metadata %arg0
 // CHECK: %[[ONE:.*]] = arith.cmpi eq, %[[SIZE]], %c1{{[_0-9]*}}
 // CHECK: %[[S:.*]] = arith.select %[[ONE]], %c0{{[_0-9]*}}, %[[STRIDE]]
 // CHECK: %[[VIEW:.*]] = memref.reinterpret_cast %[[META]] to {{.*}} strides: [%[[S]]]
-// CHECK: scf.if
+// The fast copy's view keeps the unit stride; it runs when the sizes agree.
+// CHECK: %[[DIM:.*]] = memref.dim %arg0
+// CHECK: %[[AGREE:.*]] = arith.cmpi eq, %[[DIM]], %[[N]]
+// CHECK: %[[FITS:.*]] = arith.andi %{{.*}}, %[[AGREE]]
+// CHECK: %[[OWN:.*]] = memref.reinterpret_cast %{{.*}} strides: [1] : memref<f64> to memref<?xf64, strided<[1], offset: ?>>
+// CHECK: scf.if %[[FITS]]
 // CHECK: plait.for %[[I:.*]] = %{{.*}} to %arg1 step
 // CHECK: %[[K:.*]] = arith.index_cast %[[I]]
-// CHECK: %[[X:.*]] = memref.load %arg0[%[[K]]] : memref<?xf64, strided<[1], offset: ?>>
+// CHECK: %[[X:.*]] = memref.load %[[OWN]][%[[K]]] : memref<?xf64, strided<[1], offset: ?>>
 // CHECK: %[[Y:.*]] = arith.negf %[[X]]
 // CHECK: memref.store %[[Y]], %[[R]][%[[K]]]
 // CHECK-NEXT: plait.continue
@@ -33,20 +41,71 @@ func.func @same_rank(%a: !array, %n: i64) -> !array {
   return %r : !array
 }
 
-// A row broadcast down a matrix's rows: its missing axis has stride 0, and
-// there is one nest (rows outside, columns inside).
+// A row broadcast down a matrix's rows: its missing axis has stride 0 (rows
+// outside, columns inside); the fast copy reads both with unit strides.
 // CHECK-LABEL: func.func @row_down_matrix
-// CHECK-NOT: scf.if
 // CHECK: memref.reinterpret_cast %{{.*}} to offset: [%{{.*}}], sizes: [%{{.*}}, %{{.*}}], strides: [%c0{{[_0-9]*}}, %{{.*}}]
+// CHECK: %[[ROW:.*]] = memref.reinterpret_cast %{{.*}} to offset: [%{{.*}}], sizes: [%{{.*}}, %{{.*}}], strides: [%c0{{[_0-9]*}}, 1]
 // CHECK: plait.for
+// CHECK: scf.if
 // CHECK: plait.for
+// CHECK: memref.load %[[ROW]][%{{.*}}, %{{.*}}] : memref<?x?xf64, strided<[?, 1], offset: ?>>
 // CHECK: arith.addf
 // CHECK: plait.continue
-// CHECK-NOT: scf.if
+// CHECK: } else {
 func.func @row_down_matrix(%m: !matrix, %row: !array, %rows: i64, %columns: i64) -> !matrix {
   %r = plait.elementwise(%m, %row : !matrix, !array) shape(%rows, %columns) -> !matrix {
   ^bb0(%x: f64, %y: f64):
     %z = arith.addf %x, %y : f64
+    plait.yield %z : f64
+  }
+  return %r : !matrix
+}
+
+// A column across a matrix (as `v[:, None]` makes it: one element on its
+// last axis for certain) is read at index 0 of that axis in the fast copy,
+// which runs when the matrix has the result's last size.
+// CHECK-LABEL: func.func @column_across_matrix
+// CHECK: %[[COLUMN:.*]] = memref.reinterpret_cast %arg1 to offset: [0], sizes: [%{{.*}}, 1]
+// CHECK: %[[CAST:.*]] = memref.cast %[[COLUMN]]
+// CHECK: %[[BASE:[^,]*]], {{.*}} = memref.extract_strided_metadata %[[CAST]]
+// CHECK: %[[VIEW:.*]] = memref.reinterpret_cast %[[BASE]]
+// CHECK: plait.for %[[I:.*]] = %{{.*}} to %arg2 step
+// CHECK: %[[ROW:.*]] = arith.index_cast %[[I]]
+// CHECK: scf.if
+// CHECK: plait.for
+// CHECK: %[[ZERO:.*]] = arith.constant 0 : index
+// CHECK: memref.load %[[VIEW]][%[[ROW]], %[[ZERO]]]
+// CHECK: arith.subf
+// CHECK: } else {
+func.func @column_across_matrix(%m: !matrix, %v: memref<?xf64>, %rows: i64, %columns: i64) -> !matrix {
+  %n = arith.index_cast %rows : i64 to index
+  %column = memref.reinterpret_cast %v to offset: [0], sizes: [%n, 1], strides: [1, 1] : memref<?xf64> to memref<?x1xf64, strided<[1, 1]>>
+  %dynamic = memref.cast %column : memref<?x1xf64, strided<[1, 1]>> to memref<?x?xf64, strided<[?, ?], offset: ?>>
+  %r = plait.elementwise(%m, %dynamic : !matrix, memref<?x?xf64, strided<[?, ?], offset: ?>>) shape(%rows, %columns) -> !matrix {
+  ^bb0(%x: f64, %y: f64):
+    %z = arith.subf %x, %y : f64
+    plait.yield %z : f64
+  }
+  return %r : !matrix
+}
+
+// Inputs that all repeat along the last axis need no check: one nest.
+// CHECK-LABEL: func.func @only_repeating_inputs
+// CHECK-NOT: scf.if
+// CHECK: plait.for
+// CHECK: plait.for
+// CHECK: %[[ZERO:.*]] = arith.constant 0 : index
+// CHECK: memref.load %{{.*}}[%{{.*}}, %[[ZERO]]] : memref<?x?xf64, strided<[?, ?], offset: ?>>
+// CHECK: memref.load %{{.*}}[%{{.*}}, %{{.*}}] : memref<?x?xf64, strided<[?, ?], offset: ?>>
+// CHECK-NOT: scf.if
+func.func @only_repeating_inputs(%v: memref<?xf64>, %s: memref<f64>, %rows: i64, %columns: i64) -> !matrix {
+  %n = arith.index_cast %rows : i64 to index
+  %c1 = arith.constant 1 : index
+  %column = memref.reinterpret_cast %v to offset: [0], sizes: [%n, %c1], strides: [1, 1] : memref<?xf64> to memref<?x?xf64, strided<[?, ?], offset: ?>>
+  %r = plait.elementwise(%column, %s : memref<?x?xf64, strided<[?, ?], offset: ?>>, memref<f64>) shape(%rows, %columns) -> !matrix {
+  ^bb0(%x: f64, %y: f64):
+    %z = arith.mulf %x, %y : f64
     plait.yield %z : f64
   }
   return %r : !matrix

@@ -30,10 +30,12 @@ def LowerElementwise : Pass<"plait-lower-elementwise", "::mlir::ModuleOp"> {
     Allocates the result (a MemoryError when the allocation fails), makes a
     broadcast view of each input (stride 0 on the axes it repeats), and
     runs the body once per element in `plait.for` loops nested in C order.
-    When the inputs have the result's rank, the innermost loop has a copy
-    that reads them directly, with the strides their types state, and runs
-    when none of them repeats at run time (LLVM vectorises it; broadcast
-    strides it could only gather through).
+    The innermost loop has a copy that reads inputs known to repeat along
+    the last axis (0-d, or one element on it for certain) one element per
+    row, and the others with the last stride their types state; it runs
+    when those others have the result's last size (LLVM vectorises it with
+    vector loads and splats; broadcast strides it could only gather
+    through).
     A plait.pairwise_sum of one array becomes the runtime's pairwise sum of
     its data; of an expression, a call of a function it adds (recursive, as
     NumPy's pairwise_sum) that computes each element where it adds it.

@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/IRMapping.h"
 
 namespace plait::dialect {
@@ -67,41 +68,94 @@ Value allocateResult(OpBuilder &b, ElementwiseOp op) {
 
 /// `input` broadcast to the result's sizes: its axes line up with the
 /// result's last ones, and an axis of size 1 (or a missing one) repeats.
-Value broadcastView(OpBuilder &b, Location l, Value input, ArrayRef<OpFoldResult> sizes) {
+/// With `ownLastStride` (for an input whose last axis has the result's
+/// size), the last axis keeps the input's stride as its type states it: a
+/// unit stride is one LLVM vectorises, a stride chosen at run time is not.
+Value broadcastView(OpBuilder &b, Location l, Value input, ArrayRef<OpFoldResult> sizes,
+                    bool ownLastStride = false) {
   auto type = input.getType().cast<MemRefType>();
   int64_t rank = static_cast<int64_t>(sizes.size()), from = rank - type.getRank();
   auto metadata = b.create<memref::ExtractStridedMetadataOp>(l, input);
   Value zero = b.create<arith::ConstantIndexOp>(l, 0), one = b.create<arith::ConstantIndexOp>(l, 1);
   SmallVector<OpFoldResult> strides;
+  SmallVector<int64_t> staticStrides(rank, ShapedType::kDynamic);
   for (int64_t axis = 0; axis < rank; ++axis) {
     if (axis < from) {
       strides.push_back(zero);
       continue;
     }
+    Value own = metadata.getStrides()[axis - from];
+    if (ownLastStride && axis == rank - 1) {
+      SmallVector<int64_t> typeStrides;
+      int64_t typeOffset;
+      if (succeeded(getStridesAndOffset(type, typeStrides, typeOffset)) &&
+          !ShapedType::isDynamic(typeStrides.back())) {
+        staticStrides.back() = typeStrides.back();
+        strides.push_back(b.getIndexAttr(typeStrides.back()));
+      } else {
+        strides.push_back(own);
+      }
+      continue;
+    }
     Value repeats =
         b.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq, metadata.getSizes()[axis - from], one);
-    strides.push_back(
-        b.create<arith::SelectOp>(l, repeats, zero, metadata.getStrides()[axis - from])
-            .getResult());
+    strides.push_back(b.create<arith::SelectOp>(l, repeats, zero, own).getResult());
   }
   SmallVector<int64_t> dynamic(rank, ShapedType::kDynamic);
   auto viewType =
       MemRefType::get(dynamic, type.getElementType(),
-                      StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic, dynamic));
+                      StridedLayoutAttr::get(b.getContext(), ShapedType::kDynamic, staticStrides));
   return b.create<memref::ReinterpretCastOp>(l, viewType, metadata.getBaseBuffer(),
                                              OpFoldResult(metadata.getOffset()), sizes, strides);
 }
 
+/// The size of `memref`'s `axis` when it is a constant: stated by its type,
+/// or by the reinterpret_cast that made it (as keepdims reductions, `[:,
+/// None]` and reshapes do).
+std::optional<int64_t> constantSize(Value memref, int64_t axis) {
+  auto type = memref.getType().cast<MemRefType>();
+  if (!type.isDynamicDim(axis))
+    return type.getDimSize(axis);
+  if (auto cast = memref.getDefiningOp<memref::CastOp>())
+    return constantSize(cast.getSource(), axis);
+  auto made = memref.getDefiningOp<memref::ReinterpretCastOp>();
+  if (!made)
+    return std::nullopt;
+  OpFoldResult size = made.getMixedSizes()[axis];
+  if (auto value = size.dyn_cast<Value>())
+    if (auto widened = value.getDefiningOp<arith::IndexCastOp>())
+      size = widened.getIn();
+  return getConstantIntValue(size);
+}
+
+/// Whether `input` repeats along the result's last axis for certain: it is
+/// 0-d, or its last axis holds one element.
+bool repeatsAlongLastAxis(Value input) {
+  int64_t rank = input.getType().cast<MemRefType>().getRank();
+  return rank == 0 || constantSize(input, rank - 1) == 1;
+}
+
+/// An input read by a loop nest: through `view`, at index 0 of the last axis
+/// when `firstOfLastAxis` (an input that repeats along it).
+struct InputRead {
+  Value view;
+  bool firstOfLastAxis = false;
+};
+
 /// The body at `indices`, at the end of `block` (a plait.for's): the
 /// inputs' elements loaded, the body's blocks inlined, each yield a store
 /// of the element and the end of the iteration.
-void emitElement(OpBuilder &b, ElementwiseOp op, Block *block, ArrayRef<Value> views,
+void emitElement(OpBuilder &b, ElementwiseOp op, Block *block, ArrayRef<InputRead> inputs,
                  ArrayRef<Value> indices, Value result) {
   Location l = op.getLoc();
   b.setInsertionPointToEnd(block);
   SmallVector<Value> elements;
-  for (Value view : views)
-    elements.push_back(b.create<memref::LoadOp>(l, view, indices));
+  for (const InputRead &input : inputs) {
+    SmallVector<Value> at(indices);
+    if (input.firstOfLastAxis)
+      at.back() = b.create<arith::ConstantIndexOp>(l, 0);
+    elements.push_back(b.create<memref::LoadOp>(l, input.view, at));
+  }
   IRMapping mapping;
   Region &body = op.getBody();
   auto store = [&](YieldOp yield) {
@@ -141,7 +195,7 @@ struct FirstAxisRange {
 
 /// One loop over the last axis (one iteration for a 0-d result) at the
 /// builder's position, reading `inputs` at `indices` and that axis.
-void emitInnermostLoop(OpBuilder &b, ElementwiseOp op, ArrayRef<Value> inputs,
+void emitInnermostLoop(OpBuilder &b, ElementwiseOp op, ArrayRef<InputRead> inputs,
                        SmallVector<Value> indices, Value result, FirstAxisRange range) {
   OpBuilder::InsertionGuard guard(b);
   Location l = op.getLoc();
@@ -161,12 +215,25 @@ void emitInnermostLoop(OpBuilder &b, ElementwiseOp op, ArrayRef<Value> inputs,
   emitElement(b, op, block, inputs, indices, result);
 }
 
+/// How a loop nest reads its inputs.
+struct NestReads {
+  /// Each input's last axis read with the stride its type states, or as one
+  /// element (an input that repeats along it): loads LLVM vectorises.
+  SmallVector<InputRead> fast;
+  /// Broadcast views, whose strides are chosen at run time (LLVM can only
+  /// gather from them); empty when the fast reads always apply.
+  SmallVector<InputRead> general;
+  /// When the fast reads apply (every input not known to repeat has the
+  /// result's last size); null when there are none.
+  Value useFast;
+};
+
 /// The loop nest at the builder's position, in C order (the last axis
-/// innermost), reading `views`. With `direct` (a condition), the innermost
-/// loop has a copy that reads the inputs themselves when it holds: the
-/// outer loops are shared, so the code grows by one loop, not a nest.
-void emitLoopNest(OpBuilder &b, ElementwiseOp op, ArrayRef<Value> views, Value direct,
-                  Value result, FirstAxisRange range) {
+/// innermost). With both kinds of reads, the innermost loop has a copy for
+/// each, chosen at run time: the outer loops are shared, so the code grows
+/// by one loop, not a nest.
+void emitLoopNest(OpBuilder &b, ElementwiseOp op, const NestReads &reads, Value result,
+                  FirstAxisRange range) {
   OpBuilder::InsertionGuard guard(b);
   Location l = op.getLoc();
   size_t rank = op.getShape().size();
@@ -185,15 +252,16 @@ void emitLoopNest(OpBuilder &b, ElementwiseOp op, ArrayRef<Value> views, Value d
     b.create<ContinueOp>(l);
     b.setInsertionPoint(block->getTerminator());
   }
-  if (!direct) {
-    emitInnermostLoop(b, op, views, indices, result, range);
+  if (!reads.useFast) {
+    emitInnermostLoop(b, op, reads.general.empty() ? reads.fast : reads.general, indices, result,
+                      range);
     return;
   }
-  auto choice = b.create<scf::IfOp>(l, direct, /*withElseRegion=*/true);
+  auto choice = b.create<scf::IfOp>(l, reads.useFast, /*withElseRegion=*/true);
   b.setInsertionPoint(choice.thenBlock()->getTerminator());
-  emitInnermostLoop(b, op, SmallVector<Value>(op.getInputs()), indices, result, range);
+  emitInnermostLoop(b, op, reads.fast, indices, result, range);
   b.setInsertionPoint(choice.elseBlock()->getTerminator());
-  emitInnermostLoop(b, op, views, indices, result, range);
+  emitInnermostLoop(b, op, reads.general, indices, result, range);
 }
 
 /// Elements per block of a parallel loop: enough that a block's work
@@ -238,28 +306,33 @@ void lower(ElementwiseOp op) {
   SmallVector<OpFoldResult> sizes;
   for (Value size : op.getShape())
     sizes.push_back(toIndex(b, l, size));
-  SmallVector<Value> views;
-  for (Value input : op.getInputs())
-    views.push_back(broadcastView(b, l, input, sizes));
-  // Broadcast views have strides chosen at run time, which LLVM can only
-  // gather from. When no input repeats (all have the result's shape) the
-  // inputs themselves are read, with the strides their types state (unit
-  // ones, for contiguous arrays): loads LLVM vectorises.
   size_t rank = sizes.size();
-  bool versioned =
-      rank != 0 && !op.getInputs().empty() && llvm::all_of(op.getInputs(), [&](Value input) {
-        return input.getType().cast<MemRefType>().getRank() == static_cast<int64_t>(rank);
-      });
-  Value same;
-  if (versioned) {
-    same = b.create<arith::ConstantIntOp>(l, 1, 1);
-    for (Value input : op.getInputs())
-      for (size_t axis = 0; axis < rank; ++axis) {
-        Value size = b.create<memref::DimOp>(l, input, axis);
-        same = b.create<arith::AndIOp>(
-            l, same,
-            b.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq, size, sizes[axis].get<Value>()));
+  NestReads reads;
+  for (Value input : op.getInputs())
+    reads.general.push_back({broadcastView(b, l, input, sizes)});
+  if (rank != 0) {
+    // The fast copy reads inputs that repeat along the last axis (keepdims
+    // reductions, `[:, None]`) at its index 0, and the others with their own
+    // last stride when their last axis has the result's size.
+    Value fits = b.create<arith::ConstantIntOp>(l, 1, 1);
+    bool anyChecked = false;
+    for (auto [input, general] : llvm::zip(op.getInputs(), reads.general)) {
+      if (repeatsAlongLastAxis(input)) {
+        reads.fast.push_back({general.view, /*firstOfLastAxis=*/true});
+        continue;
       }
+      int64_t last = input.getType().cast<MemRefType>().getRank() - 1;
+      Value size = b.create<memref::DimOp>(l, input, last);
+      fits = b.create<arith::AndIOp>(
+          l, fits,
+          b.create<arith::CmpIOp>(l, arith::CmpIPredicate::eq, size, sizes.back().get<Value>()));
+      reads.fast.push_back({broadcastView(b, l, input, sizes, /*ownLastStride=*/true)});
+      anyChecked = true;
+    }
+    if (anyChecked)
+      reads.useFast = fits;
+    else
+      reads.general.clear();
   }
   if (op.getParallel() && rank != 0) {
     // Blocks of axis 0, each the whole nest below it.
@@ -268,10 +341,10 @@ void lower(ElementwiseOp op) {
       inner = b.create<arith::MulIOp>(l, inner, op.getShape()[axis]);
     emitParallelBlocks(b, l, op.getShape()[0], inner, kParallelBlockElements,
                        [&](OpBuilder &inside, Value begin, Value end) {
-                         emitLoopNest(inside, op, views, same, result, {begin, end});
+                         emitLoopNest(inside, op, reads, result, {begin, end});
                        });
   } else {
-    emitLoopNest(b, op, views, same, result, {});
+    emitLoopNest(b, op, reads, result, {});
   }
   op.getResult().replaceAllUsesWith(result);
   op.erase();
