@@ -231,9 +231,8 @@ llvm::SmallVector<Value> FunctionEmitter::arrayIndices(const SExpr &subscript,
     given.push_back(convert(emitExpr(*node), Type::integer()).leaves[0]);
   llvm::SmallVector<Value> result;
   for (size_t axis = 0; axis < nodes.size(); ++axis)
-    result.push_back(builder.create<dialect::IndexOp>(l, given[axis],
-                                                      dimension(memref, static_cast<int64_t>(axis)),
-                                                      axis, !module.options.boundsCheck));
+    result.push_back(builder.create<dialect::IndexOp>(
+        l, given[axis], dimension(memref, static_cast<int64_t>(axis)), axis, !checksBounds()));
   return result;
 }
 
@@ -328,8 +327,8 @@ Val FunctionEmitter::emitView(const SExpr &subscript) {
       continue;
     }
     if (given[k].index) {
-      Value position = builder.create<dialect::IndexOp>(l, *given[k].index, size, axis,
-                                                        !module.options.boundsCheck);
+      Value position =
+          builder.create<dialect::IndexOp>(l, *given[k].index, size, axis, !checksBounds());
       offset = add(offset, mul(i64(position), stride));
       ++axis;
       continue;
@@ -928,7 +927,7 @@ void FunctionEmitter::checkGatherIndices(const GatherPlan &plan, const Val &arra
     Value size = dimension(array.leaves[0], static_cast<int64_t>(k));
     auto checkIndex = [&](const Val &index) {
       builder.create<dialect::IndexOp>(l, castNumPy(index, DType::Int64).leaves[0], size,
-                                       static_cast<int64_t>(k), !module.options.boundsCheck);
+                                       static_cast<int64_t>(k), !checksBounds());
     };
     const Val &index = plan.indices[k];
     if (index.type.kind != Type::Kind::Array) {
@@ -1005,7 +1004,7 @@ Val FunctionEmitter::gatherRows(const SExpr &subscript, const Val &array, const 
                     index.type.dtype, l);
     return builder
         .create<dialect::IndexOp>(l, castNumPy(element, DType::Int64).leaves[0], rows, 0,
-                                  unchecked || !module.options.boundsCheck)
+                                  unchecked || !checksBounds())
         .getResult();
   };
   forEachPosition(llvm::ArrayRef<Value>(sizes).take_front(depth),

@@ -197,7 +197,7 @@ Val FunctionEmitter::numpyArith(const SExpr &node, ast::Operator op, const Val &
       return castNumPy(wide, common);
     }
     auto fast = [&](mlir::Operation *operation) {
-      if (module.options.fastmath)
+      if (fastmath())
         operation->setAttr("fastmath", arith::FastMathFlagsAttr::get(
                                            builder.getContext(), arith::FastMathFlags::fast));
       return Val{type, {operation->getResult(0)}};

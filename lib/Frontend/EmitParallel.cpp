@@ -375,8 +375,7 @@ std::optional<FunctionEmitter::ParallelPlan> FunctionEmitter::parallelPlan(const
     std::string chosen = kind;
     // Python ints raise OverflowError where int64 ends (NumPy's wrap);
     // bools and unsigned ints compare unsigned.
-    if (type.kind == Type::Kind::Int && module.options.checkOverflow &&
-        (kind == "add" || kind == "mul"))
+    if (type.kind == Type::Kind::Int && checksOverflow() && (kind == "add" || kind == "mul"))
       chosen = "checked_" + kind;
     bool isUnsigned = type.kind == Type::Kind::Bool ||
                       (type.kind == Type::Kind::NumPy &&

@@ -234,7 +234,7 @@ Val FunctionEmitter::intArith(ast::Operator op, Value a, Value b) {
   // Python's int semantics are plait's operations: passes decide which
   // checks a loop needs, the lowering how they are done.
   Location l = here();
-  bool checked = module.options.checkOverflow;
+  bool checked = checksOverflow();
   auto mode = checked ? dialect::OverflowMode::check : dialect::OverflowMode::wrap;
   if (op == ast::Operator::Add)
     return {Type::integer(), {builder.create<dialect::AddOp>(l, a, b, mode)}};
@@ -300,7 +300,7 @@ Val FunctionEmitter::floatArith(const SExpr &node, ast::Operator op,
                                 Value a, Value b) {
   Location l = loc(node);
   auto fast = [&](mlir::Operation *op) {
-    if (module.options.fastmath)
+    if (fastmath())
       op->setAttr("fastmath", arith::FastMathFlagsAttr::get(
                                   builder.getContext(), arith::FastMathFlags::fast));
     return op->getResult(0);

@@ -12,6 +12,18 @@ namespace plait::frontend::detail {
 FunctionEmitter::FunctionEmitter(ModuleEmitter &module, Specialization &spec)
     : module(module), spec(spec), typer(module.typer), builder(module.context) {}
 
+bool FunctionEmitter::checksOverflow() const {
+  return spec.source->checkOverflow.value_or(module.options.checkOverflow);
+}
+
+bool FunctionEmitter::fastmath() const {
+  return spec.source->fastmath.value_or(module.options.fastmath);
+}
+
+bool FunctionEmitter::checksBounds() const {
+  return spec.source->boundsCheck.value_or(module.options.boundsCheck);
+}
+
 Location FunctionEmitter::loc(const SExpr &node) {
   // Named after the function: a traceback's frame reads "in f".
   SourceLocation l = node.location();

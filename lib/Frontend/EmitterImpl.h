@@ -69,6 +69,11 @@ public:
 
 private:
   // Infrastructure.
+  /// This function's options: its own (FunctionSource), else the
+  /// compilation's.
+  bool checksOverflow() const;
+  bool fastmath() const;
+  bool checksBounds() const;
   Location loc(const SExpr &node);
   /// The location of the statement being emitted (a traceback's line).
   Location here() { return currentStatement ? loc(*currentStatement) : builder.getUnknownLoc(); }

@@ -212,6 +212,23 @@ Program parseProgram(const std::string &snapshot) {
     for (const SExpr *l : item->items[7].rest())
       fn.lines[std::stoi(l->items.at(1).text)] = l->items.at(2).text;
     fn.definition = item->items[8];
+    if (item->items.size() > 9) {
+      // (Options (name 0|1) ...)
+      if (item->items[9].head() != "Options")
+        throw std::invalid_argument("malformed (Options ...) in snapshot");
+      for (const SExpr *option : item->items[9].rest()) {
+        const std::string &name = option->items.at(0).text;
+        bool on = option->items.at(1).text == "1";
+        if (name == "check_overflow")
+          fn.checkOverflow = on;
+        else if (name == "fastmath")
+          fn.fastmath = on;
+        else if (name == "boundscheck")
+          fn.boundsCheck = on;
+        else
+          throw std::invalid_argument("unknown option '" + name + "' in snapshot");
+      }
+    }
     program.functions[fn.id] = std::move(fn);
   }
   return program;

@@ -151,6 +151,9 @@ class Dispatcher(_native.DispatcherBase):
         }
         self._plait_id = next(_ids)
         _by_id[self._plait_id] = self
+        #: Made for a plain function called from jitted code (which compiles
+        #: with its caller's options, having none of its own).
+        self._implicit = False
         self._options = {
             "check_overflow": overflow == "check",
             "fastmath": bool(fastmath),
@@ -187,7 +190,20 @@ class Dispatcher(_native.DispatcherBase):
 
     # -- compilation -------------------------------------------------------
     def _function_snapshot(self, snapshotter: Snapshotter) -> str:
-        return snapshotter.function(self._plait_id, self.py_func)
+        # A function decorated with its own options compiles with them
+        # wherever it is called from (and its inner functions too); a plain
+        # function called from jitted code takes the compilation's.
+        if self._implicit:
+            return snapshotter.function(self._plait_id, self.py_func)
+        return snapshotter.function(
+            self._plait_id,
+            self.py_func,
+            options=(
+                ("check_overflow", self._options["check_overflow"]),
+                ("fastmath", self._options["fastmath"]),
+                ("boundscheck", self._options["boundscheck"]),
+            ),
+        )
 
     def _snapshot(self, types: list[str]) -> tuple[Snapshotter, str]:
         """The snapshotter with this function (and jitted functions passed
@@ -521,6 +537,7 @@ def _implicit_dispatcher(function: FunctionType) -> Optional[Dispatcher]:
         made = Dispatcher(function)
     except (TypeError, ValueError):
         return None
+    made._implicit = True
     return function.__dict__.setdefault("_plait_implicit", made)
 
 

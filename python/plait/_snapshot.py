@@ -13,7 +13,7 @@ import math
 import sys
 import textwrap
 from types import FunctionType, ModuleType
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Optional, Sequence
 
 from . import _overload
 from ._core import jit as _native
@@ -286,11 +286,13 @@ class _Scope:
     """A snapshotted function, as its lambdas and inner defs see it."""
 
     def __init__(self, fn: FunctionType, line_offset: int, indent: int, source_lines: str,
-                 tree: ast.AST) -> None:
+                 tree: ast.AST, options: str) -> None:
         self.fn = fn
         self.line_offset = line_offset
         self.indent = indent
         self.source_lines = source_lines
+        #: The function's (Options ...) item, which its inner functions share.
+        self.options = options
         #: The function's AST (its nested scopes too).
         self.tree = tree
 
@@ -412,7 +414,9 @@ class Snapshotter:
         self.dispatchers.append(dispatcher)
         self.functions[ident] = dispatcher._function_snapshot(self)
 
-    def function(self, ident: int, fn: FunctionType) -> str:
+    def function(self, ident: int, fn: FunctionType, options: Sequence[tuple[str, bool]] = ()) -> str:
+        """(Function ...) of `fn`, with its own compile `options` (name,
+        value) when it has them (else it compiles with the compilation's)."""
         definition, line_offset, indent, lines = function_definition(fn)
         code = fn.__code__
         if code.co_flags & inspect.CO_VARKEYWORDS or code.co_kwonlyargcount:
@@ -428,14 +432,15 @@ class Snapshotter:
         source_lines = " ".join(
             f"(L {line_offset + i + 1} {_string(text.rstrip(chr(10)))})" for i, text in enumerate(lines)
         )
-        scope = _Scope(fn, line_offset, indent, source_lines, definition)
+        own = " ".join(f"({name} {int(value)})" for name, value in options)
+        scope = _Scope(fn, line_offset, indent, source_lines, definition, f" (Options {own})" if options else "")
         serializer = self._serializer(scope, _scope_locals(params, definition.body))
         body = "(Body " + " ".join(serializer.node(s) for s in definition.body) + ")"
         defaults = " ".join(_default(v) for v in fn.__defaults__ or ())
         return (
             f"(Function {ident} {fn.__name__} {_string(code.co_filename)} {_params(params, code.co_flags & inspect.CO_VARARGS)} "
             f"(Defaults {defaults}) (Globals {self._globals(fn, _read_names(definition) - set(params))}) "
-            f"(Lines {source_lines}) (FunctionDef {serializer.location(definition)} {body}))"
+            f"(Lines {source_lines}) (FunctionDef {serializer.location(definition)} {body}){scope.options})"
         )
 
     def _globals(self, fn: FunctionType, names: set[str]) -> str:
@@ -535,7 +540,7 @@ class Snapshotter:
         self.functions[ident] = (
             f"(Function {ident} {name} {_string(fn.__code__.co_filename)} {_params(['$closure'] + params, arguments.vararg)} "
             f"(Defaults {' '.join(defaults)}) (Globals {self._globals(fn, reads)}) (Lines {scope.source_lines}) "
-            f"(FunctionDef {location} (Body {' '.join(statements)})))"
+            f"(FunctionDef {location} (Body {' '.join(statements)})){scope.options})"
         )
         return ident, captured
 

@@ -16,6 +16,7 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -324,6 +325,10 @@ struct FunctionSource {
   /// Source lines by file line number, for error carets.
   std::map<int, std::string> lines;
   SExpr definition; // (FunctionDef ...)
+  /// The function's own options (a jitted function's, which its inner
+  /// functions share); unset, it compiles with the compilation's
+  /// CompileOptions (plain functions it calls, overload implementations).
+  std::optional<bool> checkOverflow, fastmath, boundsCheck;
 };
 
 struct Program {
