@@ -12,6 +12,9 @@
 namespace plait::frontend::detail {
 
 Val FunctionEmitter::emitExpr(const SExpr &expr) {
+  if (!pinned.empty())
+    if (auto found = pinned.find(&expr); found != pinned.end())
+      return found->second;
   ast::NodeKind kind = ast::kindOf(expr);
   Type type = spec.typeOf(expr);
   // Known when compiling: no leaves (a call still runs, for its effects).

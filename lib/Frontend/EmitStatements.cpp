@@ -211,41 +211,9 @@ void FunctionEmitter::emitStatement(const SExpr &stmt) {
     if (ast::value(stmt).kind != SExpr::Kind::None)
       emitAssign(ast::target(stmt), emitExpr(ast::value(stmt)));
   } else if (kind == ast::NodeKind::AugAssign) {
-    Val current = emitExpr(ast::target(stmt));
-    if (current.type.kind == Type::Kind::Bottom)
-      return; // never assigned anywhere: loading it raised UnboundLocalError
-    Val value = emitExpr(ast::value(stmt));
-    bool inPlace = current.type.kind == Type::Kind::Array;
-    if (spec.readOnlyWrites.count(&ast::target(stmt))) {
-      // NumPy computes the sum, then cannot store it: as the ufunc's out=
-      // for a view, as setitem for places given by index arrays.
-      bool ufuncOut = inPlace && !indexesWithArray(spec, ast::target(stmt)) &&
-                      !spec.gathers.count(&ast::target(stmt));
-      raiseReadOnly(ufuncOut ? "output array is read-only" : "assignment destination is read-only");
-      freeIfTemporary(current);
-      freeIfTemporary(value);
-      return;
-    }
-    if (inPlace &&
-        (indexesWithArray(spec, ast::target(stmt)) || spec.gathers.count(&ast::target(stmt)))) {
-      // a[indices] += v is a[indices] = a[indices] + v: a repeated index
-      // gets one update, as in NumPy.
-      Val result = emitBinary(stmt, ast::op(stmt), current, value, &current);
-      freeIfTemporary(current);
-      storeSlice(ast::target(stmt), result);
-      freeIfTemporary(result);
-      return;
-    }
-    Val result = emitBinary(stmt, ast::op(stmt), current, value, inPlace ? &current : nullptr);
-    if (inPlace) {
-      // a += b and a[1:] += b are in place: the result (a fresh array of
-      // a's shape, so no overlap) is cast into a as NumPy's ufuncs cast
-      // into `out` (same kind, wrapping).
-      copyElements(result, current, loc(stmt));
-      freeIfTemporary(result);
-    } else {
-      emitAssign(ast::target(stmt), result);
-    }
+    pinTargetParts(ast::target(stmt));
+    emitAugAssign(stmt);
+    unpin();
   } else if (kind == ast::NodeKind::If) {
     emitIf(stmt);
   } else if (kind == ast::NodeKind::While) {
@@ -284,6 +252,92 @@ void FunctionEmitter::emitStatement(const SExpr &stmt) {
   } else if (kind != ast::NodeKind::Pass) {
     throw std::logic_error(std::string("internal: the typer let a ") + ast::kindName(kind) +
                            " statement through");
+  }
+}
+
+void FunctionEmitter::pinTargetParts(const SExpr &target) {
+  std::vector<const SExpr *> parts;
+  auto add = [&](const SExpr &part) {
+    if (!ast::isNone(part) && !ast::is(part, ast::NodeKind::Name) &&
+        !ast::is(part, ast::NodeKind::Const))
+      parts.push_back(&part);
+  };
+  auto addIndex = [&](const SExpr &index) {
+    if (ast::is(index, ast::NodeKind::Slice)) {
+      add(ast::lower(index));
+      add(ast::upper(index));
+      add(ast::step(index));
+    } else {
+      add(index);
+    }
+  };
+  if (ast::is(target, ast::NodeKind::Subscript)) {
+    add(ast::value(target));
+    const SExpr &index = ast::slice(target);
+    if (ast::is(index, ast::NodeKind::Tuple))
+      for (const SExpr *element : ast::elts(index))
+        addIndex(*element);
+    else
+      addIndex(index);
+  } else if (ast::is(target, ast::NodeKind::Attribute)) {
+    add(ast::value(target));
+  }
+  for (const SExpr *part : parts) {
+    if (terminated())
+      return; // a part raised
+    Val value = emitExpr(*part);
+    pinned[part] = value;
+    // Held until unpin(): the read would release a temporary the write
+    // still uses.
+    if (!value.leaves.empty() && temporaries.erase(value.leaves[0]))
+      pinnedTemporaries.push_back(value);
+  }
+}
+
+void FunctionEmitter::unpin() {
+  pinned.clear();
+  for (const Val &value : pinnedTemporaries) {
+    temporaries.insert(value.leaves[0]);
+    freeIfTemporary(value);
+  }
+  pinnedTemporaries.clear();
+}
+
+void FunctionEmitter::emitAugAssign(const SExpr &stmt) {
+  Val current = emitExpr(ast::target(stmt));
+  if (current.type.kind == Type::Kind::Bottom)
+    return; // never assigned anywhere: loading it raised UnboundLocalError
+  Val value = emitExpr(ast::value(stmt));
+  bool inPlace = current.type.kind == Type::Kind::Array;
+  if (spec.readOnlyWrites.count(&ast::target(stmt))) {
+    // NumPy computes the sum, then cannot store it: as the ufunc's out=
+    // for a view, as setitem for places given by index arrays.
+    bool ufuncOut = inPlace && !indexesWithArray(spec, ast::target(stmt)) &&
+                    !spec.gathers.count(&ast::target(stmt));
+    raiseReadOnly(ufuncOut ? "output array is read-only" : "assignment destination is read-only");
+    freeIfTemporary(current);
+    freeIfTemporary(value);
+    return;
+  }
+  if (inPlace &&
+      (indexesWithArray(spec, ast::target(stmt)) || spec.gathers.count(&ast::target(stmt)))) {
+    // a[indices] += v is a[indices] = a[indices] + v: a repeated index
+    // gets one update, as in NumPy.
+    Val result = emitBinary(stmt, ast::op(stmt), current, value, &current);
+    freeIfTemporary(current);
+    storeSlice(ast::target(stmt), result);
+    freeIfTemporary(result);
+    return;
+  }
+  Val result = emitBinary(stmt, ast::op(stmt), current, value, inPlace ? &current : nullptr);
+  if (inPlace) {
+    // a += b and a[1:] += b are in place: the result (a fresh array of
+    // a's shape, so no overlap) is cast into a as NumPy's ufuncs cast
+    // into `out` (same kind, wrapping).
+    copyElements(result, current, loc(stmt));
+    freeIfTemporary(result);
+  } else {
+    emitAssign(ast::target(stmt), result);
   }
 }
 

@@ -289,6 +289,16 @@ private:
   /// paths leave them to the call's arena).
   void releaseLocals();
   void emitAssign(const SExpr &target, const Val &value);
+  /// `target op= value`, once pinTargetParts has evaluated the target's
+  /// parts.
+  void emitAugAssign(const SExpr &stmt);
+  /// Evaluates the parts of `target` (container, indices, slice bounds)
+  /// that are not names or constants, and pins them: emitExpr returns
+  /// these values until unpin(), so reading and then writing the target
+  /// evaluates them once, as Python does (`a[next_slot()] += 1`). Pinned
+  /// temporaries are released by unpin().
+  void pinTargetParts(const SExpr &target);
+  void unpin();
   /// Binds `target` to `owned` (whose arrays are already claimed).
   void bindOwned(const SExpr &target, const Val &owned);
   void emitFor(const SExpr &stmt);
@@ -683,6 +693,10 @@ private:
   /// Arrays this function owns a reference to and has not (yet) bound to a
   /// variable: new allocations, views of them, jitted callees' results.
   llvm::DenseSet<Value> temporaries;
+  /// Expressions evaluated once for a statement (pinTargetParts), and the
+  /// temporaries among them.
+  std::map<const SExpr *, Val> pinned;
+  std::vector<Val> pinnedTemporaries;
   /// Boxes keyWordsOf made of str constants, for freeMadeKeys().
   llvm::SmallVector<Value, 2> madeKeys;
   /// Locals whose value is an SSA value where they are visible (a loop

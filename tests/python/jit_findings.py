@@ -185,3 +185,39 @@ def tuple_then_write(a, b):
     t = (a, b)
     x, y = t
     y[0] = 1
+
+
+def next_slot(log):
+    # A call with an effect: how many times it ran shows in `log`.
+    log.append(len(log))
+    return len(log) - 1
+
+
+def augment_at_computed_index(a, log):
+    a[next_slot(log)] += 10.0
+    return len(log)
+
+
+def augment_at_computed_indices(a, log):
+    a[next_slot(log), next_slot(log) - 1] += 10.0
+    return len(log)
+
+
+def augment_computed_slice(a, log):
+    a[next_slot(log) : next_slot(log) + 2] += 1.0
+    return len(log)
+
+
+def augment_list_at_computed_index(values, log):
+    values[next_slot(log)] += 5
+    return len(log)
+
+
+def augment_in_row_at_computed_index(a, log):
+    a[next_slot(log)][1] += 3.0
+    return len(log)
+
+
+def augment_at_gathered_indices(a, log):
+    a[np.array([next_slot(log), 0, next_slot(log)])] += 1.0
+    return len(log)

@@ -274,3 +274,21 @@ def test_writes_through_names_bound_by_tuples_respect_read_only_arguments(functi
         getattr(jit, function)(np.zeros(2), b)
     assert not b.any()
     assert_same_effects(getattr(py, function), getattr(jit, function), np.zeros(2), np.zeros(2))
+
+
+@pytest.mark.parametrize(
+    "function, make_target",
+    [
+        ("augment_at_computed_index", lambda: np.arange(6.0)),
+        ("augment_at_computed_indices", lambda: np.arange(36.0).reshape(6, 6)),
+        ("augment_computed_slice", lambda: np.arange(6.0)),
+        ("augment_list_at_computed_index", lambda: [1, 2, 3, 4, 5, 6]),
+        ("augment_in_row_at_computed_index", lambda: np.arange(36.0).reshape(6, 6)),
+        ("augment_at_gathered_indices", lambda: np.arange(6.0)),
+    ],
+)
+@pytest.mark.parametrize("logged", [1, 2, 4, 5])
+def test_augmented_assignment_evaluates_its_target_once(function: str, make_target: Any, logged: int) -> None:
+    # `a[f()] += v` calls f once, reads and writes the same element; with
+    # enough calls logged before, the index is out of range: IndexError.
+    assert_same_effects(getattr(py, function), getattr(jit, function), make_target(), list(range(logged)))
