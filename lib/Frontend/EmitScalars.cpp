@@ -803,11 +803,35 @@ Val FunctionEmitter::emitIfExp(const SExpr &node) {
 }
 
 Val FunctionEmitter::floatToInt(Value x, const char *runtime, const char *overflowKey) {
-  return callRuntimeInt(
+  // Converted here when the rounded value is in int64's range (NaN is
+  // not); the runtime reports the errors, off the common path.
+  Location l = here();
+  llvm::StringRef rounding(runtime);
+  Value integral = rounding == "plait_rt_float_floor_to_int"
+                       ? builder.create<mlir::math::FloorOp>(l, x).getResult()
+                   : rounding == "plait_rt_float_ceil_to_int"
+                       ? builder.create<mlir::math::CeilOp>(l, x).getResult()
+                       : builder.create<mlir::math::TruncOp>(l, x).getResult();
+  constexpr double kTwoPow63 = 9223372036854775808.0;
+  Value inRange = builder.create<arith::AndIOp>(
+      l,
+      builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::OGE, integral, constFloat(-kTwoPow63)),
+      builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::OLT, integral, constFloat(kTwoPow63)));
+  Value converted = builder.create<arith::FPToSIOp>(l, builder.getI64Type(), integral);
+  Block *reported = newBlock(), *done = newBlock();
+  done->addArgument(builder.getI64Type(), l);
+  builder.create<mlir::cf::CondBranchOp>(l, inRange, done, mlir::ValueRange{converted}, reported,
+                                         mlir::ValueRange{});
+  startBlock(reported);
+  Val fromRuntime = callRuntimeInt(
       runtime, {x},
       {{PLAIT_NUMERIC_FLOAT_TO_INT_INF, errorCode("OverflowError", "float_to_int_inf")},
        {PLAIT_NUMERIC_FLOAT_TO_INT_NAN, errorCode("ValueError", "float_to_int_nan")},
        {PLAIT_NUMERIC_INT_OVERFLOW, errorCode("OverflowError", overflowKey)}});
+  if (!terminated())
+    branch(done, fromRuntime.leaves);
+  startBlock(done);
+  return {Type::integer(), {done->getArgument(0)}};
 }
 
 Val FunctionEmitter::minMax(const SExpr &node, bool isMin, std::vector<Val> values,
