@@ -128,6 +128,7 @@ def _cov(m, y=None, rowvar=None, bias=None, ddof=None, fweights=None, aweights=N
 
 
 _HISTOGRAM_BLOCK = 65536  # NumPy's: counts are added up block by block
+_INFINITY = float("inf")
 
 
 def _histogram_range(a):
@@ -160,12 +161,19 @@ def _histogram_edges(first, last, bins):
     return edges
 
 
-def _histogram_bin(x, first, last, edges, bins):
-    # NumPy's uniform-bin fast path: the index computed from the value, then
-    # corrected against the edges themselves.
-    index = int((x - first) / (last - first) * bins)
-    if index == bins:
-        index -= 1
+def _histogram_bin(x, first, last, scale, edges, bins):
+    # NumPy's uniform-bin fast path: an index computed from the value, then
+    # corrected against the edges themselves. NumPy computes the index as
+    # (x - first) / (last - first) * bins; any value within one bin of the
+    # right one ends in the same bin after the corrections, so a product by
+    # `scale` = bins / (last - first) (no division per value) gives NumPy's
+    # counts. (A range below bins * 2**-1024 leaves `scale` infinite.)
+    if scale < _INFINITY:
+        index = int((x - first) * scale)
+    else:
+        index = int((x - first) / (last - first) * bins)
+    if index >= bins:
+        index = bins - 1
     if x < edges[index]:
         index -= 1
     if x >= edges[index + 1] and index != bins - 1:
@@ -182,10 +190,11 @@ def _count_into_bins(a, bins):
     first, last = _histogram_range(a)
     edges = _histogram_edges(first, last, bins)
     counts = np.zeros(bins, np.int64)
+    scale = bins / (last - first)
     for i in range(a.size):
         x = float(a[i])
         if x >= first and x <= last:
-            counts[_histogram_bin(x, first, last, edges, bins)] += 1
+            counts[_histogram_bin(x, first, last, scale, edges, bins)] += 1
     return counts, edges
 
 
@@ -200,12 +209,13 @@ def _sum_into_bins(a, bins, weights):
     edges = _histogram_edges(first, last, bins)
     sums = np.zeros(bins)
     block = np.zeros(bins)
+    scale = bins / (last - first)
     for start in range(0, a.size, _HISTOGRAM_BLOCK):
         block[:] = 0.0
         for i in range(start, min(start + _HISTOGRAM_BLOCK, a.size)):
             x = float(a[i])
             if x >= first and x <= last:
-                block[_histogram_bin(x, first, last, edges, bins)] += weights[i]
+                block[_histogram_bin(x, first, last, scale, edges, bins)] += weights[i]
         sums += block
     return sums, edges
 
