@@ -370,7 +370,8 @@ def section_parallel_kernels(report: Report, rounds: int) -> dict[str, Any]:
     report.add(
         "prange loops (and one whole-array expression) written once, compiled by plait and by Numba with "
         "parallel=True. Each runs with 1 thread (plait's own serial time) and with every thread of the pool "
-        f"({threads[-1]} here); outputs are checked against the interpreted code first."
+        f"({threads[-1]} here), thread counts interleaved in each of {rounds} rounds: times are medians, "
+        "ratios medians of each round's ratio; outputs are checked against the interpreted code first."
     )
     report.add()
     plait_ns = parallel_copies(lambda f: plait.jit(f, parallel=True), plait.prange)
@@ -385,30 +386,40 @@ def section_parallel_kernels(report: Report, rounds: int) -> dict[str, Any]:
         for impl, fn in impls.items():
             got = fn(*parallel_kernels.make_inputs(name))
             assert np.allclose(got, expected, rtol=1e-9, atol=1e-12), (label, impl)
-        med: dict[str, dict[int, float]] = {impl: {} for impl in impls}
-        for count in threads:
-            plait.set_num_threads(count)
-            if numba:
-                numba.set_num_threads(count)
-            times: dict[str, list[float]] = {impl: [] for impl in impls}
-            for _ in range(rounds):
+        # Thread counts interleave within each round, so a machine that gets
+        # busier or quieter during the run shifts both sides of a speed-up.
+        times: dict[str, dict[int, list[float]]] = {impl: {count: [] for count in threads} for impl in impls}
+        for _ in range(rounds):
+            for count in threads:
+                plait.set_num_threads(count)
+                if numba:
+                    numba.set_num_threads(count)
                 for impl, fn in impls.items():
                     args = parallel_kernels.make_inputs(name)
                     # Numba's OpenMP workers spin a while after a loop: let
                     # them go idle before the other column runs.
                     time.sleep(0.05)
-                    times[impl].append(time_call(lambda fn=fn, args=args: fn(*args)))
-            for impl in impls:
-                med[impl][count] = statistics.median(times[impl])
+                    times[impl][count].append(time_call(lambda fn=fn, args=args: fn(*args)))
+        med = {impl: {count: statistics.median(values) for count, values in by_count.items()} for impl, by_count in times.items()}
         plait.set_num_threads(threads[-1])
         if numba:
             numba.set_num_threads(threads[-1])
         for impl in impls:
-            scaling[f"{impl}: {name}"] = {count: med[impl][1] / med[impl][count] for count in threads}
+            scaling[f"{impl}: {name}"] = {
+                count: statistics.median(one / more for one, more in zip(times[impl][1], times[impl][count]))
+                for count in threads
+            }
         all_threads = threads[-1]
-        speedup = med["plait"][1] / med["plait"][all_threads]
+        # Ratios are medians of each round's ratio (its times were taken
+        # moments apart), as in the other sections.
+        plait_times = times["plait"]
+        speedup = statistics.median(one / every for one, every in zip(plait_times[1], plait_times[all_threads]))
         speedups.append(speedup)
-        vs_numba = med["plait"][all_threads] / med["Numba"][all_threads] if "Numba" in med else None
+        vs_numba = (
+            statistics.median(p / n for p, n in zip(plait_times[all_threads], times["Numba"][all_threads]))
+            if "Numba" in times
+            else None
+        )
         if vs_numba is not None:
             vs_numba_all.append(vs_numba)
         rows.append(
@@ -1021,7 +1032,9 @@ def main() -> None:
         "kernels": lambda: section_kernels(report, options.rounds, reference),
         "array_kernels": lambda: section_array_kernels(report, options.rounds, reference),
         "whole_array_kernels": lambda: section_whole_array_kernels(report, options.rounds),
-        "parallel_kernels": lambda: section_parallel_kernels(report, options.rounds),
+        # Short kernels on every core are the most sensitive to a busy
+        # machine: more rounds steady their medians.
+        "parallel_kernels": lambda: section_parallel_kernels(report, max(9, options.rounds)),
         "latency": lambda: section_latency(report, options.rounds),
         "call_overhead": lambda: section_call_overhead(report, options.rounds),
         "dispatch_signatures": lambda: section_dispatch_signatures(report, options.rounds),
