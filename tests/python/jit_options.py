@@ -30,17 +30,11 @@ def plain_step(h, x):
     return h * FNV_PRIME + x
 
 
-def hash_with_wrapping_step(values):
+def hash_with(step, values):
+    # `step` is a jitted function passed in: it keeps its own options.
     h = OFFSET
     for x in values:
-        h = wrapping_step(h, x)
-    return h
-
-
-def hash_with_checked_step(values):
-    h = OFFSET
-    for x in values:
-        h = checked_step(h, x)
+        h = step(h, x)
     return h
 
 
