@@ -147,6 +147,8 @@ FunctionEmitter::Iteration FunctionEmitter::iterate(const Iterable &iterable,
               return pair;
             }};
   }
+  case Iterable::Kind::Dict:
+    break; // emitDictLoop's (enumerate() and zip() of a dict do not type)
   }
   throw std::logic_error("internal: an iterable of no kind");
 }
