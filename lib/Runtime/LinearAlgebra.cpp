@@ -215,10 +215,12 @@ template <typename T> void matmul(const Operand<T> &a, const Operand<T> &b, T *o
   c.is2_p = bMatrix ? b.stride(b.ndim - 1) : 0;
   c.os_m = aMatrix ? (bMatrix ? c.p : 1) : 0;
   c.os_p = bMatrix ? 1 : 0;
+  MatmulLoop<T> loop(c);
+  if (a.ndim <= 2 && b.ndim <= 2)
+    return loop(a.data, b.data, out); // one product: no stacks to walk (or allocate)
   Stacks stacks =
       broadcastStacks(a, std::max<int64_t>(a.ndim - 2, 0), b, std::max<int64_t>(b.ndim - 2, 0),
                       (aMatrix ? c.m : 1) * (bMatrix ? c.p : 1));
-  MatmulLoop<T> loop(c);
   forEachIndex(
       stacks.sizes, {stacks.aStrides, stacks.bStrides, stacks.outStrides},
       [&](const std::vector<int64_t> &at) { loop(a.data + at[0], b.data + at[1], out + at[2]); });
