@@ -288,18 +288,18 @@ void FunctionEmitter::pinTargetParts(const SExpr &target) {
     Val value = emitExpr(*part);
     pinned[part] = value;
     // Held until unpin(): the read would release a temporary the write
-    // still uses.
-    if (!value.leaves.empty() && temporaries.erase(value.leaves[0]))
-      pinnedTemporaries.push_back(value);
+    // still uses (a tuple's arrays too).
+    for (Value leaf : value.leaves)
+      if (temporaries.erase(leaf))
+        pinnedTemporaries.push_back(leaf);
   }
 }
 
 void FunctionEmitter::unpin() {
   pinned.clear();
-  for (const Val &value : pinnedTemporaries) {
-    temporaries.insert(value.leaves[0]);
-    freeIfTemporary(value);
-  }
+  for (Value leaf : pinnedTemporaries)
+    if (!terminated())
+      builder.create<dialect::ReleaseOp>(here(), leaf);
   pinnedTemporaries.clear();
 }
 

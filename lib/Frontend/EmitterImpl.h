@@ -694,9 +694,9 @@ private:
   /// variable: new allocations, views of them, jitted callees' results.
   llvm::DenseSet<Value> temporaries;
   /// Expressions evaluated once for a statement (pinTargetParts), and the
-  /// temporaries among them.
+  /// temporary arrays among their leaves (released by unpin()).
   std::map<const SExpr *, Val> pinned;
-  std::vector<Val> pinnedTemporaries;
+  llvm::SmallVector<Value, 2> pinnedTemporaries;
   /// Boxes keyWordsOf made of str constants, for freeMadeKeys().
   llvm::SmallVector<Value, 2> madeKeys;
   /// Locals whose value is an SSA value where they are visible (a loop
