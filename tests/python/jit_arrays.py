@@ -641,3 +641,73 @@ def set_shape_of_asarray(x):
 
 def augmented_through_nd_index(a, idx):
     a[idx] += 1.0
+
+
+# Indices that a loop's range keeps in bounds (plait-drop-index-checks
+# removes their checks), next to ones one step beyond it, which must still
+# raise IndexError or wrap as CPython does.
+
+
+def stencil_within_the_range(a):
+    n = a.shape[0]
+    s = 0.0
+    for i in range(1, n - 1):
+        s += a[i - 1] * 3.0 + a[i + 1]
+    for i in range(n - 1, -1, -1):
+        s = s * 0.5 + a[i]
+    return s
+
+
+def triangles_within_the_range(a):
+    s = 0.0
+    for i in range(len(a)):
+        for j in range(i):
+            s += a[j] * a[j + 1]
+        for j in range(i + 1, a.shape[0]):
+            s -= a[j - 1] * 0.5
+    return s
+
+
+def one_past_the_end(a):
+    s = 0.0
+    for i in range(len(a)):
+        s += a[i + 1]
+    return s
+
+
+def one_before_the_start(a):
+    s = 0.0
+    for i in range(a.shape[0]):
+        s = s * 2.0 + a[i - 1]  # a[-1]: the last element
+    return s
+
+
+def down_from_the_size(a):
+    s = 0.0
+    for i in range(a.shape[0], -1, -1):
+        s += a[i]
+    return s
+
+
+def bound_reassigned(a):
+    n = a.shape[0]
+    n = n + 1
+    s = 0.0
+    for i in range(n):
+        s += a[i]
+    return s
+
+
+def triangle_past_the_diagonal(a):
+    s = 0.0
+    for i in range(len(a)):
+        for j in range(i):
+            s += a[j + 2]
+    return s
+
+
+def other_axis_bound(m):
+    s = 0.0
+    for i in range(m.shape[0]):
+        s += m[0, i]
+    return s

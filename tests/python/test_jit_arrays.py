@@ -571,6 +571,19 @@ def test_versioned_loops_raise_where_cpython_does(size: int, start: int, stop: i
     assert_same(py.sum_until, jit.sum_until, a, stop, float(shift), unified=True)
 
 
+@given(size=st.integers(0, 7), columns=st.integers(0, 7))
+@SETTINGS
+def test_indices_a_range_keeps_in_bounds_and_those_just_beyond(size: int, columns: int) -> None:
+    # Proven indices run unchecked; one step further, CPython's IndexError
+    # (or a negative index's wrap) must still happen, at the same element.
+    a = np.arange(1.0, size + 1.0)
+    for name in ("stencil_within_the_range", "triangles_within_the_range", "one_past_the_end",
+                 "one_before_the_start", "down_from_the_size", "bound_reassigned", "triangle_past_the_diagonal"):
+        assert_same(getattr(py, name), getattr(jit, name), a, unified=True)
+    m = np.arange(float(size * columns)).reshape(size, columns)
+    assert_same(py.other_axis_bound, jit.other_axis_bound, m, unified=True)
+
+
 def test_in_bounds_loops_vectorise_with_checks_on() -> None:
     u = np.random.default_rng(3).random((40, 30))
     expected, got = np.zeros_like(u), np.zeros_like(u)

@@ -44,14 +44,16 @@ assert gather(a, np.array([1, 2])) == 3.0
 print("smooth: plait")
 print(smooth.inspect(stage="plait"))
 
-# Versioned: the guard, then the copy (positions used as they are) and the
-# checked original.
+# a's indices are in range by the loop's bounds (plait-drop-index-checks);
+# out[i] is versioned: the guard, then the copy (positions used as they
+# are) and the checked original.
 # CHECK-LABEL: smooth: optimized-plait
 # CHECK: scf.if
 # CHECK: plait.for
-# CHECK-NOT: plait.index
+# CHECK-NOT: axis 0{{( nonnegative)?$}}
 # CHECK: } else {
-# CHECK: plait.index
+# CHECK: plait.index {{.*}} axis 0 unchecked nonnegative
+# CHECK: plait.index {{.*}} axis 0{{( nonnegative)?$}}
 print("smooth: optimized-plait")
 print(smooth.inspect(stage="optimized-plait"))
 
@@ -72,11 +74,13 @@ print(smooth.inspect(stage="llvm"))
 print("count_small: optimized-plait")
 print(count_small.inspect(stage="optimized-plait"))
 
-# a[b[i]]: the index comes from memory; a stays checked (b[i] is guarded).
+# a[b[i]]: the index comes from memory; a stays checked, and b[i] needs no
+# check: nothing is left to version.
 # CHECK-LABEL: gather: optimized-plait
-# CHECK: scf.if
+# CHECK-NOT: scf.if
 # CHECK: plait.for
-# CHECK: plait.index
-# CHECK: } else {
+# CHECK: plait.index {{.*}} axis 0 unchecked nonnegative
+# CHECK: plait.index {{.*}} axis 0{{( nonnegative)?$}}
+# CHECK-NOT: scf.if
 print("gather: optimized-plait")
 print(gather.inspect(stage="optimized-plait"))

@@ -45,6 +45,19 @@ def LowerElementwise : Pass<"plait-lower-elementwise", "::mlir::ModuleOp"> {
                            "::mlir::cf::ControlFlowDialect", "::mlir::scf::SCFDialect"];
 }
 
+def DropIndexChecks : Pass<"plait-drop-index-checks", "::mlir::func::FuncOp"> {
+  let summary = "Indices that range loops keep inside their axis need no check";
+  let description = [{
+    `a[i]`, `a[i - 1]` or `a[i + 1]` with `i` from `range(1, a.shape[0] - 1)`
+    (or a prange of `a.shape[0]`, or a loop bounded by an enclosing one's
+    variable) is always in the axis: the `plait.index` becomes `unchecked`
+    and `nonnegative`, with no guard and no copy of the loop. The proof
+    follows constants, checked int arithmetic by constants, loop bounds,
+    array sizes and slots stored once.
+  }];
+  let constructor = "::plait::dialect::createDropIndexChecksPass()";
+}
+
 def VersionLoops : Pass<"plait-version-loops", "::mlir::func::FuncOp"> {
   let summary = "Runs innermost range loops without the checks a guard proves unneeded";
   let description = [{

@@ -24,7 +24,10 @@ void buildOptimizePipeline(mlir::OpPassManager &pm) {
   // become loops that the passes below treat as any other.
   pm.addNestedPass<mlir::func::FuncOp>(createFuseElementwisePass());
   pm.addPass(createLowerElementwisePass());
-  // prange bodies become functions before the slots they use are hoisted.
+  // Indices that loops keep in range lose their checks while prange loops
+  // still show their ranges; prange bodies then become functions before the
+  // slots they use are hoisted.
+  pm.addNestedPass<mlir::func::FuncOp>(createDropIndexChecksPass());
   pm.addPass(createOutlineParallelPass());
   // Inlined callees' slots first (before versioning copies loops); then
   // versioning: it sees the checks as emitted; range analysis then removes
