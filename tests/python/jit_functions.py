@@ -302,3 +302,19 @@ def long_loop(n):
     for i in range(n):
         s = (s + i * i) % 1000003
     return s
+
+
+def read_before_assigned_in_a_loop(n, k):
+    # y is bound from the second iteration on: read on the first when k == 0.
+    total = 0
+    for i in range(n):
+        if i >= k:
+            total += y  # noqa: F821 - may be unbound: CPython's UnboundLocalError
+        y = i * 2
+    return total
+
+
+def bound_by_the_loop(n):
+    for i in range(n):
+        last = i
+    return last  # unbound when the loop does not run

@@ -164,6 +164,16 @@ def test_range_spans_wider_than_int64(start: int, stop: int, step: int) -> None:
     assert_same(py.range_walk, jit.range_walk, start, stop, step)
 
 
+@given(n=st.integers(0, 6), k=st.integers(-1, 6))
+@SETTINGS
+def test_variables_bound_on_some_paths_only(n: int, k: int) -> None:
+    # Reads where every path assigned first need no check; the others raise
+    # CPython's UnboundLocalError with its message.
+    assert_same(py.read_before_assigned_in_a_loop, jit.read_before_assigned_in_a_loop, n, k)
+    assert_same(py.bound_by_the_loop, jit.bound_by_the_loop, n)
+    assert_same(py.unbound, jit.unbound, k)
+
+
 @given(n=st.integers(-5, 300))
 @SETTINGS
 def test_control_flow(n: int) -> None:

@@ -32,6 +32,21 @@ func.func @variable(%a: !array, %c: i1) -> !array {
   return %b : !array
 }
 
+// Canonicalisation may also choose between two slots with arith.select
+// (two returns of different variables merged): a select of pointers.
+// CHECK-LABEL: llvm.func @chosen_slot
+func.func @chosen_slot(%a: !array, %c: i1) -> !array {
+  %first = plait.array_slot : !slot
+  %second = plait.array_slot : !slot
+  plait.store_array %a, %first : !slot
+  plait.store_array %a, %second : !slot
+  // CHECK: %[[CHOSEN:.*]] = llvm.select %{{.*}}, %{{.*}}, %{{.*}} : i1, !llvm.ptr
+  %chosen = arith.select %c, %first, %second : !slot
+  // CHECK: llvm.load %[[CHOSEN]]
+  %b = plait.load_array %chosen : !slot
+  return %b : !array
+}
+
 // complex_part: the float view of a complex array's parts has the same
 // pointers, twice the offset (plus one for the imaginary parts) and twice
 // the strides.

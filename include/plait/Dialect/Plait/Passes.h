@@ -22,6 +22,7 @@ namespace plait::dialect {
 std::unique_ptr<mlir::Pass> createFuseElementwisePass();
 std::unique_ptr<mlir::Pass> createLowerElementwisePass();
 std::unique_ptr<mlir::Pass> createHoistAllocasPass();
+std::unique_ptr<mlir::Pass> createForwardConstantSlotsPass();
 std::unique_ptr<mlir::Pass> createDropIndexChecksPass();
 std::unique_ptr<mlir::Pass> createVersionLoopsPass();
 std::unique_ptr<mlir::Pass> createDropOverflowChecksPass();

@@ -45,6 +45,19 @@ def LowerElementwise : Pass<"plait-lower-elementwise", "::mlir::ModuleOp"> {
                            "::mlir::cf::ControlFlowDialect", "::mlir::scf::SCFDialect"];
 }
 
+def ForwardConstantSlots : Pass<"plait-forward-constant-slots", "::mlir::func::FuncOp"> {
+  let summary = "Reads of a slot that only ever holds one constant after its initialisation";
+  let description = [{
+    A variable's bound flag is false at the start and true from each
+    assignment on: a load that a store of `true` dominates reads `true`, and
+    its UnboundLocalError check folds away. In general: for a rank-0 stack
+    slot used only by loads and stores whose stores, after the leading ones
+    in the entry block, all write one constant, a load dominated by one of
+    those stores becomes that constant.
+  }];
+  let constructor = "::plait::dialect::createForwardConstantSlotsPass()";
+}
+
 def DropIndexChecks : Pass<"plait-drop-index-checks", "::mlir::func::FuncOp"> {
   let summary = "Indices that range loops keep inside their axis need no check";
   let description = [{

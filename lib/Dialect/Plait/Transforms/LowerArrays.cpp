@@ -32,24 +32,29 @@ public:
 
   LogicalResult run() {
     SmallVector<Operation *> ops;
-    SmallVector<BlockArgument> slotArguments;
+    SmallVector<Value> chosenSlots;
     module.walk([&](Operation *op) {
       if (isa<ArraySlotOp, ItemSlotOp, LoadArrayOp, StoreArrayOp, RetainOp, ReleaseOp,
               ComplexPartOp, ListItemsOp>(op))
         ops.push_back(op);
+      if (!isa<ArraySlotOp, ItemSlotOp>(op))
+        for (Value result : op->getResults())
+          if (result.getType().isa<ArraySlotType>())
+            chosenSlots.push_back(result);
       for (Region &region : op->getRegions())
         for (Block &block : region)
           for (BlockArgument argument : block.getArguments())
             if (argument.getType().isa<ArraySlotType>())
-              slotArguments.push_back(argument);
+              chosenSlots.push_back(argument);
     });
-    // Slots become pointers first, also where canonicalisation made them
-    // block arguments (blocks merged), so their users read them as such.
-    for (BlockArgument argument : slotArguments) {
-      FailureOr<Type> pointer = pointerType(argument.getType().cast<ArraySlotType>());
+    // Slots become pointers first, also where canonicalisation chose
+    // between them (blocks merged into one with a slot argument, or an
+    // arith.select of two slots), so their users read them as such.
+    for (Value chosen : chosenSlots) {
+      FailureOr<Type> pointer = pointerType(chosen.getType().cast<ArraySlotType>());
       if (failed(pointer))
         return failure();
-      argument.setType(*pointer);
+      chosen.setType(*pointer);
     }
     // A function taking slots (a prange body outlined with its variables'
     // slots) now takes pointers.

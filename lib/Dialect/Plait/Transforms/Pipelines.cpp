@@ -20,6 +20,9 @@ namespace plait::dialect {
 #include "plait/Dialect/Plait/Passes.h.inc"
 
 void buildOptimizePipeline(mlir::OpPassManager &pm) {
+  // Bound flags of variables assigned before their uses read as true:
+  // their UnboundLocalError checks fold away before anything copies them.
+  pm.addNestedPass<mlir::func::FuncOp>(createForwardConstantSlotsPass());
   // Whole-array operations fuse while they are still operations, then
   // become loops that the passes below treat as any other.
   pm.addNestedPass<mlir::func::FuncOp>(createFuseElementwisePass());
