@@ -46,7 +46,7 @@ constexpr int kDeepestProof = 16;
 
 class IndexProver {
 public:
-  IndexProver(func::FuncOp function) : dominance(function) {}
+  explicit IndexProver(func::FuncOp function) : dominance(function) {}
 
   /// Whether 0 <= x < size wherever `index` runs.
   bool inRange(IndexOp index) {
