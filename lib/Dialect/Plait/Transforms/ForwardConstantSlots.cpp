@@ -73,37 +73,40 @@ struct ForwardConstantSlotsPass
       }
       if (!onlyLoadsAndStores || loads.empty() || stores.empty())
         continue;
-      auto constantOf = [](memref::StoreOp store) {
+      SmallVector<Attribute> stored; // each store's constant, or null
+      for (memref::StoreOp store : stores) {
         Attribute value;
-        return matchPattern(store.getValue(), m_Constant(&value)) ? value : Attribute();
-      };
+        stored.push_back(matchPattern(store.getValue(), m_Constant(&value)) ? value : Attribute());
+      }
       // The constant: that of the stores outside the entry block, else of
       // the entry block's last store.
-      memref::StoreOp last = stores.front();
-      for (memref::StoreOp store : stores) {
-        if (store->getBlock() != &entry || place(store) > place(last))
-          last = store;
-      }
-      Attribute value = constantOf(last);
+      size_t last = 0;
+      for (auto [k, store] : llvm::enumerate(stores))
+        if (store->getBlock() != &entry || place(store) > place(stores[last]))
+          last = k;
+      Attribute value = stored[last];
       if (!value)
         continue;
       // Other values are stored only in the entry block (each runs once),
       // up to `lastOther`: a store of the constant after that is final.
       bool othersInEntry = true;
       std::optional<size_t> lastOther;
-      for (memref::StoreOp store : stores) {
-        if (constantOf(store) == value)
+      for (auto [store, storedValue] : llvm::zip(stores, stored)) {
+        if (storedValue == value)
           continue;
         othersInEntry &= store->getBlock() == &entry;
         lastOther = std::max(lastOther.value_or(0), place(store));
       }
       if (!othersInEntry)
         continue;
-      Operation *constant = last.getValue().getDefiningOp();
+      SmallVector<Operation *> finalStores;
+      for (auto [store, storedValue] : llvm::zip(stores, stored))
+        if (storedValue == value && (!lastOther || place(store) > *lastOther))
+          finalStores.push_back(store);
+      Operation *constant = stores[last].getValue().getDefiningOp();
       for (memref::LoadOp load : loads) {
-        if (llvm::any_of(stores, [&](memref::StoreOp store) {
-              return constantOf(store) == value && (!lastOther || place(store) > *lastOther) &&
-                     dominance.properlyDominates(store.getOperation(), load.getOperation());
+        if (llvm::any_of(finalStores, [&](Operation *store) {
+              return dominance.properlyDominates(store, load.getOperation());
             }))
           forwarded.push_back({load, constant});
       }
