@@ -51,9 +51,10 @@ def ForwardConstantSlots : Pass<"plait-forward-constant-slots", "::mlir::func::F
     A variable's bound flag is false at the start and true from each
     assignment on: a load that a store of `true` dominates reads `true`, and
     its UnboundLocalError check folds away. In general: for a rank-0 stack
-    slot used only by loads and stores whose stores, after the leading ones
-    in the entry block, all write one constant, a load dominated by one of
-    those stores becomes that constant.
+    slot of a scalar, used only by loads and stores, whose stores of other
+    values than one constant are all operations of the entry block, a load
+    dominated by a store of the constant placed after all of them becomes
+    that constant.
   }];
   let constructor = "::plait::dialect::createForwardConstantSlotsPass()";
 }
