@@ -3,15 +3,16 @@
 #include "plait/Runtime/RuntimeSymbols.h"
 #include "plait/Support/LLVMCompat.h"
 
-#include "llvm/ExecutionEngine/Orc/CompileUtils.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SmallVectorMemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
 
@@ -84,22 +85,60 @@ static void initializeTarget() {
   });
 }
 
-llvm::TargetMachine &SharedJIT::threadTargetMachine() {
-  // A TargetMachine is not safe for concurrent code generation: one per
-  // thread, created once (creating one costs about a millisecond).
-  thread_local std::unique_ptr<llvm::TargetMachine> machine;
-  if (!machine) {
-    initializeTarget();
-    auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
-    if (!builder)
-      throw std::runtime_error(llvm::toString(builder.takeError()));
-    builder->setCodeGenOptLevel(llvm::CodeGenOpt::Aggressive);
-    auto created = builder->createTargetMachine();
-    if (!created)
-      throw std::runtime_error(llvm::toString(created.takeError()));
-    machine = std::move(*created);
+namespace {
+/// What a thread needs to generate code: a TargetMachine (not safe for
+/// concurrent code generation) and the legacy pass manager of its code
+/// generator. Both are built once per thread: building the pass manager
+/// costs a tenth of a small function's compilation. LLVM's AsmPrinter
+/// and MC streamer reset themselves after each module (`doFinalization`)
+/// to run again on the next one; the object is written into `object`,
+/// which each run hands over and leaves empty.
+struct ThreadCodeGenerator {
+  std::unique_ptr<llvm::TargetMachine> machine;
+  llvm::SmallVector<char, 0> object;
+  llvm::raw_svector_ostream objectStream{object};
+  std::unique_ptr<llvm::legacy::PassManager> passes;
+
+  static ThreadCodeGenerator &get() {
+    thread_local ThreadCodeGenerator generator;
+    return generator;
   }
-  return *machine;
+
+  llvm::TargetMachine &targetMachine() {
+    if (!machine) {
+      initializeTarget();
+      auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
+      if (!builder)
+        throw std::runtime_error(llvm::toString(builder.takeError()));
+      builder->setCodeGenOptLevel(llvm::CodeGenOpt::Aggressive);
+      auto created = builder->createTargetMachine();
+      if (!created)
+        throw std::runtime_error(llvm::toString(created.takeError()));
+      machine = std::move(*created);
+    }
+    return *machine;
+  }
+
+  /// The relocatable object of `module`.
+  std::unique_ptr<llvm::MemoryBuffer> generate(llvm::Module &module) {
+    if (!passes) {
+      auto built = std::make_unique<llvm::legacy::PassManager>();
+      llvm::MCContext *context = nullptr;
+      if (targetMachine().addPassesToEmitMC(*built, context, objectStream))
+        throw std::runtime_error("code generation failed: the target cannot emit objects");
+      passes = std::move(built);
+    }
+    object.clear();
+    passes->run(module);
+    return std::make_unique<llvm::SmallVectorMemoryBuffer>(
+        std::move(object), module.getModuleIdentifier() + "-jitted-objectbuffer",
+        /*RequiresNullTerminator=*/false);
+  }
+};
+} // namespace
+
+llvm::TargetMachine &SharedJIT::threadTargetMachine() {
+  return ThreadCodeGenerator::get().targetMachine();
 }
 
 SharedJIT::SharedJIT() : impl(std::make_unique<Impl>()) {
@@ -134,17 +173,13 @@ std::shared_ptr<SharedJIT::Code> SharedJIT::add(std::unique_ptr<llvm::Module> mo
                                                 std::string *objectCopy) {
   // Code generation on this thread with its own TargetMachine, so that
   // compilations of different threads run in parallel.
-  llvm::orc::SimpleCompiler compiler(threadTargetMachine());
-  auto object = compiler(*module);
-  if (!object)
-    throw std::runtime_error("code generation failed: " +
-                             llvm::toString(object.takeError()));
+  std::unique_ptr<llvm::MemoryBuffer> object = ThreadCodeGenerator::get().generate(*module);
   if (generated)
     generated();
   if (objectCopy)
-    objectCopy->assign((*object)->getBufferStart(), (*object)->getBufferSize());
+    objectCopy->assign(object->getBufferStart(), object->getBufferSize());
   (void)context; // the module (and its context) are no longer needed
-  return link(std::move(*object), impl->jit->getMainJITDylib(), /*ownDylib=*/false, entrySymbol);
+  return link(std::move(object), impl->jit->getMainJITDylib(), /*ownDylib=*/false, entrySymbol);
 }
 
 std::shared_ptr<SharedJIT::Code> SharedJIT::link(std::unique_ptr<llvm::MemoryBuffer> object,
