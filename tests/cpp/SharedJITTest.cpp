@@ -60,6 +60,37 @@ TEST(SharedJITTest, ConsecutiveModulesOnOneThreadGetObjectsOfTheirOwn) {
     EXPECT_EQ(codes[i]->codeBytes(), codes[0]->codeBytes());
 }
 
+TEST(SharedJITTest, LargeModulesCompileWithoutDomainReassignment) {
+  // int64_t f(int64_t x): x * 1 + ... with 8,000 dependent adds and
+  // multiplies, past the size from which code generation skips
+  // X86DomainReassignment (through the module context's pass gate).
+  auto context = std::make_unique<llvm::LLVMContext>();
+  auto module = std::make_unique<llvm::Module>("large-module", *context);
+  llvm::Type *i64 = llvm::Type::getInt64Ty(*context);
+  auto *type = llvm::FunctionType::get(i64, {i64}, false);
+  auto *function = llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage,
+                                          "shared_jit_test_large", *module);
+  llvm::IRBuilder<> b(llvm::BasicBlock::Create(*context, "entry", function));
+  llvm::Value *value = function->getArg(0);
+  uint64_t expected = 3; // wraps around, as the IR's adds and multiplies do
+  for (int64_t i = 0; i < 4000; ++i) {
+    value = b.CreateMul(value, llvm::ConstantInt::get(i64, 1 + i % 3));
+    value = b.CreateAdd(value, function->getArg(0));
+    expected = expected * static_cast<uint64_t>(1 + i % 3) + 3;
+  }
+  b.CreateRet(value);
+  ASSERT_GT(module->getInstructionCount(), 6000u);
+  llvm::TargetMachine &machine = SharedJIT::threadTargetMachine();
+  module->setDataLayout(machine.createDataLayout());
+  module->setTargetTriple(machine.getTargetTriple().str());
+  auto code = SharedJIT::get().add(std::move(module), std::move(context), "shared_jit_test_large");
+  auto *entry = reinterpret_cast<int64_t (*)(int64_t)>(code->lookup("shared_jit_test_large"));
+  EXPECT_EQ(static_cast<uint64_t>(entry(3)), expected);
+  // The next module of the thread is generated as usual.
+  auto small = compileConstant("shared_jit_test_after_large", 7);
+  EXPECT_EQ(call(*small, "shared_jit_test_after_large"), 7);
+}
+
 TEST(SharedJITTest, ThreadsGenerateCodeWithPipelinesOfTheirOwn) {
   std::vector<std::string> failures(4);
   std::vector<std::thread> threads;
