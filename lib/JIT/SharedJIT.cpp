@@ -99,7 +99,7 @@ public:
   static constexpr unsigned kLargeModule = 6000;
 
   bool isEnabled() const override { return true; }
-  bool shouldRunPass(const llvm::StringRef pass, llvm::StringRef) override {
+  bool shouldRunPass(const llvm::StringRef pass, llvm::StringRef) PLAIT_PASS_GATE_CONST override {
     return pass != "X86 Domain Reassignment Pass";
   }
 };

@@ -14,6 +14,14 @@
 #include "llvm/Support/CodeGen.h"
 #include "llvm/Support/ThreadPool.h"
 
+/// LLVM 21 made OptPassGate::shouldRunPass const (the gates' overrides
+/// carry this qualifier).
+#if LLVM_VERSION_MAJOR >= 21
+#define PLAIT_PASS_GATE_CONST const
+#else
+#define PLAIT_PASS_GATE_CONST
+#endif
+
 namespace plait::compat {
 
 /// The memref-to-LLVM conversion was renamed in LLVM 17.
