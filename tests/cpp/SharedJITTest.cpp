@@ -61,8 +61,8 @@ TEST(SharedJITTest, ConsecutiveModulesOnOneThreadGetObjectsOfTheirOwn) {
 }
 
 TEST(SharedJITTest, LargeModulesCompileWithoutDomainReassignment) {
-  // int64_t f(int64_t x): x * 1 + ... with 8,000 dependent adds and
-  // multiplies, past the size from which code generation skips
+  // int64_t f(int64_t x): 4,000 rounds of multiplying by 1, 2 or 3 and
+  // adding x, past the size from which code generation skips
   // X86DomainReassignment (through the module context's pass gate).
   auto context = std::make_unique<llvm::LLVMContext>();
   auto module = std::make_unique<llvm::Module>("large-module", *context);
