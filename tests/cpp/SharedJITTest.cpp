@@ -23,6 +23,16 @@ using namespace plait;
 
 namespace {
 
+/// Generates code for `module` on this thread and links it.
+std::shared_ptr<SharedJIT::Code> addToJIT(std::unique_ptr<llvm::Module> module,
+                                          std::unique_ptr<llvm::LLVMContext> context,
+                                          const std::string &symbol) {
+  llvm::TargetMachine &machine = SharedJIT::threadTargetMachine();
+  module->setDataLayout(machine.createDataLayout());
+  module->setTargetTriple(machine.getTargetTriple().str());
+  return SharedJIT::get().add(std::move(module), std::move(context), symbol);
+}
+
 /// Compiles a module defining `int64_t <symbol>()` returning `value` (and an
 /// internal helper of the same name in every module, so that symbols that
 /// leaked from an earlier module would clash or be called instead).
@@ -38,10 +48,7 @@ std::shared_ptr<SharedJIT::Code> compileConstant(const std::string &symbol, int6
   auto *entry = llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage, symbol, *module);
   b.SetInsertPoint(llvm::BasicBlock::Create(*context, "entry", entry));
   b.CreateRet(b.CreateCall(helper));
-  llvm::TargetMachine &machine = SharedJIT::threadTargetMachine();
-  module->setDataLayout(machine.createDataLayout());
-  module->setTargetTriple(machine.getTargetTriple().str());
-  return SharedJIT::get().add(std::move(module), std::move(context), symbol);
+  return addToJIT(std::move(module), std::move(context), symbol);
 }
 
 int64_t call(const SharedJIT::Code &code, const std::string &symbol) {
@@ -80,10 +87,7 @@ TEST(SharedJITTest, LargeModulesCompileWithoutDomainReassignment) {
   }
   b.CreateRet(value);
   ASSERT_GT(module->getInstructionCount(), 6000u);
-  llvm::TargetMachine &machine = SharedJIT::threadTargetMachine();
-  module->setDataLayout(machine.createDataLayout());
-  module->setTargetTriple(machine.getTargetTriple().str());
-  auto code = SharedJIT::get().add(std::move(module), std::move(context), "shared_jit_test_large");
+  auto code = addToJIT(std::move(module), std::move(context), "shared_jit_test_large");
   auto *entry = reinterpret_cast<int64_t (*)(int64_t)>(code->lookup("shared_jit_test_large"));
   EXPECT_EQ(static_cast<uint64_t>(entry(3)), expected);
   // The next module of the thread is generated as usual.
