@@ -77,6 +77,49 @@ func.func @counter(%n: i64) -> i32 {
   return %how : i32
 }
 
+// c += i * i with overflow='wrap': nothing to drop, so no copy (both copies
+// would be the same loop, compiled twice).
+// CHECK-LABEL: func.func @wrapping_counter
+func.func @wrapping_counter(%n: i64) -> i32 {
+  %count = memref.alloca() : memref<i64>
+  %c0 = arith.constant 0 : i64
+  %c1 = arith.constant 1 : i64
+  memref.store %c0, %count[] : memref<i64>
+  // CHECK-NOT: scf.if
+  // CHECK: plait.for
+  // CHECK-NOT: plait.for
+  %how = plait.for %i = %c0 to %n step %c1 {
+    %c = memref.load %count[] : memref<i64>
+    %sq = plait.mul wrap %i, %i
+    %next = plait.add wrap %c, %sq
+    memref.store %next, %count[] : memref<i64>
+    plait.continue
+  }
+  return %how : i32
+}
+
+// c += i % 7 wrapping: the copy still gains (a dividend proved
+// non-negative needs no sign fix-up).
+// CHECK-LABEL: func.func @wrapping_remainder
+func.func @wrapping_remainder(%n: i64) -> i32 {
+  %count = memref.alloca() : memref<i64>
+  %c0 = arith.constant 0 : i64
+  %c1 = arith.constant 1 : i64
+  %c7 = arith.constant 7 : i64
+  memref.store %c0, %count[] : memref<i64>
+  // CHECK: scf.if
+  // CHECK: plait.assume_nonnegative
+  // CHECK: } else {
+  %how = plait.for %i = %c0 to %n step %c1 {
+    %c = memref.load %count[] : memref<i64>
+    %m = plait.mod wrap %i, %c7
+    %next = plait.add wrap %c, %m
+    memref.store %next, %count[] : memref<i64>
+    plait.continue
+  }
+  return %how : i32
+}
+
 // a[b[i]]: an index loaded from memory cannot be guarded; nothing changes.
 // CHECK-LABEL: func.func @indirect
 func.func @indirect(%a: memref<?xf64>, %b: memref<?xi64>, %n: i64) -> i32 {

@@ -236,9 +236,29 @@ private:
         counter.updates.push_back(store.getValue().getDefiningOp());
         counter.terms.push_back(term);
       }
-      if (ok)
+      if (ok && worthGuarding(counter))
         counters.push_back(counter);
     }
+  }
+
+  /// Whether the copy would differ for this counter: one of its updates or
+  /// terms checks for overflow, or takes a remainder (a non-negative
+  /// dividend needs no sign fix-up). With overflow='wrap' and no `%`, both
+  /// copies would be the same loop, compiled twice.
+  bool worthGuarding(const Counter &counter) {
+    std::function<bool(Value)> gains = [&](Value value) {
+      Operation *def = value.getDefiningOp();
+      if (!def || !insideLoop(value) || !isa<AddOp, SubOp, MulOp, ModOp>(def))
+        return false;
+      return isa<ModOp>(def) || checksOverflow(def) ||
+             llvm::any_of(def->getOperands(), gains);
+    };
+    return llvm::any_of(counter.updates, checksOverflow) || llvm::any_of(counter.terms, gains);
+  }
+
+  static bool checksOverflow(Operation *op) {
+    auto mode = op->getAttrOfType<OverflowModeAttr>("overflow");
+    return mode && mode.getValue() == OverflowMode::check;
   }
 
   //===--------------------------------------------------------------------===//
