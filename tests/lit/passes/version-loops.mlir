@@ -9,8 +9,9 @@ func.func @shifted_access(%a: memref<?xf64, strided<[1], offset: ?>>, %k: i64, %
   %c1 = arith.constant 1 : i64
   // CHECK: %[[FROM:.*]] = arith.addi %{{.*}}, %arg1
   // CHECK: %[[TO:.*]] = arith.addi %{{.*}}, %arg1
-  // CHECK: arith.cmpi sge, %[[FROM]]
-  // CHECK: arith.cmpi slt, %[[TO]]
+  // 0 <= from <= to < size, unsigned: from <=u to and to <u size.
+  // CHECK: arith.cmpi ule, %[[FROM]], %[[TO]]
+  // CHECK: arith.cmpi ult, %[[TO]]
   // CHECK: %[[OK:.*]] = arith.ori
   // CHECK: scf.if %[[OK]] -> (i32) {
   // The copy: the position is the index itself.
@@ -46,16 +47,21 @@ func.func @counter(%n: i64) -> i32 {
   %c1 = arith.constant 1 : i64
   %c7 = arith.constant 7 : i64
   memref.store %c0, %count[] : memref<i64>
-  // The guard bounds magnitudes in f64, below 2**62 * (1 - 2**-40): i * i
-  // as the square of the range's larger end; the dividend's interval in i64.
+  // The guard bounds magnitudes in f64, their sum below 2**62 * (1 - 2**-40):
+  // i * i as the square of the range's larger end; the dividend's interval
+  // in i64; constants (7) add nothing.
   // CHECK: %[[LIMIT:.*]] = arith.constant 4.6116860184231936E+18 : f64
-  // CHECK: %[[SQ:.*]] = arith.mulf %[[I:.*]], %[[I]] : f64
-  // CHECK: arith.cmpf olt, %[[SQ]], %[[LIMIT]] : f64
+  // CHECK: %[[I:.*]] = arith.select %{{.*}} : f64
+  // CHECK: %[[SQ:.*]] = arith.mulf %[[I]], %[[I]] : f64
+  // CHECK: %[[SUM:.*]] = arith.addf %[[I]], %[[SQ]] fastmath<nsz> : f64
   // CHECK: arith.muli %{{.*}} : i64
   // The counter's start, then trips * the terms' bound.
   // CHECK: memref.load %alloca
+  // CHECK: %[[START:.*]] = math.absf
+  // CHECK: %[[WITH_START:.*]] = arith.addf %[[SUM]], %[[START]] fastmath<nsz> : f64
   // CHECK: %[[ALL:.*]] = arith.mulf %{{.*}} : f64
-  // CHECK: arith.cmpf olt, %[[ALL]], %[[LIMIT]] : f64
+  // CHECK: %[[TOTAL:.*]] = arith.addf %[[WITH_START]], %[[ALL]] fastmath<nsz> : f64
+  // CHECK: arith.cmpf olt, %[[TOTAL]], %[[LIMIT]] : f64
   // CHECK-NOT: i128
   // CHECK: scf.if
   // CHECK: plait.mul wrap

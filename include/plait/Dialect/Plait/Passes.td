@@ -84,8 +84,8 @@ def VersionLoops : Pass<"plait-version-loops", "::mlir::func::FuncOp"> {
     errors are raised exactly where CPython raises them.
   }];
   let constructor = "::plait::dialect::createVersionLoopsPass()";
-  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect",
-                           "::mlir::scf::SCFDialect"];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::math::MathDialect",
+                           "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect"];
 }
 
 def HoistAllocas : Pass<"plait-hoist-allocas", "::mlir::func::FuncOp"> {

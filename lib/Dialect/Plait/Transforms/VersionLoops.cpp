@@ -27,6 +27,7 @@
 #include "plait/Dialect/Plait/RangeLoops.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
@@ -291,12 +292,14 @@ private:
         from = b.create<arith::AddIOp>(l, low, offset);
         to = b.create<arith::AddIOp>(l, high, offset);
       }
-      // (Each step its own statement: C++ leaves the order of arguments'
-      // evaluation, and so of the emitted operations, unspecified.)
-      Value nonNegative = cmp(P::sge, from, i64(0));
-      Value belowSize = cmp(P::slt, to, size);
-      Value ordered = cmp(P::sle, from, to);
-      ok = both(ok, both(both(nonNegative, belowSize), ordered));
+      // 0 <= from <= to < size in two unsigned comparisons: a size is below
+      // 2**63, so to <u size puts `to` in [0, size), and from <=u to then
+      // puts `from` in [0, to]. (Each step its own statement: C++ leaves the
+      // order of arguments' evaluation, and so of the emitted operations,
+      // unspecified.)
+      Value ordered = cmp(P::ule, from, to);
+      Value belowSize = cmp(P::ult, to, size);
+      ok = both(ok, both(ordered, belowSize));
     }
     if (!counters.empty())
       ok = both(ok, guardCounters(b));
@@ -313,6 +316,13 @@ private:
   /// for the dividends of `% k`; the magnitude bounds of the same values
   /// keep them from wrapping whenever the guard holds. (LLVM compiles this
   /// guard in a fraction of the time of i128 interval arithmetic.)
+  ///
+  /// The magnitudes that must stay below the limit are added up and the sum
+  /// compared once: a rounded sum of non-negative values is at least each of
+  /// them, so it proves each bound; it fails only where they add up to
+  /// 2**62, far above what loops count to. One addition per bound instead of
+  /// a comparison and a conjunction keeps the guard small, and every
+  /// operation of it costs compile time in each phase after this one.
   Value guardCounters(OpBuilder &b) {
     Location l = loop.getLoc();
     FloatType f64 = b.getF64Type();
@@ -326,15 +336,19 @@ private:
     };
     // |v| of an i64, rounded to f64 (2**63 for INT64_MIN).
     auto magnitudeOf = [&](Value v) {
-      Value x = b.create<arith::SIToFPOp>(l, f64, v);
-      auto negative = b.create<arith::CmpFOp>(l, arith::CmpFPredicate::OLT, x, real(0.0));
-      return b.create<arith::SelectOp>(l, negative, b.create<arith::NegFOp>(l, x), x).getResult();
+      return b.create<math::AbsFOp>(l, b.create<arith::SIToFPOp>(l, f64, v)).getResult();
     };
     Value limit = real(0x1p62 * (1.0 - 0x1p-40));
     Value ok = b.create<arith::ConstantIntOp>(l, 1, 1);
     auto require = [&](Value c) { ok = b.create<arith::AndIOp>(l, ok, c); };
+    // The sum of the magnitudes that must stay small; constants are (see
+    // kLargestTermConstant). No signed zeros: a start of 0 adds +0.0, which
+    // LLVM may then drop.
+    Value bounds;
     auto small = [&](Value m) {
-      require(b.create<arith::CmpFOp>(l, arith::CmpFPredicate::OLT, m, limit));
+      if (matchPattern(m, m_Constant()))
+        return;
+      bounds = bounds ? b.create<arith::AddFOp>(l, bounds, m, arith::FastMathFlags::nsz).getResult() : m;
     };
     Value variableMagnitude = larger(magnitudeOf(low), magnitudeOf(high));
 
@@ -385,7 +399,8 @@ private:
       for (Operation *update : counter.updates)
         uncheckedOps.insert(update);
     }
-    return ok;
+    assert(bounds && "each counter adds its trips * bound");
+    return b.create<arith::AndIOp>(l, ok, b.create<arith::CmpFOp>(l, arith::CmpFPredicate::OLT, bounds, limit));
   }
 
   /// The signed interval of an (i64) term over the loop's range, wrapping:
