@@ -4,11 +4,11 @@
 #include "plait/IR/Context.h"
 #include "plait/IR/MLIRUtils.h"
 #include "plait/JIT/EntryABI.h"
+#include "plait/JIT/LLVMOptimizer.h"
 #include "plait/Passes/Passes.h"
 #include "plait/Support/LLVMCompat.h"
 #include "plait/Support/Rendezvous.h"
 
-#include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
@@ -377,9 +377,7 @@ std::shared_ptr<Executor> compile(const CompileRequest &request) {
   llvm::TargetMachine &machine = SharedJIT::threadTargetMachine();
   llvmModule->setDataLayout(machine.createDataLayout());
   llvmModule->setTargetTriple(machine.getTargetTriple().str());
-  auto optimizeLLVM =
-      mlir::makeOptimizingTransformer(request.optLevel, /*sizeLevel=*/0, &machine);
-  if (llvm::Error error = optimizeLLVM(llvmModule.get()))
+  if (llvm::Error error = optimizeModule(*llvmModule, request.optLevel, machine))
     throw std::runtime_error("LLVM optimisation failed: " +
                              llvm::toString(std::move(error)));
   clock.lap("LLVM optimisation");
