@@ -16,6 +16,7 @@
 
 #include "BlasCalls.h"
 
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -493,6 +494,16 @@ template <typename T> RealOf<T> squaredMagnitude(T e, bool fused) {
   }
 }
 
+/// How NumPy's loops treat a complex array walked backwards, which depends
+/// on its version (plait.numpy asks NumPy, see setNumPyBackwardWalks):
+/// whether np.abs and x.conj() * x compute as they do walking forwards.
+/// [0] complex64, [1] complex128. Until told, NumPy 2.3's: abs calls hypot,
+/// complex64's products are not fused.
+std::atomic<bool> backwardAbsAsForward[2] = {false, false};
+std::atomic<bool> backwardSquaresAsForward[2] = {false, true};
+
+template <typename T> constexpr int complexIndex = std::is_same_v<T, ComplexF> ? 0 : 1;
+
 /// Whether np.abs(x) runs its loop with a negative stride: when x's
 /// elements form one run (the ufunc's trivial path) walked backwards. Other
 /// layouts go through the iterator, which turns negative strides around.
@@ -510,15 +521,26 @@ template <typename T> bool absWalksBackwards(const Operand<T> &x) {
   return run < 0;
 }
 
+/// Whether np.abs(x) of complex x calls hypot: where it walks backwards and
+/// NumPy's loop for that differs from its SIMD loop.
+template <typename T> bool absUsesHypot(const Operand<T> &x) {
+  if constexpr (!isComplex<T>)
+    return false;
+  else
+    return absWalksBackwards(x) &&
+           !backwardAbsAsForward[complexIndex<T>].load(std::memory_order_relaxed);
+}
+
 /// Whether NumPy's SIMD loop computes x.conj() * x: where the CPU has FMA,
-/// except for complex64 whose elements form one run walked backwards (the
-/// conjugate mirrors x's layout), which NumPy's one-run path hands to its
-/// plain C loop with the negative stride.
+/// and, for elements that form one run walked backwards (the conjugate
+/// mirrors x's layout), where NumPy's one-run path keeps the SIMD loop
+/// (NumPy 2.3 handed complex64 to its plain C loop).
 template <typename T> bool fusesSquares(const Operand<T> &x) {
   if (!plait::hostHasFMA())
     return false;
-  if constexpr (std::is_same_v<T, ComplexF>)
-    return !absWalksBackwards(x);
+  if constexpr (isComplex<T>)
+    if (absWalksBackwards(x))
+      return backwardSquaresAsForward[complexIndex<T>].load(std::memory_order_relaxed);
   return true;
 }
 
@@ -626,7 +648,7 @@ int32_t normAlong(const Operand<T> &x, int64_t axis, int64_t ord, double p, Real
     if (x.dim(a) > 1 && std::abs(x.stride(a)) < std::abs(x.stride(axis)))
       pairwise = false;
   }
-  bool hypot = absWalksBackwards(x), fused = fusesSquares(x);
+  bool hypot = absUsesHypot(x), fused = fusesSquares(x);
   int32_t status = 0;
   int64_t k = 0;
   std::vector<int64_t> ones(sizes.size(), 0);
@@ -756,7 +778,7 @@ template <typename T> int32_t norm(const Operand<T> &x, int64_t ord, double p, R
   case PLAIT_NORM_VECTOR_COUNT:
   case PLAIT_NORM_VECTOR_SUM:
   case PLAIT_NORM_VECTOR_POWER:
-    return lineNorm(x.data, x.dim(0), x.stride(0), ord, p, /*pairwise=*/true, absWalksBackwards(x),
+    return lineNorm(x.data, x.dim(0), x.stride(0), ord, p, /*pairwise=*/true, absUsesHypot(x),
                     fusesSquares(x), *out);
   case PLAIT_NORM_COLUMN_SUMS_MAX:
   case PLAIT_NORM_COLUMN_SUMS_MIN:
@@ -766,7 +788,7 @@ template <typename T> int32_t norm(const Operand<T> &x, int64_t ord, double p, R
     // abs(x) keeps x's memory order; the sums are pairwise along the axis
     // that is innermost in memory and in order along the other.
     bool rowMajor = std::abs(x.stride(0)) >= std::abs(x.stride(1));
-    bool hypot = absWalksBackwards(x);
+    bool hypot = absUsesHypot(x);
     std::vector<R> magnitudes(rows * columns);
     for (int64_t r = 0; r < rows; ++r)
       for (int64_t c = 0; c < columns; ++c)
@@ -837,6 +859,15 @@ template <typename F> int32_t withNormKind(int64_t kind, F &&compute) {
 }
 
 } // namespace
+
+void plait::runtime::setNumPyBackwardWalks(bool complex64AbsAsForward, bool complex128AbsAsForward,
+                                           bool complex64SquaresAsForward,
+                                           bool complex128SquaresAsForward) {
+  backwardAbsAsForward[0].store(complex64AbsAsForward, std::memory_order_relaxed);
+  backwardAbsAsForward[1].store(complex128AbsAsForward, std::memory_order_relaxed);
+  backwardSquaresAsForward[0].store(complex64SquaresAsForward, std::memory_order_relaxed);
+  backwardSquaresAsForward[1].store(complex128SquaresAsForward, std::memory_order_relaxed);
+}
 
 extern "C" {
 

@@ -271,6 +271,7 @@ void populateJIT(nb::module_ &m) {
   m.def(
       "blas_library", [] { return runtime::blasLibraryPath(); },
       nb::call_guard<nb::gil_scoped_release>());
+  m.def("_set_numpy_backward_walks", &runtime::setNumPyBackwardWalks);
 
   m.def("_configure",
         [](nb::handle self, const std::string &name, std::vector<std::string> params, bool varargs,

@@ -6,6 +6,33 @@ the argument types of that call, and is inlined there."""
 from . import creation, random, shape, sorting, statistics, ufuncs, views  # noqa: F401  (register on import)
 
 
+def _tell_runtime_backward_walks() -> None:
+    """Tells plait's runtime how this NumPy computes np.abs and
+    x.conj() * x of complex arrays walked backwards, for np.linalg.norm to
+    round as NumPy does. Its versions differ (2.3 called hypot for both
+    dtypes, 2.4 keeps complex128 in its SIMD loop), so NumPy is asked: on 64
+    numbers, a backward walk gives the forward results or not."""
+    import numpy as np
+
+    from .._core import jit as _native
+
+    rng = np.random.default_rng(0)
+    found = {}
+    for dtype in (np.complex64, np.complex128):
+        forward = (rng.standard_normal(64) + 1j * rng.standard_normal(64)).astype(dtype)
+        backward = forward[::-1]
+        found[dtype] = (
+            bool(np.array_equal(np.abs(backward)[::-1], np.abs(forward))),
+            bool(np.array_equal((backward.conj() * backward).real[::-1], (forward.conj() * forward).real)),
+        )
+    _native._set_numpy_backward_walks(
+        found[np.complex64][0], found[np.complex128][0], found[np.complex64][1], found[np.complex128][1]
+    )
+
+
+_tell_runtime_backward_walks()
+
+
 def supported() -> dict[str, list[str]]:
     """The NumPy API compiled code may call, by family: plait.numpy's
     implementations (plait.overload's registry) and the compiler's own."""
