@@ -67,8 +67,8 @@ std::optional<llvm::OptimizationLevel> levelFor(unsigned optLevel) {
 llvm::Error optimizeModule(llvm::Module &module, unsigned optLevel, llvm::TargetMachine &machine) {
   std::optional<llvm::OptimizationLevel> level = levelFor(optLevel);
   if (!level)
-    return llvm::make_error<llvm::StringError>("invalid optimisation level " + std::to_string(optLevel),
-                                               llvm::inconvertibleErrorCode());
+    return llvm::make_error<llvm::StringError>(
+        "invalid optimisation level " + std::to_string(optLevel), llvm::inconvertibleErrorCode());
   llvm::LoopAnalysisManager loopAnalyses;
   llvm::FunctionAnalysisManager functionAnalyses;
   llvm::CGSCCAnalysisManager sccAnalyses;

@@ -460,8 +460,9 @@ int32_t singularValues(const T *data, int64_t rowStride, int64_t columnStride, i
 
 /// np.abs. For complex numbers NumPy's SIMD loop (loops_unary_complex)
 /// takes the larger part times sqrt(fma(r, r, 1)), r the smaller part over
-/// it; an infinite part makes inf, else a NaN part NaN. Its loop for a
-/// negative stride calls hypot, which differs in the last bits (`hypot`).
+/// it; an infinite part makes inf, else a NaN part NaN. Some of its loops
+/// for a negative stride call hypot, which differs in the last bits
+/// (`hypot`: see absUsesHypot).
 template <typename T> RealOf<T> magnitude(T x, bool hypot) {
   if constexpr (isComplex<T>) { // in the parts' precision
     using R = RealOf<T>;
@@ -534,7 +535,7 @@ template <typename T> bool absUsesHypot(const Operand<T> &x) {
 /// Whether NumPy's SIMD loop computes x.conj() * x: where the CPU has FMA,
 /// and, for elements that form one run walked backwards (the conjugate
 /// mirrors x's layout), where NumPy's one-run path keeps the SIMD loop
-/// (NumPy 2.3 handed complex64 to its plain C loop).
+/// (NumPy 2.3 and 2.4 hand complex64 to their plain C loop there).
 template <typename T> bool fusesSquares(const Operand<T> &x) {
   if (!plait::hostHasFMA())
     return false;

@@ -251,8 +251,7 @@ private:
       Operation *def = value.getDefiningOp();
       if (!def || !insideLoop(value) || !isa<AddOp, SubOp, MulOp, ModOp>(def))
         return false;
-      return isa<ModOp>(def) || checksOverflow(def) ||
-             llvm::any_of(def->getOperands(), gains);
+      return isa<ModOp>(def) || checksOverflow(def) || llvm::any_of(def->getOperands(), gains);
     };
     return llvm::any_of(counter.updates, checksOverflow) || llvm::any_of(counter.terms, gains);
   }
@@ -348,7 +347,8 @@ private:
     auto small = [&](Value m) {
       if (matchPattern(m, m_Constant()))
         return;
-      bounds = bounds ? b.create<arith::AddFOp>(l, bounds, m, arith::FastMathFlags::nsz).getResult() : m;
+      bounds =
+          bounds ? b.create<arith::AddFOp>(l, bounds, m, arith::FastMathFlags::nsz).getResult() : m;
     };
     Value variableMagnitude = larger(magnitudeOf(low), magnitudeOf(high));
 
@@ -400,7 +400,8 @@ private:
         uncheckedOps.insert(update);
     }
     assert(bounds && "each counter adds its trips * bound");
-    return b.create<arith::AndIOp>(l, ok, b.create<arith::CmpFOp>(l, arith::CmpFPredicate::OLT, bounds, limit));
+    return b.create<arith::AndIOp>(
+        l, ok, b.create<arith::CmpFOp>(l, arith::CmpFPredicate::OLT, bounds, limit));
   }
 
   /// The signed interval of an (i64) term over the loop's range, wrapping:
