@@ -86,6 +86,11 @@ APInt pythonMod(const APInt &a, const APInt &b) {
 // add, sub, mul
 //===----------------------------------------------------------------------===//
 
+bool plait::dialect::checksOverflow(Operation *op) {
+  auto mode = op->getAttrOfType<OverflowModeAttr>("overflow");
+  return mode && mode.getValue() == OverflowMode::check;
+}
+
 template <typename Op>
 static void arithEffects(Op op, SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>> &effects) {
   if (op.getOverflow() == OverflowMode::check)

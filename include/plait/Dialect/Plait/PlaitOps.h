@@ -13,4 +13,10 @@
 #define GET_OP_CLASSES
 #include "plait/Dialect/Plait/PlaitOps.h.inc"
 
+namespace plait::dialect {
+/// Whether `op` is int arithmetic that raises OverflowError (an `overflow`
+/// of `check`, as plait.add, plait.sub and plait.mul carry).
+bool checksOverflow(mlir::Operation *op);
+} // namespace plait::dialect
+
 #endif // PLAIT_DIALECT_PLAIT_PLAITOPS_H

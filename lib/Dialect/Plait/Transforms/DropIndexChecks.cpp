@@ -71,10 +71,7 @@ private:
   /// constant: the x and c, or nothing.
   static std::optional<std::pair<Value, int64_t>> plusConstant(Value value) {
     Operation *def = value.getDefiningOp();
-    if (!isa_and_nonnull<AddOp, SubOp>(def))
-      return std::nullopt;
-    auto mode = def->getAttrOfType<OverflowModeAttr>("overflow");
-    if (!mode || mode.getValue() != OverflowMode::check)
+    if (!isa_and_nonnull<AddOp, SubOp>(def) || !checksOverflow(def))
       return std::nullopt;
     Value lhs = def->getOperand(0), rhs = def->getOperand(1);
     if (std::optional<int64_t> c = constant(rhs))

@@ -52,8 +52,7 @@ struct DropOverflowChecksPass : public plait::dialect::impl::DropOverflowChecksB
   void runOnOperation() override {
     auto checked = [](Operation *op) -> char {
       char symbol = isa<AddOp>(op) ? '+' : isa<SubOp>(op) ? '-' : isa<MulOp>(op) ? '*' : 0;
-      auto mode = op->getAttrOfType<OverflowModeAttr>("overflow");
-      return symbol && mode && mode.getValue() == OverflowMode::check ? symbol : 0;
+      return symbol && checksOverflow(op) ? symbol : 0;
     };
     auto mayWrap = [](Operation *op) {
       auto index = dyn_cast<IndexOp>(op);

@@ -247,18 +247,20 @@ private:
   /// dividend needs no sign fix-up). With overflow='wrap' and no `%`, both
   /// copies would be the same loop, compiled twice.
   bool worthGuarding(const Counter &counter) {
-    std::function<bool(Value)> gains = [&](Value value) {
-      Operation *def = value.getDefiningOp();
-      if (!def || !insideLoop(value) || !isa<AddOp, SubOp, MulOp, ModOp>(def))
-        return false;
-      return isa<ModOp>(def) || checksOverflow(def) || llvm::any_of(def->getOperands(), gains);
-    };
-    return llvm::any_of(counter.updates, checksOverflow) || llvm::any_of(counter.terms, gains);
+    bool gains = llvm::any_of(counter.updates, checksOverflow);
+    for (Value term : counter.terms)
+      forEachTermOp(term, [&](Operation *op) { gains |= isa<ModOp>(op) || checksOverflow(op); });
+    return gains;
   }
 
-  static bool checksOverflow(Operation *op) {
-    auto mode = op->getAttrOfType<OverflowModeAttr>("overflow");
-    return mode && mode.getValue() == OverflowMode::check;
+  /// Visits the operations of a term inside the loop (+, -, * and %).
+  void forEachTermOp(Value term, function_ref<void(Operation *)> visit) {
+    Operation *def = term.getDefiningOp();
+    if (!def || !insideLoop(term) || !isa<AddOp, SubOp, MulOp, ModOp>(def))
+      return;
+    visit(def);
+    for (Value operand : def->getOperands())
+      forEachTermOp(operand, visit);
   }
 
   //===--------------------------------------------------------------------===//
@@ -390,7 +392,8 @@ private:
       for (Value term : counter.terms) {
         Value m = magnitude(term);
         bound = bound ? b.create<arith::AddFOp>(l, bound, m).getResult() : m;
-        collectTermOps(term);
+        // The term's checked operations cannot overflow in the copy.
+        forEachTermOp(term, [&](Operation *op) { uncheckedOps.insert(op); });
       }
       // (An unbound slot is read as it is: the loop raises for it itself.)
       small(magnitudeOf(b.create<memref::LoadOp>(l, counter.slot)));
@@ -453,16 +456,6 @@ private:
     }
     intervals[value] = r;
     return r;
-  }
-
-  /// The checked operations of a term: they cannot overflow in the copy.
-  void collectTermOps(Value term) {
-    Operation *def = term.getDefiningOp();
-    if (!def || !insideLoop(term) || !isa<AddOp, SubOp, MulOp, ModOp>(def))
-      return;
-    uncheckedOps.insert(def);
-    for (Value operand : def->getOperands())
-      collectTermOps(operand);
   }
 
   //===--------------------------------------------------------------------===//
