@@ -721,7 +721,7 @@ int32_t normAxes(const Operand<T> &x, int64_t row, int64_t column, int64_t ord, 
     });
     return 0;
   }
-  bool hypot = absWalksBackwards(x);
+  bool hypot = absUsesHypot(x);
   forEachIndex(sizes, {strides, zeros}, [&](const std::vector<int64_t> &at) {
     const T *base = x.data + at[0];
     auto element = [&](int64_t r, int64_t c) {

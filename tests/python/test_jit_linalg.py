@@ -352,6 +352,8 @@ def test_norms_along_an_axis_match_numpy(shape: Any, dtype: Any, layout_choice: 
 
 @given(shape=st.tuples(st.integers(1, 5), st.integers(1, 5), st.integers(1, 40)),
        dtype=st.sampled_from(LINALG_DTYPES), layout_choice=st.integers(0, 3), seed=st.integers(0, 2**32 - 1))
+# A stack walked backwards (NumPy 2.4 keeps complex128's abs in SIMD).
+@example(shape=(2, 1, 1), dtype=np.complex128, layout_choice=2, seed=1)
 @SETTINGS
 def test_matrix_norms_over_two_axes_match_numpy(shape: Any, dtype: Any, layout_choice: int, seed: int) -> None:
     # Each memory order decides which sums are pairwise and which axis a
