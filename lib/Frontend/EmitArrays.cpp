@@ -91,10 +91,15 @@ Val FunctionEmitter::arrayElementwise(const SExpr &node, llvm::ArrayRef<Val> ope
     checkWithArgs(differs, notBroadcastable, values);
   }
   Type type = Type::newArray(dtype, ndim, orderOf ? std::vector<Type>{*orderOf} : inputTypes);
-  // NumPy's complex64 loops depend on the operands' strides (below); the
-  // others are one plait.elementwise, which passes may fuse.
+  // Complex loops that round by walk direction depend on the operands'
+  // strides (below); the others are one plait.elementwise, which passes
+  // may fuse.
+  bool byDirection =
+      roundsByWalkDirection(dtype) || llvm::any_of(operands, [](const Val &operand) {
+        return operand.type.kind == Type::Kind::Array && roundsByWalkDirection(operand.type.dtype);
+      });
   bool structured =
-      !out && !mask && dtype != DType::Complex64 && llvm::all_of(operands, [&](const Val &operand) {
+      !out && !mask && !byDirection && llvm::all_of(operands, [&](const Val &operand) {
         return operand.type.kind != Type::Kind::Array || operand.type.ndim <= ndim;
       });
   if (structured) {
@@ -108,9 +113,8 @@ Val FunctionEmitter::arrayElementwise(const SExpr &node, llvm::ArrayRef<Val> ope
   for (Val &input : inputs)
     if (input.type.kind == Type::Kind::Array)
       input.leaves[0] = broadcastTo(input, result, ndim, l);
-  // NumPy's complex64 multiply runs its plain C loop (no fused products)
-  // when it gets a negative stride, which happens on its one-run path.
-  Value backwards = dtype == DType::Complex64 ? walksOneRunBackwards(inputs, l) : constInt(0, 1);
+  // A negative stride reaches NumPy's loop on its one-run path.
+  Value backwards = byDirection ? walksOneRunBackwards(inputs, l) : constInt(0, 1);
   forEachElement(result, ndim, [&](llvm::ArrayRef<Value> indices) {
     llvm::SmallVector<Val> elements;
     for (const Val &input : inputs)
@@ -163,6 +167,12 @@ Val FunctionEmitter::elementwiseOperation(llvm::ArrayRef<Val> operands, const Ty
   builder.create<dialect::YieldOp>(l, toStorage(computed, type.dtype, l));
   temporaries.insert(op.getResult());
   return {type, {op.getResult()}};
+}
+
+bool FunctionEmitter::roundsByWalkDirection(DType dtype) {
+  bool complex64 = dtype == DType::Complex64;
+  return isComplexDType(dtype) && !(plait::numpyBackwardAbsAsForward(complex64) &&
+                                    plait::numpyBackwardMultiplyAsForward(complex64));
 }
 
 Value FunctionEmitter::walksOneRunBackwards(llvm::ArrayRef<Val> operands, Location l) {

@@ -381,13 +381,14 @@ Val FunctionEmitter::complexArith(const SExpr &node, ast::Operator op, const Val
       return {type, {re, im}};
     // NumPy's SIMD multiply loop (where the CPU has FMA): one product of
     // each part fused, fma(ar, br, -(ai * bi)) and fma(ar, bi, ai * br);
-    // complex64 over one run walked backwards goes to its plain C loop.
+    // over one run walked backwards, some NumPy versions take its plain C
+    // loop (complex64 in 2.3 and 2.4).
     auto fma = [&](Value x, Value y, Value z) {
       return builder.create<mlir::math::FmaOp>(l, x, y, z).getResult();
     };
     Value fusedRe = fma(ar, br, builder.create<arith::NegFOp>(l, mul(ai, bi)));
     Value fusedIm = fma(ar, bi, mul(ai, br));
-    if (type.dtype != DType::Complex64 || !ufuncBackwards)
+    if (plait::numpyBackwardMultiplyAsForward(type.dtype == DType::Complex64) || !ufuncBackwards)
       return {type, {fusedRe, fusedIm}};
     return {type,
             {builder.create<arith::SelectOp>(l, ufuncBackwards, re, fusedRe),

@@ -556,9 +556,24 @@ Val FunctionEmitter::absoluteOf(const Val &x, Location l) {
                 : x.type.kind == Type::Kind::Float ? DType::Float64
                 : x.type.kind == Type::Kind::Bool  ? DType::Bool
                                                    : DType::Int64;
-  if (x.type.isComplex())
-    return {Type::numpy(x.type.isNumPy() ? complexPartDType(x.type.dtype) : DType::Float64),
-            {complexAbs(x, /*checkOverflow=*/false)}};
+  if (x.type.isComplex()) {
+    bool complex64 = x.type.isNumPy() && x.type.dtype == DType::Complex64;
+    Type part = Type::numpy(complex64 ? DType::Float32 : DType::Float64);
+    if (!inUfuncLoop || !ufuncBackwards || plait::numpyBackwardAbsAsForward(complex64))
+      return {part, {complexAbs(x, /*checkOverflow=*/false)}};
+    // Walked backwards, this NumPy's loop calls hypot (NumPyLoops.h).
+    Block *backwards = newBlock(), *forwards = newBlock(), *done = newBlock();
+    done->addArgument(x.leaves[0].getType(), l);
+    builder.create<mlir::cf::CondBranchOp>(l, ufuncBackwards, backwards, forwards);
+    startBlock(backwards);
+    Value hypot = callLibm(complex64 ? "hypotf" : "hypot", {x.leaves[0], x.leaves[1]});
+    builder.create<mlir::cf::BranchOp>(l, done, mlir::ValueRange{hypot});
+    startBlock(forwards);
+    builder.create<mlir::cf::BranchOp>(l, done,
+                                       mlir::ValueRange{complexAbs(x, /*checkOverflow=*/false)});
+    startBlock(done);
+    return {part, {done->getArgument(0)}};
+  }
   Val v = castNumPy(x, dtype);
   if (isFloatDType(dtype))
     return {v.type, {builder.create<mlir::math::AbsFOp>(l, v.leaves[0])}};
@@ -579,11 +594,13 @@ Val FunctionEmitter::emitAbsolute(const SExpr &node) {
   Val input = emitExpr(*typer.positionalArguments(spec, node).at(0));
   if (input.type.kind != Type::Kind::Array)
     return absoluteOf(input, l);
+  auto absolute = [&](llvm::ArrayRef<Val> x) { return absoluteOf(x[0], l); };
+  if (roundsByWalkDirection(input.type.dtype))
+    return arrayElementwise(node, {input}, type.dtype, type.ndim, absolute);
   llvm::SmallVector<Value> sizes;
   for (int axis = 0; axis < input.type.ndim; ++axis)
     sizes.push_back(dimension(input.leaves[0], axis));
-  Val out = elementwiseOperation(
-      {input}, type, sizes, [&](llvm::ArrayRef<Val> x) { return absoluteOf(x[0], l); }, l);
+  Val out = elementwiseOperation({input}, type, sizes, absolute, l);
   freeIfTemporary(input);
   return out;
 }

@@ -16,6 +16,7 @@
 #include "plait/Dialect/Plait/Passes.h"
 #include "plait/Dialect/Plait/PlaitOps.h"
 #include "plait/Runtime/PyNumeric.h"
+#include "plait/Support/NumPyLoops.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Complex/IR/Complex.h"
@@ -497,6 +498,9 @@ private:
     llvm::SmallVector<Value> sizes;
   };
   GatherPlan planGather(const SExpr &subscript, const Val &array, Location l);
+  /// Whether NumPy's loops for `dtype` (complex) round differently on
+  /// elements walked backwards, so the loop must test its operands' strides.
+  static bool roundsByWalkDirection(DType dtype);
   /// Whether NumPy would run `operands` (broadcast to the loop's shape)
   /// on its one-run path with a negative stride: every array operand's
   /// elements form one run, and one of them walks it backwards.

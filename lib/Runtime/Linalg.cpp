@@ -13,10 +13,10 @@
 #include "plait/Runtime/LinearAlgebra.h"
 #include "plait/Runtime/NumPyKernels.h"
 #include "plait/Support/HostCPU.h"
+#include "plait/Support/NumPyLoops.h"
 
 #include "BlasCalls.h"
 
-#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -495,15 +495,7 @@ template <typename T> RealOf<T> squaredMagnitude(T e, bool fused) {
   }
 }
 
-/// How NumPy's loops treat a complex array walked backwards, which depends
-/// on its version (plait.numpy asks NumPy, see setNumPyBackwardWalks):
-/// whether np.abs and x.conj() * x compute as they do walking forwards.
-/// [0] complex64, [1] complex128. Until told, NumPy 2.3's: abs calls hypot,
-/// complex64's products are not fused.
-std::atomic<bool> backwardAbsAsForward[2] = {false, false};
-std::atomic<bool> backwardSquaresAsForward[2] = {false, true};
-
-template <typename T> constexpr int complexIndex = std::is_same_v<T, ComplexF> ? 0 : 1;
+template <typename T> constexpr bool isComplex64 = std::is_same_v<T, ComplexF>;
 
 /// Whether np.abs(x) runs its loop with a negative stride: when x's
 /// elements form one run (the ufunc's trivial path) walked backwards. Other
@@ -528,8 +520,7 @@ template <typename T> bool absUsesHypot(const Operand<T> &x) {
   if constexpr (!isComplex<T>)
     return false;
   else
-    return absWalksBackwards(x) &&
-           !backwardAbsAsForward[complexIndex<T>].load(std::memory_order_relaxed);
+    return absWalksBackwards(x) && !plait::numpyBackwardAbsAsForward(isComplex64<T>);
 }
 
 /// Whether NumPy's SIMD loop computes x.conj() * x: where the CPU has FMA,
@@ -541,7 +532,7 @@ template <typename T> bool fusesSquares(const Operand<T> &x) {
     return false;
   if constexpr (isComplex<T>)
     if (absWalksBackwards(x))
-      return backwardSquaresAsForward[complexIndex<T>].load(std::memory_order_relaxed);
+      return plait::numpyBackwardMultiplyAsForward(isComplex64<T>);
   return true;
 }
 
@@ -860,15 +851,6 @@ template <typename F> int32_t withNormKind(int64_t kind, F &&compute) {
 }
 
 } // namespace
-
-void plait::runtime::setNumPyBackwardWalks(bool complex64AbsAsForward, bool complex128AbsAsForward,
-                                           bool complex64SquaresAsForward,
-                                           bool complex128SquaresAsForward) {
-  backwardAbsAsForward[0].store(complex64AbsAsForward, std::memory_order_relaxed);
-  backwardAbsAsForward[1].store(complex128AbsAsForward, std::memory_order_relaxed);
-  backwardSquaresAsForward[0].store(complex64SquaresAsForward, std::memory_order_relaxed);
-  backwardSquaresAsForward[1].store(complex128SquaresAsForward, std::memory_order_relaxed);
-}
 
 extern "C" {
 

@@ -98,12 +98,6 @@ int32_t plait_rt_linalg_norm_axes(int64_t kind, int64_t x, int64_t ndim, int64_t
 namespace plait::runtime {
 /// The file plait's BLAS and LAPACK come from, "" when none was found.
 std::string blasLibraryPath();
-/// How the running NumPy treats complex arrays walked backwards (one run,
-/// negative stride): whether np.abs and x.conj() * x compute as walking
-/// forwards (its SIMD loops). Versions differ; plait.numpy asks NumPy and
-/// says so here before compiled code computes a norm.
-void setNumPyBackwardWalks(bool complex64AbsAsForward, bool complex128AbsAsForward,
-                           bool complex64SquaresAsForward, bool complex128SquaresAsForward);
 } // namespace plait::runtime
 
 #endif // PLAIT_RUNTIME_LINEARALGEBRA_H

@@ -15,6 +15,7 @@
 #include "plait/Runtime/LinearAlgebra.h"
 #include "plait/Runtime/Parallel.h"
 #include "plait/Runtime/Strings.h"
+#include "plait/Support/NumPyLoops.h"
 
 #include <nanobind/stl/map.h>
 #include <nanobind/stl/pair.h>
@@ -271,7 +272,7 @@ void populateJIT(nb::module_ &m) {
   m.def(
       "blas_library", [] { return runtime::blasLibraryPath(); },
       nb::call_guard<nb::gil_scoped_release>());
-  m.def("_set_numpy_backward_walks", &runtime::setNumPyBackwardWalks);
+  m.def("_set_numpy_backward_walks", &plait::setNumPyBackwardWalks);
 
   m.def("_configure",
         [](nb::handle self, const std::string &name, std::vector<std::string> params, bool varargs,
