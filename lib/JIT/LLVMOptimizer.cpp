@@ -1,18 +1,21 @@
 //===- LLVMOptimizer.cpp - LLVM's pipeline for plait's modules ------------===//
 //
 // LLVM's default per-module pipeline, as MLIR's makeOptimizingTransformer
-// builds it, plus one pass at the vectorizer's start: loops that carry a
-// floating-point value from one iteration to the next are not unrolled at
-// run time.
+// builds it, plus one pass at the vectorizer's start: loops where copies of
+// the body gain nothing are not unrolled at run time.
 //
 // Runtime unrolling (on for CPUs whose scheduling model has a loop buffer,
-// such as recent x86 ones) copies a loop's body eight times, with a loop for
-// the remainder. It applies to the loops the vectorizer left scalar. In one
-// whose iterations chain through a float (a sum without fastmath, a
-// recurrence), the chain's latency sets the speed and the copies gain
-// nothing, but they were about 40% of the compile time of small functions
-// with such a loop. Loops without such a chain (strided stores, as in a
-// prime sieve) keep it: there it saves the loop's own instructions.
+// such as recent x86 ones) copies a loop's body up to eight times, with a
+// loop for the remainder. Two kinds of loop gain nothing from it:
+// - one whose iterations chain through a float (a sum without fastmath, a
+//   recurrence): the chain's latency sets the speed; the copies were about
+//   40% of the compile time of small functions with such a loop;
+// - one that contains loops: the inner loops carry the work, and each copy
+//   holds all of them (vectorised bodies, remainders), which made a 2-D
+//   elementwise loop five copies of its inner loops and loop strength
+//   reduction take most of its compile time.
+// Innermost loops without a float chain (strided stores, as in a prime
+// sieve) keep it: there it saves the loop's own instructions.
 //
 //===----------------------------------------------------------------------===//
 #include "plait/JIT/LLVMOptimizer.h"
@@ -29,9 +32,9 @@
 namespace plait::jit {
 namespace {
 
-/// Marks loops whose header carries a floating-point value around the loop
-/// with llvm.loop.unroll.runtime.disable.
-class KeepFloatRecurrencesRolled : public llvm::PassInfoMixin<KeepFloatRecurrencesRolled> {
+/// Marks llvm.loop.unroll.runtime.disable the loops that contain loops or
+/// whose header carries a floating-point value around the loop.
+class LimitRuntimeUnrolling : public llvm::PassInfoMixin<LimitRuntimeUnrolling> {
 public:
   llvm::PreservedAnalyses run(llvm::Function &function, llvm::FunctionAnalysisManager &analyses) {
     llvm::LoopInfo &loops = analyses.getResult<llvm::LoopAnalysis>(function);
@@ -39,7 +42,7 @@ public:
       bool carriesFloat = llvm::any_of(loop->getHeader()->phis(), [](llvm::PHINode &phi) {
         return phi.getType()->isFPOrFPVectorTy();
       });
-      if (carriesFloat)
+      if (carriesFloat || !loop->isInnermost())
         llvm::addStringMetadataToLoop(loop, "llvm.loop.unroll.runtime.disable");
     }
     // Metadata only: every analysis still holds.
@@ -81,7 +84,7 @@ llvm::Error optimizeModule(llvm::Module &module, unsigned optLevel, llvm::Target
   llvm::PassBuilder builder(&machine, tuning);
   builder.registerVectorizerStartEPCallback(
       [](llvm::FunctionPassManager &passes, llvm::OptimizationLevel) {
-        passes.addPass(KeepFloatRecurrencesRolled());
+        passes.addPass(LimitRuntimeUnrolling());
       });
   builder.registerModuleAnalyses(moduleAnalyses);
   builder.registerCGSCCAnalyses(sccAnalyses);

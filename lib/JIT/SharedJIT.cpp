@@ -10,6 +10,7 @@
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/OptBisect.h"
+#include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -20,6 +21,7 @@
 #include <atomic>
 #include <mutex>
 #include <stdexcept>
+#include <string>
 
 namespace plait {
 
@@ -49,17 +51,22 @@ void *SharedJIT::Code::lookup(const std::string &symbol) const {
   return address->toPtr<void *>();
 }
 
-/// LLVM 16 options: two that cost compile time for no gain on plait's code
-/// (docs/design/compile-time.md), one for faster code. Options are
+static void setOptionUnlessGiven(llvm::StringRef name, llvm::StringRef value) {
+  llvm::StringMap<llvm::cl::Option *> &options = llvm::cl::getRegisteredOptions();
+  auto found = options.find(name);
+  if (found != options.end() && found->second->getNumOccurrences() == 0)
+    (void)found->second->addOccurrence(0, name, value);
+}
+
+/// The most micro-ops' worth of copies runtime unrolling makes (below).
+constexpr unsigned kRuntimeUnrollingMicroOps = 32;
+
+/// LLVM 16 options: three that cost compile time for no gain on plait's
+/// code (docs/design/compile-time.md), one for faster code. Options are
 /// process-wide: set once, before the first compilation, and only where no
 /// one set them on the command line.
 static void setCompileTimeOptions() {
-  llvm::StringMap<llvm::cl::Option *> &options = llvm::cl::getRegisteredOptions();
-  auto set = [&](llvm::StringRef name, llvm::StringRef value) {
-    auto found = options.find(name);
-    if (found != options.end() && found->second->getNumOccurrences() == 0)
-      (void)found->second->addOccurrence(0, name, value);
-  };
+  auto set = setOptionUnlessGiven;
   // One InstCombine iteration per run, as LLVM 17 does by default: the later
   // runs in the pipeline pick up what one iteration leaves.
   set("instcombine-max-iterations", "1");
@@ -74,6 +81,23 @@ static void setCompileTimeOptions() {
   // (1.6x slower). A dependency-breaking xor before every such write costs
   // nothing (a zero idiom); this clearance asks for it always.
   set("undef-reg-clearance", "1073741824");
+  // LLVM unrolls loops whose trip count is known only at run time on CPUs
+  // whose scheduling model has a loop buffer, while the copies fit it: 512
+  // micro-ops on Zen 3, none on Zen 2. Copies of larger bodies gained
+  // nothing measurable in the bench and npbench and doubled the compile
+  // time of stencils (npbench's vadv: 3.8 s, 2.9 s with this cap); small
+  // bodies keep it (a prime sieve's strided stores run 17% faster).
+  if (auto host = llvm::orc::JITTargetMachineBuilder::detectHost()) {
+    if (auto machine = host->createTargetMachine()) {
+      unsigned buffer = (*machine)->getMCSubtargetInfo()->getSchedModel().LoopMicroOpBufferSize;
+      if (buffer > kRuntimeUnrollingMicroOps)
+        set("partial-unrolling-threshold", std::to_string(kRuntimeUnrollingMicroOps));
+    } else {
+      llvm::consumeError(machine.takeError()); // the JIT reports it when it makes its own
+    }
+  } else {
+    llvm::consumeError(host.takeError());
+  }
 }
 
 static void initializeTarget() {
