@@ -54,7 +54,7 @@ test-python: build
 # AddressSanitizer (standalone: no LLVM, no Python); zero reports required.
 SANITIZE_SOURCES := lib/Support/EpochDomain.cpp tests/cpp/DispatchStress.cpp
 # The array runtime (reference counts, arenas, products) with no LLVM.
-RUNTIME_SANITIZE_SOURCES := $(wildcard lib/Runtime/*.cpp) lib/Support/Rendezvous.cpp tests/cpp/RuntimeStress.cpp
+RUNTIME_SANITIZE_SOURCES := $(wildcard lib/Runtime/*.cpp) lib/Support/Rendezvous.cpp lib/Support/NumPyLoops.cpp tests/cpp/RuntimeStress.cpp
 test-sanitizers: system-deps
 	mkdir -p $(BUILD)/sanitizers
 	g++ -std=c++17 -O1 -g -fsanitize=thread -Iinclude $(SANITIZE_SOURCES) -pthread -o $(BUILD)/sanitizers/stress-tsan
