@@ -557,8 +557,8 @@ Val FunctionEmitter::absoluteOf(const Val &x, Location l) {
                 : x.type.kind == Type::Kind::Bool  ? DType::Bool
                                                    : DType::Int64;
   if (x.type.isComplex()) {
+    Type part = Type::numpy(x.type.isNumPy() ? complexPartDType(x.type.dtype) : DType::Float64);
     bool complex64 = x.type.isNumPy() && x.type.dtype == DType::Complex64;
-    Type part = Type::numpy(complex64 ? DType::Float32 : DType::Float64);
     if (!inUfuncLoop || !ufuncBackwards || plait::numpyBackwardAbsAsForward(complex64))
       return {part, {complexAbs(x, /*checkOverflow=*/false)}};
     // Walked backwards, this NumPy's loop calls hypot (NumPyLoops.h).

@@ -7,11 +7,13 @@ from . import creation, random, shape, sorting, statistics, ufuncs, views  # noq
 
 
 def _tell_runtime_backward_walks() -> None:
-    """Tells plait's runtime how this NumPy computes np.abs and
-    x.conj() * x of complex arrays walked backwards, for np.linalg.norm to
-    round as NumPy does. Its versions differ (2.3 called hypot for both
-    dtypes, 2.4 keeps complex128 in its SIMD loop), so NumPy is asked: on 64
-    numbers, a backward walk gives the forward results or not."""
+    """Tells plait how this NumPy computes np.abs and x.conj() * x of
+    complex arrays walked backwards, for compiled elementwise code and the
+    runtime's np.linalg.norm to round as NumPy does. Its versions differ
+    (2.3 called hypot for both dtypes, 2.4 keeps complex128 in its SIMD
+    loop), so NumPy is asked: on 64 numbers, a backward walk gives the
+    forward results or not. Runs before the first compilation that can see
+    NumPy, which reads the answer."""
     import numpy as np
 
     from .._core import jit as _native
