@@ -62,7 +62,7 @@ static void setOptionUnlessGiven(llvm::StringRef name, llvm::StringRef value) {
 constexpr unsigned kRuntimeUnrollingMicroOps = 32;
 
 /// LLVM 16 options: three that cost compile time for no gain on plait's
-/// code (docs/design/compile-time.md), one for faster code. Options are
+/// code (docs/design/compile-time.md), two for faster code. Options are
 /// process-wide: set once, before the first compilation, and only where no
 /// one set them on the command line.
 static void setCompileTimeOptions() {
@@ -81,6 +81,14 @@ static void setCompileTimeOptions() {
   // (1.6x slower). A dependency-breaking xor before every such write costs
   // nothing (a zero idiom); this clearance asks for it always.
   set("undef-reg-clearance", "1073741824");
+  // Selects stay conditional moves: LLVM's x86 back end turns those in a
+  // loop into branches where its model, which takes branches as perfectly
+  // predicted, finds the loop shorter. Conditions that depend on the data
+  // are often unpredictable: a bit-by-bit CRC over random bytes ran 2.7
+  // times slower as branches (26 ns a byte, against 10). The bench's
+  // kernels ran the same either way; np.histogram, whose corrections are
+  // rarely taken, 5% slower.
+  set("x86-cmov-converter", "false");
   // LLVM unrolls loops whose trip count is known only at run time on CPUs
   // whose scheduling model has a loop buffer, while the copies fit it: 512
   // micro-ops on Zen 3, none on Zen 2. Copies of larger bodies gained
