@@ -2,11 +2,16 @@
 #include "Typer.h"
 
 #include <algorithm>
+#include <cfloat>
+#include <cmath>
 
 namespace plait::frontend {
 
 const MathFunctionInfo *lookupMathFunction(const std::string &name) {
   using K = Type::Kind;
+  // The quiet ranges keep a margin from where the results overflow (exp of
+  // 709.78) or leave the domain (atanh of 1), so any libm's rounding agrees.
+  const double kBelowOne = std::nextafter(1.0, 0.0);
   static const MathFunctionInfo table[] = {
       {"sqrt", nullptr, 1, K::Float, false},
       {"fabs", nullptr, 1, K::Float, false},
@@ -24,23 +29,23 @@ const MathFunctionInfo *lookupMathFunction(const std::string &name) {
       {"log2", nullptr, 1, K::Float, false},
       {"log10", nullptr, 1, K::Float, false},
       {"log1p", nullptr, 1, K::Float, false},
-      {"exp", "exp", 1, K::Float, true},
-      {"exp2", "exp2", 1, K::Float, true},
-      {"expm1", "expm1", 1, K::Float, true},
-      {"sin", "sin", 1, K::Float, false},
-      {"cos", "cos", 1, K::Float, false},
-      {"tan", "tan", 1, K::Float, false},
-      {"asin", "asin", 1, K::Float, false},
-      {"acos", "acos", 1, K::Float, false},
-      {"atan", "atan", 1, K::Float, false},
-      {"sinh", "sinh", 1, K::Float, true},
-      {"cosh", "cosh", 1, K::Float, true},
-      {"tanh", "tanh", 1, K::Float, false},
-      {"asinh", "asinh", 1, K::Float, false},
-      {"acosh", "acosh", 1, K::Float, false},
-      {"atanh", "atanh", 1, K::Float, false},
-      {"erf", "erf", 1, K::Float, false},
-      {"erfc", "erfc", 1, K::Float, false},
+      {"exp", "exp", 1, K::Float, true, -HUGE_VAL, 709.0},
+      {"exp2", "exp2", 1, K::Float, true, -HUGE_VAL, 1023.0},
+      {"expm1", "expm1", 1, K::Float, true, -HUGE_VAL, 709.0},
+      {"sin", "sin", 1, K::Float, false, -DBL_MAX, DBL_MAX},
+      {"cos", "cos", 1, K::Float, false, -DBL_MAX, DBL_MAX},
+      {"tan", "tan", 1, K::Float, false, -DBL_MAX, DBL_MAX},
+      {"asin", "asin", 1, K::Float, false, -1.0, 1.0},
+      {"acos", "acos", 1, K::Float, false, -1.0, 1.0},
+      {"atan", "atan", 1, K::Float, false, -HUGE_VAL, HUGE_VAL},
+      {"sinh", "sinh", 1, K::Float, true, -709.0, 709.0},
+      {"cosh", "cosh", 1, K::Float, true, -709.0, 709.0},
+      {"tanh", "tanh", 1, K::Float, false, -HUGE_VAL, HUGE_VAL},
+      {"asinh", "asinh", 1, K::Float, false, -HUGE_VAL, HUGE_VAL},
+      {"acosh", "acosh", 1, K::Float, false, 1.0, HUGE_VAL},
+      {"atanh", "atanh", 1, K::Float, false, -kBelowOne, kBelowOne},
+      {"erf", "erf", 1, K::Float, false, -HUGE_VAL, HUGE_VAL},
+      {"erfc", "erfc", 1, K::Float, false, -HUGE_VAL, HUGE_VAL},
       {"atan2", "atan2", 2, K::Float, false},
       {"fmod", "fmod", 2, K::Float, false},
   };

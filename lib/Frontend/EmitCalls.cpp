@@ -73,6 +73,23 @@ Val FunctionEmitter::emitCall(const SExpr &node) {
   return emitBuiltin(node, ast::id(callee));
 }
 
+Value FunctionEmitter::quietArgument(const MathFunctionInfo &info, Value x, Location l) {
+  if (info.arity != 1 || std::isnan(info.quietLow))
+    return nullptr;
+  auto compare = [&](arith::CmpFPredicate predicate, double bound) {
+    return builder.create<arith::CmpFOp>(l, predicate, x, constFloat(bound)).getResult();
+  };
+  // (Ordered comparisons: a NaN argument is never quiet.)
+  if (info.quietLow == -HUGE_VAL && info.quietHigh == HUGE_VAL)
+    return builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::ORD, x, x);
+  if (info.quietLow == -HUGE_VAL)
+    return compare(arith::CmpFPredicate::OLE, info.quietHigh);
+  if (info.quietHigh == HUGE_VAL)
+    return compare(arith::CmpFPredicate::OGE, info.quietLow);
+  return builder.create<arith::AndIOp>(l, compare(arith::CmpFPredicate::OGE, info.quietLow),
+                                       compare(arith::CmpFPredicate::OLE, info.quietHigh));
+}
+
 Val FunctionEmitter::emitMath(const SExpr &node, const std::string &name,
                               std::vector<Val> args) {
   Location l = loc(node);
@@ -165,18 +182,44 @@ Val FunctionEmitter::emitMath(const SExpr &node, const std::string &name,
   }
   // The generic rule of CPython's math_1/math_2: NaN from non-NaN input is a
   // domain error; infinity from finite input overflows (or is a domain error).
-  Value r = callLibm(info->libm, x);
-  // Errors need a NaN or infinite result: one test on the common path.
-  Value special = builder.create<arith::CmpFOp>(
-      l, arith::CmpFPredicate::UGE, builder.create<mlir::math::AbsFOp>(l, r), constFloat(HUGE_VAL));
-  Block *checks = newBlock(), *done = newBlock();
-  builder.create<mlir::cf::CondBranchOp>(l, special, checks, done);
-  startBlock(checks);
-  Value inputNan = isNan(x[0]);
-  Value inputInf = isInf(x[0]);
-  for (size_t k = 1; k < x.size(); ++k) {
-    inputNan = builder.create<arith::OrIOp>(l, inputNan, isNan(x[k]));
-    inputInf = builder.create<arith::OrIOp>(l, inputInf, isInf(x[k]));
+  // One test on the common path. Where a range of quiet arguments is known
+  // it tests the argument, before the call: each branch then makes its own
+  // call, and only the checked one keeps the argument past it (in a loop,
+  // the argument of a call tested after it is spilled to the stack and
+  // reloaded every iteration). The checked branch classifies the arguments
+  // before its call, so the two calls stay apart. Without such a range the
+  // test is of the result: errors need a NaN or an infinity.
+  Block *done = newBlock();
+  done->addArgument(builder.getF64Type(), l);
+  Value quiet = quietArgument(*info, x[0], l);
+  Value inputNan, inputInf;
+  auto classifyArguments = [&] {
+    inputNan = isNan(x[0]);
+    inputInf = isInf(x[0]);
+    for (size_t k = 1; k < x.size(); ++k) {
+      inputNan = builder.create<arith::OrIOp>(l, inputNan, isNan(x[k]));
+      inputInf = builder.create<arith::OrIOp>(l, inputInf, isInf(x[k]));
+    }
+  };
+  Value r;
+  if (quiet) {
+    Block *unchecked = newBlock(), *checked = newBlock();
+    builder.create<mlir::cf::CondBranchOp>(l, quiet, unchecked, checked);
+    startBlock(unchecked);
+    branch(done, callLibm(info->libm, x));
+    startBlock(checked);
+    classifyArguments();
+    r = callLibm(info->libm, x);
+  } else {
+    r = callLibm(info->libm, x);
+    Block *checks = newBlock();
+    Value special = builder.create<arith::CmpFOp>(l, arith::CmpFPredicate::UGE,
+                                                  builder.create<mlir::math::AbsFOp>(l, r),
+                                                  constFloat(HUGE_VAL));
+    builder.create<mlir::cf::CondBranchOp>(l, special, checks, mlir::ValueRange{}, done,
+                                           mlir::ValueRange{r});
+    startBlock(checks);
+    classifyArguments();
   }
   Value one = constInt(1, 1);
   Value nanFromNumbers =
@@ -196,9 +239,9 @@ Val FunctionEmitter::emitMath(const SExpr &node, const std::string &name,
     domainError(infFromFinite, 0);
   else
     check(infFromFinite, domain);
-  branch(done);
+  branch(done, r);
   startBlock(done);
-  return {Type::floating(), {r}};
+  return {Type::floating(), {done->getArgument(0)}};
 }
 
 Val FunctionEmitter::emitBuiltin(const SExpr &node, const std::string &name) {

@@ -447,6 +447,9 @@ private:
   Val callRuntimeInt(const char *name, std::vector<Value> args,
                      std::initializer_list<std::pair<int32_t, PyError>> codes);
   Value callLibm(const char *name, std::vector<Value> args);
+  /// Whether `x` is in the range where the math function `info` cannot
+  /// raise (null: no range known).
+  Value quietArgument(const MathFunctionInfo &info, Value x, Location l);
   /// A libm function whose result is exactly rounded (floor, rint, ldexp,
   /// ...) as operations of its own, or null.
   Value exactLibm(const std::string &name, llvm::ArrayRef<Value> x, Location l);

@@ -6,6 +6,7 @@
 #include "plait/Frontend/Frontend.h"
 
 #include <algorithm>
+#include <cmath>
 #include <deque>
 #include <map>
 #include <optional>
@@ -565,6 +566,10 @@ struct MathFunctionInfo {
   int arity;
   Type::Kind result;
   bool canOverflow;  // an infinite result from finite input is OverflowError
+  /// Arguments in [quietLow, quietHigh] cannot raise (NaN bounds: no such
+  /// range is known), so a compiled call tests its argument before the call
+  /// rather than its result after it.
+  double quietLow = NAN, quietHigh = NAN;
 };
 const MathFunctionInfo *lookupMathFunction(const std::string &name);
 bool isSupportedBuiltin(const std::string &name);

@@ -112,3 +112,100 @@ def ldexp_of_a_float(x):
 
 def fma(x, y, z):
     return math.fma(x, y, z)
+
+
+# One math function over an array, as a loop writes it: the compiled call
+# tests its argument against the function's quiet range first.
+
+
+def exp_over(xs, out):
+    for i in range(xs.shape[0]):
+        out[i] = math.exp(xs[i])
+
+
+def exp2_over(xs, out):
+    for i in range(xs.shape[0]):
+        out[i] = math.exp2(xs[i])
+
+
+def expm1_over(xs, out):
+    for i in range(xs.shape[0]):
+        out[i] = math.expm1(xs[i])
+
+
+def sin_over(xs, out):
+    for i in range(xs.shape[0]):
+        out[i] = math.sin(xs[i])
+
+
+def cos_over(xs, out):
+    for i in range(xs.shape[0]):
+        out[i] = math.cos(xs[i])
+
+
+def tan_over(xs, out):
+    for i in range(xs.shape[0]):
+        out[i] = math.tan(xs[i])
+
+
+def asin_over(xs, out):
+    for i in range(xs.shape[0]):
+        out[i] = math.asin(xs[i])
+
+
+def acos_over(xs, out):
+    for i in range(xs.shape[0]):
+        out[i] = math.acos(xs[i])
+
+
+def atan_over(xs, out):
+    for i in range(xs.shape[0]):
+        out[i] = math.atan(xs[i])
+
+
+def sinh_over(xs, out):
+    for i in range(xs.shape[0]):
+        out[i] = math.sinh(xs[i])
+
+
+def cosh_over(xs, out):
+    for i in range(xs.shape[0]):
+        out[i] = math.cosh(xs[i])
+
+
+def tanh_over(xs, out):
+    for i in range(xs.shape[0]):
+        out[i] = math.tanh(xs[i])
+
+
+def asinh_over(xs, out):
+    for i in range(xs.shape[0]):
+        out[i] = math.asinh(xs[i])
+
+
+def acosh_over(xs, out):
+    for i in range(xs.shape[0]):
+        out[i] = math.acosh(xs[i])
+
+
+def atanh_over(xs, out):
+    for i in range(xs.shape[0]):
+        out[i] = math.atanh(xs[i])
+
+
+def erf_over(xs, out):
+    for i in range(xs.shape[0]):
+        out[i] = math.erf(xs[i])
+
+
+def erfc_over(xs, out):
+    for i in range(xs.shape[0]):
+        out[i] = math.erfc(xs[i])
+
+
+def exp_sum_over(xs, shift):
+    # The call's result feeds a reduction, as in a softmax.
+    total = 0.0
+    for i in range(xs.shape[0]):
+        total += math.exp(xs[i] - shift)
+    return total

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 import jit_math_floats as py
 import plait
-from jit_support import assert_same, floats, ints, jitted_copies
+from jit_support import assert_same, floats, ints, jitted_copies, outcome
 
 jit = jitted_copies(py)
 SETTINGS = settings(max_examples=300, deadline=None)
@@ -166,3 +166,53 @@ def test_fma(x: float, y: float, z: float) -> None:
     assert_same(py.fma, jit.fma, x, y, z)
     assert_same(py.fma, jit.fma, x, 0.0, z)
     assert_same(py.fma, jit.fma, 1e308, 10.0, z)
+
+
+#: Arguments around each math function's quiet range (where the compiled call
+#: skips its checks) and around where CPython's checks start to raise: the
+#: range's bounds and their neighbours, the true overflow and domain limits,
+#: the infinities and NaN.
+def _around(*points: float) -> list[float]:
+    return [v for p in points for v in (math.nextafter(p, -math.inf), p, math.nextafter(p, math.inf))]
+
+
+quiet_edges = st.sampled_from(
+    _around(709.0, -709.0, 709.782712893384, -709.782712893384, 710.4758600739439, -710.4758600739439,
+            1023.0, 1024.0, 1.0, -1.0, 1.7976931348623157e308, -1.7976931348623157e308, 0.0)
+    + [math.inf, -math.inf, math.nan, -math.nan, 5e-324]
+)
+over_names = ["exp", "exp2", "expm1", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh",
+              "asinh", "acosh", "atanh", "erf", "erfc"]
+
+
+def _run_over(fn: object, xs: np.ndarray) -> tuple:
+    out = np.full(xs.shape, -7.0)
+    try:
+        fn(xs, out)
+    except Exception as error:  # noqa: BLE001 - the comparison is the point
+        return ("raised", type(error), str(error)), out
+    return ("returned",), out
+
+
+@given(values=st.lists(st.one_of(quiet_edges, floats, st.floats(-720.0, 720.0)), min_size=1, max_size=6))
+@SETTINGS
+def test_math_functions_at_their_quiet_ranges(values: list) -> None:
+    # Results, the elements written before an error, and the error's type and
+    # message, as CPython's math module gives them.
+    xs = np.array(values, dtype=np.float64)
+    for name in over_names:
+        expected, expected_out = _run_over(getattr(py, f"{name}_over"), xs)
+        got, got_out = _run_over(getattr(jit, f"{name}_over"), xs)
+        assert got == expected, (name, values)
+        assert np.array_equal(got_out, expected_out, equal_nan=True), (name, values, got_out, expected_out)
+        assert np.array_equal(np.signbit(got_out), np.signbit(expected_out)), (name, values)
+
+
+@given(values=st.lists(st.one_of(quiet_edges, st.floats(-20.0, 20.0)), min_size=1, max_size=8),
+       shift=st.one_of(st.floats(-800.0, 800.0), quiet_edges))
+@SETTINGS
+def test_exp_in_a_reduction(values: list, shift: float) -> None:
+    xs = np.array(values, dtype=np.float64)
+    expected = outcome(py.exp_sum_over, xs, shift)
+    assert outcome(jit.exp_sum_over, xs, shift) == expected or (
+        expected[0] == "value" and math.isnan(expected[1]) and math.isnan(jit.exp_sum_over(xs, shift)))
