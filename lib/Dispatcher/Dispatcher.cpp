@@ -50,9 +50,12 @@ const Entry *lookup(const Snapshot *table, std::string_view key, bool exactOnly)
 }
 
 /// Runs `entry` on the bound arguments (inside the caller's epoch read
-/// section) and boxes its result.
+/// section) and boxes its result. Sets `needsFallback` (and returns null,
+/// with no error set) when the entry's speculation failed and it has no
+/// fallback yet: the call changed nothing, and the caller has the fallback
+/// compiled and calls again.
 PyObject *run(DispatchState &state, const Entry &entry, BoundCall &call,
-              EpochDomain::ReadGuard &pin) {
+              EpochDomain::ReadGuard &pin, bool &needsFallback) {
   const jit::Executor &executor = *entry.executor;
   // What the call allocates (and the lists made for its list arguments) is
   // freed when the arena ends, except the arrays it returns, which become
@@ -66,12 +69,28 @@ PyObject *run(DispatchState &state, const Entry &entry, BoundCall &call,
   int32_t status = 0;
   packed.finish(descriptor.fields, &status);
   using Detach = CallConfiguration::Detach;
-  if (state.detach == Detach::Always || (state.detach == Detach::WhenLong && executor.info.mayRunLong)) {
-    Py_BEGIN_ALLOW_THREADS
-    executor.call(packed.slots());
-    Py_END_ALLOW_THREADS
-  } else {
-    executor.call(packed.slots());
+  auto invoke = [&](const jit::Executor &code) {
+    if (state.detach == Detach::Always || (state.detach == Detach::WhenLong && code.info.mayRunLong)) {
+      Py_BEGIN_ALLOW_THREADS
+      code.call(packed.slots());
+      Py_END_ALLOW_THREADS
+    } else {
+      code.call(packed.slots());
+    }
+  };
+  invoke(executor);
+  // A guard of speculative code failed before anything observable happened:
+  // the same call again, on the code compiled without speculation (owned by
+  // this executor, so alive as long as it is).
+  const jit::Executor *ran = &executor;
+  if (status != 0 && status == executor.info.speculationStatus) {
+    ran = executor.fallback();
+    if (!ran) {
+      needsFallback = true;
+      return nullptr;
+    }
+    status = 0;
+    invoke(*ran);
   }
   state.hits.add(pin.shard());
   pin.countEvent();
@@ -81,7 +100,7 @@ PyObject *run(DispatchState &state, const Entry &entry, BoundCall &call,
   if (!packed.reflectLists(entry, call, owners))
     return nullptr;
   if (status != 0)
-    return raiseRunError(executor, status);
+    return raiseRunError(*ran, status);
   const int64_t *cursor = results.get();
   return boxResult(executor.info.resultType, cursor, entry.resultCast, owners);
 }
@@ -108,12 +127,30 @@ PyObject *dispatcherCall(PyObject *self, PyObject *const *args, size_t nargsf, P
   // guard, miss) call into Python outside it, then look again.
   for (int attempt = 0; attempt < kMaxCallAttempts; ++attempt) {
     bool stale = false;
+    std::string speculated; // the key of an entry whose speculation failed
     {
       static EpochDomain &domain = EpochDomain::global();
       EpochDomain::ReadGuard pin(domain);
       stale = !guardHolds(state);
-      if (const Entry *entry = stale ? nullptr : lookup(state.table.read(), key, state.lazy))
-        return run(state, *entry, call, pin);
+      if (const Entry *entry = stale ? nullptr : lookup(state.table.read(), key, state.lazy)) {
+        bool needsFallback = false;
+        PyObject *result = run(state, *entry, call, pin, needsFallback);
+        if (!needsFallback)
+          return result;
+        speculated = entry->key;
+      }
+    }
+    if (!speculated.empty()) {
+      PyObject *pyKey = PyUnicode_FromStringAndSize(speculated.data(),
+                                                    static_cast<Py_ssize_t>(speculated.size()));
+      if (!pyKey)
+        return nullptr;
+      PyObject *done = PyObject_CallMethod(self, "_speculation_failed", "O", pyKey);
+      Py_DECREF(pyKey);
+      if (!done)
+        return nullptr;
+      Py_DECREF(done);
+      continue;
     }
     if (stale) {
       // Compiled code assumed globals or code that changed: drop it all.

@@ -447,6 +447,8 @@ EmittedModule emitModule(mlir::ModuleOp module, const Program &program,
   result.argumentTypes = argumentTypes;
   result.resultType = entry.result;
   result.entrySymbol = "plait_entry_" + std::to_string(uniqueId);
+  if (options.speculate)
+    module->setAttr(dialect::kSpeculativeEntryAttrName, b.getStringAttr(result.entrySymbol));
   // Only what the entry reaches: specialisations typing made in an earlier
   // round for types the final round no longer passes (a list before its
   // items were typed) are never called.

@@ -169,6 +169,17 @@ std::vector<frontend::ErrorSite> errorTable(mlir::ModuleOp module) {
   return errors;
 }
 
+} // namespace
+
+int32_t speculationStatusOf(const std::vector<frontend::ErrorSite> &errors) {
+  for (size_t i = 0; i < errors.size(); ++i)
+    if (errors[i].exception == dialect::kSpeculationFailedException)
+      return static_cast<int32_t>(i + 1);
+  return 0;
+}
+
+namespace {
+
 /// Splits a compilation's time into named phases; a phase named twice
 /// accumulates (printing the stages happens between the others).
 class PhaseClock {
@@ -232,6 +243,15 @@ void setCompileRendezvous(const std::string &barrierId, unsigned participants,
 
 void Executor::call(void **slots) const {
   reinterpret_cast<void (*)(void **)>(entry)(slots);
+}
+
+bool Executor::setFallback(std::shared_ptr<const Executor> other) const {
+  std::lock_guard<std::mutex> guard(fallbackMutex);
+  if (fallbackOwner)
+    return false;
+  fallbackOwner = std::move(other);
+  fallbackCode.store(fallbackOwner.get(), std::memory_order_release);
+  return true;
 }
 
 /// Adds `void <name>_packed(void **slots)` calling `<name>` with the values
@@ -352,6 +372,7 @@ std::shared_ptr<Executor> compile(const CompileRequest &request) {
     clock.lap("lowering to MLIR");
     keep(executor->mlirText);
     executor->info.errors = errorTable(*module);
+    executor->info.speculationStatus = speculationStatusOf(executor->info.errors);
     executor->packedSlots = abi::packedSlots(executor->info.argumentTypes);
     executor->resultWords = abi::resultWords(executor->info.resultType);
 

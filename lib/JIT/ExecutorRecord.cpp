@@ -150,6 +150,7 @@ std::shared_ptr<Executor> loadExecutorRecord(const std::string &record) {
     site.frames = r.text();
     info.errors.push_back(std::move(site));
   }
+  info.speculationStatus = speculationStatusOf(info.errors);
   info.mayRunLong = r.integer() != 0;
   for (int64_t i = 0, written = r.count(1 << 16); i < written; ++i)
     info.writesArgument.push_back(r.integer() != 0);

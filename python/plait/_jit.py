@@ -170,6 +170,9 @@ class Dispatcher(_native.DispatcherBase):
         #: and the executors it made, for inspect().
         self._with_stages: dict[str, Callable[[], Any]] = {}
         self._staged: dict[str, Any] = {}
+        #: codes -> (signature text, executor) compiled without speculation,
+        #: attached to the speculative executor of the same codes.
+        self._fallbacks: dict[str, tuple[str, Any]] = {}
         self._flights: dict[str, _Flight] = {}
         #: Signatures whose compilation failed with a CompileError (type and
         #: message): raised again without recompiling until invalidated.
@@ -218,7 +221,7 @@ class Dispatcher(_native.DispatcherBase):
                 snapshotter.add(passed)
         return snapshotter, snapshotter.program()
 
-    def _build(self, types: list[str], look_in_cache: bool = True) -> tuple[Any, Callable[[], Any]]:
+    def _build(self, types: list[str], look_in_cache: bool = True, speculate: bool = True) -> tuple[Any, Callable[[], Any]]:
         """Snapshot (GIL held), compile (detached), and record the guard.
         Returns the executor and a function that compiles the same code
         again keeping each stage's IR (for inspect(): printing every stage
@@ -234,6 +237,7 @@ class Dispatcher(_native.DispatcherBase):
             opt_level=self._options["opt_level"],
             boundscheck=self._options["boundscheck"],
             overloaded=_overload.overloaded_keys(),
+            speculate=speculate,
         )
 
         # Kept in this dispatcher's own tables: a strong reference to it
@@ -262,7 +266,7 @@ class Dispatcher(_native.DispatcherBase):
             # a fresh snapshot.
             executor = _cache.load(cache_key, program, resolver)
             if executor is _cache.STALE:
-                return self._build(types, look_in_cache=False)
+                return self._build(types, look_in_cache=False, speculate=speculate)
         try:
             if executor is None:
                 recording = _cache.RecordingResolver(resolver) if cache_key else resolver
@@ -299,20 +303,23 @@ class Dispatcher(_native.DispatcherBase):
                 live.append(dependent)
         return live
 
-    def _compile_once(self, codes: str, build: Callable[[], tuple[str, Any, Callable[[], Any]]]) -> None:
+    def _compile_once(self, codes: str, build: Callable[[], tuple[str, Any, Callable[[], Any]]], fallback: bool = False) -> None:
         """Single flight: one compilation per signature; concurrent callers of
         the same signature wait for it and share its result or its error.
-        Different signatures (and functions) compile in parallel."""
+        Different signatures (and functions) compile in parallel. `fallback`:
+        the signature's compilation without speculation."""
+        table = self._fallbacks if fallback else self._compiled
+        flight_key = "fallback " + codes if fallback else codes
         with self._lock:
-            if codes in self._compiled:
+            if codes in table:
                 return
-            failed = self._failed.get(codes)
+            failed = self._failed.get(flight_key)
             if failed is not None:
                 raise failed[0](failed[1])
-            flight = self._flights.get(codes)
+            flight = self._flights.get(flight_key)
             leader = flight is None
             if leader:
-                flight = self._flights[codes] = _Flight()
+                flight = self._flights[flight_key] = _Flight()
         assert flight is not None
         if not leader:
             _native._record(self, "wait", 0.0)
@@ -324,17 +331,18 @@ class Dispatcher(_native.DispatcherBase):
         try:
             text, executor, with_stages = build()
             with self._lock:
-                self._compiled[codes] = (text, executor)
-                self._with_stages[codes] = with_stages
+                table[codes] = (text, executor)
+                if not fallback:
+                    self._with_stages[codes] = with_stages
         except BaseException as error:
             flight.error = (type(error), str(error))
             if isinstance(error, CompileError):
                 with self._lock:
-                    self._failed[codes] = flight.error
+                    self._failed[flight_key] = flight.error
             raise
         finally:
             with self._lock:
-                del self._flights[codes]
+                del self._flights[flight_key]
             flight.done.set()
 
     def _miss(self, codes: str) -> None:
@@ -348,6 +356,24 @@ class Dispatcher(_native.DispatcherBase):
             return f"{executor.result_type}({', '.join(types)})", executor, with_stages
 
         self._compile_once(codes, build)
+
+    def _speculation_failed(self, codes: str) -> None:
+        """Called by the native dispatcher when the executor for `codes` ran
+        speculative code whose guard failed, having changed nothing: compiles
+        the function without speculation (once) and attaches it to that
+        executor, which runs it whenever its guard fails."""
+        with self._lock:
+            compiled = self._compiled.get(codes)
+        if compiled is None:  # invalidated meanwhile: the call compiles afresh
+            return
+        speculative = compiled[1]
+
+        def build() -> tuple[str, Any, Callable[[], Any]]:
+            fallback, with_stages = self._build(_native._key_type_names(codes), speculate=False)
+            speculative.set_fallback(fallback)
+            return compiled[0], fallback, with_stages
+
+        self._compile_once(codes, build, fallback=True)
 
     def _stale(self) -> None:
         """Called by the dispatcher when a guard failed: __code__ replaced or a
@@ -367,6 +393,7 @@ class Dispatcher(_native.DispatcherBase):
             seen.add(id(dispatcher))
             with dispatcher._lock:
                 dispatcher._compiled.clear()
+                dispatcher._fallbacks.clear()
                 dispatcher._with_stages.clear()
                 dispatcher._staged.clear()
                 dispatcher._failed.clear()

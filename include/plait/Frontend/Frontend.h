@@ -381,6 +381,10 @@ struct CompileOptions {
   bool parallel = false;
   /// Array indices are checked (IndexError) unless false.
   bool boundsCheck = true;
+  /// Versioned loops at the start of the entry leave out their checked copy:
+  /// when a guard fails, the call returns the speculation status and the
+  /// dispatcher runs the function again, compiled with this false.
+  bool speculate = true;
   /// Depth guard for calls between jitted functions (RecursionError).
   int64_t recursionLimit = 1000;
   /// CPython's messages, keyed as in plait/jit.py (sampled from the running
@@ -419,6 +423,9 @@ struct EmittedModule {
   Type resultType;
   /// The error table (filled once plait-lower-raise has built it).
   std::vector<ErrorSite> errors;
+  /// The status of a guard that failed in speculative code (0: none can):
+  /// no exception, but a request to run the non-speculative compilation.
+  int32_t speculationStatus = 0;
   /// True when the code loops or calls other jitted functions (nogil="auto").
   bool mayRunLong = false;
   /// Per argument: does the code (or a callee) write to this array?

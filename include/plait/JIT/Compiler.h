@@ -13,7 +13,9 @@
 #include "plait/Frontend/Frontend.h"
 #include "plait/JIT/SharedJIT.h"
 
+#include <atomic>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -69,9 +71,21 @@ struct Executor {
 
   /// Calls the packed entry (see `entry`).
   void call(void **slots) const;
+  /// The same function for the same argument types compiled without
+  /// speculation, run when this one returns info.speculationStatus; null
+  /// until the first such call has it compiled. Set once, then owned with
+  /// this executor (so it lives as long as any call that can reach it).
+  const Executor *fallback() const { return fallbackCode.load(std::memory_order_acquire); }
+  /// Sets the fallback unless one is set already; false then.
+  bool setFallback(std::shared_ptr<const Executor> other) const;
   /// Machine code as assembly text, generated on demand from llvmText
   /// (empty unless the stages were kept).
   std::string assembly() const;
+
+private:
+  mutable std::mutex fallbackMutex;
+  mutable std::shared_ptr<const Executor> fallbackOwner;
+  mutable std::atomic<const Executor *> fallbackCode{nullptr};
 };
 
 /// Process-wide counters of plait.jit's native side.
@@ -82,6 +96,9 @@ struct CompilerStats {
   double compileSeconds = 0;     // total, failed attempts included
 };
 CompilerStats compilerStats();
+
+/// The status of `errors`' speculation failure (its 1-based position), or 0.
+int32_t speculationStatusOf(const std::vector<frontend::ErrorSite> &errors);
 
 /// Test hook: make every compilation of this process meet at rendezvous
 /// `barrierId` (participants, timeout) while detached, and also at

@@ -168,7 +168,15 @@ void populateJIT(nb::module_ &m) {
                throw nb::value_error(error.what());
              }
            })
-      .def("asm", [](const jit::Executor &e) { return detached([&] { return e.assembly(); }); });
+      .def("asm", [](const jit::Executor &e) { return detached([&] { return e.assembly(); }); })
+      .def(
+          "set_fallback",
+          [](const jit::Executor &e, std::shared_ptr<jit::Executor> fallback) {
+            return e.setFallback(std::move(fallback));
+          },
+          nb::arg("fallback"),
+          "Attaches the compilation without speculation that this executor runs when a guard "
+          "fails (once; False when one is attached already).");
 
   m.def(
       "compile",
@@ -176,7 +184,7 @@ void populateJIT(nb::module_ &m) {
          bool checkOverflow, bool fastmath, bool parallel, int64_t recursionLimit,
          const std::map<std::string, std::string> &messages, unsigned optLevel, bool boundsCheck,
          const std::vector<std::string> &overloaded, nb::object resolver, bool keepStages,
-         bool keepObject) {
+         bool keepObject, bool speculate) {
         jit::CompileRequest request;
         request.keepStages = keepStages;
         request.keepObject = keepObject;
@@ -200,6 +208,7 @@ void populateJIT(nb::module_ &m) {
         request.options.messages = messages;
         request.optLevel = optLevel;
         request.options.boundsCheck = boundsCheck;
+        request.options.speculate = speculate;
         try {
           // Detached: typing, MLIR, LLVM and code generation touch no Python.
           return detached([&] { return jit::compile(request); });
@@ -216,7 +225,7 @@ void populateJIT(nb::module_ &m) {
       nb::arg("messages") = std::map<std::string, std::string>(), nb::arg("opt_level") = 2,
       nb::arg("boundscheck") = true, nb::arg("overloaded") = std::vector<std::string>(),
       nb::arg("resolver") = nb::none(), nb::arg("keep_stages") = false,
-      nb::arg("keep_object") = false);
+      nb::arg("keep_object") = false, nb::arg("speculate") = true);
 
   // The disk cache (cache=True): records of executors, and what besides the
   // source decides their machine code.

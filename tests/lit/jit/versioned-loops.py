@@ -14,6 +14,13 @@ def smooth(a, out):
 
 
 @plait.jit
+def smooth_after_write(a, out):
+    out[0] = a[0]
+    for i in range(1, len(a) - 1):
+        out[i] = (a[i - 1] + a[i] + a[i + 1]) / 3.0
+
+
+@plait.jit
 def count_small(a, bound):
     c = 0
     for i in range(len(a)):
@@ -33,6 +40,8 @@ a = np.arange(10.0)
 out = np.zeros(10)
 smooth(a, out)
 assert out[1] == 1.0
+smooth_after_write(a, out)
+assert out[0] == 0.0 and out[1] == 1.0
 assert count_small(a, 3) == sum(i % 4 for i in range(10))
 assert gather(a, np.array([1, 2])) == 3.0
 
@@ -46,16 +55,29 @@ print(smooth.inspect(stage="plait"))
 
 # a's indices are in range by the loop's bounds (plait-drop-index-checks);
 # out[i] is versioned: the guard, then the copy (positions used as they
-# are) and the checked original.
+# are). Nothing before the loop changes anything, so the copy is
+# speculative: when the guard fails, the function runs again compiled
+# without speculation.
 # CHECK-LABEL: smooth: optimized-plait
+# CHECK: scf.if
+# CHECK: plait.for
+# CHECK-NOT: axis 0{{( nonnegative)?$}}
+# CHECK: } else {
+# CHECK-NOT: plait.for
+# CHECK: "plait.SpeculationFailed"
+print("smooth: optimized-plait")
+print(smooth.inspect(stage="optimized-plait"))
+
+# After a write to out, the checked original is the other copy.
+# CHECK-LABEL: smooth_after_write: optimized-plait
 # CHECK: scf.if
 # CHECK: plait.for
 # CHECK-NOT: axis 0{{( nonnegative)?$}}
 # CHECK: } else {
 # CHECK: plait.index {{.*}} axis 0 unchecked nonnegative
 # CHECK: plait.index {{.*}} axis 0{{( nonnegative)?$}}
-print("smooth: optimized-plait")
-print(smooth.inspect(stage="optimized-plait"))
+print("smooth_after_write: optimized-plait")
+print(smooth_after_write.inspect(stage="optimized-plait"))
 
 # The unchecked copy vectorises.
 # CHECK-LABEL: smooth: llvm
@@ -70,7 +92,7 @@ print(smooth.inspect(stage="llvm"))
 # CHECK: arith.remui
 # CHECK: plait.add wrap
 # CHECK: } else {
-# CHECK: plait.add check
+# CHECK: "plait.SpeculationFailed"
 print("count_small: optimized-plait")
 print(count_small.inspect(stage="optimized-plait"))
 

@@ -50,6 +50,13 @@ inline constexpr const char *kPureFunctionAttrName = "plait.pure";
 /// The module attribute (a dictionary) with the running CPython's messages,
 /// by key (see Messages.h).
 inline constexpr const char *kMessagesAttrName = "plait.messages";
+/// The module attribute naming the entry function whose loops
+/// plait-version-loops may version speculatively (absent: none).
+inline constexpr const char *kSpeculativeEntryAttrName = "plait.speculative_entry";
+/// The exception of the plait.raise_if that ends a speculative entry whose
+/// guard failed; its status is no Python exception (see
+/// frontend::EmittedModule::speculationStatus).
+inline constexpr const char *kSpeculationFailedException = "plait.SpeculationFailed";
 
 /// plait's optimisations: versioning, then range-based check removal
 /// (`plait-optimize`).

@@ -21,6 +21,15 @@
 // the guard itself never raises (its int arithmetic wraps; a wrapped value
 // only makes it fail).
 //
+// Speculation: in the entry named by the module's plait.speculative_entry,
+// a loop of the entry block whose every preceding operation only reads, or
+// writes the function's own stack slots, gets no checked copy. When its
+// guard fails the function returns the speculation status instead (a
+// plait.raise_if of plait.SpeculationFailed), having changed nothing a
+// caller can see, and the dispatcher runs it again compiled without
+// speculation. The checked copy costs as much to compile as the loop and
+// rarely runs; compiled only when needed, it is paid only then.
+//
 //===----------------------------------------------------------------------===//
 #include "plait/Dialect/Plait/Passes.h"
 #include "plait/Dialect/Plait/PlaitOps.h"
@@ -56,9 +65,60 @@ constexpr int64_t kLargestTermConstant = 99'999'999'999'999'999;
 /// far below its margin (see guardCounters).
 constexpr int kLargestTermSize = 1000;
 
+/// Whether `function` is the module's speculative entry, and nothing can
+/// catch its speculation status on the way to the dispatcher: no
+/// try statement in it, and no call of it in the module.
+bool isSpeculativeEntry(func::FuncOp function) {
+  auto module = function->getParentOfType<ModuleOp>();
+  auto named = module ? module->getAttrOfType<StringAttr>(kSpeculativeEntryAttrName) : nullptr;
+  if (!named || named.getValue() != function.getSymName())
+    return false;
+  if (function.walk([](TryOp) { return WalkResult::interrupt(); }).wasInterrupted())
+    return false;
+  return SymbolTable::symbolKnownUseEmpty(function, module);
+}
+
+/// Running `op` again from the same state repeats nothing observable: it
+/// reads, or writes only the function's stack slots or the error state
+/// (raising ends the call anyway). Operations of its regions are asked on
+/// their own.
+bool repeatable(Operation *op) {
+  if (op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+    return true;
+  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+  if (!effects) // a terminator only passes control; anything else may do anything
+    return op->hasTrait<OpTrait::IsTerminator>();
+  SmallVector<MemoryEffects::EffectInstance> instances;
+  effects.getEffects(instances);
+  return llvm::all_of(instances, [](const MemoryEffects::EffectInstance &effect) {
+    if (isa<MemoryEffects::Read>(effect.getEffect()) ||
+        isa<ErrorStateResource>(effect.getResource()))
+      return true;
+    Value on = effect.getValue();
+    return on && on.getDefiningOp<memref::AllocaOp>();
+  });
+}
+
+/// `loop` is in the entry block of a speculative entry and everything
+/// before it is repeatable: the function may stop there and run again.
+bool mayRestartAt(ForOp loop, func::FuncOp function) {
+  if (loop->getBlock() != &function.getBody().front())
+    return false;
+  for (Operation &before : *loop->getBlock()) {
+    if (&before == loop.getOperation())
+      return true;
+    if (before.walk([](Operation *op) {
+                return repeatable(op) ? WalkResult::advance() : WalkResult::interrupt();
+              }).wasInterrupted())
+      return false;
+  }
+  return false;
+}
+
 class LoopVersioner {
 public:
-  explicit LoopVersioner(ForOp loop) : loop(loop), body(loop.getBody()) {}
+  LoopVersioner(ForOp loop, bool speculativeEntry)
+      : loop(loop), body(loop.getBody()), speculativeEntry(speculativeEntry) {}
 
   /// Versions the loop if a guard can drop some of its checks.
   void run() {
@@ -68,6 +128,7 @@ public:
     collectCounters();
     if (accesses.empty() && counters.empty())
       return;
+    speculative = speculativeEntry && mayRestartAt(loop, loop->getParentOfType<func::FuncOp>());
     OpBuilder b(loop);
     Value ok = guard(b);
     version(b, ok);
@@ -462,7 +523,8 @@ private:
   // The two copies
   //===--------------------------------------------------------------------===//
 
-  /// %exit = scf.if %ok { the copy without the proven checks } else { the loop }
+  /// %exit = scf.if %ok { the copy without the proven checks } else { the
+  /// loop, or when speculative, the speculation status }
   void version(OpBuilder &b, Value ok) {
     Location l = loop.getLoc();
     auto choice = b.create<scf::IfOp>(l, TypeRange{b.getI32Type()}, ok, /*withElseRegion=*/true);
@@ -478,9 +540,18 @@ private:
       copies[original] = copy;
     inside.create<scf::YieldOp>(l, fast.getExit());
     OpBuilder otherwise = choice.getElseBodyBuilder();
-    loop->moveBefore(otherwise.getInsertionBlock(), otherwise.getInsertionPoint());
-    otherwise.setInsertionPointAfter(loop);
-    otherwise.create<scf::YieldOp>(l, loop.getExit());
+    if (speculative) {
+      // (No location: every such raise then shares one status.)
+      Location nowhere = UnknownLoc::get(b.getContext());
+      Value failed = otherwise.create<arith::ConstantIntOp>(l, 1, 1);
+      otherwise.create<RaiseIfOp>(nowhere, failed, kSpeculationFailedException, "", ValueRange{});
+      otherwise.create<scf::YieldOp>(
+          l, otherwise.create<arith::ConstantIntOp>(l, 0, 32).getResult()); // never read
+    } else {
+      loop->moveBefore(otherwise.getInsertionBlock(), otherwise.getInsertionPoint());
+      otherwise.setInsertionPointAfter(loop);
+      otherwise.create<scf::YieldOp>(l, loop.getExit());
+    }
 
     for (Access &access : accesses) {
       auto copy = cast<IndexOp>(copies.lookup(access.op.getOperation()));
@@ -498,10 +569,13 @@ private:
       OpBuilder at(copy);
       copy.getLhsMutable().assign(at.create<AssumeNonNegativeOp>(copy.getLoc(), copy.getLhs()));
     }
+    if (speculative)
+      loop.erase();
   }
 
   ForOp loop;
   Region &body;
+  bool speculativeEntry, speculative = false;
   SmallVector<Access> accesses;
   SmallVector<Counter> counters;
   llvm::SetVector<Operation *> uncheckedOps;
@@ -514,10 +588,11 @@ private:
 
 struct VersionLoopsPass : public plait::dialect::impl::VersionLoopsBase<VersionLoopsPass> {
   void runOnOperation() override {
+    bool speculativeEntry = isSpeculativeEntry(getOperation());
     SmallVector<ForOp> loops;
     getOperation().walk([&](ForOp loop) { loops.push_back(loop); });
     for (ForOp loop : loops)
-      LoopVersioner(loop).run();
+      LoopVersioner(loop, speculativeEntry).run();
   }
 };
 
