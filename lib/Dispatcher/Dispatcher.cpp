@@ -105,6 +105,20 @@ PyObject *run(DispatchState &state, const Entry &entry, BoundCall &call,
   return boxResult(executor.info.resultType, cursor, entry.resultCast, owners);
 }
 
+/// self.<method>(key) for the dispatcher's Python side; false with the
+/// error set when it raised.
+bool callWithKey(PyObject *self, const char *method, std::string_view key) {
+  PyObject *pyKey = PyUnicode_FromStringAndSize(key.data(), static_cast<Py_ssize_t>(key.size()));
+  if (!pyKey)
+    return false;
+  PyObject *done = PyObject_CallMethod(self, method, "O", pyKey);
+  Py_DECREF(pyKey);
+  if (!done)
+    return false;
+  Py_DECREF(done);
+  return true;
+}
+
 } // namespace
 
 DispatchState *stateOf(PyObject *self) {
@@ -141,15 +155,9 @@ PyObject *dispatcherCall(PyObject *self, PyObject *const *args, size_t nargsf, P
       }
     }
     if (!speculated.empty()) {
-      PyObject *pyKey = PyUnicode_FromStringAndSize(speculated.data(),
-                                                    static_cast<Py_ssize_t>(speculated.size()));
-      if (!pyKey)
+      // Compiles the fallback and attaches it to the entry's executor.
+      if (!callWithKey(self, "_speculation_failed", speculated))
         return nullptr;
-      PyObject *done = PyObject_CallMethod(self, "_speculation_failed", "O", pyKey);
-      Py_DECREF(pyKey);
-      if (!done)
-        return nullptr;
-      Py_DECREF(done);
       continue;
     }
     if (stale) {
@@ -166,14 +174,8 @@ PyObject *dispatcherCall(PyObject *self, PyObject *const *args, size_t nargsf, P
       return nullptr;
     }
     // Miss: the Python side snapshots, compiles (detached) and installs.
-    PyObject *pyKey = PyUnicode_FromStringAndSize(key.data(), static_cast<Py_ssize_t>(key.size()));
-    if (!pyKey)
+    if (!callWithKey(self, "_miss", key))
       return nullptr;
-    PyObject *done = PyObject_CallMethod(self, "_miss", "O", pyKey);
-    Py_DECREF(pyKey);
-    if (!done)
-      return nullptr;
-    Py_DECREF(done);
   }
   // Another thread keeps re-binding what compiled code assumed: the
   // interpreter runs this call, reading the globals as they are now.
