@@ -7,6 +7,7 @@
 #include "plait/IR/Registration.h"
 #include "plait/Dialect/Plait/PlaitDialect.h"
 #include "plait/Passes/Passes.h"
+#include "plait/Target/PlaitToLLVMIRTranslation.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -24,6 +25,7 @@ const mlir::DialectRegistry &getDialectRegistry() {
     mlir::registerAllDialects(*result);
     result->insert<dialect::PlaitDialect>();
     mlir::registerAllToLLVMIRTranslations(*result);
+    registerPlaitToLLVMIRTranslation(*result);
     return result;
   }();
   return *registry;

@@ -35,6 +35,18 @@ def mod(a, b):
     return a % b
 
 
+def divisible(a, b):
+    # Remainders only compared with zero: compiled without the sign fix-up.
+    if a % b == 0:
+        return 1
+    return 2 if 0 != a % b else 3
+
+
+def remainder_tested_and_used(a, b):
+    r = a % b
+    return r if r != 0 else -1
+
+
 def power(a, b):
     return a ** b
 

@@ -33,6 +33,19 @@ def test_binary_arithmetic(name: str, a: Any, b: Any) -> None:
     assert_same(getattr(py, name), getattr(jit, name), a, b)
 
 
+@pytest.mark.parametrize("name", ["divisible", "remainder_tested_and_used"])
+@given(a=st.one_of(ints, small_ints), b=st.one_of(ints, small_ints, st.sampled_from([0, 1, -1, 2, -2, 7, -7])))
+@SETTINGS
+@example(a=INT64_MIN, b=-1)
+@example(a=INT64_MIN, b=INT64_MIN)
+@example(a=-9, b=3)
+@example(a=9, b=-3)
+@example(a=-7, b=2)
+@example(a=5, b=0)
+def test_remainders_compared_with_zero(name: str, a: int, b: int) -> None:
+    assert_same(getattr(py, name), getattr(jit, name), a, b)
+
+
 @given(a=st.one_of(small_ints, floats, st.booleans()), b=st.one_of(st.integers(0, 70), floats, st.booleans()))
 @SETTINGS
 @example(a=0.0, b=-1.0)

@@ -91,6 +91,11 @@ bool plait::dialect::checksOverflow(Operation *op) {
   return mode && mode.getValue() == OverflowMode::check;
 }
 
+void plait::dialect::setCannotOverflow(Operation *op) {
+  OverflowMode mode = isa<AddOp, SubOp, MulOp>(op) ? OverflowMode::proven : OverflowMode::wrap;
+  op->setAttr("overflow", OverflowModeAttr::get(op->getContext(), mode));
+}
+
 template <typename Op>
 static void arithEffects(Op op, SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>> &effects) {
   if (op.getOverflow() == OverflowMode::check)
@@ -110,7 +115,8 @@ void MulOp::getEffects(SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects
 template <typename Op>
 static OpFoldResult foldArith(Op op, char symbol, ArrayRef<Attribute> operands) {
   std::optional<APInt> a = constantOf(operands[0]), b = constantOf(operands[1]);
-  bool wrap = op.getOverflow() == OverflowMode::wrap;
+  // (A proven operation that would overflow is never reached.)
+  bool wrap = op.getOverflow() != OverflowMode::check;
   if (a && b) {
     std::optional<APInt> r = checkedArith(symbol, *a, *b);
     if (r)
@@ -133,7 +139,8 @@ OpFoldResult MulOp::fold(FoldAdaptor adaptor) { return foldArith(*this, '*', ada
 
 template <typename Op>
 static void inferArith(Op op, char symbol, ArrayRef<ConstantIntRanges> ranges, SetIntRangeFn set) {
-  if (op.getOverflow() == OverflowMode::check) {
+  // Checked and proven results are exact: only the ones that fit exist.
+  if (op.getOverflow() != OverflowMode::wrap) {
     set(op.getResult(), checkedRange(symbol, ranges[0], ranges[1]));
     return;
   }
@@ -184,7 +191,7 @@ OpFoldResult FloorDivOp::fold(FoldAdaptor adaptor) {
   if (!a || !b || b->isZero())
     return {};
   if (a->isMinSignedValue() && b->isAllOnes())
-    return getOverflow() == OverflowMode::wrap ? IntegerAttr::get(getType(), *a) : OpFoldResult();
+    return getOverflow() != OverflowMode::check ? IntegerAttr::get(getType(), *a) : OpFoldResult();
   return IntegerAttr::get(getType(), pythonFloorDiv(*a, *b));
 }
 

@@ -54,9 +54,9 @@ print(f.inspect(stage="plait"))
 # CHECK-LABEL: optimized
 # CHECK: scf.if
 # CHECK: plait.for
-# CHECK: plait.add wrap
-# CHECK-NEXT: plait.mul wrap
-# CHECK-NEXT: plait.add wrap
+# CHECK: plait.add proven
+# CHECK-NEXT: plait.mul proven
+# CHECK-NEXT: plait.add proven
 # CHECK: else
 # CHECK-NOT: plait.for
 # CHECK: plait.raise_if {{.*}} "plait.SpeculationFailed"
@@ -68,12 +68,12 @@ print(f.inspect(stage="optimized-plait"))
 # CHECK-LABEL: noted
 # CHECK: scf.if
 # CHECK: plait.for
-# CHECK: plait.add wrap
-# CHECK-NEXT: plait.mul wrap
-# CHECK-NEXT: plait.add wrap
+# CHECK: plait.add proven
+# CHECK-NEXT: plait.mul proven
+# CHECK-NEXT: plait.add proven
 # CHECK: else
 # CHECK: plait.for
-# CHECK: plait.add wrap
+# CHECK: plait.add proven
 # CHECK-NEXT: plait.mul check
 # CHECK-NEXT: plait.add check
 print("noted")

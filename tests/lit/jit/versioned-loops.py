@@ -90,7 +90,7 @@ print(smooth.inspect(stage="llvm"))
 # CHECK-LABEL: count_small: optimized-plait
 # CHECK: scf.if
 # CHECK: arith.remui
-# CHECK: plait.add wrap
+# CHECK: plait.add proven
 # CHECK: } else {
 # CHECK: "plait.SpeculationFailed"
 print("count_small: optimized-plait")

@@ -1,6 +1,6 @@
 // plait-drop-overflow-checks: checked int arithmetic that range analysis
-// proves cannot overflow wraps instead, and indices it proves non-negative
-// do not wrap from the end.
+// proves cannot overflow is `proven` instead, and indices it proves
+// non-negative do not wrap from the end.
 // RUN: plait-opt %s --plait-drop-overflow-checks | FileCheck %s
 
 // CHECK-LABEL: func.func @loop_variable_plus_one
@@ -9,7 +9,7 @@ func.func @loop_variable_plus_one(%n: i64, %out: memref<i64>) -> i32 {
   %c1 = arith.constant 1 : i64
   %how = plait.for %i = %c0 to %n step %c1 {
     // i <= n - 1 <= 2**63 - 2: i + 1 fits.
-    // CHECK: plait.add wrap
+    // CHECK: plait.add proven
     %next = plait.add check %i, %c1
     // i * i may not.
     // CHECK: plait.mul check
@@ -34,7 +34,7 @@ func.func @remainders_are_small(%a: i64, %b: i64) -> i64 {
   %r = plait.mod check %a, %c100
   %s = plait.mod check %b, %c100
   // Both lie in [0, 99]: their sum and product fit.
-  // CHECK: plait.mul wrap
+  // CHECK: plait.mul proven
   %p = plait.mul check %r, %s
   return %p : i64
 }

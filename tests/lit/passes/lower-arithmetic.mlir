@@ -17,9 +17,22 @@ func.func @checked(%a: i64, %b: i64) -> i64 {
 func.func @wrapping(%a: i64, %b: i64) -> i64 {
   // CHECK-NOT: with.overflow
   // CHECK-NOT: plait.raise_if
-  // CHECK: arith.muli %arg0, %arg1
+  // CHECK: arith.muli %arg0, %arg1 : i64
   %p = plait.mul wrap %a, %b
   return %p : i64
+}
+
+// Proven not to overflow: LLVM's nsw, through plait.nsw.
+// CHECK-LABEL: func.func @proven
+func.func @proven(%a: i64, %b: i64) -> i64 {
+  // CHECK-NOT: with.overflow
+  // CHECK: %[[P:.*]] = arith.muli %arg0, %arg1 {plait.nsw} : i64
+  %p = plait.mul proven %a, %b
+  // CHECK: arith.addi %[[P]], %arg1 {plait.nsw} : i64
+  %s = plait.add proven %p, %b
+  // CHECK: arith.subi %{{.*}}, %arg0 {plait.nsw} : i64
+  %d = plait.sub proven %s, %a
+  return %d : i64
 }
 
 // CHECK-LABEL: func.func @floor_division
@@ -27,10 +40,39 @@ func.func @floor_division(%a: i64, %b: i64) -> i64 {
   // CHECK: %[[ZERO:.*]] = arith.cmpi eq, %arg1
   // CHECK: plait.raise_if %[[ZERO]], "ZeroDivisionError", "integer division or modulo by zero"
   // CHECK: plait.raise_if %{{.*}}, "OverflowError"
-  // CHECK: arith.divsi
   // CHECK: arith.remsi
+  // CHECK: arith.divsi
   %q = plait.floordiv check %a, %b
   return %q : i64
+}
+
+// A remainder only compared with zero needs no sign fix-up: Python's is zero
+// exactly when the machine's is. A divisor of -1 still divides by 1.
+// CHECK-LABEL: func.func @remainder_compared_with_zero
+func.func @remainder_compared_with_zero(%a: i64, %b: i64) -> (i1, i1) {
+  %c0 = arith.constant 0 : i64
+  // CHECK: plait.raise_if %{{.*}}, "ZeroDivisionError"
+  // CHECK: %[[MINUS_ONE:.*]] = arith.cmpi eq, %arg1, %c-1_i64
+  // CHECK: %[[SAFE:.*]] = arith.select %[[MINUS_ONE]], %c1_i64, %arg1
+  // CHECK: %[[R:.*]] = arith.remsi %arg0, %[[SAFE]]
+  // CHECK-NOT: arith.xori
+  // CHECK: arith.cmpi eq, %[[R]], %c0_i64
+  // CHECK: arith.cmpi ne, %c0_i64, %[[R]]
+  %r = plait.mod check %a, %b
+  %zero = arith.cmpi eq, %r, %c0 : i64
+  %nonzero = arith.cmpi ne, %c0, %r : i64
+  return %zero, %nonzero : i1, i1
+}
+
+// Used otherwise, it keeps the fix-up.
+// CHECK-LABEL: func.func @remainder_used_otherwise
+func.func @remainder_used_otherwise(%a: i64, %b: i64) -> (i1, i64) {
+  %c0 = arith.constant 0 : i64
+  // CHECK: arith.remsi
+  // CHECK: arith.xori
+  %r = plait.mod check %a, %b
+  %zero = arith.cmpi eq, %r, %c0 : i64
+  return %zero, %r : i1, i64
 }
 
 // CHECK-LABEL: func.func @indices

@@ -8,8 +8,8 @@
 // CHECK-LABEL: func.func @entry
 // CHECK: scf.if
 // CHECK: plait.for
-// CHECK: plait.mul wrap
-// CHECK-NEXT: plait.add wrap
+// CHECK: plait.mul proven
+// CHECK-NEXT: plait.add proven
 // CHECK: } else {
 // CHECK-NEXT: %[[TRUE:.*]] = arith.constant true
 // CHECK-NEXT: plait.raise_if %[[TRUE]], "plait.SpeculationFailed", ""
@@ -42,7 +42,7 @@ module attributes {plait.speculative_entry = "entry"} {
 // Not the speculative entry: the checked loop is the other copy.
 // CHECK-LABEL: func.func @other
 // CHECK: scf.if
-// CHECK: plait.add wrap
+// CHECK: plait.add proven
 // CHECK: } else {
 // CHECK: plait.for
 // CHECK: plait.mul check

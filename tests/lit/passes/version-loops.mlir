@@ -64,10 +64,10 @@ func.func @counter(%n: i64) -> i32 {
   // CHECK: arith.cmpf olt, %[[TOTAL]], %[[LIMIT]] : f64
   // CHECK-NOT: i128
   // CHECK: scf.if
-  // CHECK: plait.mul wrap
+  // CHECK: plait.mul proven
   // CHECK: plait.assume_nonnegative
   // CHECK: plait.mod wrap
-  // CHECK: plait.add wrap
+  // CHECK: plait.add proven
   // CHECK: } else {
   // CHECK: plait.mul check
   // CHECK: plait.mod check

@@ -57,6 +57,9 @@ inline constexpr const char *kSpeculativeEntryAttrName = "plait.speculative_entr
 /// guard failed; its status is no Python exception (see
 /// frontend::EmittedModule::speculationStatus).
 inline constexpr const char *kSpeculationFailedException = "plait.SpeculationFailed";
+/// The unit attribute plait-lower-arithmetic puts on the arith add, sub or
+/// mul of a `proven` plait.add, sub or mul: LLVM's nsw in the LLVM IR.
+inline constexpr const char *kNoSignedWrapAttrName = "plait.nsw";
 
 /// plait's optimisations: versioning, then range-based check removal
 /// (`plait-optimize`).

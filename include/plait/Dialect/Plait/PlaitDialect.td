@@ -39,7 +39,10 @@ def Plait_Dialect : Dialect {
 
 def Plait_OverflowMode : I32EnumAttr<"OverflowMode", "what an int64 overflow does", [
     I32EnumAttrCase<"check", 0>, // raises OverflowError, CPython's result does not fit
-    I32EnumAttrCase<"wrap", 1>,  // two's complement (overflow='wrap', or proven not to overflow)
+    I32EnumAttrCase<"wrap", 1>,  // two's complement (overflow='wrap')
+    // Proven not to overflow (by ranges, or by a loop version's guard):
+    // lowered with LLVM's nsw, which lets LLVM assume the result fits.
+    I32EnumAttrCase<"proven", 2>,
   ]> {
   let cppNamespace = "::plait::dialect";
 }

@@ -17,6 +17,10 @@ namespace plait::dialect {
 /// Whether `op` is int arithmetic that raises OverflowError (an `overflow`
 /// of `check`, as plait.add, plait.sub and plait.mul carry).
 bool checksOverflow(mlir::Operation *op);
+
+/// Marks int arithmetic shown not to overflow: plait.add, sub and mul become
+/// `proven` (LLVM may then assume the result fits), others `wrap`.
+void setCannotOverflow(mlir::Operation *op);
 } // namespace plait::dialect
 
 #endif // PLAIT_DIALECT_PLAIT_PLAITOPS_H

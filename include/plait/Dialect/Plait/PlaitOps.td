@@ -28,7 +28,8 @@ def Plait_AddOp : Plait_IntBinaryOp<"add", [Commutative]> {
   let summary = "Python int addition";
   let description = [{
     `lhs + rhs` in int64. With `check`, a result that does not fit raises
-    OverflowError (CPython's ints would grow); with `wrap`, it wraps.
+    OverflowError (CPython's ints would grow); with `wrap`, it wraps; with
+    `proven` (shown to fit by a pass), LLVM may assume it fits (nsw).
     ```mlir
     %s = plait.add check %a, %b
     ```

@@ -2,10 +2,11 @@
 //
 // A checked plait.add, sub or mul whose exact result fits int64 for every
 // value its operands can have (by IntegerRangeAnalysis) cannot raise: it
-// becomes a wrapping one. `i + 1` for `i` in `range(n)` is the common case:
-// i <= n - 1 <= 2**63 - 2. With the same ranges, an unchecked index
-// (boundscheck=False) proved non-negative is marked so: it does not wrap
-// from the end, which leaves `a[i - 1]` an affine access LLVM vectorises.
+// becomes a `proven` one (no check, and LLVM's nsw). `i + 1` for `i` in
+// `range(n)` is the common case: i <= n - 1 <= 2**63 - 2. With the same
+// ranges, an unchecked index (boundscheck=False) proved non-negative is
+// marked so: it does not wrap from the end, which leaves `a[i - 1]` an
+// affine access LLVM vectorises.
 //
 //===----------------------------------------------------------------------===//
 #include "IntRanges.h"
@@ -85,7 +86,7 @@ struct DropOverflowChecksPass : public plait::dialect::impl::DropOverflowChecksB
         proven.push_back({op, symbol});
     });
     for (auto [op, symbol] : proven)
-      op->setAttr("overflow", OverflowModeAttr::get(op->getContext(), OverflowMode::wrap));
+      setCannotOverflow(op);
     for (IndexOp index : nonNegative)
       index.setNonnegative(true);
   }

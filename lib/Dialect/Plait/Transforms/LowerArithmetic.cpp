@@ -12,6 +12,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Matchers.h"
 
 namespace plait::dialect {
 #define GEN_PASS_DEF_LOWERARITHMETIC
@@ -40,14 +41,15 @@ public:
   }
 
   /// a + b, a - b, a * b: with `check`, LLVM's *.with.overflow (one
-  /// instruction and a flag test).
+  /// instruction and a flag test); `proven` ones carry plait.nsw.
   Value arithmetic(Operation *op, char symbol, Value x, Value y, OverflowMode overflow) {
-    if (overflow == OverflowMode::wrap) {
-      if (symbol == '+')
-        return b.create<arith::AddIOp>(l, x, y);
-      if (symbol == '-')
-        return b.create<arith::SubIOp>(l, x, y);
-      return b.create<arith::MulIOp>(l, x, y);
+    if (overflow != OverflowMode::check) {
+      Operation *result = symbol == '+'   ? b.create<arith::AddIOp>(l, x, y).getOperation()
+                          : symbol == '-' ? b.create<arith::SubIOp>(l, x, y).getOperation()
+                                          : b.create<arith::MulIOp>(l, x, y).getOperation();
+      if (overflow == OverflowMode::proven)
+        result->setAttr(kNoSignedWrapAttrName, b.getUnitAttr());
+      return result->getResult(0);
     }
     auto pair = LLVM::LLVMStructType::getLiteral(b.getContext(), {b.getI64Type(), b.getI1Type()});
     Value both = symbol == '+'   ? b.create<LLVM::SAddWithOverflowOp>(l, pair, x, y).getResult()
@@ -57,6 +59,17 @@ public:
     Value overflowed = b.create<LLVM::ExtractValueOp>(l, both, ArrayRef<int64_t>{1});
     raiseIf(overflowed, "OverflowError", messageFor(op, "int_overflow"));
     return result;
+  }
+
+  /// Whether every use of `op`'s result is `== 0` or `!= 0`.
+  static bool onlyComparedWithZero(Operation *op) {
+    return llvm::all_of(op->getResult(0).getUsers(), [&](Operation *user) {
+      auto compare = dyn_cast<arith::CmpIOp>(user);
+      if (!compare || (compare.getPredicate() != P::eq && compare.getPredicate() != P::ne))
+        return false;
+      Value other = compare.getLhs() == op->getResult(0) ? compare.getRhs() : compare.getLhs();
+      return matchPattern(other, m_Zero());
+    });
   }
 
   /// Python's a // b and a % b: ZeroDivisionError, rounding toward negative
@@ -71,8 +84,11 @@ public:
     }
     // Dividing by -1 is negation (and INT64_MIN / -1 would trap).
     Value safe = select(minusOne, i64(1), y);
-    Value q = b.create<arith::DivSIOp>(l, x, safe);
     Value r = b.create<arith::RemSIOp>(l, x, safe);
+    // Python's remainder is zero exactly when the machine's is.
+    if (isMod && onlyComparedWithZero(op))
+      return r;
+    Value q = b.create<arith::DivSIOp>(l, x, safe);
     // Fix up when the remainder's sign differs from the divisor's.
     Value remainder = cmp(P::ne, r, i64(0));
     Value signsDiffer = cmp(P::slt, b.create<arith::XOrIOp>(l, r, safe), i64(0));

@@ -13,7 +13,8 @@
 //   constant) of constants, i and fixed values. The guard bounds the
 //   magnitude of every term and intermediate value over the range (all
 //   below 2**62, as the counter's start and trips * the terms' bound): the
-//   copy's updates and terms cannot overflow, so they wrap, and dividends of
+//   copy's updates and terms cannot overflow, so they are `proven` (LLVM's
+//   nsw: a square is then known non-negative), and dividends of
 //   `% k` proved non-negative are marked so (plait.assume_nonnegative) for
 //   plait-unsigned-remainder.
 //
@@ -560,10 +561,8 @@ private:
           at.create<arith::IndexCastOp>(copy.getLoc(), at.getIndexType(), copy.getIndex()).getResult());
       copy.erase();
     }
-    for (Operation *op : uncheckedOps) {
-      Operation *copy = copies.lookup(op);
-      copy->setAttr("overflow", OverflowModeAttr::get(copy->getContext(), OverflowMode::wrap));
-    }
+    for (Operation *op : uncheckedOps)
+      setCannotOverflow(copies.lookup(op));
     for (ModOp mod : nonNegativeDividends) {
       auto copy = cast<ModOp>(copies.lookup(mod.getOperation()));
       OpBuilder at(copy);
