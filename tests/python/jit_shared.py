@@ -26,6 +26,17 @@ def reads_offset(x):
     return x + OFFSET
 
 
+def locals_named_like_globals(n):
+    # `total`, `i` and `scale` are this function's own variables; the
+    # module's globals of the same names are never read.
+    total = 0.0
+    for i in range(n):
+        scale = i * 0.5
+        total += scale + OFFSET
+    inner = lambda: total + i  # noqa: E731 (cells of the locals)
+    return inner()
+
+
 def callee(x):
     return x + 1
 

@@ -106,6 +106,25 @@ def test_rebinding_a_global_recompiles() -> None:
     assert f.stats()["compilations"] == 2
 
 
+def test_globals_named_like_a_functions_locals_are_not_guarded() -> None:
+    # Scripts re-bind module-level names such as `total` and `i` in their own
+    # loops: that must not recompile a function whose variables have those
+    # names (it never reads the globals), while OFFSET, which it reads, does.
+    namespace = dict(vars(jit_shared))
+    namespace.update(total=-1.0, i=-1, scale=-1.0)
+    f = fresh(jit_shared.locals_named_like_globals, namespace)
+    expected = jit_shared.locals_named_like_globals(4)
+    assert f(4) == expected
+    for k in range(3):
+        namespace.update(total=float(k), i=str(k), scale=[k])
+        assert f(4) == expected
+    assert f.stats()["invalidations"] == 0
+    assert f.stats()["compilations"] == 1
+    namespace["OFFSET"] = 100
+    assert f(4) == types.FunctionType(jit_shared.locals_named_like_globals.__code__, namespace)(4)
+    assert f.stats()["invalidations"] == 1
+
+
 def test_replacing_code_changes_the_result() -> None:
     f = fresh(jit_shared.first_function)
     assert f(2) == 11
