@@ -31,7 +31,8 @@ public:
     if (attribute.getName() != plait::dialect::kNoSignedWrapAttrName || op->getNumResults() != 1)
       return success();
     // (A folded constant has no flags.)
-    auto *instruction = llvm::dyn_cast_or_null<llvm::Instruction>(moduleTranslation.lookupValue(op->getResult(0)));
+    auto *instruction =
+        llvm::dyn_cast_or_null<llvm::Instruction>(moduleTranslation.lookupValue(op->getResult(0)));
     if (instruction && llvm::isa<llvm::OverflowingBinaryOperator>(instruction))
       instruction->setHasNoSignedWrap(true);
     return success();
