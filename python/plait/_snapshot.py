@@ -256,15 +256,15 @@ def _read_names(tree: ast.AST) -> set[str]:
     return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
 
 
-def _local_names(fn: FunctionType, params: Sequence[str]) -> set[str]:
+def _local_names(fn: FunctionType) -> set[str]:
     """The names that are a function's own variables, as CPython's compiler
     scoped them: reading one never reads a global of that name (before its
     first assignment it raises UnboundLocalError), so a global of the same
     name is neither bound nor guarded (re-binding it must not invalidate)."""
     code = fn.__code__
-    # (Nested functions cannot declare one of them `global`: plait refuses
-    # `global` statements.)
-    return set(params) | set(code.co_varnames) | set(code.co_cellvars)
+    # (co_varnames starts with the parameters. Nested functions cannot
+    # declare one of these `global`: plait refuses `global` statements.)
+    return set(code.co_varnames) | set(code.co_cellvars)
 
 
 def function_definition(fn: FunctionType) -> tuple[ast.FunctionDef, int, int, list[str]]:
@@ -450,7 +450,7 @@ class Snapshotter:
         defaults = " ".join(_default(v) for v in fn.__defaults__ or ())
         return (
             f"(Function {ident} {fn.__name__} {_string(code.co_filename)} {_params(params, code.co_flags & inspect.CO_VARARGS)} "
-            f"(Defaults {defaults}) (Globals {self._globals(fn, _read_names(definition) - _local_names(fn, params))}) "
+            f"(Defaults {defaults}) (Globals {self._globals(fn, _read_names(definition) - _local_names(fn))}) "
             f"(Lines {source_lines}) (FunctionDef {serializer.location(definition)} {body}){scope.options})"
         )
 
