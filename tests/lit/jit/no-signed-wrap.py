@@ -39,10 +39,10 @@ print(proven.inspect(stage="llvm"))
 # CHECK-NOT: mul nsw
 # CHECK: mul i64
 # CHECK-NOT: mul nsw
-# CHECK-LABEL: tested
 print("wrapping")
 print(wrapping.inspect(stage="llvm"))
 
+# CHECK-LABEL: tested
 # CHECK: srem i64
 # CHECK-NOT: xor
 # CHECK: icmp eq i64 {{.*}}, 0
